@@ -1,0 +1,53 @@
+#include "tools/command_line.h"
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace xla_index {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+constexpr absl::string_view kKnown[] = {"json", "direction", "index"};
+
+TEST(CommandLineTest, SplitsPositionalAndFlags) {
+  std::vector<std::string> args = {"f.hlo", "--json",
+                                   "--direction=input-to-output", "-"};
+  auto parsed = ParseCommandLine(args, kKnown);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_THAT(parsed->positional, ElementsAre("f.hlo", "-"));
+  EXPECT_TRUE(parsed->Has("json"));
+  EXPECT_EQ(parsed->Get("direction"), "input-to-output");
+  EXPECT_FALSE(parsed->Get("index").has_value());
+}
+
+TEST(CommandLineTest, DoubleDashEndsFlags) {
+  std::vector<std::string> args = {"--", "--json"};
+  auto parsed = ParseCommandLine(args, kKnown);
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_THAT(parsed->positional, ElementsAre("--json"));
+  EXPECT_FALSE(parsed->Has("json"));
+}
+
+TEST(CommandLineTest, UnknownFlagIsAnError) {
+  std::vector<std::string> args = {"--jsno"};
+  auto parsed = ParseCommandLine(args, kKnown);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_THAT(parsed.status().message(), HasSubstr("unknown flag --jsno"));
+}
+
+TEST(CommandLineTest, IntegerList) {
+  auto list = ParseIntegerList("index", "2,3,-1");
+  ASSERT_TRUE(list.ok());
+  EXPECT_THAT(*list, ElementsAre(2, 3, -1));
+  auto bad = ParseIntegerList("index", "2,x");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("--index: 'x'"));
+}
+
+}  // namespace
+}  // namespace xla_index
