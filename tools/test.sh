@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The whole test suite, from nothing: installs what is missing, runs every
+# Bazel test (results are never taken from the cache, so every case really
+# runs), checks that Bazel and CMake name the same sources, and ends with
+# "N passed, N failed" counting every test case.
+#
+#   tools/test.sh [extra bazel test flags, e.g. --config=asan]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+tools/setup.sh || exit 1
+
+start=$(date +%s)
+bazel test --nocache_test_results "$@" //...
+bazel_rc=$?
+bazel_line=$(python3 tools/count_tests.py bazel --newer-than "$start" \
+  "$(bazel info bazel-testlogs 2>/dev/null)")
+echo "$bazel_line"
+python3 tools/check_build_parity.py
+parity_rc=$?
+
+# Sum the two: the last line is the one CI reads.
+read -r p f <<<"$(echo "$bazel_line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/')"
+if ((parity_rc == 0)); then p=$((p + 1)); else f=$((f + 1)); fi
+echo "$p passed, $f failed"
+((bazel_rc == 0 && parity_rc == 0 && f == 0))
