@@ -1,0 +1,340 @@
+#include "hlo/shape_parser.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "hlo/primitive_type.h"
+#include "hlo/shape.h"
+#include "hlo/text_cursor.h"
+
+namespace xla_index {
+namespace {
+
+// Deep tuples are legal but a hostile input must not overflow the stack.
+constexpr int kMaxTupleNesting = 64;
+
+absl::StatusOr<PrimitiveType> ParseElementType(TextCursor& cursor) {
+  cursor.SkipSpace();
+  const char* start = cursor.pos();
+  absl::string_view word = cursor.ParseWord();
+  std::optional<PrimitiveType> type =
+      PrimitiveTypeFromName(absl::AsciiStrToLower(word));
+  if (!type.has_value()) {
+    cursor.set_pos(start);
+    return cursor.ErrorAt(
+        start, absl::StrCat("expected an element type (f32, bf16, s32, ...), "
+                            "found ",
+                            DescribeNext(cursor)));
+  }
+  return *type;
+}
+
+absl::StatusOr<int64_t> ParsePositiveInLayout(TextCursor& cursor,
+                                              absl::string_view what) {
+  cursor.SkipSpace();
+  const char* start = cursor.pos();
+  absl::StatusOr<int64_t> value = cursor.ParseInt(what);
+  if (!value.ok()) return value.status();
+  if (*value < 0) {
+    return cursor.ErrorAt(start, absl::StrCat(what, " must not be negative"));
+  }
+  return *value;
+}
+
+// Reads `(n)` after a one-letter layout attribute.
+absl::StatusOr<int64_t> ParseParenthesizedInt(TextCursor& cursor,
+                                              absl::string_view what) {
+  if (auto s = cursor.Expect('(', absl::StrCat("after ", what)); !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<int64_t> value = ParsePositiveInLayout(cursor, what);
+  if (!value.ok()) return value.status();
+  if (auto s = cursor.Expect(')', absl::StrCat("to close ", what)); !s.ok()) {
+    return s;
+  }
+  return *value;
+}
+
+absl::StatusOr<Tile> ParseTile(TextCursor& cursor) {
+  Tile tile;
+  if (auto s = cursor.Expect('(', "to open a tile"); !s.ok()) return s;
+  if (cursor.TryConsume(')')) return tile;
+  do {
+    if (cursor.TryConsume('*')) {
+      tile.dimensions.push_back(Tile::kCombined);
+      continue;
+    }
+    cursor.SkipSpace();
+    const char* start = cursor.pos();
+    absl::StatusOr<int64_t> size = cursor.ParseInt("tile size");
+    if (!size.ok()) return size.status();
+    if (*size <= 0) {
+      return cursor.ErrorAt(start, "tile sizes must be positive (or '*')");
+    }
+    tile.dimensions.push_back(*size);
+  } while (cursor.TryConsume(','));
+  if (auto s = cursor.Expect(')', "or ',' in tile"); !s.ok()) return s;
+  return tile;
+}
+
+absl::Status ParseLayoutAttributes(TextCursor& cursor, Layout& layout,
+                                   int depth);
+
+absl::StatusOr<Layout> ParseLayout(TextCursor& cursor, int64_t rank,
+                                   int depth) {
+  Layout layout;
+  cursor.SkipSpace();
+  const char* start = cursor.pos();
+  if (cursor.Peek() != ':' && cursor.Peek() != '}') {
+    do {
+      absl::StatusOr<int64_t> dim =
+          ParsePositiveInLayout(cursor, "minor_to_major dimension");
+      if (!dim.ok()) return dim.status();
+      layout.minor_to_major.push_back(*dim);
+    } while (cursor.TryConsume(','));
+  }
+  // minor_to_major must be a permutation of 0..rank-1.
+  std::vector<bool> seen(rank, false);
+  bool valid = static_cast<int64_t>(layout.minor_to_major.size()) == rank;
+  for (int64_t d : layout.minor_to_major) {
+    if (!valid || d >= rank || seen[d]) {
+      valid = false;
+      break;
+    }
+    seen[d] = true;
+  }
+  if (!valid) {
+    return cursor.ErrorAt(
+        start, absl::StrCat("layout minor_to_major must be a permutation of "
+                            "the ",
+                            rank, " dimension numbers"));
+  }
+  if (cursor.TryConsume(':')) {
+    if (auto s = ParseLayoutAttributes(cursor, layout, depth); !s.ok()) {
+      return s;
+    }
+  }
+  return layout;
+}
+
+absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth);
+
+absl::Status ParseLayoutAttributes(TextCursor& cursor, Layout& layout,
+                                   int depth) {
+  while (true) {
+    char c = cursor.Peek();
+    const char* start = cursor.pos();
+    if (c == '}' || c == '\0') return absl::OkStatus();
+    if (cursor.TryConsume("SC")) {
+      if (cursor.Peek() != '(') {
+        return cursor.Error("expected '(' after SC");
+      }
+      while (cursor.TryConsume('(')) {
+        SplitConfig config;
+        absl::StatusOr<int64_t> dim =
+            ParsePositiveInLayout(cursor, "split dimension");
+        if (!dim.ok()) return dim.status();
+        config.dimension = *dim;
+        if (auto s = cursor.Expect(':', "in split config"); !s.ok()) return s;
+        do {
+          absl::StatusOr<int64_t> index =
+              ParsePositiveInLayout(cursor, "split index");
+          if (!index.ok()) return index.status();
+          config.split_indices.push_back(*index);
+        } while (cursor.TryConsume(','));
+        if (auto s = cursor.Expect(')', "to close split config"); !s.ok()) {
+          return s;
+        }
+        layout.split_configs.push_back(std::move(config));
+      }
+    } else if (cursor.TryConsume('D')) {
+      if (auto s = cursor.Expect('(', "after D"); !s.ok()) return s;
+      if (!cursor.TryConsume(')')) {
+        do {
+          cursor.SkipSpace();
+          const char* level_start = cursor.pos();
+          std::string level(cursor.ParseWord());
+          if (level != "D" && level != "C" && level != "S" && level != "H") {
+            return cursor.ErrorAt(level_start,
+                                  "expected a level type D, C, S or H");
+          }
+          while (cursor.PeekRaw() == '+' || cursor.PeekRaw() == '~') {
+            level += cursor.PeekRaw();
+            cursor.set_pos(cursor.pos() + 1);
+          }
+          layout.dim_level_types.push_back(std::move(level));
+        } while (cursor.TryConsume(','));
+        if (auto s = cursor.Expect(')', "to close D(...)"); !s.ok()) return s;
+      }
+    } else if (cursor.TryConsume('T')) {
+      if (cursor.Peek() != '(') return cursor.Error("expected '(' after T");
+      while (cursor.Peek() == '(') {
+        absl::StatusOr<Tile> tile = ParseTile(cursor);
+        if (!tile.ok()) return tile.status();
+        layout.tiles.push_back(*std::move(tile));
+      }
+    } else if (cursor.TryConsume('L')) {
+      absl::StatusOr<int64_t> n =
+          ParseParenthesizedInt(cursor, "L(tail padding alignment)");
+      if (!n.ok()) return n.status();
+      if (*n == 0) return cursor.ErrorAt(start, "L(n) needs n >= 1");
+      layout.tail_padding_alignment_in_elements = *n;
+    } else if (cursor.TryConsume('E')) {
+      absl::StatusOr<int64_t> n =
+          ParseParenthesizedInt(cursor, "E(element size in bits)");
+      if (!n.ok()) return n.status();
+      layout.element_size_in_bits = *n;
+    } else if (cursor.TryConsume('S')) {
+      absl::StatusOr<int64_t> n =
+          ParseParenthesizedInt(cursor, "S(memory space)");
+      if (!n.ok()) return n.status();
+      layout.memory_space = *n;
+    } else if (cursor.TryConsume('M')) {
+      absl::StatusOr<int64_t> n =
+          ParseParenthesizedInt(cursor, "M(dynamic shape metadata bytes)");
+      if (!n.ok()) return n.status();
+      layout.dynamic_shape_metadata_prefix_bytes = *n;
+    } else if (c == '#' || c == '*') {
+      cursor.set_pos(cursor.pos() + 1);
+      if (auto s = cursor.Expect('(', "after # or *"); !s.ok()) return s;
+      absl::StatusOr<PrimitiveType> type = ParseElementType(cursor);
+      if (!type.ok()) return type.status();
+      if (auto s = cursor.Expect(')', "to close the type"); !s.ok()) return s;
+      (c == '#' ? layout.index_primitive_type : layout.pointer_primitive_type) =
+          *type;
+    } else if (cursor.TryConsume('P')) {
+      if (auto s = cursor.Expect('(', "after P"); !s.ok()) return s;
+      absl::StatusOr<Shape> physical = ParseShapeImpl(cursor, depth + 1);
+      if (!physical.ok()) return physical.status();
+      if (auto s = cursor.Expect(')', "to close P(shape)"); !s.ok()) return s;
+      layout.physical_shape = std::make_shared<const Shape>(*physical);
+    } else {
+      return cursor.Error(absl::StrCat(
+          "expected a layout attribute (T, L, E, S, D, SC, P, M, #, *) or "
+          "'}', found ",
+          DescribeNext(cursor)));
+    }
+  }
+}
+
+absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
+  if (depth > kMaxTupleNesting) {
+    return cursor.Error("shape nesting is too deep");
+  }
+  cursor.SkipSpace();
+  const char* start = cursor.pos();
+  if (cursor.TryConsume('(')) {
+    std::vector<Shape> elements;
+    if (!cursor.TryConsume(')')) {
+      do {
+        absl::StatusOr<Shape> element = ParseShapeImpl(cursor, depth + 1);
+        if (!element.ok()) return element.status();
+        elements.push_back(*std::move(element));
+      } while (cursor.TryConsume(','));
+      if (auto s = cursor.Expect(')', "or ',' in tuple shape"); !s.ok()) {
+        return s;
+      }
+    }
+    return Shape::MakeTuple(std::move(elements));
+  }
+  absl::StatusOr<PrimitiveType> type = ParseElementType(cursor);
+  if (!type.ok()) return type.status();
+  if (auto s = cursor.Expect('[', "after the element type"); !s.ok()) return s;
+  std::vector<int64_t> dims;
+  std::vector<bool> dynamic;
+  if (!cursor.TryConsume(']')) {
+    do {
+      cursor.SkipSpace();
+      const char* dim_start = cursor.pos();
+      bool is_dynamic = cursor.TryConsume("<=");
+      if (cursor.Peek() == '?') {
+        return cursor.Error(
+            "unbounded dynamic dimensions '?' are not "
+            "supported");
+      }
+      cursor.SkipSpace();
+      if (cursor.PeekRaw() == '-') {
+        return cursor.ErrorAt(dim_start,
+                              "dimension sizes must not be negative");
+      }
+      absl::StatusOr<int64_t> size = cursor.ParseInt("dimension size");
+      if (!size.ok()) return size.status();
+      dims.push_back(*size);
+      dynamic.push_back(is_dynamic);
+    } while (cursor.TryConsume(','));
+    if (auto s = cursor.Expect(']', "or ',' in dimension list"); !s.ok()) {
+      return s;
+    }
+  }
+  if (*type == PrimitiveType::kToken || *type == PrimitiveType::kOpaque) {
+    if (!dims.empty()) {
+      return cursor.ErrorAt(start,
+                            "token and opaque shapes have no "
+                            "dimensions");
+    }
+    Shape shape;
+    shape = *type == PrimitiveType::kToken ? Shape::MakeToken() : Shape();
+    if (*type == PrimitiveType::kOpaque) {
+      shape.set_element_type(PrimitiveType::kOpaque);
+    }
+    return shape;
+  }
+  // The element count must be representable: later stages multiply sizes.
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    if (__builtin_mul_overflow(count, d, &count)) {
+      return cursor.ErrorAt(start,
+                            "shape has more elements than fit in 64 bits");
+    }
+  }
+  Shape shape(*type, std::move(dims));
+  for (size_t i = 0; i < dynamic.size(); ++i) {
+    shape.set_dynamic_dimension(i, dynamic[i]);
+  }
+  cursor.SkipSpace();
+  if (cursor.PeekRaw() == '{') {
+    cursor.set_pos(cursor.pos() + 1);
+    absl::StatusOr<Layout> layout = ParseLayout(cursor, shape.rank(), depth);
+    if (!layout.ok()) return layout.status();
+    if (auto s = cursor.Expect('}', "to close the layout"); !s.ok()) return s;
+    shape.set_layout(*std::move(layout));
+  }
+  return shape;
+}
+
+}  // namespace
+
+absl::StatusOr<Shape> ParseShapeAtCursor(TextCursor& cursor) {
+  return ParseShapeImpl(cursor, 0);
+}
+
+bool LooksLikeShape(TextCursor& cursor) {
+  cursor.SkipSpace();
+  const char* start = cursor.pos();
+  if (cursor.PeekRaw() == '(') return true;
+  absl::string_view word = cursor.ParseWord();
+  bool result =
+      !word.empty() &&
+      PrimitiveTypeFromName(absl::AsciiStrToLower(word)).has_value() &&
+      cursor.PeekRaw() == '[';
+  cursor.set_pos(start);
+  return result;
+}
+
+absl::StatusOr<Shape> ParseShape(absl::string_view text) {
+  TextCursor cursor(text);
+  absl::StatusOr<Shape> shape = ParseShapeAtCursor(cursor);
+  if (!shape.ok()) return shape.status();
+  if (!cursor.AtEnd()) {
+    return cursor.Error(
+        absl::StrCat("unexpected ", DescribeNext(cursor), " after the shape"));
+  }
+  return shape;
+}
+
+}  // namespace xla_index
