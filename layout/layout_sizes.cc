@@ -1,0 +1,62 @@
+#include "layout/layout_sizes.h"
+
+#include <cstdint>
+#include <optional>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "layout/checked_arithmetic.h"
+#include "layout/tiled_layout.h"
+
+namespace xla_index {
+
+absl::StatusOr<int64_t> ApplyTailPadding(int64_t tiled_elements,
+                                         int64_t tail_padding_alignment) {
+  if (tail_padding_alignment < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "tail padding alignment L(", tail_padding_alignment, ") is negative"));
+  }
+  if (tail_padding_alignment <= 1) return tiled_elements;
+  std::optional<int64_t> padded =
+      CheckedRoundUpTo(tiled_elements, tail_padding_alignment);
+  if (!padded) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(tiled_elements, " elements with tail padding L(",
+                     tail_padding_alignment, ") overflow int64"));
+  }
+  return *padded;
+}
+
+absl::StatusOr<int64_t> PackedByteSize(int64_t elements,
+                                       int64_t bits_per_element) {
+  if (bits_per_element < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("element size E(", bits_per_element, ") is negative"));
+  }
+  std::optional<int64_t> bits = CheckedMul(elements, bits_per_element);
+  if (!bits) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(elements, " elements of ", bits_per_element,
+                     " bits overflow int64 when counted in bits"));
+  }
+  return CeilOfRatio(*bits, 8);
+}
+
+absl::StatusOr<LayoutSizes> ComputeLayoutSizes(const TiledLayout& layout,
+                                               int64_t bits_per_element,
+                                               int64_t tail_padding_alignment) {
+  LayoutSizes sizes;
+  sizes.elements = layout.element_count();
+  absl::StatusOr<int64_t> padded =
+      ApplyTailPadding(layout.tiled_element_count(), tail_padding_alignment);
+  if (!padded.ok()) return padded.status();
+  sizes.padded_elements = *padded;
+  absl::StatusOr<int64_t> bytes =
+      PackedByteSize(sizes.padded_elements, bits_per_element);
+  if (!bytes.ok()) return bytes.status();
+  sizes.bytes = *bytes;
+  return sizes;
+}
+
+}  // namespace xla_index

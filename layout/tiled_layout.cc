@@ -1,0 +1,252 @@
+#include "layout/tiled_layout.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/types/span.h"
+#include "layout/checked_arithmetic.h"
+#include "layout/index_util.h"
+
+namespace xla_index {
+namespace {
+
+std::string TileToString(absl::Span<const int64_t> tile) {
+  return absl::StrCat("(",
+                      absl::StrJoin(tile, ",",
+                                    [](std::string* out, int64_t size) {
+                                      if (size == kCombineDimension) {
+                                        out->append("*");
+                                      } else {
+                                        absl::StrAppend(out, size);
+                                      }
+                                    }),
+                      ")");
+}
+
+std::string ShapeToString(absl::Span<const int64_t> shape) {
+  return absl::StrCat("[", absl::StrJoin(shape, ","), "]");
+}
+
+// Checks the entries of tile number `tile_number` against the physical
+// shape it applies to.
+absl::Status ValidateTile(int64_t tile_number, absl::Span<const int64_t> tile,
+                          absl::Span<const int64_t> shape) {
+  const std::string name =
+      absl::StrCat("tile ", tile_number, " ", TileToString(tile));
+  if (tile.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(name, " is empty"));
+  }
+  if (tile.size() > shape.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, " has rank ", tile.size(), ", larger than the rank ",
+                     shape.size(), " of the physical shape ",
+                     ShapeToString(shape), " it tiles"));
+  }
+  for (size_t k = 0; k < tile.size(); ++k) {
+    if (tile[k] == kCombineDimension) {
+      if (k + 1 == tile.size()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            name, ": entry ", k,
+            " is `*`, but the most minor entry has no more minor dimension "
+            "to combine into"));
+      }
+      continue;
+    }
+    if (tile[k] <= 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, ": entry ", k, " is ", tile[k],
+                       "; tile sizes must be positive (or `*`)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OverflowError(int64_t tile_number, absl::Span<const int64_t> tile,
+                           absl::Span<const int64_t> shape) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "tile ", tile_number, " ", TileToString(tile), " on physical shape ",
+      ShapeToString(shape), ": the padded size overflows int64"));
+}
+
+}  // namespace
+
+std::string TilesToString(absl::Span<const std::vector<int64_t>> tiles) {
+  std::string result;
+  for (const std::vector<int64_t>& tile : tiles) {
+    result += TileToString(tile);
+  }
+  return result;
+}
+
+absl::StatusOr<TiledLayout> TiledLayout::Create(
+    absl::Span<const int64_t> dims, absl::Span<const int64_t> minor_to_major,
+    absl::Span<const std::vector<int64_t>> tiles) {
+  if (absl::Status status = ValidateDimensions(dims); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = ValidateMinorToMajor(dims.size(), minor_to_major);
+      !status.ok()) {
+    return status;
+  }
+  TiledLayout layout;
+  layout.dims_.assign(dims.begin(), dims.end());
+  layout.minor_to_major_.assign(minor_to_major.begin(), minor_to_major.end());
+  layout.major_to_minor_dims_ = MajorToMinorDimensions(dims, minor_to_major);
+  layout.element_count_ = 1;
+  for (int64_t size : dims) layout.element_count_ *= size;  // validated above
+
+  std::vector<int64_t> shape = layout.major_to_minor_dims_;
+  for (size_t tile_number = 0; tile_number < tiles.size(); ++tile_number) {
+    const std::vector<int64_t>& original_tile = tiles[tile_number];
+    if (absl::Status status = ValidateTile(tile_number, original_tile, shape);
+        !status.ok()) {
+      return status;
+    }
+    // Combine: each `*`, most major first, merges its dimension into the
+    // next more minor one; the tile loses that entry.
+    std::vector<int64_t> tile = original_tile;
+    for (size_t k = 0; k < tile.size();) {
+      if (tile[k] != kCombineDimension) {
+        ++k;
+        continue;
+      }
+      const int64_t position = shape.size() - tile.size() + k;
+      TilingStep step{TilingStep::Kind::kCombine, position, {}, shape, {}};
+      std::optional<int64_t> merged =
+          CheckedMul(shape[position], shape[position + 1]);
+      if (!merged) return OverflowError(tile_number, original_tile, shape);
+      shape[position] = *merged;
+      shape.erase(shape.begin() + position + 1);
+      step.shape_after = shape;
+      layout.steps_.push_back(std::move(step));
+      tile.erase(tile.begin() + k);
+    }
+    // Tile: (.., d_k, ..) -> (.., ceil(d_k/t_k), .., t_k, ..).
+    const int64_t first = shape.size() - tile.size();
+    TilingStep step{TilingStep::Kind::kTile, first, tile, shape, {}};
+    for (size_t k = 0; k < tile.size(); ++k) {
+      shape[first + k] = CeilOfRatio(shape[first + k], tile[k]);
+    }
+    shape.insert(shape.end(), tile.begin(), tile.end());
+    int64_t count = 1;
+    for (int64_t size : shape) {
+      std::optional<int64_t> product = CheckedMul(count, size);
+      if (!product) return OverflowError(tile_number, original_tile, shape);
+      count = *product;
+    }
+    step.shape_after = shape;
+    layout.steps_.push_back(std::move(step));
+  }
+  layout.physical_dims_ = shape;
+  int64_t count = 1;
+  for (int64_t size : shape) count *= size;  // checked in the loop above
+  layout.tiled_element_count_ = count;
+  return layout;
+}
+
+namespace {
+
+// Index vectors live on the stack for the usual ranks: LinearIndex is the
+// "direct formula" the benchmark compares the indexing map against.
+using IndexVector = absl::InlinedVector<int64_t, 16>;
+
+void ApplyStep(const TilingStep& step, IndexVector& index) {
+  const int64_t position = step.position;
+  if (step.kind == TilingStep::Kind::kCombine) {
+    index[position] =
+        index[position] * step.shape_before[position + 1] + index[position + 1];
+    index.erase(index.begin() + position + 1);
+    return;
+  }
+  const size_t n = step.tile.size();
+  index.resize(position + 2 * n);
+  for (size_t k = 0; k < n; ++k) {
+    const int64_t e = index[position + k];
+    index[position + k] = e / step.tile[k];
+    index[position + n + k] = e % step.tile[k];
+  }
+}
+
+// Undoes ApplyStep; false when the result is outside step.shape_before,
+// i.e. the element is padding.
+bool UndoStep(const TilingStep& step, IndexVector& index) {
+  const int64_t position = step.position;
+  if (step.kind == TilingStep::Kind::kCombine) {
+    const int64_t minor_size = step.shape_before[position + 1];
+    const int64_t combined = index[position];
+    index.insert(index.begin() + position + 1, combined % minor_size);
+    index[position] = combined / minor_size;
+    return index[position] < step.shape_before[position];
+  }
+  const size_t n = step.tile.size();
+  bool in_bounds = true;
+  for (size_t k = 0; k < n; ++k) {
+    const int64_t e =
+        index[position + k] * step.tile[k] + index[position + n + k];
+    index[position + k] = e;
+    in_bounds &= e < step.shape_before[position + k];
+  }
+  index.resize(position + n);
+  return in_bounds;
+}
+
+IndexVector TransposeToPhysical(absl::Span<const int64_t> minor_to_major,
+                                absl::Span<const int64_t> index) {
+  const size_t rank = minor_to_major.size();
+  IndexVector physical(rank);
+  for (size_t k = 0; k < rank; ++k) {
+    physical[k] = index[minor_to_major[rank - 1 - k]];
+  }
+  return physical;
+}
+
+}  // namespace
+
+std::vector<int64_t> TiledLayout::PhysicalIndex(
+    absl::Span<const int64_t> index) const {
+  IndexVector physical = TransposeToPhysical(minor_to_major_, index);
+  for (const TilingStep& step : steps_) ApplyStep(step, physical);
+  return std::vector<int64_t>(physical.begin(), physical.end());
+}
+
+int64_t TiledLayout::LinearIndex(absl::Span<const int64_t> index) const {
+  IndexVector physical = TransposeToPhysical(minor_to_major_, index);
+  for (const TilingStep& step : steps_) ApplyStep(step, physical);
+  return RowMajorLinearIndex(physical_dims_, physical);
+}
+
+absl::StatusOr<int64_t> TiledLayout::CheckedLinearIndex(
+    absl::Span<const int64_t> index) const {
+  if (absl::Status status = ValidateIndex(dims_, index); !status.ok()) {
+    return status;
+  }
+  return LinearIndex(index);
+}
+
+std::optional<std::vector<int64_t>> TiledLayout::LogicalIndex(
+    int64_t linear) const {
+  if (linear < 0 || linear >= tiled_element_count_) return std::nullopt;
+  std::vector<int64_t> multi = RowMajorMultiIndex(physical_dims_, linear);
+  IndexVector physical(multi.begin(), multi.end());
+  for (size_t s = steps_.size(); s-- > 0;) {
+    if (!UndoStep(steps_[s], physical)) return std::nullopt;
+  }
+  const size_t rank = dims_.size();
+  std::vector<int64_t> index(rank);
+  for (size_t k = 0; k < rank; ++k) {
+    index[minor_to_major_[rank - 1 - k]] = physical[k];
+  }
+  for (size_t i = 0; i < rank; ++i) {
+    if (index[i] >= dims_[i]) return std::nullopt;
+  }
+  return index;
+}
+
+}  // namespace xla_index
