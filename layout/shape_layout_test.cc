@@ -1,0 +1,109 @@
+#include "layout/shape_layout.h"
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "hlo/shape.h"
+#include "layout/layout_sizes.h"
+#include "layout/tiled_layout.h"
+
+namespace xla_index {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+Shape Parse(const std::string& text) {
+  absl::StatusOr<Shape> shape = ParseShape(text);
+  EXPECT_TRUE(shape.ok()) << text << ": " << shape.status();
+  return *shape;
+}
+
+LayoutSizes SizesOf(const std::string& text) {
+  absl::StatusOr<LayoutSizes> sizes = ShapeLayoutSizes(Parse(text));
+  EXPECT_TRUE(sizes.ok()) << text << ": " << sizes.status();
+  return sizes.ok() ? *sizes : LayoutSizes{};
+}
+
+TEST(ShapeLayoutTest, SeedFigure1FromText) {
+  absl::StatusOr<TiledLayout> layout =
+      TiledLayoutOf(Parse("F32[3,5]{1,0:T(2,2)}"));
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  EXPECT_EQ(layout->LinearIndex({2, 3}), 17);
+}
+
+TEST(ShapeLayoutTest, SeedFigure2FromText) {
+  absl::StatusOr<TiledLayout> layout =
+      TiledLayoutOf(Parse("f32[4,8]{1,0:T(2,4)(2,1)}"));
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  for (int64_t j = 0; j < 8; ++j) {
+    EXPECT_EQ(layout->LinearIndex({0, j}), 2 * j);
+    EXPECT_EQ(layout->LinearIndex({1, j}), 2 * j + 1);
+  }
+}
+
+TEST(ShapeLayoutTest, SeedCombinedTileFromText) {
+  absl::StatusOr<TiledLayout> layout =
+      TiledLayoutOf(Parse("F32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}"));
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  EXPECT_THAT(layout->physical_dimensions(), ElementsAre(56, 37, 2, 3));
+}
+
+TEST(ShapeLayoutTest, NoLayoutMeansMajorToMinor) {
+  absl::StatusOr<TiledLayout> layout = TiledLayoutOf(Parse("f32[2,3,4]"));
+  ASSERT_TRUE(layout.ok());
+  EXPECT_THAT(layout->minor_to_major(), ElementsAre(2, 1, 0));
+  EXPECT_EQ(WithDefaultLayout(Parse("f32[2,3]")).ToString(), "f32[2,3]{1,0}");
+}
+
+TEST(ShapeLayoutTest, SizesOfSeedShapes) {
+  // 48 MiB of data occupying 6 GiB: the minor dimension pads 1 -> 128.
+  LayoutSizes narrow = SizesOf("u32[12582912,1]{1,0:T(8,128)}");
+  EXPECT_EQ(narrow.elements, 12582912);
+  EXPECT_EQ(narrow.padded_elements, int64_t{12582912} * 128);
+  EXPECT_EQ(narrow.bytes, int64_t{6} << 30);
+
+  LayoutSizes bf16 = SizesOf("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}");
+  EXPECT_EQ(bf16.padded_elements, bf16.elements);
+  EXPECT_EQ(bf16.bytes, 2 * bf16.elements);
+
+  // bf16[32,32,4096]{2,1,0:T(8,128)(2,1)S(1)}: VMEM, no padding.
+  Shape vmem = Parse("bf16[32,32,4096]{2,1,0:T(8,128)(2,1)S(1)}");
+  EXPECT_EQ(vmem.layout().memory_space, 1);
+  EXPECT_EQ(ShapeLayoutSizes(vmem)->bytes, 32 * 32 * 4096 * 2);
+}
+
+TEST(ShapeLayoutTest, ElementSizeAndTailPadding) {
+  EXPECT_EQ(SizesOf("s4[3,5]{1,0:E(4)}").bytes, 8);  // 60 bits
+  EXPECT_EQ(SizesOf("s4[3,5]{1,0}").bytes, 15);      // unpacked: a byte each
+  EXPECT_EQ(SizesOf("pred[10]{0}").bytes, 10);
+  EXPECT_EQ(SizesOf("f32[3,5]{1,0:T(2,2)L(16)}").padded_elements, 32);
+  EXPECT_EQ(SizesOf("f32[3,5]{1,0:T(2,2)L(16)}").bytes, 128);
+  EXPECT_EQ(SizesOf("f32[]").bytes, 4);
+}
+
+TEST(ShapeLayoutTest, RejectsWhatIsNotALayoutOfAnArray) {
+  EXPECT_THAT(TiledLayoutOf(Parse("(f32[2], s32[])")).status().message(),
+              HasSubstr("needs an array shape"));
+  EXPECT_THAT(
+      TiledLayoutOf(Parse("f32[4,8]{1,0:T(2,4)(2,1,1,1,1)}"))
+          .status()
+          .message(),
+      HasSubstr("tile 1 (2,1,1,1,1) has rank 5, larger than the rank 4"));
+  // 2^62 + 1 elements fit in int64; padded to two tiles of 2^62 they do not.
+  EXPECT_THAT(ShapeLayoutSizes(Parse("f32[4611686018427387905]{0:T("
+                                     "4611686018427387904)}"))
+                  .status()
+                  .message(),
+              HasSubstr("overflows"));
+  // 2^61 elements fit, but not their 2^66 bits.
+  EXPECT_THAT(
+      ShapeLayoutSizes(Parse("f32[2305843009213693952]")).status().message(),
+      HasSubstr("overflow"));
+}
+
+}  // namespace
+}  // namespace xla_index
