@@ -1,0 +1,679 @@
+#include "xla_index/core/indexing_map.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/hash/hash.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "llvm/ADT/SmallVector.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+
+namespace xla_index {
+namespace {
+
+using mlir::AffineExpr;
+using mlir::AffineMap;
+
+// Marks in `used_dims` / `used_symbols` the variables that occur in `expr`.
+void CollectUsedVariables(AffineExpr expr, llvm::SmallBitVector& used_dims,
+                          llvm::SmallBitVector& used_symbols) {
+  expr.walk([&](AffineExpr e) {
+    if (auto dim = mlir::dyn_cast<mlir::AffineDimExpr>(e)) {
+      if (dim.getPosition() < used_dims.size())
+        used_dims.set(dim.getPosition());
+    } else if (auto sym = mlir::dyn_cast<mlir::AffineSymbolExpr>(e)) {
+      if (sym.getPosition() < used_symbols.size()) {
+        used_symbols.set(sym.getPosition());
+      }
+    }
+  });
+}
+
+// Replacement list mapping old variable i to the new variable of the same
+// kind at its rank among the kept ones (removed variables map to 0; they
+// must not occur).
+llvm::SmallVector<AffineExpr> CompactingReplacements(
+    const llvm::SmallBitVector& removed, bool dims, mlir::MLIRContext* ctx) {
+  llvm::SmallVector<AffineExpr> out;
+  int next = 0;
+  for (int i = 0; i < static_cast<int>(removed.size()); ++i) {
+    if (removed.test(i)) {
+      out.push_back(mlir::getAffineConstantExpr(0, ctx));
+    } else {
+      out.push_back(dims ? mlir::getAffineDimExpr(next++, ctx)
+                         : mlir::getAffineSymbolExpr(next++, ctx));
+    }
+  }
+  return out;
+}
+
+llvm::SmallVector<AffineExpr> IdentityDims(int n, mlir::MLIRContext* ctx) {
+  llvm::SmallVector<AffineExpr> out;
+  for (int i = 0; i < n; ++i) out.push_back(mlir::getAffineDimExpr(i, ctx));
+  return out;
+}
+
+// Rewrites an access map whose inputs are the owning map's variables with
+// the given replacements; the new access has `num_dims` dims and
+// `num_symbols` symbols if any result uses a symbol, else none.
+AffineMap RewriteAccess(AffineMap access, llvm::ArrayRef<AffineExpr> dims,
+                        llvm::ArrayRef<AffineExpr> symbols, int num_dims,
+                        int num_symbols) {
+  if (!access) return access;
+  llvm::SmallVector<AffineExpr> results;
+  bool uses_symbols = false;
+  for (AffineExpr r : access.getResults()) {
+    // The access map may declare fewer symbols than the owner has.
+    AffineExpr replaced =
+        r.replaceDimsAndSymbols(dims.take_front(access.getNumDims()),
+                                symbols.take_front(access.getNumSymbols()));
+    uses_symbols |= !replaced.isPureAffine() || [&] {
+      bool any = false;
+      replaced.walk(
+          [&](AffineExpr e) { any |= mlir::isa<mlir::AffineSymbolExpr>(e); });
+      return any;
+    }();
+    results.push_back(replaced);
+  }
+  return AffineMap::get(num_dims, uses_symbols ? num_symbols : 0, results,
+                        access.getContext());
+}
+
+}  // namespace
+
+bool operator==(const RuntimeVar& a, const RuntimeVar& b) {
+  return a.feasible_values == b.feasible_values && a.hlo_text == b.hlo_text &&
+         a.access == b.access;
+}
+
+IndexingMap::IndexingMap(AffineMap affine_map, std::vector<Interval> dim_bounds,
+                         std::vector<Interval> range_bounds,
+                         std::vector<RuntimeVar> runtime_vars,
+                         std::vector<IndexingConstraint> constraints)
+    : affine_map_(affine_map),
+      dim_bounds_(std::move(dim_bounds)),
+      range_bounds_(std::move(range_bounds)),
+      runtime_vars_(std::move(runtime_vars)) {
+  for (const IndexingConstraint& c : constraints) {
+    AddConstraint(c.expr, c.interval);
+  }
+}
+
+IndexingMap IndexingMap::FromTensorSizes(
+    AffineMap affine_map, absl::Span<const int64_t> dim_sizes,
+    absl::Span<const int64_t> symbol_sizes) {
+  std::vector<Interval> dims, symbols;
+  for (int64_t size : dim_sizes) dims.push_back({0, size - 1});
+  for (int64_t size : symbol_sizes) symbols.push_back({0, size - 1});
+  return IndexingMap(affine_map, std::move(dims), std::move(symbols), {});
+}
+
+IndexingMap IndexingMap::Undefined() {
+  return IndexingMap(AffineMap(), {}, {}, {});
+}
+
+IndexingMap IndexingMap::KnownEmpty(mlir::MLIRContext* context, int num_dims,
+                                    int num_symbols, int num_results) {
+  llvm::SmallVector<AffineExpr> zeros(num_results,
+                                      mlir::getAffineConstantExpr(0, context));
+  IndexingMap map(AffineMap::get(num_dims, num_symbols, zeros, context),
+                  std::vector<Interval>(num_dims, Interval{0, -1}),
+                  std::vector<Interval>(num_symbols, Interval{0, -1}), {});
+  map.is_known_empty_ = true;
+  return map;
+}
+
+void IndexingMap::ResetToKnownEmpty() {
+  if (IsUndefined()) return;
+  mlir::MLIRContext* ctx = affine_map_.getContext();
+  llvm::SmallVector<AffineExpr> zeros(affine_map_.getNumResults(),
+                                      mlir::getAffineConstantExpr(0, ctx));
+  affine_map_ = AffineMap::get(affine_map_.getNumDims(),
+                               affine_map_.getNumSymbols(), zeros, ctx);
+  for (Interval& b : dim_bounds_) b = {0, -1};
+  for (Interval& b : range_bounds_) b = {0, -1};
+  for (RuntimeVar& rt : runtime_vars_) rt.feasible_values = {0, -1};
+  constraints_.clear();
+  is_known_empty_ = true;
+}
+
+mlir::MLIRContext* IndexingMap::GetMLIRContext() const {
+  return affine_map_ ? affine_map_.getContext() : nullptr;
+}
+
+Interval IndexingMap::GetSymbolBound(int64_t symbol) const {
+  if (symbol < GetRangeVarsCount()) return range_bounds_[symbol];
+  return runtime_vars_[symbol - GetRangeVarsCount()].feasible_values;
+}
+
+Interval& IndexingMap::GetMutableSymbolBound(int64_t symbol) {
+  if (symbol < GetRangeVarsCount()) return range_bounds_[symbol];
+  return runtime_vars_[symbol - GetRangeVarsCount()].feasible_values;
+}
+
+void IndexingMap::AddConstraint(AffineExpr expr, Interval interval) {
+  for (IndexingConstraint& c : constraints_) {
+    if (c.expr == expr) {
+      c.interval = c.interval.Intersect(interval);
+      return;
+    }
+  }
+  constraints_.push_back({expr, interval});
+}
+
+llvm::SmallBitVector IndexingMap::RemoveUnusedSymbols() {
+  int num_symbols = GetSymbolCount();
+  llvm::SmallBitVector removed(num_symbols);
+  if (IsUndefined() || IsKnownEmpty() || num_symbols == 0) return removed;
+  mlir::MLIRContext* ctx = GetMLIRContext();
+  llvm::SmallBitVector used_dims(GetDimensionCount());
+  llvm::SmallBitVector used(num_symbols);
+  for (AffineExpr r : affine_map_.getResults()) {
+    CollectUsedVariables(r, used_dims, used);
+  }
+  // A constraint ties its symbols to the domain; it keeps them unless it
+  // holds for every value of its (otherwise unused) symbols, which is only
+  // known here when it involves no dims and no used symbols and its range
+  // lies inside the interval. Iterate: keeping a constraint may make more
+  // symbols used.
+  std::vector<bool> constraint_dropped(constraints_.size(), false);
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (size_t i = 0; i < constraints_.size(); ++i) {
+      if (constraint_dropped[i]) continue;
+      llvm::SmallBitVector c_dims(GetDimensionCount()), c_syms(num_symbols);
+      CollectUsedVariables(constraints_[i].expr, c_dims, c_syms);
+      bool only_unused = c_dims.none() && !c_syms.anyCommon(used);
+      if (only_unused) continue;
+      llvm::SmallBitVector before = used;
+      used |= c_syms;
+      changed |= before != used;
+    }
+  }
+  // Constraints that only involve unused symbols: drop those that always
+  // hold (by interval evaluation); keep (with their symbols) the rest.
+  std::vector<IndexingConstraint> kept;
+  for (const IndexingConstraint& c : constraints_) {
+    llvm::SmallBitVector c_dims(GetDimensionCount()), c_syms(num_symbols);
+    CollectUsedVariables(c.expr, c_dims, c_syms);
+    if (c_dims.none() && !c_syms.anyCommon(used)) {
+      // Evaluate the range by brute force-free interval arithmetic.
+      std::vector<int64_t> lows;
+      bool always = true;
+      // Range of the expression over the symbol box (over-approximated by
+      // evaluating at the interval level is not available here without the
+      // simplifier, so only accept constant expressions or single symbols).
+      if (auto cst = mlir::dyn_cast<mlir::AffineConstantExpr>(c.expr)) {
+        always = c.interval.Contains(cst.getValue());
+      } else if (auto sym = mlir::dyn_cast<mlir::AffineSymbolExpr>(c.expr)) {
+        always = c.interval.Contains(GetSymbolBound(sym.getPosition()));
+      } else {
+        always = false;
+      }
+      if (!always) {
+        used |= c_syms;
+        kept.push_back(c);
+      }
+      continue;
+    }
+    kept.push_back(c);
+  }
+  removed = used;
+  removed.flip();
+  if (removed.none()) {
+    constraints_ = std::move(kept);
+    return removed;
+  }
+  llvm::SmallVector<AffineExpr> sym_replacements =
+      CompactingReplacements(removed, /*dims=*/false, ctx);
+  llvm::SmallVector<AffineExpr> dim_ids =
+      IdentityDims(GetDimensionCount(), ctx);
+  int new_num_symbols = num_symbols - removed.count();
+  affine_map_ = affine_map_.replaceDimsAndSymbols(
+      dim_ids, sym_replacements, GetDimensionCount(), new_num_symbols);
+  std::vector<Interval> new_range;
+  std::vector<RuntimeVar> new_rt;
+  for (int i = 0; i < num_symbols; ++i) {
+    if (removed.test(i)) continue;
+    if (i < GetRangeVarsCount()) {
+      new_range.push_back(range_bounds_[i]);
+    } else {
+      new_rt.push_back(std::move(runtime_vars_[i - GetRangeVarsCount()]));
+    }
+  }
+  for (RuntimeVar& rt : new_rt) {
+    rt.access = RewriteAccess(rt.access, dim_ids, sym_replacements,
+                              GetDimensionCount(), new_num_symbols);
+  }
+  range_bounds_ = std::move(new_range);
+  runtime_vars_ = std::move(new_rt);
+  constraints_.clear();
+  for (const IndexingConstraint& c : kept) {
+    AddConstraint(c.expr.replaceDimsAndSymbols(dim_ids, sym_replacements),
+                  c.interval);
+  }
+  return removed;
+}
+
+llvm::SmallBitVector IndexingMap::RemoveUnusedDimensions() {
+  int num_dims = GetDimensionCount();
+  llvm::SmallBitVector removed(num_dims);
+  if (IsUndefined() || IsKnownEmpty() || num_dims == 0) return removed;
+  mlir::MLIRContext* ctx = GetMLIRContext();
+  llvm::SmallBitVector used(num_dims), used_syms(GetSymbolCount());
+  for (AffineExpr r : affine_map_.getResults()) {
+    CollectUsedVariables(r, used, used_syms);
+  }
+  for (const IndexingConstraint& c : constraints_) {
+    CollectUsedVariables(c.expr, used, used_syms);
+  }
+  for (const RuntimeVar& rt : runtime_vars_) {
+    if (!rt.access) continue;
+    for (AffineExpr r : rt.access.getResults()) {
+      CollectUsedVariables(r, used, used_syms);
+    }
+  }
+  removed = used;
+  removed.flip();
+  // An empty interval of an unused dim still makes the map empty: keep it.
+  for (int i = 0; i < num_dims; ++i) {
+    if (removed.test(i) && dim_bounds_[i].IsEmpty()) removed.reset(i);
+  }
+  if (removed.none()) return removed;
+  llvm::SmallVector<AffineExpr> dim_replacements =
+      CompactingReplacements(removed, /*dims=*/true, ctx);
+  llvm::SmallVector<AffineExpr> sym_ids;
+  for (int i = 0; i < GetSymbolCount(); ++i) {
+    sym_ids.push_back(mlir::getAffineSymbolExpr(i, ctx));
+  }
+  int new_num_dims = num_dims - removed.count();
+  affine_map_ = affine_map_.replaceDimsAndSymbols(
+      dim_replacements, sym_ids, new_num_dims, GetSymbolCount());
+  std::vector<Interval> new_dims;
+  for (int i = 0; i < num_dims; ++i) {
+    if (!removed.test(i)) new_dims.push_back(dim_bounds_[i]);
+  }
+  dim_bounds_ = std::move(new_dims);
+  for (RuntimeVar& rt : runtime_vars_) {
+    rt.access = RewriteAccess(rt.access, dim_replacements, sym_ids,
+                              new_num_dims, GetSymbolCount());
+  }
+  for (IndexingConstraint& c : constraints_) {
+    c.expr = c.expr.replaceDimsAndSymbols(dim_replacements, sym_ids);
+  }
+  return removed;
+}
+
+bool IndexingMap::RescaleSymbols() {
+  if (IsUndefined() || IsKnownEmpty()) return false;
+  mlir::MLIRContext* ctx = GetMLIRContext();
+  bool rescaled_any = false;
+  for (size_t i = 0; i < constraints_.size();) {
+    const IndexingConstraint c = constraints_[i];
+    auto mod = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(c.expr);
+    if (!mod || mod.getKind() != mlir::AffineExprKind::Mod ||
+        !c.interval.IsPoint()) {
+      ++i;
+      continue;
+    }
+    auto sym = mlir::dyn_cast<mlir::AffineSymbolExpr>(mod.getLHS());
+    auto divisor = mlir::dyn_cast<mlir::AffineConstantExpr>(mod.getRHS());
+    if (!sym || !divisor || divisor.getValue() < 1 ||
+        IsRuntimeSymbol(sym.getPosition())) {
+      ++i;
+      continue;
+    }
+    int64_t k = divisor.getValue(), r = c.interval.lower;
+    int64_t s = sym.getPosition();
+    if (r < 0 || r >= k) {  // s mod k never equals r: empty.
+      ResetToKnownEmpty();
+      return true;
+    }
+    constraints_.erase(constraints_.begin() + i);
+    Interval& bound = range_bounds_[s];
+    bound = {CeilDiv(SaturatingSub(bound.lower, r), k),
+             FloorDiv(SaturatingSub(bound.upper, r), k)};
+    // s := s' * k + r everywhere.
+    llvm::SmallVector<AffineExpr> dim_ids =
+        IdentityDims(GetDimensionCount(), ctx);
+    llvm::SmallVector<AffineExpr> sym_replacements;
+    for (int j = 0; j < GetSymbolCount(); ++j) {
+      AffineExpr e = mlir::getAffineSymbolExpr(j, ctx);
+      sym_replacements.push_back(j == s ? e * k + r : e);
+    }
+    affine_map_ = affine_map_.replaceDimsAndSymbols(
+        dim_ids, sym_replacements, GetDimensionCount(), GetSymbolCount());
+    std::vector<IndexingConstraint> old = std::move(constraints_);
+    constraints_.clear();
+    for (const IndexingConstraint& other : old) {
+      AddConstraint(other.expr.replaceDimsAndSymbols(dim_ids, sym_replacements),
+                    other.interval);
+    }
+    for (RuntimeVar& rt : runtime_vars_) {
+      rt.access = RewriteAccess(rt.access, dim_ids, sym_replacements,
+                                GetDimensionCount(), GetSymbolCount());
+    }
+    rescaled_any = true;
+    if (bound.IsEmpty()) {
+      ResetToKnownEmpty();
+      return true;
+    }
+    i = 0;  // The constraint list was rebuilt.
+  }
+  return rescaled_any;
+}
+
+IndexingMap IndexingMap::ConvertSymbolsToDimensions() const {
+  if (IsUndefined() || IsKnownEmpty()) return *this;
+  mlir::MLIRContext* ctx = GetMLIRContext();
+  int num_dims = GetDimensionCount(), num_symbols = GetSymbolCount();
+  llvm::SmallVector<AffineExpr> dim_ids = IdentityDims(num_dims, ctx);
+  llvm::SmallVector<AffineExpr> sym_to_dim;
+  for (int i = 0; i < num_symbols; ++i) {
+    sym_to_dim.push_back(mlir::getAffineDimExpr(num_dims + i, ctx));
+  }
+  AffineMap map = affine_map_.replaceDimsAndSymbols(dim_ids, sym_to_dim,
+                                                    num_dims + num_symbols, 0);
+  std::vector<Interval> dims = dim_bounds_;
+  for (int i = 0; i < num_symbols; ++i) dims.push_back(GetSymbolBound(i));
+  std::vector<IndexingConstraint> constraints;
+  for (const IndexingConstraint& c : constraints_) {
+    constraints.push_back(
+        {c.expr.replaceDimsAndSymbols(dim_ids, sym_to_dim), c.interval});
+  }
+  return IndexingMap(map, std::move(dims), {}, {}, std::move(constraints));
+}
+
+IndexingMap IndexingMap::GetSubMap(int64_t result_index) const {
+  if (IsUndefined()) return *this;
+  IndexingMap sub = *this;
+  sub.affine_map_ =
+      affine_map_.getSubMap({static_cast<unsigned>(result_index)});
+  return sub;
+}
+
+std::optional<int64_t> EvaluateAffineExpr(AffineExpr expr,
+                                          absl::Span<const int64_t> dims,
+                                          absl::Span<const int64_t> symbols) {
+  switch (expr.getKind()) {
+    case mlir::AffineExprKind::Constant:
+      return mlir::cast<mlir::AffineConstantExpr>(expr).getValue();
+    case mlir::AffineExprKind::DimId: {
+      unsigned pos = mlir::cast<mlir::AffineDimExpr>(expr).getPosition();
+      if (pos >= dims.size()) return std::nullopt;
+      return dims[pos];
+    }
+    case mlir::AffineExprKind::SymbolId: {
+      unsigned pos = mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition();
+      if (pos >= symbols.size()) return std::nullopt;
+      return symbols[pos];
+    }
+    default:
+      break;
+  }
+  auto bin = mlir::cast<mlir::AffineBinaryOpExpr>(expr);
+  std::optional<int64_t> lhs = EvaluateAffineExpr(bin.getLHS(), dims, symbols);
+  if (!lhs) return std::nullopt;
+  std::optional<int64_t> rhs = EvaluateAffineExpr(bin.getRHS(), dims, symbols);
+  if (!rhs) return std::nullopt;
+  switch (expr.getKind()) {
+    case mlir::AffineExprKind::Add:
+      return SaturatingAdd(*lhs, *rhs);
+    case mlir::AffineExprKind::Mul:
+      return SaturatingMul(*lhs, *rhs);
+    case mlir::AffineExprKind::FloorDiv:
+      if (*rhs == 0) return std::nullopt;
+      return FloorDiv(*lhs, *rhs);
+    case mlir::AffineExprKind::CeilDiv:
+      if (*rhs == 0) return std::nullopt;
+      return CeilDiv(*lhs, *rhs);
+    case mlir::AffineExprKind::Mod:
+      if (*rhs < 1) return std::nullopt;
+      return FloorMod(*lhs, *rhs);
+    default:
+      return std::nullopt;
+  }
+}
+
+bool IndexingMap::ConstraintsSatisfied(
+    absl::Span<const int64_t> dims, absl::Span<const int64_t> symbols) const {
+  if (IsUndefined() || IsKnownEmpty()) return false;
+  if (static_cast<int64_t>(dims.size()) != GetDimensionCount() ||
+      static_cast<int64_t>(symbols.size()) != GetSymbolCount()) {
+    return false;
+  }
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (!dim_bounds_[i].Contains(dims[i])) return false;
+  }
+  for (size_t i = 0; i < symbols.size(); ++i) {
+    if (!GetSymbolBound(i).Contains(symbols[i])) return false;
+  }
+  for (const IndexingConstraint& c : constraints_) {
+    std::optional<int64_t> v = EvaluateAffineExpr(c.expr, dims, symbols);
+    if (!v || !c.interval.Contains(*v)) return false;
+  }
+  return true;
+}
+
+std::optional<std::vector<int64_t>> IndexingMap::Evaluate(
+    absl::Span<const int64_t> dims, absl::Span<const int64_t> symbols) const {
+  if (IsUndefined()) return std::nullopt;
+  std::vector<int64_t> out;
+  out.reserve(affine_map_.getNumResults());
+  for (AffineExpr r : affine_map_.getResults()) {
+    std::optional<int64_t> v = EvaluateAffineExpr(r, dims, symbols);
+    if (!v) return std::nullopt;
+    out.push_back(*v);
+  }
+  return out;
+}
+
+absl::Status IndexingMap::Verify() const {
+  if (IsUndefined()) return absl::OkStatus();
+  if (static_cast<int64_t>(affine_map_.getNumDims()) != GetDimensionCount()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("affine map has ", affine_map_.getNumDims(),
+                     " dims but the domain has ", GetDimensionCount()));
+  }
+  if (static_cast<int64_t>(affine_map_.getNumSymbols()) != GetSymbolCount()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "affine map has ", affine_map_.getNumSymbols(),
+        " symbols but the domain has ", GetRangeVarsCount(), " range and ",
+        GetRuntimeVarsCount(), " runtime variables"));
+  }
+  llvm::SmallBitVector dims(GetDimensionCount() + 64),
+      syms(GetSymbolCount() + 64);
+  for (const IndexingConstraint& c : constraints_) {
+    if (!c.expr) return absl::InvalidArgumentError("null constraint");
+    int max_dim = -1, max_sym = -1;
+    c.expr.walk([&](AffineExpr e) {
+      if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e)) {
+        max_dim = std::max<int>(max_dim, d.getPosition());
+      } else if (auto s = mlir::dyn_cast<mlir::AffineSymbolExpr>(e)) {
+        max_sym = std::max<int>(max_sym, s.getPosition());
+      }
+    });
+    if (max_dim >= GetDimensionCount() || max_sym >= GetSymbolCount()) {
+      return absl::InvalidArgumentError(
+          "a constraint uses a variable the map does not have");
+    }
+  }
+  for (int i = 0; i < GetRuntimeVarsCount(); ++i) {
+    const RuntimeVar& rt = runtime_vars_[i];
+    if (rt.access &&
+        static_cast<int64_t>(rt.access.getNumDims()) != GetDimensionCount()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "access map of runtime variable ", i, " has ", rt.access.getNumDims(),
+          " dims, the map has ", GetDimensionCount()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+bool operator==(const IndexingMap& a, const IndexingMap& b) {
+  if (a.IsKnownEmpty() || b.IsKnownEmpty()) {
+    return a.IsKnownEmpty() == b.IsKnownEmpty();
+  }
+  if (a.IsUndefined() || b.IsUndefined()) {
+    return a.IsUndefined() == b.IsUndefined();
+  }
+  if (a.affine_map_ != b.affine_map_ || a.dim_bounds_ != b.dim_bounds_ ||
+      a.range_bounds_ != b.range_bounds_ ||
+      a.runtime_vars_ != b.runtime_vars_ ||
+      a.constraints_.size() != b.constraints_.size()) {
+    return false;
+  }
+  for (const IndexingConstraint& c : a.constraints_) {
+    bool found = false;
+    for (const IndexingConstraint& d : b.constraints_) {
+      if (c.expr == d.expr) {
+        found = c.interval == d.interval;
+        break;
+      }
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+
+size_t HashAffineMap(AffineMap map) {
+  return absl::Hash<const void*>{}(map.getAsOpaquePointer());
+}
+
+size_t HashConstraints(const std::vector<IndexingConstraint>& constraints) {
+  size_t h = 0;
+  for (const IndexingConstraint& c : constraints) {
+    // Sum: independent of order.
+    h +=
+        absl::Hash<std::tuple<const void*, int64_t, int64_t>>{}(std::make_tuple(
+            c.expr.getAsOpaquePointer(), c.interval.lower, c.interval.upper));
+  }
+  return h;
+}
+
+IndexingMap ComposeIndexingMaps(const IndexingMap& first,
+                                const IndexingMap& second) {
+  if (first.IsUndefined() || second.IsUndefined()) {
+    return IndexingMap::Undefined();
+  }
+  mlir::MLIRContext* ctx = first.GetMLIRContext();
+  if (first.IsKnownEmpty() || second.IsKnownEmpty()) {
+    return IndexingMap::KnownEmpty(ctx, first.GetDimensionCount(), 0,
+                                   second.GetResultCount());
+  }
+  const int n1 = first.GetDimensionCount();
+  const int r1 = first.GetRangeVarsCount(), t1 = first.GetRuntimeVarsCount();
+  const int r2 = second.GetRangeVarsCount(), t2 = second.GetRuntimeVarsCount();
+  const int total = r1 + r2 + t1 + t2;
+  // New symbol order: [range(second), range(first), rt(second), rt(first)].
+  llvm::SmallVector<AffineExpr> first_syms, second_syms;
+  for (int i = 0; i < r1; ++i) {
+    first_syms.push_back(mlir::getAffineSymbolExpr(r2 + i, ctx));
+  }
+  for (int i = 0; i < t1; ++i) {
+    first_syms.push_back(mlir::getAffineSymbolExpr(r2 + r1 + t2 + i, ctx));
+  }
+  for (int i = 0; i < r2; ++i) {
+    second_syms.push_back(mlir::getAffineSymbolExpr(i, ctx));
+  }
+  for (int i = 0; i < t2; ++i) {
+    second_syms.push_back(mlir::getAffineSymbolExpr(r2 + r1 + i, ctx));
+  }
+  llvm::SmallVector<AffineExpr> dim_ids = IdentityDims(n1, ctx);
+  llvm::SmallVector<AffineExpr> first_results;
+  for (AffineExpr r : first.GetAffineMap().getResults()) {
+    first_results.push_back(r.replaceDimsAndSymbols(dim_ids, first_syms));
+  }
+  AffineMap composed = second.GetAffineMap().replaceDimsAndSymbols(
+      first_results, second_syms, n1, total);
+
+  std::vector<Interval> range;
+  for (int i = 0; i < r2; ++i) range.push_back(second.GetSymbolBound(i));
+  for (int i = 0; i < r1; ++i) range.push_back(first.GetSymbolBound(i));
+  std::vector<RuntimeVar> runtime;
+  for (const RuntimeVar& rt : second.GetRuntimeVars()) {
+    RuntimeVar copy = rt;
+    copy.access =
+        RewriteAccess(rt.access, first_results, second_syms, n1, total);
+    runtime.push_back(std::move(copy));
+  }
+  for (const RuntimeVar& rt : first.GetRuntimeVars()) {
+    RuntimeVar copy = rt;
+    copy.access = RewriteAccess(rt.access, dim_ids, first_syms, n1, total);
+    runtime.push_back(std::move(copy));
+  }
+  IndexingMap result(composed, first.GetDimBounds(), std::move(range),
+                     std::move(runtime));
+  for (const IndexingConstraint& c : first.GetConstraints()) {
+    result.AddConstraint(c.expr.replaceDimsAndSymbols(dim_ids, first_syms),
+                         c.interval);
+  }
+  for (const IndexingConstraint& c : second.GetConstraints()) {
+    result.AddConstraint(
+        c.expr.replaceDimsAndSymbols(first_results, second_syms), c.interval);
+  }
+  // first's results must lie in second's domain.
+  for (size_t j = 0; j < first_results.size(); ++j) {
+    if (static_cast<int64_t>(j) >= second.GetDimensionCount()) break;
+    result.AddConstraint(first_results[j], second.GetDimBound(j));
+  }
+  return result;
+}
+
+absl::StatusOr<std::vector<IndexingPoint>> EnumerateImage(
+    const IndexingMap& map, int64_t max_points) {
+  std::vector<IndexingPoint> out;
+  if (map.IsUndefined()) {
+    return absl::InvalidArgumentError("cannot enumerate an undefined map");
+  }
+  if (map.IsKnownEmpty()) return out;
+  std::vector<Interval> box = map.GetDimBounds();
+  for (int i = 0; i < map.GetSymbolCount(); ++i) {
+    box.push_back(map.GetSymbolBound(i));
+  }
+  int64_t count = 1;
+  for (Interval b : box) {
+    if (b.IsEmpty()) return out;
+    count = SaturatingMul(count, b.NumElements());
+    if (b.lower == Interval::kMin || b.upper == Interval::kMax ||
+        count > max_points) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "the domain has more than ", max_points, " points to enumerate"));
+    }
+  }
+  const int nd = map.GetDimensionCount();
+  std::vector<int64_t> point(box.size());
+  for (size_t i = 0; i < box.size(); ++i) point[i] = box[i].lower;
+  while (true) {
+    absl::Span<const int64_t> dims(point.data(), nd);
+    absl::Span<const int64_t> syms(point.data() + nd, point.size() - nd);
+    if (map.ConstraintsSatisfied(dims, syms)) {
+      std::optional<std::vector<int64_t>> results = map.Evaluate(dims, syms);
+      if (results) {
+        out.push_back({std::vector<int64_t>(dims.begin(), dims.end()),
+                       std::move(*results)});
+      }
+    }
+    // Odometer increment, last variable fastest.
+    int i = static_cast<int>(box.size()) - 1;
+    for (; i >= 0; --i) {
+      if (point[i] < box[i].upper) {
+        ++point[i];
+        break;
+      }
+      point[i] = box[i].lower;
+    }
+    if (i < 0) break;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace xla_index

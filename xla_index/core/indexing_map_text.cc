@@ -1,0 +1,727 @@
+#include "xla_index/core/indexing_map_text.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "llvm/Support/raw_ostream.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+
+namespace xla_index {
+
+using mlir::AffineExpr;
+using mlir::AffineMap;
+
+std::string AffineExprToString(AffineExpr expr) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  expr.print(os);
+  os.flush();
+  return out;
+}
+
+std::string AffineMapToString(AffineMap map) {
+  // MLIR prints maps the way the seeds do: "(d0, d1)[s0] -> (d0 + s0, d1)".
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  map.print(os);
+  os.flush();
+  return out;
+}
+
+namespace {
+
+// Empty-result access map over `num_dims` dims, used for runtime variables
+// that have none.
+AffineMap DefaultAccess(int num_dims, mlir::MLIRContext* ctx) {
+  return AffineMap::get(num_dims, 0, {}, ctx);
+}
+
+std::vector<std::pair<std::string, Interval>> SortedConstraints(
+    const IndexingMap& map) {
+  std::vector<std::pair<std::string, Interval>> out;
+  for (const IndexingConstraint& c : map.GetConstraints()) {
+    out.push_back({AffineExprToString(c.expr), c.interval});
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    return std::make_pair(a.second.lower, a.second.upper) <
+           std::make_pair(b.second.lower, b.second.upper);
+  });
+  return out;
+}
+
+std::string AccessToString(const IndexingMap& map, const RuntimeVar& rt) {
+  return AffineMapToString(
+      rt.access ? rt.access
+                : DefaultAccess(map.GetDimensionCount(), map.GetMLIRContext()));
+}
+
+}  // namespace
+
+std::string ToString(const IndexingMap& map) {
+  if (map.IsUndefined()) return "UNDEFINED";
+  if (map.IsKnownEmpty()) return "KNOWN EMPTY";
+  std::string out = AffineMapToString(map.GetAffineMap());
+  absl::StrAppend(&out, "\ndomain:");
+  for (int64_t i = 0; i < map.GetDimensionCount(); ++i) {
+    absl::StrAppend(&out, "\nd", i, " in ", map.GetDimBound(i).ToString());
+  }
+  for (int64_t i = 0; i < map.GetSymbolCount(); ++i) {
+    absl::StrAppend(&out, "\ns", i, " in ", map.GetSymbolBound(i).ToString());
+    if (map.IsRuntimeSymbol(i)) {
+      const RuntimeVar& rt = map.GetRuntimeVars()[i - map.GetRangeVarsCount()];
+      absl::StrAppend(&out,
+                      "\n  hlo: ", rt.hlo_text.empty() ? "NULL" : rt.hlo_text,
+                      "\n  ", AccessToString(map, rt));
+    }
+  }
+  for (const auto& [expr, interval] : SortedConstraints(map)) {
+    absl::StrAppend(&out, "\n", expr, " in ", interval.ToString());
+  }
+  return out;
+}
+
+std::string JsonQuote(absl::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (c < 0x20) {
+          static const char kHex[] = "0123456789abcdef";
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += "\"";
+  return out;
+}
+
+std::string IndexingMapToJson(const IndexingMap& map) {
+  std::string out = absl::StrCat("{\"text\": ", JsonQuote(ToString(map)));
+  bool special = map.IsUndefined() || map.IsKnownEmpty();
+  absl::StrAppend(
+      &out, ", \"map\": ",
+      JsonQuote(special ? "" : AffineMapToString(map.GetAffineMap())));
+  std::vector<std::string> items;
+  if (!special) {
+    for (int64_t i = 0; i < map.GetDimensionCount(); ++i) {
+      Interval b = map.GetDimBound(i);
+      items.push_back(absl::StrCat("{\"name\": \"d", i, "\", \"lo\": ", b.lower,
+                                   ", \"hi\": ", b.upper, "}"));
+    }
+  }
+  absl::StrAppend(&out, ", \"dims\": [", absl::StrJoin(items, ", "), "]");
+  items.clear();
+  if (!special) {
+    for (int64_t i = 0; i < map.GetSymbolCount(); ++i) {
+      Interval b = map.GetSymbolBound(i);
+      std::string item = absl::StrCat(
+          "{\"name\": \"s", i, "\", \"lo\": ", b.lower, ", \"hi\": ", b.upper);
+      if (map.IsRuntimeSymbol(i)) {
+        const RuntimeVar& rt =
+            map.GetRuntimeVars()[i - map.GetRangeVarsCount()];
+        absl::StrAppend(&item, ", \"kind\": \"runtime\", \"hlo\": ",
+                        rt.hlo_text.empty() ? "null" : JsonQuote(rt.hlo_text),
+                        ", \"access\": ", JsonQuote(AccessToString(map, rt)),
+                        "}");
+      } else {
+        absl::StrAppend(&item, ", \"kind\": \"range\"}");
+      }
+      items.push_back(std::move(item));
+    }
+  }
+  absl::StrAppend(&out, ", \"symbols\": [", absl::StrJoin(items, ", "), "]");
+  items.clear();
+  if (!special) {
+    for (const auto& [expr, interval] : SortedConstraints(map)) {
+      items.push_back(absl::StrCat("{\"expr\": ", JsonQuote(expr),
+                                   ", \"lo\": ", interval.lower,
+                                   ", \"hi\": ", interval.upper, "}"));
+    }
+  }
+  absl::StrAppend(&out, ", \"constraints\": [", absl::StrJoin(items, ", "),
+                  "]");
+  absl::StrAppend(
+      &out, ", \"undefined\": ", map.IsUndefined() ? "true" : "false",
+      ", \"known_empty\": ", map.IsKnownEmpty() ? "true" : "false", "}");
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Parser.
+
+namespace {
+
+enum class TokenKind {
+  kEnd,
+  kIdentifier,
+  kInteger,
+  kPunct,  // one of ( ) [ ] { } , : + - * and "->"
+};
+
+struct Token {
+  TokenKind kind = TokenKind::kEnd;
+  absl::string_view text;
+  size_t offset = 0;
+};
+
+class MapParser {
+ public:
+  MapParser(absl::string_view text, mlir::MLIRContext* ctx)
+      : text_(text), ctx_(ctx) {
+    Advance();
+  }
+
+  absl::StatusOr<IndexingMap> ParseMap();
+  absl::StatusOr<AffineMap> ParseBareAffineMap();
+  absl::StatusOr<AffineExpr> ParseStandaloneExpr(
+      const std::vector<std::string>& dims,
+      const std::vector<std::string>& symbols);
+
+ private:
+  struct Variable {
+    bool is_dim;
+    int index;
+  };
+
+  // Lexing.
+  void Advance();
+  void SkipSpace();
+  bool AtPunct(absl::string_view p) const {
+    return tok_.kind == TokenKind::kPunct && tok_.text == p;
+  }
+  bool AtWord(absl::string_view w) const {
+    return tok_.kind == TokenKind::kIdentifier && tok_.text == w;
+  }
+  absl::Status Error(size_t offset, absl::string_view what) const;
+  absl::Status ErrorHere(absl::string_view what) const {
+    return Error(tok_.offset, absl::StrCat(what, ", found ", Describe()));
+  }
+  std::string Describe() const;
+  absl::Status Expect(absl::string_view punct);
+  absl::StatusOr<int64_t> ParseInteger();  // Optional leading '-'.
+
+  // Grammar.
+  absl::StatusOr<std::vector<std::string>> ParseNameList(
+      absl::string_view open, absl::string_view close);
+  absl::Status ParseHeader(std::vector<std::string>& dims,
+                           std::vector<std::string>& symbols,
+                           std::vector<std::string>& runtime);
+  absl::StatusOr<AffineExpr> ParseSum();
+  absl::StatusOr<AffineExpr> ParseTerm();
+  absl::StatusOr<AffineExpr> ParseUnary();
+  absl::StatusOr<AffineExpr> ParsePrimary();
+  absl::StatusOr<std::vector<AffineExpr>> ParseResults();
+  absl::StatusOr<Interval> ParseInterval();
+
+  absl::string_view text_;
+  mlir::MLIRContext* ctx_;
+  size_t pos_ = 0;
+  Token tok_;
+  absl::flat_hash_map<std::string, Variable> names_;
+  int depth_ = 0;  // Parenthesis nesting, bounded against stack overflow.
+};
+
+void MapParser::SkipSpace() {
+  while (pos_ < text_.size() &&
+         absl::ascii_isspace(static_cast<unsigned char>(text_[pos_]))) {
+    ++pos_;
+  }
+}
+
+void MapParser::Advance() {
+  SkipSpace();
+  tok_.offset = pos_;
+  if (pos_ >= text_.size()) {
+    tok_.kind = TokenKind::kEnd;
+    tok_.text = absl::string_view();
+    return;
+  }
+  unsigned char c = text_[pos_];
+  size_t start = pos_;
+  if (absl::ascii_isalpha(c) || c == '_') {
+    while (pos_ < text_.size() &&
+           (absl::ascii_isalnum(static_cast<unsigned char>(text_[pos_])) ||
+            text_[pos_] == '_' || text_[pos_] == '.')) {
+      ++pos_;
+    }
+    tok_.kind = TokenKind::kIdentifier;
+  } else if (absl::ascii_isdigit(c)) {
+    while (pos_ < text_.size() &&
+           absl::ascii_isdigit(static_cast<unsigned char>(text_[pos_]))) {
+      ++pos_;
+    }
+    tok_.kind = TokenKind::kInteger;
+  } else if (c == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '>') {
+    pos_ += 2;
+    tok_.kind = TokenKind::kPunct;
+  } else {
+    ++pos_;
+    tok_.kind = TokenKind::kPunct;
+  }
+  tok_.text = text_.substr(start, pos_ - start);
+}
+
+absl::Status MapParser::Error(size_t offset, absl::string_view what) const {
+  int line = 1, column = 1;
+  for (size_t i = 0; i < offset && i < text_.size(); ++i) {
+    if (text_[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat(line, ":", column, ": ", what));
+}
+
+std::string MapParser::Describe() const {
+  if (tok_.kind == TokenKind::kEnd) return "end of input";
+  std::string shown(tok_.text.substr(0, 20));
+  return absl::StrCat("'", shown, "'");
+}
+
+absl::Status MapParser::Expect(absl::string_view punct) {
+  if (!AtPunct(punct)) return ErrorHere(absl::StrCat("expected '", punct, "'"));
+  Advance();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> MapParser::ParseInteger() {
+  size_t start = tok_.offset;
+  bool negative = false;
+  if (AtPunct("-")) {
+    negative = true;
+    Advance();
+  }
+  if (tok_.kind != TokenKind::kInteger) return ErrorHere("expected an integer");
+  // Parse as unsigned magnitude so that INT64_MIN is accepted.
+  uint64_t magnitude;
+  if (!absl::SimpleAtoi(tok_.text, &magnitude) ||
+      magnitude > (negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1)) {
+    return Error(start, "integer does not fit in 64 bits");
+  }
+  Advance();
+  return negative ? static_cast<int64_t>(0 - magnitude)
+                  : static_cast<int64_t>(magnitude);
+}
+
+absl::StatusOr<std::vector<std::string>> MapParser::ParseNameList(
+    absl::string_view open, absl::string_view close) {
+  std::vector<std::string> names;
+  if (absl::Status s = Expect(open); !s.ok()) return s;
+  if (AtPunct(close)) {
+    Advance();
+    return names;
+  }
+  while (true) {
+    if (tok_.kind != TokenKind::kIdentifier) {
+      return ErrorHere("expected a variable name");
+    }
+    names.emplace_back(tok_.text);
+    Advance();
+    if (AtPunct(close)) {
+      Advance();
+      return names;
+    }
+    if (absl::Status s = Expect(","); !s.ok()) return s;
+  }
+}
+
+absl::Status MapParser::ParseHeader(std::vector<std::string>& dims,
+                                    std::vector<std::string>& symbols,
+                                    std::vector<std::string>& runtime) {
+  size_t start = tok_.offset;
+  auto d = ParseNameList("(", ")");
+  if (!d.ok()) return d.status();
+  dims = *std::move(d);
+  if (AtPunct("[")) {
+    auto s = ParseNameList("[", "]");
+    if (!s.ok()) return s.status();
+    symbols = *std::move(s);
+  }
+  if (AtPunct("{")) {
+    auto r = ParseNameList("{", "}");
+    if (!r.ok()) return r.status();
+    runtime = *std::move(r);
+  }
+  names_.clear();
+  auto add = [&](const std::string& name, bool is_dim, int index) {
+    return names_.insert({name, Variable{is_dim, index}}).second;
+  };
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (!add(dims[i], true, i)) {
+      return Error(start,
+                   absl::StrCat("variable '", dims[i], "' declared twice"));
+    }
+  }
+  for (size_t i = 0; i < symbols.size() + runtime.size(); ++i) {
+    const std::string& name =
+        i < symbols.size() ? symbols[i] : runtime[i - symbols.size()];
+    if (!add(name, false, i)) {
+      return Error(start, absl::StrCat("variable '", name, "' declared twice"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<AffineExpr> MapParser::ParseSum() {
+  auto lhs = ParseTerm();
+  if (!lhs.ok()) return lhs;
+  AffineExpr result = *lhs;
+  while (AtPunct("+") || AtPunct("-")) {
+    bool minus = AtPunct("-");
+    Advance();
+    auto rhs = ParseTerm();
+    if (!rhs.ok()) return rhs;
+    result = minus ? result - *rhs : result + *rhs;
+  }
+  return result;
+}
+
+absl::StatusOr<AffineExpr> MapParser::ParseTerm() {
+  auto lhs = ParseUnary();
+  if (!lhs.ok()) return lhs;
+  AffineExpr result = *lhs;
+  while (true) {
+    mlir::AffineExprKind kind;
+    if (AtPunct("*")) {
+      kind = mlir::AffineExprKind::Mul;
+    } else if (AtWord("floordiv")) {
+      kind = mlir::AffineExprKind::FloorDiv;
+    } else if (AtWord("ceildiv")) {
+      kind = mlir::AffineExprKind::CeilDiv;
+    } else if (AtWord("mod")) {
+      kind = mlir::AffineExprKind::Mod;
+    } else {
+      return result;
+    }
+    size_t op_offset = tok_.offset;
+    Advance();
+    auto rhs = ParseUnary();
+    if (!rhs.ok()) return rhs;
+    // MLIR asserts on division or modulo by a constant zero; reject it here.
+    if (kind != mlir::AffineExprKind::Mul) {
+      if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(*rhs)) {
+        if (c.getValue() <= 0) {
+          return Error(op_offset,
+                       "divisor of floordiv/ceildiv/mod must be positive");
+        }
+      } else {
+        return Error(op_offset,
+                     "divisor of floordiv/ceildiv/mod must be a constant");
+      }
+    } else if (!mlir::isa<mlir::AffineConstantExpr>(result) &&
+               !mlir::isa<mlir::AffineConstantExpr>(*rhs)) {
+      return Error(op_offset, "one side of '*' must be a constant");
+    }
+    result = mlir::getAffineBinaryOpExpr(kind, result, *rhs);
+  }
+}
+
+absl::StatusOr<AffineExpr> MapParser::ParseUnary() {
+  if (AtPunct("-")) {
+    Advance();
+    if (++depth_ > 200) return ErrorHere("expression nested too deeply");
+    auto operand = ParseUnary();
+    --depth_;
+    if (!operand.ok()) return operand;
+    return -*operand;
+  }
+  return ParsePrimary();
+}
+
+absl::StatusOr<AffineExpr> MapParser::ParsePrimary() {
+  if (tok_.kind == TokenKind::kInteger) {
+    auto v = ParseInteger();
+    if (!v.ok()) return v.status();
+    return mlir::getAffineConstantExpr(*v, ctx_);
+  }
+  if (tok_.kind == TokenKind::kIdentifier) {
+    auto it = names_.find(std::string(tok_.text));
+    if (it == names_.end()) {
+      return ErrorHere("expected a declared variable, an integer or '('");
+    }
+    Advance();
+    return it->second.is_dim
+               ? mlir::getAffineDimExpr(it->second.index, ctx_)
+               : mlir::getAffineSymbolExpr(it->second.index, ctx_);
+  }
+  if (AtPunct("(")) {
+    if (++depth_ > 200) return ErrorHere("expression nested too deeply");
+    Advance();
+    auto inner = ParseSum();
+    --depth_;
+    if (!inner.ok()) return inner;
+    if (absl::Status s = Expect(")"); !s.ok()) return s;
+    return inner;
+  }
+  return ErrorHere("expected a variable, an integer or '('");
+}
+
+absl::StatusOr<std::vector<AffineExpr>> MapParser::ParseResults() {
+  std::vector<AffineExpr> results;
+  if (absl::Status s = Expect("("); !s.ok()) return s;
+  if (AtPunct(")")) {
+    Advance();
+    return results;
+  }
+  while (true) {
+    auto e = ParseSum();
+    if (!e.ok()) return e.status();
+    results.push_back(*e);
+    if (AtPunct(")")) {
+      Advance();
+      return results;
+    }
+    if (absl::Status s = Expect(","); !s.ok()) return s;
+  }
+}
+
+absl::StatusOr<Interval> MapParser::ParseInterval() {
+  if (absl::Status s = Expect("["); !s.ok()) return s;
+  auto lo = ParseInteger();
+  if (!lo.ok()) return lo.status();
+  if (absl::Status s = Expect(","); !s.ok()) return s;
+  auto hi = ParseInteger();
+  if (!hi.ok()) return hi.status();
+  if (absl::Status s = Expect("]"); !s.ok()) return s;
+  return Interval{*lo, *hi};
+}
+
+absl::StatusOr<AffineMap> MapParser::ParseBareAffineMap() {
+  std::vector<std::string> dims, symbols, runtime;
+  if (absl::Status s = ParseHeader(dims, symbols, runtime); !s.ok()) return s;
+  if (absl::Status s = Expect("->"); !s.ok()) return s;
+  auto results = ParseResults();
+  if (!results.ok()) return results.status();
+  return AffineMap::get(dims.size(), symbols.size() + runtime.size(), *results,
+                        ctx_);
+}
+
+absl::StatusOr<AffineExpr> MapParser::ParseStandaloneExpr(
+    const std::vector<std::string>& dims,
+    const std::vector<std::string>& symbols) {
+  names_.clear();
+  for (size_t i = 0; i < dims.size(); ++i) names_[dims[i]] = {true, (int)i};
+  for (size_t i = 0; i < symbols.size(); ++i) {
+    names_[symbols[i]] = {false, (int)i};
+  }
+  auto e = ParseSum();
+  if (!e.ok()) return e;
+  if (tok_.kind != TokenKind::kEnd) return ErrorHere("expected end of input");
+  return e;
+}
+
+absl::StatusOr<IndexingMap> MapParser::ParseMap() {
+  if (AtWord("UNDEFINED")) {
+    Advance();
+    if (tok_.kind != TokenKind::kEnd) return ErrorHere("expected end of input");
+    return IndexingMap::Undefined();
+  }
+  if (AtWord("KNOWN")) {
+    Advance();
+    if (!AtWord("EMPTY")) return ErrorHere("expected 'EMPTY'");
+    Advance();
+    if (tok_.kind != TokenKind::kEnd) return ErrorHere("expected end of input");
+    return IndexingMap::KnownEmpty(ctx_);
+  }
+  if (AtWord("KNOWN_EMPTY")) {
+    Advance();
+    if (tok_.kind != TokenKind::kEnd) return ErrorHere("expected end of input");
+    return IndexingMap::KnownEmpty(ctx_);
+  }
+  std::vector<std::string> dims, symbols, runtime;
+  if (absl::Status s = ParseHeader(dims, symbols, runtime); !s.ok()) return s;
+  if (absl::Status s = Expect("->"); !s.ok()) return s;
+  auto results = ParseResults();
+  if (!results.ok()) return results.status();
+  const int num_dims = dims.size();
+  const int num_symbols = symbols.size() + runtime.size();
+
+  std::vector<std::optional<Interval>> bounds(num_dims + num_symbols);
+  std::vector<bool> is_runtime(num_symbols, false);
+  std::vector<RuntimeVar> rt_info(num_symbols);
+  for (int i = symbols.size(); i < num_symbols; ++i) {
+    is_runtime[i] = true;  // Declared in {...}.
+  }
+  std::vector<IndexingConstraint> constraints;
+  if (AtPunct(",")) Advance();
+  if (AtWord("domain")) {
+    Advance();
+    if (absl::Status s = Expect(":"); !s.ok()) return s;
+    while (tok_.kind != TokenKind::kEnd) {
+      if (AtPunct(",")) {
+        Advance();
+        continue;
+      }
+      size_t entry_offset = tok_.offset;
+      // "x in [lo, hi]": a bound when x is a lone variable.
+      std::optional<Variable> lone;
+      if (tok_.kind == TokenKind::kIdentifier) {
+        auto it = names_.find(std::string(tok_.text));
+        if (it != names_.end()) {
+          // Peek: the variable is lone if "in" follows.
+          size_t save_pos = pos_;
+          Token save_tok = tok_;
+          Advance();
+          if (AtWord("in")) lone = it->second;
+          pos_ = save_pos;
+          tok_ = save_tok;
+        }
+      }
+      auto expr = ParseSum();
+      if (!expr.ok()) return expr.status();
+      if (!AtWord("in")) return ErrorHere("expected 'in'");
+      Advance();
+      auto interval = ParseInterval();
+      if (!interval.ok()) return interval.status();
+      if (!lone) {
+        constraints.push_back({*expr, *interval});
+        continue;
+      }
+      int slot = lone->is_dim ? lone->index : num_dims + lone->index;
+      if (bounds[slot]) {
+        return Error(entry_offset, "variable bounded twice");
+      }
+      bounds[slot] = *interval;
+      if (!lone->is_dim && AtWord("hlo")) {
+        // Runtime variable: "hlo: TEXT" then its access map.
+        Advance();
+        if (!AtPunct(":")) return ErrorHere("expected ':' after 'hlo'");
+        // Take the raw rest of the line after ':'.
+        size_t line_end = text_.find('\n', tok_.offset);
+        if (line_end == absl::string_view::npos) line_end = text_.size();
+        std::string hlo(absl::StripAsciiWhitespace(
+            text_.substr(tok_.offset + 1, line_end - tok_.offset - 1)));
+        pos_ = line_end;
+        Advance();
+        int s = lone->index;
+        is_runtime[s] = true;
+        rt_info[s].hlo_text = hlo == "NULL" ? "" : hlo;
+        if (AtPunct("(")) {
+          // The access map names its own dims.
+          absl::flat_hash_map<std::string, Variable> saved = names_;
+          auto access = ParseBareAffineMap();
+          names_ = std::move(saved);
+          if (!access.ok()) return access.status();
+          rt_info[s].access = *access;
+        }
+      }
+    }
+  } else if (tok_.kind != TokenKind::kEnd) {
+    return ErrorHere("expected 'domain:' or end of input");
+  }
+  for (int i = 0; i < num_dims + num_symbols; ++i) {
+    if (!bounds[i]) {
+      std::string name = i < num_dims
+                             ? dims[i]
+                             : (i - num_dims < static_cast<int>(symbols.size())
+                                    ? symbols[i - num_dims]
+                                    : runtime[i - num_dims - symbols.size()]);
+      return Error(text_.size(), absl::StrCat("no bounds for '", name, "'"));
+    }
+  }
+  // Symbols: range variables first, then runtime variables, each in the
+  // order given.
+  std::vector<int> order;
+  for (int i = 0; i < num_symbols; ++i) {
+    if (!is_runtime[i]) order.push_back(i);
+  }
+  for (int i = 0; i < num_symbols; ++i) {
+    if (is_runtime[i]) order.push_back(i);
+  }
+  llvm::SmallVector<AffineExpr> dim_ids, sym_replacements(num_symbols);
+  for (int i = 0; i < num_dims; ++i) {
+    dim_ids.push_back(mlir::getAffineDimExpr(i, ctx_));
+  }
+  for (int new_pos = 0; new_pos < num_symbols; ++new_pos) {
+    sym_replacements[order[new_pos]] = mlir::getAffineSymbolExpr(new_pos, ctx_);
+  }
+  auto remap = [&](AffineExpr e) {
+    return e.replaceDimsAndSymbols(dim_ids, sym_replacements);
+  };
+  std::vector<AffineExpr> remapped;
+  for (AffineExpr e : *results) remapped.push_back(remap(e));
+  std::vector<Interval> dim_bounds, range_bounds;
+  std::vector<RuntimeVar> runtime_vars;
+  for (int i = 0; i < num_dims; ++i) dim_bounds.push_back(*bounds[i]);
+  for (int i : order) {
+    if (!is_runtime[i]) {
+      range_bounds.push_back(*bounds[num_dims + i]);
+      continue;
+    }
+    RuntimeVar rt = rt_info[i];
+    rt.feasible_values = *bounds[num_dims + i];
+    if (!rt.access) {
+      rt.access = AffineMap::get(num_dims, 0, {}, ctx_);
+    } else if (static_cast<int>(rt.access.getNumDims()) != num_dims) {
+      return Error(text_.size(),
+                   absl::StrCat("access map of '",
+                                i < static_cast<int>(symbols.size())
+                                    ? symbols[i]
+                                    : runtime[i - symbols.size()],
+                                "' must have ", num_dims, " dims"));
+    }
+    runtime_vars.push_back(std::move(rt));
+  }
+  for (IndexingConstraint& c : constraints) c.expr = remap(c.expr);
+  return IndexingMap(AffineMap::get(num_dims, num_symbols, remapped, ctx_),
+                     std::move(dim_bounds), std::move(range_bounds),
+                     std::move(runtime_vars), std::move(constraints));
+}
+
+}  // namespace
+
+absl::StatusOr<IndexingMap> ParseIndexingMap(absl::string_view text,
+                                             mlir::MLIRContext* context) {
+  MapParser parser(text, context);
+  return parser.ParseMap();
+}
+
+absl::StatusOr<AffineExpr> ParseAffineExpr(
+    absl::string_view text, const std::vector<std::string>& dim_names,
+    const std::vector<std::string>& symbol_names, mlir::MLIRContext* context) {
+  MapParser parser(text, context);
+  return parser.ParseStandaloneExpr(dim_names, symbol_names);
+}
+
+absl::StatusOr<AffineMap> ParseAffineMap(absl::string_view text,
+                                         mlir::MLIRContext* context) {
+  MapParser parser(text, context);
+  auto map = parser.ParseBareAffineMap();
+  return map;
+}
+
+}  // namespace xla_index

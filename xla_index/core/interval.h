@@ -1,0 +1,111 @@
+#ifndef XLA_INDEX_CORE_INTERVAL_H_
+#define XLA_INDEX_CORE_INTERVAL_H_
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <ostream>
+#include <string>
+
+namespace xla_index {
+
+/// Saturating int64 arithmetic: a result that would overflow is clamped to
+/// INT64_MIN / INT64_MAX, which interval code reads as -inf / +inf.
+int64_t SaturatingAdd(int64_t a, int64_t b);
+int64_t SaturatingSub(int64_t a, int64_t b);
+int64_t SaturatingMul(int64_t a, int64_t b);
+int64_t SaturatingNeg(int64_t a);
+
+/// floor(a / b) and ceil(a / b) for b != 0 (C++ '/' rounds toward zero).
+/// INT64_MIN / -1 saturates to INT64_MAX.
+int64_t FloorDiv(int64_t a, int64_t b);
+int64_t CeilDiv(int64_t a, int64_t b);
+/// a - FloorDiv(a, b) * b, i.e. the result has the sign of b (in [0, b) for
+/// b > 0), as in MLIR's affine `mod`.
+int64_t FloorMod(int64_t a, int64_t b);
+
+/// The closed integer interval [lower, upper]. It is empty (infeasible) when
+/// lower > upper. All arithmetic is interval arithmetic that over-approximates
+/// the exact set ({x op y | x in a, y in b} is contained in the result) and
+/// saturates at the int64 limits instead of overflowing.
+struct Interval {
+  int64_t lower = 0;
+  int64_t upper = -1;
+
+  static constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  static constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+  /// [x, x].
+  static Interval Point(int64_t x) { return {x, x}; }
+  /// [INT64_MIN, INT64_MAX]: nothing is known.
+  static Interval Unbounded() { return {kMin, kMax}; }
+
+  /// lower == upper.
+  bool IsPoint() const { return lower == upper; }
+  /// lower <= upper: the interval has at least one element.
+  bool IsFeasible() const { return lower <= upper; }
+  /// lower > upper.
+  bool IsEmpty() const { return lower > upper; }
+  /// x in [lower, upper].
+  bool Contains(int64_t x) const { return lower <= x && x <= upper; }
+  /// other is a subset of this (an empty `other` is contained in anything).
+  bool Contains(Interval other) const {
+    return other.IsEmpty() || (lower <= other.lower && other.upper <= upper);
+  }
+  /// upper - lower + 1, saturating; 0 when empty.
+  int64_t NumElements() const;
+
+  /// [max(lower), min(upper)]: the set intersection.
+  Interval Intersect(Interval other) const;
+  /// [min(lower), max(upper)]: the smallest interval containing both (the
+  /// hull). An empty operand is ignored.
+  Interval Union(Interval other) const;
+
+  /// "[lower, upper]".
+  std::string ToString() const;
+};
+
+inline bool operator==(Interval a, Interval b) {
+  return a.lower == b.lower && a.upper == b.upper;
+}
+inline bool operator!=(Interval a, Interval b) { return !(a == b); }
+std::ostream& operator<<(std::ostream& os, Interval interval);
+
+template <typename H>
+H AbslHashValue(H h, Interval interval) {
+  return H::combine(std::move(h), interval.lower, interval.upper);
+}
+
+/// [a.lower + b.lower, a.upper + b.upper].
+Interval operator+(Interval a, Interval b);
+/// [a.lower - b.upper, a.upper - b.lower].
+Interval operator-(Interval a, Interval b);
+/// [-upper, -lower].
+Interval operator-(Interval a);
+/// Hull of the four corner products.
+Interval operator*(Interval a, Interval b);
+/// a * [k, k].
+Interval operator*(Interval a, int64_t k);
+
+/// {floor(x / y)}: hull of the corner quotients when b does not contain 0;
+/// unbounded otherwise (the exact set is then undefined at y = 0).
+Interval FloorDiv(Interval a, Interval b);
+/// {ceil(x / y)}, as FloorDiv.
+Interval CeilDiv(Interval a, Interval b);
+/// {x mod y} for y >= 1: exact [a.lower mod k, a.upper mod k] when b is a
+/// point k and a fits in one period of k, else [0, b.upper - 1]. Unbounded
+/// when b may be < 1 (MLIR only defines a positive divisor).
+Interval Mod(Interval a, Interval b);
+
+/// Three-valued comparisons: true or false when the answer is the same for
+/// every x in a and y in b, std::nullopt when it depends on the values.
+std::optional<bool> IsLess(Interval a, Interval b);
+std::optional<bool> IsLessEqual(Interval a, Interval b);
+std::optional<bool> IsGreater(Interval a, Interval b);
+std::optional<bool> IsGreaterEqual(Interval a, Interval b);
+std::optional<bool> IsEqual(Interval a, Interval b);
+std::optional<bool> IsNotEqual(Interval a, Interval b);
+
+}  // namespace xla_index
+
+#endif  // XLA_INDEX_CORE_INTERVAL_H_
