@@ -8,6 +8,8 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/cord.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
@@ -34,6 +36,12 @@ std::string ShapeToString(absl::Span<const int64_t> shape) {
   return absl::StrCat("[", absl::StrJoin(shape, ","), "]");
 }
 
+absl::Status TileError(int64_t tile_number, std::string message) {
+  absl::Status status = absl::InvalidArgumentError(std::move(message));
+  status.SetPayload(kTileNumberPayload, absl::Cord(absl::StrCat(tile_number)));
+  return status;
+}
+
 // Checks the entries of tile number `tile_number` against the physical
 // shape it applies to.
 absl::Status ValidateTile(int64_t tile_number, absl::Span<const int64_t> tile,
@@ -41,10 +49,11 @@ absl::Status ValidateTile(int64_t tile_number, absl::Span<const int64_t> tile,
   const std::string name =
       absl::StrCat("tile ", tile_number, " ", TileToString(tile));
   if (tile.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(name, " is empty"));
+    return TileError(tile_number, absl::StrCat(name, " is empty"));
   }
   if (tile.size() > shape.size()) {
-    return absl::InvalidArgumentError(
+    return TileError(
+        tile_number,
         absl::StrCat(name, " has rank ", tile.size(), ", larger than the rank ",
                      shape.size(), " of the physical shape ",
                      ShapeToString(shape), " it tiles"));
@@ -52,17 +61,19 @@ absl::Status ValidateTile(int64_t tile_number, absl::Span<const int64_t> tile,
   for (size_t k = 0; k < tile.size(); ++k) {
     if (tile[k] == kCombineDimension) {
       if (k + 1 == tile.size()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            name, ": entry ", k,
-            " is `*`, but the most minor entry has no more minor dimension "
-            "to combine into"));
+        return TileError(
+            tile_number,
+            absl::StrCat(
+                name, ": entry ", k,
+                " is `*`, but the most minor entry has no more minor dimension "
+                "to combine into"));
       }
       continue;
     }
     if (tile[k] <= 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(name, ": entry ", k, " is ", tile[k],
-                       "; tile sizes must be positive (or `*`)"));
+      return TileError(tile_number,
+                       absl::StrCat(name, ": entry ", k, " is ", tile[k],
+                                    "; tile sizes must be positive (or `*`)"));
     }
   }
   return absl::OkStatus();
@@ -70,12 +81,22 @@ absl::Status ValidateTile(int64_t tile_number, absl::Span<const int64_t> tile,
 
 absl::Status OverflowError(int64_t tile_number, absl::Span<const int64_t> tile,
                            absl::Span<const int64_t> shape) {
-  return absl::InvalidArgumentError(absl::StrCat(
-      "tile ", tile_number, " ", TileToString(tile), " on physical shape ",
-      ShapeToString(shape), ": the padded size overflows int64"));
+  return TileError(tile_number,
+                   absl::StrCat("tile ", tile_number, " ", TileToString(tile),
+                                " on physical shape ", ShapeToString(shape),
+                                ": the padded size overflows int64"));
 }
 
 }  // namespace
+
+std::optional<int64_t> ErrorTileNumber(const absl::Status& status) {
+  const auto payload = status.GetPayload(kTileNumberPayload);
+  int64_t tile_number;
+  if (!payload || !absl::SimpleAtoi(std::string(*payload), &tile_number)) {
+    return std::nullopt;
+  }
+  return tile_number;
+}
 
 std::string TilesToString(absl::Span<const std::vector<int64_t>> tiles) {
   std::string result;

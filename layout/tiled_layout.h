@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 
@@ -43,6 +44,14 @@ namespace xla_index {
 /// written `*`. Seed 001: "represented by a value of -1 ... which is not
 /// valid in a tile as a dimension size".
 inline constexpr int64_t kCombineDimension = -1;
+
+/// Errors of TiledLayout::Create about one tile carry the tile's number
+/// (0-based, decimal text) as a payload under this URL, so callers that
+/// have the layout text can point at the tile.
+inline constexpr char kTileNumberPayload[] = "xla_index.layout.tile_number";
+
+/// The tile number an error from TiledLayout::Create is about, if any.
+std::optional<int64_t> ErrorTileNumber(const absl::Status& status);
 
 /// One step of the tiling, acting on the physical shape (most major first).
 struct TilingStep {

@@ -197,6 +197,18 @@ TEST(TiledLayoutTest, RejectsInvalidLayouts) {
       HasSubstr("overflows"));
 }
 
+TEST(TiledLayoutTest, TileErrorsNameTheTile) {
+  EXPECT_EQ(ErrorTileNumber(
+                TiledLayout::Create({3, 5}, {1, 0}, {{2, 2}, {2, 1, 1, 1, 1}})
+                    .status()),
+            1);
+  EXPECT_EQ(
+      ErrorTileNumber(TiledLayout::Create({3, 5}, {1, 0}, {{0, 2}}).status()),
+      0);
+  EXPECT_EQ(ErrorTileNumber(TiledLayout::Create({3, 5}, {0, 0}, {}).status()),
+            std::nullopt);
+}
+
 // Property: for random shapes and layouts, the index arithmetic places every
 // element where the pad-reshape-transpose reference puts it, and the inverse
 // gives back the element or reports padding.
