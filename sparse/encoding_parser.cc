@@ -1,0 +1,794 @@
+#include "sparse/encoding_parser.h"
+
+#include <cctype>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+
+namespace xla_index::sparse {
+namespace {
+
+enum class TokenKind {
+  kIdentifier,  // letters, digits, '_', '.', '$' (e.g. sparse_tensor.encoding)
+  kInteger,
+  kPunct,  // one of # < > { } ( ) [ ] , : = + - * ? or the arrow "->"
+  kEnd,
+};
+
+struct Token {
+  TokenKind kind;
+  std::string text;
+  int line;
+  int column;
+};
+
+std::string Where(const Token& token) {
+  return absl::StrCat(token.line, ":", token.column);
+}
+
+std::string Describe(const Token& token) {
+  if (token.kind == TokenKind::kEnd) return "end of input";
+  return absl::StrCat("'", token.text, "'");
+}
+
+absl::StatusOr<std::vector<Token>> Tokenize(absl::string_view text) {
+  std::vector<Token> tokens;
+  int line = 1;
+  int column = 1;
+  size_t i = 0;
+  auto advance = [&](size_t count) {
+    for (size_t k = 0; k < count; ++k) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+      ++i;
+    }
+  };
+  while (i < text.size()) {
+    char c = text[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      advance(1);
+      continue;
+    }
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      while (i < text.size() && text[i] != '\n') advance(1);
+      continue;
+    }
+    Token token{TokenKind::kPunct, "", line, column};
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      size_t end = i;
+      while (end < text.size() &&
+             (std::isalnum(static_cast<unsigned char>(text[end])) ||
+              text[end] == '_' || text[end] == '.' || text[end] == '$')) {
+        ++end;
+      }
+      token.kind = TokenKind::kIdentifier;
+      token.text = std::string(text.substr(i, end - i));
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      size_t end = i;
+      while (end < text.size() &&
+             std::isdigit(static_cast<unsigned char>(text[end]))) {
+        ++end;
+      }
+      token.kind = TokenKind::kInteger;
+      token.text = std::string(text.substr(i, end - i));
+    } else if (c == '-' && i + 1 < text.size() && text[i + 1] == '>') {
+      token.text = "->";
+    } else if (absl::string_view("#<>{}()[],:=+-*?").find(c) !=
+               absl::string_view::npos) {
+      token.text = std::string(1, c);
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          line, ":", column, ": unexpected character '",
+          std::isprint(static_cast<unsigned char>(c))
+              ? std::string(1, c)
+              : absl::StrCat("\\x", absl::Hex(static_cast<unsigned char>(c))),
+          "'"));
+    }
+    advance(token.text.size());
+    tokens.push_back(std::move(token));
+  }
+  tokens.push_back({TokenKind::kEnd, "", line, column});
+  return tokens;
+}
+
+/// Which variables an affine expression may name: identifier -> expression.
+using Scope = absl::flat_hash_map<std::string, mlir::AffineExpr>;
+
+class EncodingParser {
+ public:
+  EncodingParser(std::vector<Token> tokens, mlir::MLIRContext* context)
+      : tokens_(std::move(tokens)), context_(context) {}
+
+  absl::StatusOr<SparseEncoding> Parse();
+
+ private:
+  const Token& Peek(int ahead = 0) const {
+    size_t index = std::min(pos_ + ahead, tokens_.size() - 1);
+    return tokens_[index];
+  }
+  const Token& Next() {
+    const Token& token = tokens_[pos_];
+    if (pos_ + 1 < tokens_.size()) ++pos_;
+    return token;
+  }
+  bool IsPunct(absl::string_view text, int ahead = 0) const {
+    return Peek(ahead).kind == TokenKind::kPunct && Peek(ahead).text == text;
+  }
+  bool IsIdentifier(absl::string_view text) const {
+    return Peek().kind == TokenKind::kIdentifier && Peek().text == text;
+  }
+  bool ConsumePunct(absl::string_view text) {
+    if (!IsPunct(text)) return false;
+    Next();
+    return true;
+  }
+  absl::Status Error(const Token& token, absl::string_view message) const {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Where(token), ": ", message));
+  }
+  absl::Status ExpectPunct(absl::string_view text, absl::string_view context) {
+    if (ConsumePunct(text)) return absl::OkStatus();
+    return Error(Peek(), absl::StrCat("expected '", text, "' ", context,
+                                      ", found ", Describe(Peek())));
+  }
+  absl::StatusOr<Token> ExpectIdentifier(absl::string_view what) {
+    if (Peek().kind != TokenKind::kIdentifier) {
+      return Error(Peek(), absl::StrCat("expected ", what, ", found ",
+                                        Describe(Peek())));
+    }
+    return Next();
+  }
+  absl::StatusOr<int64_t> ParseInteger(absl::string_view what);
+  absl::StatusOr<std::optional<int64_t>> ParseSliceValue();
+
+  // Names a new variable, rejecting a name already used in this map.
+  absl::Status DeclareName(const Token& token, absl::string_view kind);
+
+  absl::Status ParseMap(SparseEncoding& encoding);
+  absl::Status ParseSymbols();
+  absl::Status ParseLevelDeclarations();
+  absl::Status ParseDimensions(SparseEncoding& encoding);
+  absl::Status ParseLevels(SparseEncoding& encoding);
+  absl::StatusOr<LevelType> ParseLevelType(SparseEncoding& encoding);
+  absl::StatusOr<DimSlice> ParseSlice();
+
+  // Affine expressions, with MLIR's precedence: '+'/'-' < '*', 'floordiv',
+  // 'ceildiv', 'mod' < unary '-' < atoms; all binary operators are left
+  // associative.
+  absl::StatusOr<mlir::AffineExpr> ParseExpr(const Scope& scope);
+  absl::StatusOr<mlir::AffineExpr> ParseTerm(const Scope& scope);
+  absl::StatusOr<mlir::AffineExpr> ParseUnary(const Scope& scope);
+  absl::StatusOr<mlir::AffineExpr> ParseAtom(const Scope& scope);
+
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  mlir::MLIRContext* context_;
+
+  // Variables of the map being parsed.
+  std::vector<std::string> symbol_names_;
+  std::vector<Token> declared_levels_;  // `{l0, l1}` forward declarations.
+  absl::flat_hash_set<std::string> used_names_;
+  Scope dim_scope_;    // dims + symbols (for level expressions)
+  Scope level_scope_;  // declared levels + symbols (for dim bindings)
+  std::vector<std::optional<mlir::AffineExpr>> dim_bindings_;
+  std::vector<Token> dim_tokens_;
+};
+
+absl::StatusOr<int64_t> EncodingParser::ParseInteger(absl::string_view what) {
+  const Token& token = Peek();
+  if (token.kind != TokenKind::kInteger) {
+    return Error(token,
+                 absl::StrCat("expected ", what, ", found ", Describe(token)));
+  }
+  int64_t value;
+  if (!absl::SimpleAtoi(token.text, &value)) {
+    return Error(
+        token, absl::StrCat(what, " ", token.text, " does not fit in 64 bits"));
+  }
+  Next();
+  return value;
+}
+
+absl::Status EncodingParser::DeclareName(const Token& token,
+                                         absl::string_view kind) {
+  if (token.text == "floordiv" || token.text == "ceildiv" ||
+      token.text == "mod") {
+    return Error(token, absl::StrCat("'", token.text,
+                                     "' is a keyword and cannot name a ", kind,
+                                     " variable"));
+  }
+  if (!used_names_.insert(token.text).second) {
+    return Error(token, absl::StrCat("redefinition of variable '", token.text,
+                                     "' (as a ", kind, " variable)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SparseEncoding> EncodingParser::Parse() {
+  // Optional alias: `#NAME =`.
+  if (IsPunct("#") && Peek(1).kind == TokenKind::kIdentifier &&
+      Peek(1).text != "sparse_tensor.encoding" &&
+      Peek(2).kind == TokenKind::kPunct && Peek(2).text == "=") {
+    Next();
+    Next();
+    Next();
+  }
+  if (!IsPunct("#") || Peek(1).kind != TokenKind::kIdentifier ||
+      Peek(1).text != "sparse_tensor.encoding") {
+    return Error(Peek(), absl::StrCat("expected '#sparse_tensor.encoding', "
+                                      "found ",
+                                      Describe(Peek())));
+  }
+  Next();
+  Next();
+  if (auto s = ExpectPunct("<", "after '#sparse_tensor.encoding'"); !s.ok()) {
+    return s;
+  }
+  if (auto s = ExpectPunct("{", "to open the encoding's fields"); !s.ok()) {
+    return s;
+  }
+  SparseEncoding encoding;
+  Token pos_width_token{}, crd_width_token{};
+  bool has_map = false, has_pos = false, has_crd = false;
+  if (!IsPunct("}")) {
+    while (true) {
+      absl::StatusOr<Token> key = ExpectIdentifier("a field name");
+      if (!key.ok()) return key.status();
+      if (auto s = ExpectPunct("=", absl::StrCat("after '", key->text, "'"));
+          !s.ok()) {
+        return s;
+      }
+      bool* seen = nullptr;
+      if (key->text == "map") {
+        seen = &has_map;
+      } else if (key->text == "posWidth") {
+        seen = &has_pos;
+      } else if (key->text == "crdWidth") {
+        seen = &has_crd;
+      } else {
+        return Error(*key, absl::StrCat("unexpected key: '", key->text,
+                                        "' (expected map, posWidth or "
+                                        "crdWidth)"));
+      }
+      if (*seen) {
+        return Error(*key, absl::StrCat("duplicate field '", key->text, "'"));
+      }
+      *seen = true;
+      if (key->text == "map") {
+        if (auto s = ParseMap(encoding); !s.ok()) return s;
+      } else {
+        Token value_token = Peek();
+        absl::StatusOr<int64_t> width =
+            ParseInteger(absl::StrCat(key->text, " value"));
+        if (!width.ok()) return width.status();
+        if (key->text == "posWidth") {
+          encoding.pos_width = *width;
+          pos_width_token = value_token;
+        } else {
+          encoding.crd_width = *width;
+          crd_width_token = value_token;
+        }
+      }
+      if (ConsumePunct(",")) continue;
+      break;
+    }
+  }
+  if (auto s = ExpectPunct("}", "to close the encoding's fields"); !s.ok()) {
+    return s;
+  }
+  if (auto s = ExpectPunct(">", "to close '#sparse_tensor.encoding<'");
+      !s.ok()) {
+    return s;
+  }
+  if (Peek().kind != TokenKind::kEnd) {
+    return Error(Peek(), absl::StrCat("unexpected ", Describe(Peek()),
+                                      " after the encoding"));
+  }
+  if (!has_map) {
+    return Error(Peek(), "expected a 'map' field (the dim-to-level map)");
+  }
+  // Legacy sub-byte coordinate width (the seed's 2:4 "crdWidth = 2").
+  if (encoding.crd_width == 1 || encoding.crd_width == 2 ||
+      encoding.crd_width == 4) {
+    bool all_fit = true;
+    bool any_coordinates = false;
+    for (const LevelType& type : encoding.level_types) {
+      if (!type.HasCoordinates()) continue;
+      any_coordinates = true;
+      if (type.format != LevelFormat::kStructured ||
+          type.m > (int64_t{1} << encoding.crd_width)) {
+        all_fit = false;
+      }
+    }
+    if (any_coordinates && all_fit) {
+      encoding.notes.push_back(absl::StrCat(
+          Where(crd_width_token), ": crdWidth = ", encoding.crd_width,
+          " is the old sub-byte spelling for n:m coordinates; stored as "
+          "crdWidth = 8"));
+      encoding.crd_width = 8;
+    }
+  }
+  return encoding;
+}
+
+absl::Status EncodingParser::ParseSymbols() {
+  // '[' already seen.
+  Next();
+  if (ConsumePunct("]")) return absl::OkStatus();
+  while (true) {
+    absl::StatusOr<Token> name = ExpectIdentifier("a symbol name");
+    if (!name.ok()) return name.status();
+    if (auto s = DeclareName(*name, "symbol"); !s.ok()) return s;
+    mlir::AffineExpr symbol =
+        mlir::getAffineSymbolExpr(symbol_names_.size(), context_);
+    symbol_names_.push_back(name->text);
+    dim_scope_[name->text] = symbol;
+    level_scope_[name->text] = symbol;
+    if (ConsumePunct(",")) continue;
+    return ExpectPunct("]", "to close the symbol list");
+  }
+}
+
+absl::Status EncodingParser::ParseLevelDeclarations() {
+  // '{' already seen.
+  const Token open = Next();
+  if (IsPunct("}")) {
+    return Error(open, "expected at least one level variable in '{...}'");
+  }
+  while (true) {
+    absl::StatusOr<Token> name = ExpectIdentifier("a level variable name");
+    if (!name.ok()) return name.status();
+    if (auto s = DeclareName(*name, "level"); !s.ok()) return s;
+    level_scope_[name->text] =
+        mlir::getAffineDimExpr(declared_levels_.size(), context_);
+    declared_levels_.push_back(*name);
+    if (ConsumePunct(",")) continue;
+    return ExpectPunct("}", "to close the level variable declarations");
+  }
+}
+
+absl::StatusOr<std::optional<int64_t>> EncodingParser::ParseSliceValue() {
+  if (ConsumePunct("?")) return std::optional<int64_t>();
+  bool negative = ConsumePunct("-");
+  absl::StatusOr<int64_t> value = ParseInteger("a slice value or '?'");
+  if (!value.ok()) return value.status();
+  return std::optional<int64_t>(negative ? -*value : *value);
+}
+
+absl::StatusOr<DimSlice> EncodingParser::ParseSlice() {
+  if (!IsPunct("#") || Peek(1).text != "sparse_tensor") {
+    return Error(Peek(), absl::StrCat("expected a dimension slice "
+                                      "'#sparse_tensor<slice(...)>', found ",
+                                      Describe(Peek())));
+  }
+  Next();
+  Next();
+  if (auto s = ExpectPunct("<", "after '#sparse_tensor'"); !s.ok()) return s;
+  if (!IsIdentifier("slice")) {
+    return Error(Peek(),
+                 absl::StrCat("expected 'slice', found ", Describe(Peek())));
+  }
+  Next();
+  if (auto s = ExpectPunct("(", "after 'slice'"); !s.ok()) return s;
+  DimSlice slice;
+  std::optional<int64_t>* fields[] = {&slice.offset, &slice.size,
+                                      &slice.stride};
+  for (int k = 0; k < 3; ++k) {
+    if (k > 0) {
+      if (auto s = ExpectPunct(",", "between slice offset, size and stride");
+          !s.ok()) {
+        return s;
+      }
+    }
+    absl::StatusOr<std::optional<int64_t>> value = ParseSliceValue();
+    if (!value.ok()) return value.status();
+    *fields[k] = *value;
+  }
+  if (auto s = ExpectPunct(")", "after the slice's stride"); !s.ok()) return s;
+  if (auto s = ExpectPunct(">", "to close '#sparse_tensor<'"); !s.ok()) {
+    return s;
+  }
+  return slice;
+}
+
+absl::Status EncodingParser::ParseDimensions(SparseEncoding& encoding) {
+  if (auto s = ExpectPunct("(", "to open the dimension list"); !s.ok()) {
+    return s;
+  }
+  bool any_slice = false;
+  std::vector<std::optional<DimSlice>> slices;
+  const Token open = Peek();
+  if (IsPunct(")")) {
+    return Error(open, "expected at least one dimension variable");
+  }
+  while (true) {
+    absl::StatusOr<Token> name = ExpectIdentifier("a dimension variable name");
+    if (!name.ok()) return name.status();
+    if (auto s = DeclareName(*name, "dimension"); !s.ok()) return s;
+    dim_scope_[name->text] =
+        mlir::getAffineDimExpr(dim_tokens_.size(), context_);
+    dim_tokens_.push_back(*name);
+    std::optional<mlir::AffineExpr> binding;
+    if (ConsumePunct("=")) {
+      if (declared_levels_.empty()) {
+        return Error(*name,
+                     absl::StrCat("dimension '", name->text,
+                                  "' has a binding but no level variables "
+                                  "were declared with '{l0, ...}'"));
+      }
+      absl::StatusOr<mlir::AffineExpr> expr = ParseExpr(level_scope_);
+      if (!expr.ok()) return expr.status();
+      binding = *expr;
+    }
+    dim_bindings_.push_back(binding);
+    std::optional<DimSlice> slice;
+    if (ConsumePunct(":")) {
+      absl::StatusOr<DimSlice> parsed = ParseSlice();
+      if (!parsed.ok()) return parsed.status();
+      slice = *parsed;
+      any_slice = true;
+    }
+    slices.push_back(slice);
+    if (ConsumePunct(",")) continue;
+    break;
+  }
+  if (auto s = ExpectPunct(")", "to close the dimension list"); !s.ok()) {
+    return s;
+  }
+  if (any_slice) {
+    for (size_t d = 0; d < slices.size(); ++d) {
+      if (!slices[d].has_value()) {
+        return Error(dim_tokens_[d],
+                     absl::StrCat("dimension '", dim_tokens_[d].text,
+                                  "' has no slice but others do: slices go "
+                                  "on every dimension or none"));
+      }
+      encoding.dim_slices.push_back(*slices[d]);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<LevelType> EncodingParser::ParseLevelType(
+    SparseEncoding& encoding) {
+  absl::StatusOr<Token> name = ExpectIdentifier("a level type");
+  if (!name.ok()) return name.status();
+  LevelType type;
+  const std::string& word = name->text;
+  int64_t legacy_n = 0, legacy_m = 0;
+  if (word == "dense") {
+    type.format = LevelFormat::kDense;
+  } else if (word == "batch") {
+    type.format = LevelFormat::kBatch;
+  } else if (word == "compressed") {
+    type.format = LevelFormat::kCompressed;
+  } else if (word == "loose_compressed") {
+    type.format = LevelFormat::kLooseCompressed;
+  } else if (word == "singleton") {
+    type.format = LevelFormat::kSingleton;
+  } else if (word == "structured") {
+    type.format = LevelFormat::kStructured;
+  } else if (word.size() > 5 && word.substr(0, 5) == "block" &&
+             word.find('_') != std::string::npos &&
+             absl::SimpleAtoi(word.substr(5, word.find('_') - 5), &legacy_n) &&
+             absl::SimpleAtoi(word.substr(word.find('_') + 1), &legacy_m)) {
+    type = LevelType::Structured(legacy_n, legacy_m);
+    encoding.notes.push_back(absl::StrCat(Where(*name), ": `", word,
+                                          "` is the old spelling of `",
+                                          type.ToString(), "`"));
+  } else {
+    return Error(*name, absl::StrCat("unknown level format '", word,
+                                     "' (expected dense, batch, compressed, "
+                                     "loose_compressed, singleton or "
+                                     "structured[n, m])"));
+  }
+  if (type.format == LevelFormat::kStructured && word == "structured") {
+    if (auto s = ExpectPunct("[", "after 'structured' (structured[n, m])");
+        !s.ok()) {
+      return s;
+    }
+    absl::StatusOr<int64_t> n = ParseInteger("n of structured[n, m]");
+    if (!n.ok()) return n.status();
+    if (auto s = ExpectPunct(",", "between n and m of structured[n, m]");
+        !s.ok()) {
+      return s;
+    }
+    absl::StatusOr<int64_t> m = ParseInteger("m of structured[n, m]");
+    if (!m.ok()) return m.status();
+    if (auto s = ExpectPunct("]", "to close structured[n, m]"); !s.ok()) {
+      return s;
+    }
+    type.n = *n;
+    type.m = *m;
+  }
+  if (ConsumePunct("(")) {
+    while (true) {
+      absl::StatusOr<Token> property = ExpectIdentifier("a level property");
+      if (!property.ok()) return property.status();
+      const std::string& p = property->text;
+      bool* flag = nullptr;
+      if (p == "nonunique") {
+        flag = &type.nonunique;
+      } else if (p == "nonordered") {
+        flag = &type.nonordered;
+      } else if (p == "soa") {
+        flag = &type.soa;
+      } else if (p == "high" && type.format == LevelFormat::kCompressed) {
+        type.format = LevelFormat::kLooseCompressed;
+        encoding.notes.push_back(absl::StrCat(
+            Where(*property),
+            ": the `high` property is the old spelling of loose_compressed "
+            "(compressed with (lo, hi) position pairs)"));
+      } else {
+        return Error(*property,
+                     absl::StrCat("unknown level property '", p,
+                                  "' (expected nonunique, nonordered or soa)"));
+      }
+      if (flag != nullptr) {
+        if (*flag) {
+          return Error(*property,
+                       absl::StrCat("duplicate level property '", p, "'"));
+        }
+        *flag = true;
+      }
+      if (ConsumePunct(",")) continue;
+      break;
+    }
+    if (auto s = ExpectPunct(")", "to close the level properties"); !s.ok()) {
+      return s;
+    }
+  }
+  // Dense-like and n:m levels are always unique and ordered (MLIR encodes
+  // no property bits for them).
+  if ((type.IsDenseLike() || type.format == LevelFormat::kStructured) &&
+      (type.nonunique || type.nonordered || type.soa)) {
+    return Error(*name,
+                 absl::StrCat("level format '", LevelFormatName(type.format),
+                              "' takes no properties (it is always "
+                              "unique and ordered)"));
+  }
+  return type;
+}
+
+absl::Status EncodingParser::ParseLevels(SparseEncoding& encoding) {
+  if (auto s = ExpectPunct("(", "to open the level list"); !s.ok()) return s;
+  std::vector<mlir::AffineExpr> level_exprs;
+  if (IsPunct(")")) {
+    return Error(Peek(), "expected at least one level");
+  }
+  while (true) {
+    const Token start = Peek();
+    size_t level = level_exprs.size();
+    // Optional `l =` binding: an identifier followed by '='.
+    if (Peek().kind == TokenKind::kIdentifier && IsPunct("=", 1)) {
+      Token name = Next();
+      Next();
+      if (!declared_levels_.empty()) {
+        if (level >= declared_levels_.size()) {
+          return Error(name,
+                       absl::StrCat("level ", level,
+                                    " has no declared level variable "
+                                    "(only ",
+                                    declared_levels_.size(), " in '{...}')"));
+        }
+        if (declared_levels_[level].text != name.text) {
+          return Error(name,
+                       absl::StrCat("level ", level, " binds '", name.text,
+                                    "' but the declaration "
+                                    "order requires '",
+                                    declared_levels_[level].text, "'"));
+        }
+      } else {
+        if (auto s = DeclareName(name, "level"); !s.ok()) return s;
+      }
+    } else if (!declared_levels_.empty()) {
+      return Error(start, absl::StrCat("level ", level,
+                                       " must bind its declared variable: '",
+                                       declared_levels_.size() > level
+                                           ? declared_levels_[level].text
+                                           : "?",
+                                       " = ...'"));
+    }
+    absl::StatusOr<mlir::AffineExpr> expr = ParseExpr(dim_scope_);
+    if (!expr.ok()) return expr.status();
+    if (auto s = ExpectPunct(":", "between a level expression and its type");
+        !s.ok()) {
+      return s;
+    }
+    absl::StatusOr<LevelType> type = ParseLevelType(encoding);
+    if (!type.ok()) return type.status();
+    level_exprs.push_back(*expr);
+    encoding.level_types.push_back(*type);
+    if (ConsumePunct(",")) continue;
+    break;
+  }
+  if (auto s = ExpectPunct(")", "to close the level list"); !s.ok()) return s;
+  if (!declared_levels_.empty() &&
+      declared_levels_.size() != level_exprs.size()) {
+    return Error(declared_levels_.back(),
+                 absl::StrCat("level-rank mismatch: ", declared_levels_.size(),
+                              " level variables declared but ",
+                              level_exprs.size(), " levels given"));
+  }
+  encoding.dim_to_lvl = mlir::AffineMap::get(
+      dim_tokens_.size(), symbol_names_.size(), level_exprs, context_);
+  return absl::OkStatus();
+}
+
+absl::Status EncodingParser::ParseMap(SparseEncoding& encoding) {
+  if (IsPunct("[")) {
+    if (auto s = ParseSymbols(); !s.ok()) return s;
+  }
+  if (IsPunct("{")) {
+    if (auto s = ParseLevelDeclarations(); !s.ok()) return s;
+  }
+  if (auto s = ParseDimensions(encoding); !s.ok()) return s;
+  if (auto s = ExpectPunct("->", "between the dimensions and the levels");
+      !s.ok()) {
+    return s;
+  }
+  if (auto s = ParseLevels(encoding); !s.ok()) return s;
+  // Dimension bindings form the explicit lvl-to-dim map: all or none.
+  size_t bound = 0;
+  for (const auto& binding : dim_bindings_) bound += binding.has_value();
+  if (bound != 0 && bound != dim_bindings_.size()) {
+    for (size_t d = 0; d < dim_bindings_.size(); ++d) {
+      if (!dim_bindings_[d].has_value()) {
+        return Error(dim_tokens_[d],
+                     absl::StrCat("dimension '", dim_tokens_[d].text,
+                                  "' has no binding '", dim_tokens_[d].text,
+                                  " = ...' while others do"));
+      }
+    }
+  }
+  if (bound != 0) {
+    std::vector<mlir::AffineExpr> exprs;
+    for (const auto& binding : dim_bindings_) exprs.push_back(*binding);
+    encoding.lvl_to_dim = mlir::AffineMap::get(
+        encoding.level_types.size(), symbol_names_.size(), exprs, context_);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseExpr(const Scope& scope) {
+  absl::StatusOr<mlir::AffineExpr> lhs = ParseTerm(scope);
+  if (!lhs.ok()) return lhs;
+  mlir::AffineExpr result = *lhs;
+  while (IsPunct("+") || IsPunct("-")) {
+    bool subtract = Next().text == "-";
+    absl::StatusOr<mlir::AffineExpr> rhs = ParseTerm(scope);
+    if (!rhs.ok()) return rhs;
+    result = subtract ? result - *rhs : result + *rhs;
+  }
+  return result;
+}
+
+absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseTerm(const Scope& scope) {
+  absl::StatusOr<mlir::AffineExpr> lhs = ParseUnary(scope);
+  if (!lhs.ok()) return lhs;
+  mlir::AffineExpr result = *lhs;
+  while (true) {
+    const Token op = Peek();
+    bool multiply = IsPunct("*");
+    bool divide =
+        op.kind == TokenKind::kIdentifier &&
+        (op.text == "floordiv" || op.text == "ceildiv" || op.text == "mod");
+    if (!multiply && !divide) return result;
+    Next();
+    absl::StatusOr<mlir::AffineExpr> rhs = ParseUnary(scope);
+    if (!rhs.ok()) return rhs;
+    // MLIR's affine parser rules: a product needs a constant or symbolic
+    // factor, a divisor must be constant or symbolic.
+    if (multiply) {
+      if (!result.isSymbolicOrConstant() && !rhs->isSymbolicOrConstant()) {
+        return Error(op,
+                     "non-affine expression: at least one of the multiply "
+                     "operands has to be either a constant or symbolic");
+      }
+      result = result * *rhs;
+      continue;
+    }
+    if (!rhs->isSymbolicOrConstant()) {
+      return Error(
+          op, absl::StrCat("non-affine expression: right operand of ", op.text,
+                           " has to be either a constant or "
+                           "symbolic"));
+    }
+    if (auto constant = llvm::dyn_cast<mlir::AffineConstantExpr>(*rhs);
+        constant && constant.getValue() <= 0) {
+      return Error(op, absl::StrCat(op.text, " by ", constant.getValue(),
+                                    ": the divisor must be positive"));
+    }
+    if (op.text == "floordiv") {
+      result = result.floorDiv(*rhs);
+    } else if (op.text == "ceildiv") {
+      result = result.ceilDiv(*rhs);
+    } else {
+      result = result % *rhs;
+    }
+  }
+}
+
+absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseUnary(
+    const Scope& scope) {
+  if (ConsumePunct("-")) {
+    absl::StatusOr<mlir::AffineExpr> operand = ParseUnary(scope);
+    if (!operand.ok()) return operand;
+    return -*operand;
+  }
+  return ParseAtom(scope);
+}
+
+absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseAtom(const Scope& scope) {
+  const Token token = Peek();
+  if (token.kind == TokenKind::kInteger) {
+    absl::StatusOr<int64_t> value = ParseInteger("an integer");
+    if (!value.ok()) return value.status();
+    return mlir::getAffineConstantExpr(*value, context_);
+  }
+  if (token.kind == TokenKind::kIdentifier) {
+    Next();
+    auto it = scope.find(token.text);
+    if (it == scope.end()) {
+      std::string hint;
+      if (dim_scope_.contains(token.text)) {
+        hint = " (a dimension cannot appear in a dimension binding)";
+      } else if (level_scope_.contains(token.text) ||
+                 used_names_.contains(token.text)) {
+        hint = " (a level variable cannot appear in a level expression)";
+      }
+      return Error(token, absl::StrCat("use of undeclared identifier '",
+                                       token.text, "'", hint));
+    }
+    return it->second;
+  }
+  if (ConsumePunct("(")) {
+    absl::StatusOr<mlir::AffineExpr> inner = ParseExpr(scope);
+    if (!inner.ok()) return inner;
+    if (auto s = ExpectPunct(")", "to close a parenthesized expression");
+        !s.ok()) {
+      return s;
+    }
+    return inner;
+  }
+  return Error(token, absl::StrCat("expected an affine expression, found ",
+                                   Describe(token)));
+}
+
+}  // namespace
+
+absl::StatusOr<SparseEncoding> ParseSparseEncodingUnverified(
+    absl::string_view text, mlir::MLIRContext* context) {
+  absl::StatusOr<std::vector<Token>> tokens = Tokenize(text);
+  if (!tokens.ok()) return tokens.status();
+  EncodingParser parser(*std::move(tokens), context);
+  return parser.Parse();
+}
+
+absl::StatusOr<SparseEncoding> ParseSparseEncoding(absl::string_view text,
+                                                   mlir::MLIRContext* context) {
+  absl::StatusOr<SparseEncoding> encoding =
+      ParseSparseEncodingUnverified(text, context);
+  if (!encoding.ok()) return encoding;
+  if (absl::Status status = VerifySparseEncoding(*encoding); !status.ok()) {
+    return status;
+  }
+  return encoding;
+}
+
+}  // namespace xla_index::sparse

@@ -1,0 +1,242 @@
+#include "sparse/level_maps.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "llvm/Support/raw_ostream.h"
+#include "mlir/IR/AffineExpr.h"
+
+namespace xla_index::sparse {
+namespace {
+
+int64_t FloorDivide(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+int64_t EvaluateExpr(mlir::AffineExpr expr, absl::Span<const int64_t> point) {
+  switch (expr.getKind()) {
+    case mlir::AffineExprKind::Constant:
+      return llvm::cast<mlir::AffineConstantExpr>(expr).getValue();
+    case mlir::AffineExprKind::DimId:
+      return point[llvm::cast<mlir::AffineDimExpr>(expr).getPosition()];
+    case mlir::AffineExprKind::SymbolId:
+      return 0;  // Callers only pass symbol-free maps.
+    default:
+      break;
+  }
+  auto binary = llvm::cast<mlir::AffineBinaryOpExpr>(expr);
+  int64_t lhs = EvaluateExpr(binary.getLHS(), point);
+  int64_t rhs = EvaluateExpr(binary.getRHS(), point);
+  switch (expr.getKind()) {
+    case mlir::AffineExprKind::Add:
+      return lhs + rhs;
+    case mlir::AffineExprKind::Mul:
+      return lhs * rhs;
+    case mlir::AffineExprKind::FloorDiv:
+      return FloorDivide(lhs, rhs);
+    case mlir::AffineExprKind::CeilDiv:
+      return -FloorDivide(-lhs, rhs);
+    case mlir::AffineExprKind::Mod: {
+      int64_t r = lhs % rhs;
+      return r < 0 ? r + rhs : r;
+    }
+    default:
+      return 0;
+  }
+}
+
+// Matches `d floordiv c` / `d mod c` with a positive constant c.
+bool MatchDimOpConstant(mlir::AffineExpr expr, mlir::AffineExprKind kind,
+                        unsigned& dim, int64_t& constant) {
+  if (expr.getKind() != kind) return false;
+  auto binary = llvm::cast<mlir::AffineBinaryOpExpr>(expr);
+  auto lhs = llvm::dyn_cast<mlir::AffineDimExpr>(binary.getLHS());
+  auto rhs = llvm::dyn_cast<mlir::AffineConstantExpr>(binary.getRHS());
+  if (!lhs || !rhs || rhs.getValue() <= 0) return false;
+  dim = lhs.getPosition();
+  constant = rhs.getValue();
+  return true;
+}
+
+// Bounds of `expr` over the box [0, sizes[d] - 1] (interval arithmetic;
+// exact for the sums, products and divisions by constants of level maps).
+struct Range {
+  int64_t lo, hi;
+};
+Range ExprRange(mlir::AffineExpr expr, absl::Span<const int64_t> sizes) {
+  switch (expr.getKind()) {
+    case mlir::AffineExprKind::Constant: {
+      int64_t v = llvm::cast<mlir::AffineConstantExpr>(expr).getValue();
+      return {v, v};
+    }
+    case mlir::AffineExprKind::DimId:
+      return {0,
+              sizes[llvm::cast<mlir::AffineDimExpr>(expr).getPosition()] - 1};
+    default:
+      break;
+  }
+  auto binary = llvm::cast<mlir::AffineBinaryOpExpr>(expr);
+  Range a = ExprRange(binary.getLHS(), sizes);
+  Range b = ExprRange(binary.getRHS(), sizes);
+  switch (expr.getKind()) {
+    case mlir::AffineExprKind::Add:
+      return {a.lo + b.lo, a.hi + b.hi};
+    case mlir::AffineExprKind::Mul: {
+      int64_t c[] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+      return {*std::min_element(c, c + 4), *std::max_element(c, c + 4)};
+    }
+    case mlir::AffineExprKind::FloorDiv:
+      return {FloorDivide(a.lo, b.hi), FloorDivide(a.hi, b.lo)};
+    case mlir::AffineExprKind::CeilDiv:
+      return {-FloorDivide(-a.lo, b.hi), -FloorDivide(-a.hi, b.lo)};
+    case mlir::AffineExprKind::Mod:
+      if (a.lo >= 0 && a.hi < b.lo) return a;
+      return {0, b.hi - 1};
+    default:
+      return {0, 0};
+  }
+}
+
+}  // namespace
+
+bool IsBlockMap(mlir::AffineMap dim_to_lvl) {
+  if (!dim_to_lvl || dim_to_lvl.getNumSymbols() != 0) return false;
+  std::map<unsigned, int64_t> block_of_dim;  // 0: used unblocked.
+  bool has_block = false;
+  for (mlir::AffineExpr result : dim_to_lvl.getResults()) {
+    unsigned dim;
+    int64_t c;
+    if (auto d = llvm::dyn_cast<mlir::AffineDimExpr>(result)) {
+      if (!block_of_dim.try_emplace(d.getPosition(), 0).second) return false;
+    } else if (MatchDimOpConstant(result, mlir::AffineExprKind::FloorDiv, dim,
+                                  c)) {
+      if (!block_of_dim.try_emplace(dim, c).second) return false;
+    } else if (MatchDimOpConstant(result, mlir::AffineExprKind::Mod, dim, c)) {
+      auto it = block_of_dim.find(dim);
+      if (it == block_of_dim.end() || it->second != c) return false;
+      has_block = true;
+    } else {
+      return false;
+    }
+  }
+  return has_block;
+}
+
+std::vector<int64_t> BlockSizes(mlir::AffineMap dim_to_lvl) {
+  std::vector<int64_t> sizes(dim_to_lvl.getNumDims(), 0);
+  for (mlir::AffineExpr result : dim_to_lvl.getResults()) {
+    unsigned dim;
+    int64_t c;
+    if (MatchDimOpConstant(result, mlir::AffineExprKind::FloorDiv, dim, c)) {
+      sizes[dim] = c;
+    }
+  }
+  return sizes;
+}
+
+bool UsesEveryDim(mlir::AffineMap map) {
+  for (unsigned d = 0; d < map.getNumDims(); ++d) {
+    if (!map.isFunctionOfDim(d)) return false;
+  }
+  return true;
+}
+
+mlir::AffineMap InferLvlToDim(mlir::AffineMap dim_to_lvl) {
+  if (!dim_to_lvl || dim_to_lvl.getNumSymbols() != 0) return {};
+  mlir::MLIRContext* context = dim_to_lvl.getContext();
+  if (dim_to_lvl.isPermutation()) {
+    return mlir::inversePermutation(dim_to_lvl);
+  }
+  if (!IsBlockMap(dim_to_lvl) || !UsesEveryDim(dim_to_lvl)) return {};
+  const unsigned num_levels = dim_to_lvl.getNumResults();
+  std::vector<mlir::AffineExpr> dims(dim_to_lvl.getNumDims());
+  // First the floordiv (or plain) level of each dimension, then add the mod.
+  for (unsigned l = 0; l < num_levels; ++l) {
+    mlir::AffineExpr result = dim_to_lvl.getResult(l);
+    mlir::AffineExpr level = mlir::getAffineDimExpr(l, context);
+    unsigned dim;
+    int64_t c;
+    if (auto d = llvm::dyn_cast<mlir::AffineDimExpr>(result)) {
+      dims[d.getPosition()] = level;
+    } else if (MatchDimOpConstant(result, mlir::AffineExprKind::FloorDiv, dim,
+                                  c)) {
+      dims[dim] = level * c;
+    }
+  }
+  for (unsigned l = 0; l < num_levels; ++l) {
+    unsigned dim;
+    int64_t c;
+    if (MatchDimOpConstant(dim_to_lvl.getResult(l), mlir::AffineExprKind::Mod,
+                           dim, c)) {
+      dims[dim] = dims[dim] + mlir::getAffineDimExpr(l, context);
+    }
+  }
+  for (mlir::AffineExpr e : dims) {
+    if (!e) return {};
+  }
+  return mlir::AffineMap::get(num_levels, 0, dims, context);
+}
+
+absl::StatusOr<std::vector<int64_t>> LevelSizes(
+    mlir::AffineMap dim_to_lvl, absl::Span<const int64_t> dim_sizes) {
+  if (dim_sizes.size() != dim_to_lvl.getNumDims()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the shape has ", dim_sizes.size(), " dimensions but the encoding has ",
+        dim_to_lvl.getNumDims()));
+  }
+  for (size_t d = 0; d < dim_sizes.size(); ++d) {
+    if (dim_sizes[d] <= 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "dimension ", d, " has size ", dim_sizes[d], "; sizes must be >= 1"));
+    }
+  }
+  std::vector<int64_t> sizes;
+  for (unsigned l = 0; l < dim_to_lvl.getNumResults(); ++l) {
+    mlir::AffineExpr result = dim_to_lvl.getResult(l);
+    bool uses_symbol = false;
+    result.walk([&](mlir::AffineExpr e) {
+      if (llvm::isa<mlir::AffineSymbolExpr>(e)) uses_symbol = true;
+    });
+    if (uses_symbol) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      result.print(os);
+      return absl::InvalidArgumentError(absl::StrCat(
+          "level ", l, " (", os.str(),
+          ") depends on a symbol, whose range the encoding does not give"));
+    }
+    unsigned dim;
+    int64_t c;
+    if (auto d = llvm::dyn_cast<mlir::AffineDimExpr>(result)) {
+      sizes.push_back(dim_sizes[d.getPosition()]);
+    } else if (MatchDimOpConstant(result, mlir::AffineExprKind::FloorDiv, dim,
+                                  c)) {
+      sizes.push_back((dim_sizes[dim] + c - 1) / c);
+    } else if (MatchDimOpConstant(result, mlir::AffineExprKind::Mod, dim, c)) {
+      sizes.push_back(c);
+    } else {
+      Range range = ExprRange(result, dim_sizes);
+      if (range.lo < 0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "level ", l, " can be negative (down to ", range.lo, ")"));
+      }
+      sizes.push_back(range.hi + 1);
+    }
+  }
+  return sizes;
+}
+
+void EvaluateAffineMap(mlir::AffineMap map, absl::Span<const int64_t> point,
+                       std::vector<int64_t>& result) {
+  result.resize(map.getNumResults());
+  for (unsigned r = 0; r < map.getNumResults(); ++r) {
+    result[r] = EvaluateExpr(map.getResult(r), point);
+  }
+}
+
+}  // namespace xla_index::sparse
