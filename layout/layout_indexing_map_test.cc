@@ -1,0 +1,192 @@
+#include "layout/layout_indexing_map.h"
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "hlo/shape.h"
+#include "layout/index_util.h"
+#include "layout/random_layouts.h"
+#include "layout/tiled_layout.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/indexing_map.h"
+#include "xla_index/core/indexing_map_text.h"
+
+namespace xla_index {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Optional;
+
+constexpr int64_t kStar = kCombineDimension;
+
+class LayoutIndexingMapTest : public ::testing::Test {
+ protected:
+  TiledLayout MakeLayout(std::vector<int64_t> dims,
+                         std::vector<int64_t> minor_to_major,
+                         std::vector<std::vector<int64_t>> tiles) {
+    absl::StatusOr<TiledLayout> layout =
+        TiledLayout::Create(dims, minor_to_major, tiles);
+    EXPECT_TRUE(layout.ok()) << layout.status();
+    return *std::move(layout);
+  }
+
+  mlir::MLIRContext context_;
+};
+
+// Evaluates a map without symbols at a point.
+std::vector<int64_t> At(const IndexingMap& map, std::vector<int64_t> dims) {
+  std::optional<std::vector<int64_t>> results = map.Evaluate(dims, {});
+  EXPECT_TRUE(results.has_value()) << ToString(map);
+  return results.value_or(std::vector<int64_t>{});
+}
+
+// Seed 001, figure 1: F32[3,5]{1,0:T(2,2)}, element (2,3) at 17.
+TEST_F(LayoutIndexingMapTest, SeedFigure1) {
+  TiledLayout layout = MakeLayout({3, 5}, {1, 0}, {{2, 2}});
+  IndexingMap linear = LogicalToLinearMap(layout, &context_);
+  EXPECT_THAT(At(linear, {2, 3}), ElementsAre(17));
+  EXPECT_EQ(linear.GetDimBound(0), (Interval{0, 2}));
+  EXPECT_EQ(linear.GetDimBound(1), (Interval{0, 4}));
+
+  IndexingMap physical = LogicalToPhysicalShapeMap(layout, &context_);
+  EXPECT_THAT(At(physical, {2, 3}), ElementsAre(1, 1, 0, 1));
+
+  IndexingMap inverse = LinearToLogicalMap(layout, &context_);
+  EXPECT_THAT(At(inverse, {17}), ElementsAre(2, 3));
+  EXPECT_EQ(inverse.GetDimBound(0), (Interval{0, 23}));
+  // Position 2 is (0,1) of the first tile row: row 1 of tile (0,0) is real,
+  // but position 22 is tile (1,2)'s second row, row 3: padding.
+  EXPECT_TRUE(inverse.ConstraintsSatisfied({2}, {}));
+  EXPECT_FALSE(inverse.ConstraintsSatisfied({22}, {}));
+}
+
+// Seed 001, figure 2: 4x8 tiled (2,4)(2,1): row 0 at 0, 2, ..., 14 and
+// row 1 at 1, 3, ..., 15.
+TEST_F(LayoutIndexingMapTest, SeedFigure2) {
+  TiledLayout layout = MakeLayout({4, 8}, {1, 0}, {{2, 4}, {2, 1}});
+  IndexingMap linear = LogicalToLinearMap(layout, &context_);
+  IndexingMap inverse = LinearToLogicalMap(layout, &context_);
+  for (int64_t j = 0; j < 8; ++j) {
+    EXPECT_THAT(At(linear, {0, j}), ElementsAre(2 * j));
+    EXPECT_THAT(At(linear, {1, j}), ElementsAre(2 * j + 1));
+    EXPECT_THAT(At(inverse, {2 * j}), ElementsAre(0, j));
+    EXPECT_THAT(At(inverse, {2 * j + 1}), ElementsAre(1, j));
+  }
+  // No padding: every position is an element.
+  for (int64_t p = 0; p < 32; ++p) {
+    EXPECT_TRUE(inverse.ConstraintsSatisfied({p}, {})) << p;
+  }
+}
+
+// Without tiles, the map is the strided sum IndexUtil computes.
+TEST_F(LayoutIndexingMapTest, UntiledLayoutIsAStridedSum) {
+  TiledLayout layout = MakeLayout({2, 3, 4}, {0, 2, 1}, {});
+  IndexingMap linear = LogicalToLinearMap(layout, &context_);
+  // Strides: dim 0 is minor (1), then dim 2 (2), then dim 1 (8).
+  EXPECT_EQ(AffineMapToString(linear.GetAffineMap()),
+            "(d0, d1, d2) -> (d0 + d1 * 8 + d2 * 2)");
+}
+
+TEST_F(LayoutIndexingMapTest, ShapeOverloadUsesTheLayout) {
+  absl::StatusOr<Shape> shape = ParseShape("f32[3,5]{1,0:T(2,2)}");
+  ASSERT_TRUE(shape.ok());
+  absl::StatusOr<IndexingMap> linear = LogicalToLinearMap(*shape, &context_);
+  ASSERT_TRUE(linear.ok()) << linear.status();
+  EXPECT_THAT(At(*linear, {2, 3}), ElementsAre(17));
+
+  absl::StatusOr<Shape> bad = ParseShape("f32[3,5]{1,0:T(2,2,2)}");
+  ASSERT_TRUE(bad.ok());
+  EXPECT_THAT(LogicalToLinearMap(*bad, &context_).status().message(),
+              HasSubstr("has rank 3"));
+}
+
+// An output-to-input map of a transpose, (d0, d1) -> (d1, d0), composed with
+// the operand's layout gives the memory offset each output element reads.
+TEST_F(LayoutIndexingMapTest, ComposeWithOperandLayout) {
+  absl::StatusOr<Shape> operand = ParseShape("f32[3,5]{1,0:T(2,2)}");
+  ASSERT_TRUE(operand.ok());
+  mlir::AffineMap transpose = mlir::AffineMap::getPermutationMap(
+      llvm::ArrayRef<unsigned>{1, 0}, &context_);
+  IndexingMap output_to_operand =
+      IndexingMap::FromTensorSizes(transpose, {5, 3}, {});
+  absl::StatusOr<IndexingMap> offsets =
+      ComposeWithLayout(output_to_operand, *operand);
+  ASSERT_TRUE(offsets.ok()) << offsets.status();
+  TiledLayout layout = MakeLayout({3, 5}, {1, 0}, {{2, 2}});
+  for (int64_t i = 0; i < 5; ++i) {
+    for (int64_t j = 0; j < 3; ++j) {
+      EXPECT_THAT(At(*offsets, {i, j}),
+                  ElementsAre(layout.LinearIndex({j, i})));
+    }
+  }
+  absl::StatusOr<Shape> rank3 = ParseShape("f32[3,5,2]");
+  EXPECT_THAT(ComposeWithLayout(output_to_operand, *rank3).status().message(),
+              HasSubstr("2 results cannot index"));
+}
+
+// Property: on thousands of random (shape, layout) pairs, the maps agree
+// with the index arithmetic on every element and every memory position.
+TEST_F(LayoutIndexingMapTest, MapsAgreeWithIndexArithmeticOnRandomLayouts) {
+  std::mt19937 rng(7);
+  int checked = 0;
+  while (checked < 2000) {
+    RandomLayoutCase c = RandomTiledLayoutCase(rng, /*max_rank=*/4,
+                                               /*max_size=*/6, /*max_tiles=*/3,
+                                               /*max_tile_size=*/4);
+    absl::StatusOr<TiledLayout> layout =
+        TiledLayout::Create(c.dims, c.minor_to_major, c.tiles);
+    ASSERT_TRUE(layout.ok()) << c.ToString() << ": " << layout.status();
+    if (layout->tiled_element_count() > 1024) continue;
+    ++checked;
+
+    IndexingMap linear = LogicalToLinearMap(*layout, &context_);
+    IndexingMap physical = LogicalToPhysicalShapeMap(*layout, &context_);
+    IndexingMap inverse = LinearToLogicalMap(*layout, &context_);
+    IndexingMap physical_inverse =
+        PhysicalShapeToLogicalMap(*layout, &context_);
+    if (layout->element_count() == 0) continue;  // maps of an empty domain
+    ASSERT_FALSE(linear.IsKnownEmpty()) << c.ToString();
+
+    for (int64_t e = 0; e < layout->element_count(); ++e) {
+      std::vector<int64_t> index = RowMajorMultiIndex(c.dims, e);
+      ASSERT_TRUE(linear.ConstraintsSatisfied(index, {})) << c.ToString();
+      ASSERT_THAT(linear.Evaluate(index, {}),
+                  Optional(ElementsAre(layout->LinearIndex(index))))
+          << c.ToString() << "\n"
+          << ToString(linear);
+      ASSERT_EQ(physical.Evaluate(index, {}), layout->PhysicalIndex(index))
+          << c.ToString() << "\n"
+          << ToString(physical);
+    }
+    for (int64_t p = 0; p < layout->tiled_element_count(); ++p) {
+      std::optional<std::vector<int64_t>> element = layout->LogicalIndex(p);
+      ASSERT_EQ(inverse.ConstraintsSatisfied({p}, {}), element.has_value())
+          << c.ToString() << " position " << p << "\n"
+          << ToString(inverse);
+      std::vector<int64_t> physical_index =
+          RowMajorMultiIndex(layout->physical_dimensions(), p);
+      ASSERT_EQ(physical_inverse.ConstraintsSatisfied(physical_index, {}),
+                element.has_value())
+          << c.ToString() << " position " << p << "\n"
+          << ToString(physical_inverse);
+      if (!element) continue;
+      ASSERT_EQ(inverse.Evaluate({p}, {}), *element)
+          << c.ToString() << " position " << p << "\n"
+          << ToString(inverse);
+      ASSERT_EQ(physical_inverse.Evaluate(physical_index, {}), *element)
+          << c.ToString() << "\n"
+          << ToString(physical_inverse);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace xla_index
