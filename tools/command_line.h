@@ -17,7 +17,8 @@ namespace xla_index {
 /// means standard input); `--` ends the flags.
 struct CommandLine {
   std::vector<std::string> positional;
-  std::map<std::string, std::string> flags;  // "--json" is stored as "json" -> ""
+  std::map<std::string, std::string>
+      flags;  // "--json" is stored as "json" -> ""
 
   bool Has(absl::string_view name) const;
   std::optional<std::string> Get(absl::string_view name) const;

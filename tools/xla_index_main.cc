@@ -1,0 +1,84 @@
+// xla-index: the command-line face of the library (DESIGN.md, "The
+// command-line contract"). It only splits the words, calls the library and
+// prints; every answer is computed by the library.
+//
+// Exit status: 0 on success, 1 on bad input (message on stderr).
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "tools/command_line.h"
+#include "tools/map_commands.h"
+
+namespace xla_index {
+namespace {
+
+constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
+
+  simplify MAP|- [--json] [--timing]
+      the simplified indexing map (MAP in the seed's text format or XLA's
+      one-line form; - reads standard input)
+  compose MAP1 MAP2 [--json] [--timing]
+      MAP2 after MAP1: MAP1's results feed MAP2's dimensions
+
+--json prints a machine-readable answer; --timing repeats the work
+in-process and reports median times on stderr.
+)";
+
+struct Subcommand {
+  absl::string_view name;
+  std::vector<absl::string_view> flags;
+  absl::Status (*run)(const CommandLine&, std::ostream&, std::ostream&);
+};
+
+const std::vector<Subcommand>& Subcommands() {
+  static const auto* subcommands = new std::vector<Subcommand>{
+      {"simplify", {"json", "timing"}, RunSimplifyCommand},
+      {"compose", {"json", "timing"}, RunComposeCommand},
+  };
+  return *subcommands;
+}
+
+int Main(int argc, char** argv) {
+  // Under `bazel run`, resolve relative paths against the caller's folder.
+  if (const char* dir = std::getenv("BUILD_WORKING_DIRECTORY")) {
+    if (chdir(dir) != 0) {
+      std::cerr << "xla-index: cannot enter " << dir << "\n";
+      return 1;
+    }
+  }
+  if (argc < 2 || absl::string_view(argv[1]) == "--help" ||
+      absl::string_view(argv[1]) == "help") {
+    (argc < 2 ? std::cerr : std::cout) << kUsage;
+    return argc < 2 ? 1 : 0;
+  }
+  absl::string_view name = argv[1];
+  for (const Subcommand& subcommand : Subcommands()) {
+    if (subcommand.name != name) continue;
+    std::vector<std::string> args(argv + 2, argv + argc);
+    absl::StatusOr<CommandLine> command_line =
+        ParseCommandLine(args, subcommand.flags);
+    absl::Status status =
+        command_line.ok() ? subcommand.run(*command_line, std::cout, std::cerr)
+                          : command_line.status();
+    std::cout.flush();
+    if (!status.ok()) {
+      std::cerr << "xla-index " << name << ": " << status.message() << "\n";
+      return 1;
+    }
+    return 0;
+  }
+  std::cerr << "xla-index: unknown subcommand '" << name << "'\n" << kUsage;
+  return 1;
+}
+
+}  // namespace
+}  // namespace xla_index
+
+int main(int argc, char** argv) { return xla_index::Main(argc, argv); }
