@@ -37,6 +37,7 @@ namespace {
 constexpr char kCaseDir[] = "tests/testdata/cli";
 
 struct CliCase {
+  friend void PrintTo(const CliCase& c, std::ostream* os) { *os << c.name; }
   std::string name;
   std::string args;
   std::string stdin_text;
