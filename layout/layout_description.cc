@@ -1,0 +1,188 @@
+#include "layout/layout_description.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
+#include "hlo/shape.h"
+#include "layout/layout_indexing_map.h"
+#include "layout/layout_sizes.h"
+#include "layout/shape_layout.h"
+#include "layout/tiled_layout.h"
+#include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/indexing_map.h"
+#include "xla_index/core/indexing_map_text.h"
+
+namespace xla_index {
+namespace {
+
+// The offset in `text` of the '(' that opens tile `tile_number` of the
+// layout: tiles follow "T" after the ':' inside the layout braces. nullopt
+// when the text does not have that shape (then no position is given).
+std::optional<size_t> FindTile(absl::string_view text, int64_t tile_number) {
+  const size_t brace = text.find('{');
+  if (brace == absl::string_view::npos) return std::nullopt;
+  const size_t colon = text.find(':', brace);
+  if (colon == absl::string_view::npos) return std::nullopt;
+  size_t open = text.find("T(", colon);
+  if (open == absl::string_view::npos) return std::nullopt;
+  ++open;
+  for (int64_t t = 0; t < tile_number; ++t) {
+    const size_t close = text.find(')', open);
+    if (close == absl::string_view::npos || close + 1 >= text.size() ||
+        text[close + 1] != '(') {
+      return std::nullopt;
+    }
+    open = close + 1;
+  }
+  return open;
+}
+
+// "line:column: " of `offset` in `text` (both 1-based), as the shape parser
+// writes positions.
+std::string Position(absl::string_view text, size_t offset) {
+  int64_t line = 1, column = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return absl::StrCat(line, ":", column, ": ");
+}
+
+// Prefixes a layout error with the position of the tile it is about.
+absl::Status WithTilePosition(absl::string_view text, absl::Status status) {
+  std::optional<int64_t> tile_number = ErrorTileNumber(status);
+  if (!tile_number) return status;
+  std::optional<size_t> offset = FindTile(text, *tile_number);
+  if (!offset) return status;
+  return absl::InvalidArgumentError(
+      absl::StrCat(Position(text, *offset), status.message()));
+}
+
+std::string IndexToString(absl::Span<const int64_t> index) {
+  return absl::StrCat("(", absl::StrJoin(index, ","), ")");
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<int64_t>> ParseIndexList(absl::string_view text) {
+  std::vector<int64_t> index;
+  if (absl::StripAsciiWhitespace(text).empty()) return index;
+  int64_t entry_number = 0;
+  for (absl::string_view entry : absl::StrSplit(text, ',')) {
+    int64_t value;
+    if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(entry), &value)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--index=", text, ": entry ", entry_number, " '", entry,
+                       "' is not an integer"));
+    }
+    index.push_back(value);
+    ++entry_number;
+  }
+  return index;
+}
+
+std::string MemorySpaceName(int64_t memory_space) {
+  switch (memory_space) {
+    case 0:
+      return "0 (device HBM)";
+    case 1:
+      return "1 (VMEM)";
+    case 5:
+      return "5 (host)";
+    default:
+      return absl::StrCat(memory_space, " (device-specific)");
+  }
+}
+
+absl::StatusOr<LayoutDescription> DescribeLayout(
+    absl::string_view shape_text, std::optional<std::vector<int64_t>> index,
+    mlir::MLIRContext* context) {
+  absl::StatusOr<Shape> parsed = ParseShape(shape_text);
+  if (!parsed.ok()) return parsed.status();
+  if (!parsed->IsArray()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a memory layout needs an array shape, not ", parsed->ToString()));
+  }
+  const Shape shape = WithDefaultLayout(*std::move(parsed));
+
+  absl::StatusOr<TiledLayout> layout = TiledLayoutOf(shape);
+  if (!layout.ok()) return WithTilePosition(shape_text, layout.status());
+  absl::StatusOr<LayoutSizes> sizes = ShapeLayoutSizes(shape);
+  if (!sizes.ok()) return sizes.status();
+
+  LayoutDescription description;
+  description.shape = shape.ToString();
+  description.elements = sizes->elements;
+  description.padded_elements = sizes->padded_elements;
+  description.bytes = sizes->bytes;
+  description.memory_space = shape.layout().memory_space;
+  const absl::Span<const int64_t> physical = layout->physical_dimensions();
+  description.physical_shape.assign(physical.begin(), physical.end());
+  description.map = LogicalToLinearMap(*layout, context);
+  description.inverse_map = LinearToLogicalMap(*layout, context);
+  if (index) {
+    absl::StatusOr<int64_t> linear = layout->CheckedLinearIndex(*index);
+    if (!linear.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--index: ", linear.status().message(), " of ", description.shape));
+    }
+    description.index = std::move(index);
+    description.linear_index = *linear;
+  }
+  return description;
+}
+
+std::string LayoutDescriptionToText(const LayoutDescription& description) {
+  std::string text = absl::StrCat(
+      "shape: ", description.shape, "\n",                      //
+      "elements: ", description.elements, "\n",                //
+      "padded elements: ", description.padded_elements, "\n",  //
+      "bytes: ", description.bytes, "\n",                      //
+      "memory space: ", MemorySpaceName(description.memory_space), "\n",
+      "physical shape: [", absl::StrJoin(description.physical_shape, ","),
+      "]\n",                                                        //
+      "logical to linear map:\n", ToString(description.map), "\n",  //
+      "linear to logical map:\n", ToString(description.inverse_map), "\n");
+  if (description.linear_index) {
+    absl::StrAppend(&text, "linear index of ",
+                    IndexToString(*description.index), ": ",
+                    *description.linear_index, "\n");
+  }
+  return text;
+}
+
+std::string LayoutDescriptionToJson(const LayoutDescription& description) {
+  std::string json = absl::StrCat(
+      "{\"shape\": ", JsonQuote(description.shape),
+      ", \"elements\": ", description.elements,
+      ", \"padded_elements\": ", description.padded_elements,
+      ", \"bytes\": ", description.bytes,
+      ", \"memory_space\": ", description.memory_space,
+      ", \"physical_shape\": [",
+      absl::StrJoin(description.physical_shape, ", "),
+      "], \"map\": ", IndexingMapToJson(description.map),
+      ", \"inverse_map\": ", IndexingMapToJson(description.inverse_map));
+  if (description.linear_index) {
+    absl::StrAppend(&json, ", \"index\": [",
+                    absl::StrJoin(*description.index, ", "),
+                    "], \"linear_index\": ", *description.linear_index);
+  }
+  return json + "}\n";
+}
+
+}  // namespace xla_index
