@@ -1,0 +1,575 @@
+#include "sparse/storage.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "mlir/IR/AffineExpr.h"
+#include "sparse/level_maps.h"
+
+namespace xla_index::sparse {
+namespace {
+
+/// A half-open range [lo, hi) of sorted elements that share the coordinates
+/// of one storage entry (empty for entries that dense or n:m levels add).
+struct Range {
+  int64_t lo;
+  int64_t hi;
+};
+
+/// How one level coordinate is computed from the dimension coordinates: the
+/// common shapes `d`, `d floordiv c` and `d mod c` without a general affine
+/// evaluation.
+struct LevelExpr {
+  enum Kind { kDim, kFloorDiv, kMod, kGeneral } kind;
+  int64_t dim = 0;
+  int64_t constant = 1;
+};
+
+LevelExpr CompileLevelExpr(mlir::AffineExpr expr) {
+  if (auto d = llvm::dyn_cast<mlir::AffineDimExpr>(expr)) {
+    return {LevelExpr::kDim, d.getPosition()};
+  }
+  if (expr.getKind() == mlir::AffineExprKind::FloorDiv ||
+      expr.getKind() == mlir::AffineExprKind::Mod) {
+    auto binary = llvm::cast<mlir::AffineBinaryOpExpr>(expr);
+    auto d = llvm::dyn_cast<mlir::AffineDimExpr>(binary.getLHS());
+    auto c = llvm::dyn_cast<mlir::AffineConstantExpr>(binary.getRHS());
+    if (d && c && c.getValue() > 0) {
+      return {expr.getKind() == mlir::AffineExprKind::FloorDiv
+                  ? LevelExpr::kFloorDiv
+                  : LevelExpr::kMod,
+              d.getPosition(), c.getValue()};
+    }
+  }
+  return {LevelExpr::kGeneral};
+}
+
+std::string CoordinatesToString(absl::Span<const int64_t> coordinates) {
+  return absl::StrCat("(", absl::StrJoin(coordinates, ", "), ")");
+}
+
+std::string LevelName(const SparseEncoding& encoding, int64_t level) {
+  return absl::StrCat("level ", level, " (",
+                      encoding.level_types[level].ToString(), ")");
+}
+
+bool AnyNonunique(const SparseEncoding& encoding) {
+  for (const LevelType& type : encoding.level_types) {
+    if (type.nonunique) return true;
+  }
+  return false;
+}
+
+/// The working state of an assembly: the elements' level coordinates and
+/// values in sorted order, and the arrays being built.
+struct Assembly {
+  int64_t rank;                      // level rank
+  std::vector<int64_t> coordinates;  // sorted, nnz x rank
+  std::vector<double> values;        // sorted
+  std::vector<int64_t> input_index;  // sorted position -> COO element
+
+  int64_t Coordinate(int64_t element, int64_t level) const {
+    return coordinates[element * rank + level];
+  }
+};
+
+}  // namespace
+
+absl::StatusOr<SparseStorage> AssembleFromCoo(const SparseEncoding& encoding,
+                                              const CooTensor& coo) {
+  if (encoding.symbol_count() > 0) {
+    return absl::UnimplementedError(
+        "assembly of an encoding with symbols (a counting map such as ELL) "
+        "is not supported: the map alone does not say which slice an "
+        "element goes to");
+  }
+  const int64_t dim_rank = encoding.dim_rank();
+  const int64_t lvl_rank = encoding.lvl_rank();
+  if (coo.rank() != dim_rank) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the tensor has rank ", coo.rank(),
+                     " but the encoding has ", dim_rank, " dimensions"));
+  }
+  const int64_t nnz = coo.nnz();
+  if (static_cast<int64_t>(coo.coordinates.size()) != nnz * dim_rank) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the COO tensor has ", coo.coordinates.size(),
+                     " coordinates for ", nnz, " values of rank ", dim_rank));
+  }
+  absl::StatusOr<std::vector<int64_t>> level_sizes =
+      LevelSizes(encoding.dim_to_lvl, coo.dim_sizes);
+  if (!level_sizes.ok()) return level_sizes.status();
+
+  // 1. Level coordinates of every element.
+  std::vector<LevelExpr> exprs;
+  for (unsigned l = 0; l < lvl_rank; ++l) {
+    exprs.push_back(CompileLevelExpr(encoding.dim_to_lvl.getResult(l)));
+  }
+  std::vector<int64_t> level_coordinates(nnz * lvl_rank);
+  std::vector<int64_t> general;
+  for (int64_t k = 0; k < nnz; ++k) {
+    const int64_t* dims = &coo.coordinates[k * dim_rank];
+    for (int64_t d = 0; d < dim_rank; ++d) {
+      if (dims[d] < 0 || dims[d] >= coo.dim_sizes[d]) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "element ", k, " at ",
+            CoordinatesToString(absl::MakeConstSpan(dims, dim_rank)),
+            " is outside the shape ", absl::StrJoin(coo.dim_sizes, "x")));
+      }
+    }
+    int64_t* levels = &level_coordinates[k * lvl_rank];
+    for (int64_t l = 0; l < lvl_rank; ++l) {
+      const LevelExpr& e = exprs[l];
+      switch (e.kind) {
+        case LevelExpr::kDim:
+          levels[l] = dims[e.dim];
+          break;
+        case LevelExpr::kFloorDiv:
+          levels[l] = dims[e.dim] / e.constant;
+          break;
+        case LevelExpr::kMod:
+          levels[l] = dims[e.dim] % e.constant;
+          break;
+        case LevelExpr::kGeneral:
+          EvaluateAffineMap(encoding.dim_to_lvl.getSubMap({unsigned(l)}),
+                            absl::MakeConstSpan(dims, dim_rank), general);
+          levels[l] = general[0];
+          break;
+      }
+    }
+  }
+
+  // 2. Lexicographic order of the level coordinates; ties keep the input
+  // order, so duplicates of a nonunique level stay in input order.
+  std::vector<int64_t> order(nnz);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    const int64_t* x = &level_coordinates[a * lvl_rank];
+    const int64_t* y = &level_coordinates[b * lvl_rank];
+    for (int64_t l = 0; l < lvl_rank; ++l) {
+      if (x[l] != y[l]) return x[l] < y[l];
+    }
+    return a < b;
+  });
+  Assembly assembly;
+  assembly.rank = lvl_rank;
+  assembly.coordinates.resize(nnz * lvl_rank);
+  assembly.values.resize(nnz);
+  for (int64_t k = 0; k < nnz; ++k) {
+    std::copy_n(&level_coordinates[order[k] * lvl_rank], lvl_rank,
+                &assembly.coordinates[k * lvl_rank]);
+    assembly.values[k] = coo.values[order[k]];
+  }
+  assembly.input_index = std::move(order);
+  level_coordinates.clear();
+  level_coordinates.shrink_to_fit();
+
+  if (!AnyNonunique(encoding)) {
+    for (int64_t k = 1; k < nnz; ++k) {
+      if (std::equal(&assembly.coordinates[(k - 1) * lvl_rank],
+                     &assembly.coordinates[k * lvl_rank],
+                     &assembly.coordinates[k * lvl_rank])) {
+        int64_t first = assembly.input_index[k - 1];
+        int64_t second = assembly.input_index[k];
+        return absl::InvalidArgumentError(absl::StrCat(
+            "elements ", first, " and ", second, " have the same coordinates ",
+            CoordinatesToString(absl::MakeConstSpan(
+                &coo.coordinates[second * dim_rank], dim_rank)),
+            ", and no level of the encoding is nonunique"));
+      }
+    }
+  }
+
+  // 3. Level by level, split each parent entry's range into child entries.
+  std::vector<std::vector<uint64_t>> positions(lvl_rank);
+  std::vector<std::vector<uint64_t>> coordinates(lvl_rank);
+  std::vector<Range> parents = {{0, nnz}};
+  std::vector<Range> children;
+  for (int64_t l = 0; l < lvl_rank; ++l) {
+    const LevelType& type = encoding.level_types[l];
+    const int64_t size = (*level_sizes)[l];
+    children.clear();
+    std::vector<uint64_t>& pos = positions[l];
+    std::vector<uint64_t>& crd = coordinates[l];
+    // The end of the run of elements in [k, hi) with the same coordinate at
+    // this level: one element on a nonunique level.
+    auto run_end = [&](int64_t k, int64_t hi) {
+      if (type.nonunique) return k + 1;
+      const int64_t c = assembly.Coordinate(k, l);
+      int64_t end = k + 1;
+      while (end < hi && assembly.Coordinate(end, l) == c) ++end;
+      return end;
+    };
+    switch (type.format) {
+      case LevelFormat::kDense:
+      case LevelFormat::kBatch: {
+        children.reserve(parents.size() * size);
+        for (const Range& parent : parents) {
+          int64_t k = parent.lo;
+          for (int64_t c = 0; c < size; ++c) {
+            const int64_t start = k;
+            while (k < parent.hi && assembly.Coordinate(k, l) == c) ++k;
+            children.push_back({start, k});
+          }
+        }
+        break;
+      }
+      case LevelFormat::kCompressed:
+      case LevelFormat::kLooseCompressed: {
+        const bool loose = type.format == LevelFormat::kLooseCompressed;
+        pos.reserve(loose ? 2 * parents.size() : parents.size() + 1);
+        if (!loose) pos.push_back(0);
+        for (const Range& parent : parents) {
+          if (loose) pos.push_back(crd.size());
+          for (int64_t k = parent.lo; k < parent.hi;) {
+            const int64_t end = run_end(k, parent.hi);
+            crd.push_back(assembly.Coordinate(k, l));
+            children.push_back({k, end});
+            k = end;
+          }
+          pos.push_back(crd.size());
+        }
+        break;
+      }
+      case LevelFormat::kSingleton: {
+        for (const Range& parent : parents) {
+          const int64_t end = run_end(parent.lo, parent.hi);
+          if (parent.lo == parent.hi || end != parent.hi) {
+            const int64_t element = assembly.input_index[parent.lo];
+            return absl::InvalidArgumentError(absl::StrCat(
+                LevelName(encoding, l), ": the entry of level ", l - 1,
+                " holding element ", element, " at ",
+                CoordinatesToString(absl::MakeConstSpan(
+                    &coo.coordinates[element * dim_rank], dim_rank)),
+                " has ", parent.hi - parent.lo,
+                " elements, but a singleton level stores exactly one "
+                "coordinate per parent entry (make level ",
+                l - 1, " nonunique, as in COO)"));
+          }
+          crd.push_back(assembly.Coordinate(parent.lo, l));
+          children.push_back(parent);
+        }
+        break;
+      }
+      case LevelFormat::kStructured: {
+        const int64_t n = type.n;
+        std::vector<std::pair<int64_t, Range>> block;  // coordinate, range
+        children.reserve(parents.size() * n);
+        crd.reserve(parents.size() * n);
+        for (const Range& parent : parents) {
+          block.clear();
+          for (int64_t k = parent.lo; k < parent.hi;) {
+            const int64_t end = run_end(k, parent.hi);
+            block.push_back({assembly.Coordinate(k, l), {k, end}});
+            k = end;
+          }
+          if (static_cast<int64_t>(block.size()) > n) {
+            const int64_t element = assembly.input_index[parent.lo];
+            return absl::InvalidArgumentError(absl::StrCat(
+                LevelName(encoding, l), ": the block holding element ", element,
+                " at ",
+                CoordinatesToString(absl::MakeConstSpan(
+                    &coo.coordinates[element * dim_rank], dim_rank)),
+                " has ", block.size(), " nonzeros, more than n = ", n));
+          }
+          // Pad with explicit zeros at the smallest free coordinates, so that
+          // every block stores exactly n entries.
+          size_t next = 0;
+          int64_t stored = 0;
+          for (int64_t c = 0; c < type.m && stored < n; ++c) {
+            if (next < block.size() && block[next].first == c) {
+              crd.push_back(c);
+              children.push_back(block[next].second);
+              ++next;
+              ++stored;
+            } else if (n - stored > static_cast<int64_t>(block.size() - next)) {
+              crd.push_back(c);
+              children.push_back({parent.lo, parent.lo});
+              ++stored;
+            }
+          }
+        }
+        break;
+      }
+    }
+    std::swap(parents, children);
+  }
+
+  // 4. Values, then the arrays at their widths.
+  SparseStorage storage;
+  storage.dim_sizes = coo.dim_sizes;
+  storage.level_sizes = *level_sizes;
+  storage.values.reserve(parents.size());
+  for (const Range& entry : parents) {
+    storage.values.push_back(entry.lo == entry.hi ? 0.0
+                                                  : assembly.values[entry.lo]);
+  }
+  storage.levels.resize(lvl_rank);
+  for (int64_t l = 0; l < lvl_rank; ++l) {
+    absl::StatusOr<WidthArray> pos = WidthArray::Create(
+        positions[l], encoding.pos_width,
+        absl::StrCat("positions of ", LevelName(encoding, l),
+                     " (posWidth = ", encoding.pos_width, ")"));
+    if (!pos.ok()) return pos.status();
+    absl::StatusOr<WidthArray> crd = WidthArray::Create(
+        coordinates[l], encoding.crd_width,
+        absl::StrCat("coordinates of ", LevelName(encoding, l),
+                     " (crdWidth = ", encoding.crd_width, ")"));
+    if (!crd.ok()) return crd.status();
+    storage.levels[l].positions = *std::move(pos);
+    storage.levels[l].coordinates = *std::move(crd);
+  }
+  return storage;
+}
+
+namespace {
+
+/// Walks the storage tree depth first, checking every array access, and
+/// calls `leaf(level_coordinates, value_index)` for each stored entry.
+class StorageWalker {
+ public:
+  StorageWalker(const SparseEncoding& encoding, const SparseStorage& storage)
+      : encoding_(encoding), storage_(storage) {}
+
+  template <typename Leaf>
+  absl::Status Walk(Leaf&& leaf) {
+    const int64_t rank = encoding_.lvl_rank();
+    if (static_cast<int64_t>(storage_.levels.size()) != rank ||
+        static_cast<int64_t>(storage_.level_sizes.size()) != rank) {
+      return Corrupt(
+          absl::StrCat("expected arrays and sizes for ", rank, " levels"));
+    }
+    // Sizes first: each level's entry count from its parent's, as MLIR's
+    // assembledSize computes it.
+    int64_t parents = 1;
+    for (int64_t l = 0; l < rank; ++l) {
+      const LevelType& type = encoding_.level_types[l];
+      const LevelStorage& level = storage_.levels[l];
+      const uint64_t crd_size = level.coordinates.size();
+      switch (type.format) {
+        case LevelFormat::kDense:
+        case LevelFormat::kBatch:
+          parents *= storage_.level_sizes[l];
+          break;
+        case LevelFormat::kCompressed:
+          if (level.positions.size() != static_cast<size_t>(parents) + 1) {
+            return Corrupt(absl::StrCat("level ", l, " has ",
+                                        level.positions.size(),
+                                        " positions, expected ", parents + 1));
+          }
+          parents = crd_size;
+          break;
+        case LevelFormat::kLooseCompressed:
+          if (level.positions.size() != static_cast<size_t>(2 * parents)) {
+            return Corrupt(absl::StrCat("level ", l, " has ",
+                                        level.positions.size(),
+                                        " positions, expected ", 2 * parents));
+          }
+          parents = crd_size;
+          break;
+        case LevelFormat::kSingleton:
+          if (crd_size != static_cast<uint64_t>(parents)) {
+            return Corrupt(absl::StrCat("level ", l, " has ", crd_size,
+                                        " coordinates, expected ", parents));
+          }
+          break;
+        case LevelFormat::kStructured:
+          parents *= type.n;
+          if (crd_size != static_cast<uint64_t>(parents)) {
+            return Corrupt(absl::StrCat("level ", l, " has ", crd_size,
+                                        " coordinates, expected ", parents));
+          }
+          break;
+      }
+    }
+    if (storage_.values.size() != static_cast<size_t>(parents)) {
+      return Corrupt(absl::StrCat("there are ", storage_.values.size(),
+                                  " values, expected ", parents));
+    }
+    coordinates_.assign(rank, 0);
+    return Visit(0, 0, leaf);
+  }
+
+ private:
+  absl::Status Corrupt(absl::string_view message) const {
+    return absl::InvalidArgumentError(
+        absl::StrCat("corrupt sparse storage: ", message));
+  }
+
+  template <typename Leaf>
+  absl::Status Child(int64_t level, int64_t entry, uint64_t coordinate,
+                     Leaf& leaf) {
+    if (coordinate >= static_cast<uint64_t>(storage_.level_sizes[level])) {
+      return Corrupt(absl::StrCat("coordinate ", coordinate, " of level ",
+                                  level, " is not below the level size ",
+                                  storage_.level_sizes[level]));
+    }
+    coordinates_[level] = coordinate;
+    if (level + 1 == encoding_.lvl_rank()) {
+      leaf(absl::MakeConstSpan(coordinates_), entry);
+      return absl::OkStatus();
+    }
+    return Visit(level + 1, entry, leaf);
+  }
+
+  template <typename Leaf>
+  absl::Status Visit(int64_t level, int64_t parent, Leaf& leaf) {
+    const LevelType& type = encoding_.level_types[level];
+    const LevelStorage& arrays = storage_.levels[level];
+    const int64_t size = storage_.level_sizes[level];
+    auto segment = [&](uint64_t lo, uint64_t hi) -> absl::Status {
+      if (lo > hi || hi > arrays.coordinates.size()) {
+        return Corrupt(absl::StrCat(
+            "level ", level, " segment [", lo, ", ", hi, ") of parent ", parent,
+            " is not within its ", arrays.coordinates.size(), " coordinates"));
+      }
+      for (uint64_t k = lo; k < hi; ++k) {
+        if (absl::Status s = Child(level, k, arrays.coordinates[k], leaf);
+            !s.ok()) {
+          return s;
+        }
+      }
+      return absl::OkStatus();
+    };
+    switch (type.format) {
+      case LevelFormat::kDense:
+      case LevelFormat::kBatch:
+        for (int64_t c = 0; c < size; ++c) {
+          if (absl::Status s = Child(level, parent * size + c, c, leaf);
+              !s.ok()) {
+            return s;
+          }
+        }
+        return absl::OkStatus();
+      case LevelFormat::kCompressed:
+        return segment(arrays.positions[parent], arrays.positions[parent + 1]);
+      case LevelFormat::kLooseCompressed:
+        return segment(arrays.positions[2 * parent],
+                       arrays.positions[2 * parent + 1]);
+      case LevelFormat::kSingleton:
+        return Child(level, parent, arrays.coordinates[parent], leaf);
+      case LevelFormat::kStructured:
+        return segment(parent * type.n, (parent + 1) * type.n);
+    }
+    return absl::OkStatus();
+  }
+
+  const SparseEncoding& encoding_;
+  const SparseStorage& storage_;
+  std::vector<int64_t> coordinates_;
+};
+
+}  // namespace
+
+absl::StatusOr<CooTensor> StorageToCoo(const SparseEncoding& encoding,
+                                       const SparseStorage& storage,
+                                       bool keep_zeros) {
+  mlir::AffineMap lvl_to_dim = encoding.lvl_to_dim
+                                   ? encoding.lvl_to_dim
+                                   : InferLvlToDim(encoding.dim_to_lvl);
+  if (!lvl_to_dim) {
+    return absl::UnimplementedError(
+        "the encoding has no level-to-dimension map (it has symbols), so "
+        "stored entries cannot be mapped back to dimensions");
+  }
+  const int64_t dim_rank = encoding.dim_rank();
+  if (static_cast<int64_t>(storage.dim_sizes.size()) != dim_rank) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the storage has ", storage.dim_sizes.size(),
+                     " dimension sizes for ", dim_rank, " dimensions"));
+  }
+  CooTensor coo;
+  coo.dim_sizes = storage.dim_sizes;
+  std::vector<int64_t> dims;
+  absl::Status bad_entry = absl::OkStatus();
+  absl::Status walked =
+      StorageWalker(encoding, storage)
+          .Walk([&](absl::Span<const int64_t> levels, int64_t value_index) {
+            const double value = storage.values[value_index];
+            if (value == 0.0 && !keep_zeros) return;
+            EvaluateAffineMap(lvl_to_dim, levels, dims);
+            for (int64_t d = 0; d < dim_rank; ++d) {
+              if (dims[d] < 0 || dims[d] >= storage.dim_sizes[d]) {
+                // Padding of a partial block is zero; a
+                // nonzero there is corrupt storage.
+                if (value != 0.0 && bad_entry.ok()) {
+                  bad_entry = absl::InvalidArgumentError(absl::StrCat(
+                      "corrupt sparse storage: value ", value,
+                      " at level coordinates ", CoordinatesToString(levels),
+                      " is outside the shape"));
+                }
+                return;
+              }
+            }
+            coo.coordinates.insert(coo.coordinates.end(), dims.begin(),
+                                   dims.end());
+            coo.values.push_back(value);
+          });
+  if (!walked.ok()) return walked;
+  if (!bad_entry.ok()) return bad_entry;
+  return coo;
+}
+
+absl::StatusOr<std::vector<double>> StorageToDense(
+    const SparseEncoding& encoding, const SparseStorage& storage) {
+  absl::StatusOr<CooTensor> coo = StorageToCoo(encoding, storage);
+  if (!coo.ok()) return coo.status();
+  int64_t elements = 1;
+  for (int64_t size : coo->dim_sizes) elements *= size;
+  std::vector<double> dense(elements, 0.0);
+  const int64_t rank = coo->rank();
+  for (int64_t k = 0; k < coo->nnz(); ++k) {
+    int64_t linear = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      linear = linear * coo->dim_sizes[d] + coo->coordinates[k * rank + d];
+    }
+    dense[linear] += coo->values[k];
+  }
+  return dense;
+}
+
+bool StartsAosSegment(const SparseEncoding& encoding, int level) {
+  const auto& types = encoding.level_types;
+  if (level < 0 || level + 1 >= static_cast<int>(types.size())) return false;
+  if (!types[level].HasPositions()) return false;
+  return types[level + 1].format == LevelFormat::kSingleton &&
+         !types[level + 1].soa;
+}
+
+std::vector<uint64_t> AosCoordinates(const SparseEncoding& encoding,
+                                     const SparseStorage& storage, int level) {
+  if (!StartsAosSegment(encoding, level)) {
+    return storage.levels[level].coordinates.ToVector();
+  }
+  int end = level + 1;
+  while (end < encoding.lvl_rank() &&
+         encoding.level_types[end].format == LevelFormat::kSingleton &&
+         !encoding.level_types[end].soa) {
+    ++end;
+  }
+  const size_t entries = storage.levels[level].coordinates.size();
+  std::vector<uint64_t> buffer;
+  buffer.reserve(entries * (end - level));
+  for (size_t k = 0; k < entries; ++k) {
+    for (int l = level; l < end; ++l) {
+      buffer.push_back(storage.levels[l].coordinates[k]);
+    }
+  }
+  return buffer;
+}
+
+int64_t StorageBytes(const SparseStorage& storage, int64_t value_bytes) {
+  int64_t bytes = storage.values.size() * value_bytes;
+  for (const LevelStorage& level : storage.levels) {
+    bytes += level.positions.ByteSize() + level.coordinates.ByteSize();
+  }
+  return bytes;
+}
+
+}  // namespace xla_index::sparse
