@@ -14,6 +14,7 @@
 #include "benchmark/benchmark.h"
 #include "hlo/shape.h"
 #include "layout/layout_indexing_map.h"
+#include "layout/separable_offsets.h"
 #include "layout/shape_layout.h"
 #include "layout/tiled_layout.h"
 #include "mlir/IR/MLIRContext.h"
@@ -73,6 +74,24 @@ void BM_DirectFormula(benchmark::State& state) {
   SetLabels(state, layout);
 }
 
+// SeparableOffsets: one table load per dimension (layouts without `*`).
+void BM_SeparableOffsets(benchmark::State& state) {
+  const TiledLayout layout = LayoutOf(state.range(0));
+  std::optional<SeparableOffsets> offsets = SeparableOffsets::Create(layout);
+  if (!offsets) {
+    state.SkipWithError("the layout combines dimensions: no tables");
+    return;
+  }
+  for (auto _ : state) {
+    int64_t sum = 0;
+    ForEachElement(layout, [&](const std::vector<int64_t>& index) {
+      sum += offsets->LinearIndex(index);
+    });
+    benchmark::DoNotOptimize(sum);
+  }
+  SetLabels(state, layout);
+}
+
 // IndexingMap::Evaluate on the logical -> linear map: the public way to
 // evaluate a map, which returns a fresh vector of results.
 void BM_ThroughMapEvaluate(benchmark::State& state) {
@@ -118,6 +137,7 @@ void BM_BuildMap(benchmark::State& state) {
 }
 
 BENCHMARK(BM_DirectFormula)->DenseRange(0, 3);
+BENCHMARK(BM_SeparableOffsets)->DenseRange(0, 3);
 BENCHMARK(BM_ThroughMapEvaluate)->DenseRange(0, 3);
 BENCHMARK(BM_ThroughMapExpression)->DenseRange(0, 3);
 BENCHMARK(BM_BuildMap)->DenseRange(0, 3);
