@@ -296,7 +296,8 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
   for (size_t i = 0; i < dynamic.size(); ++i) {
     shape.set_dynamic_dimension(i, dynamic[i]);
   }
-  cursor.SkipSpace();
+  // The layout must follow ']' directly: in `(p: f32[]) -> f32[] {` the
+  // brace opens a computation body, not a layout.
   if (cursor.PeekRaw() == '{') {
     cursor.set_pos(cursor.pos() + 1);
     absl::StatusOr<Layout> layout = ParseLayout(cursor, shape.rank(), depth);

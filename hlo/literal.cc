@@ -1,0 +1,422 @@
+#include "hlo/literal.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace xla_index {
+namespace {
+
+// Keeps the low `bits` bits, sign-extending for signed types: the value an
+// N-bit two's-complement integer register would hold.
+int64_t WrapToWidth(PrimitiveType type, int64_t value) {
+  if (type == PrimitiveType::kPred) return value != 0 ? 1 : 0;
+  int64_t bits = BitWidth(type);
+  if (bits >= 64) return value;
+  uint64_t mask = (uint64_t{1} << bits) - 1;
+  uint64_t low = static_cast<uint64_t>(value) & mask;
+  if (IsSignedIntegral(type) && (low >> (bits - 1)) != 0) {
+    low |= ~mask;
+  }
+  return static_cast<int64_t>(low);
+}
+
+// Shortest decimal text that reads back as the same double.
+std::string FormatDouble(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buffer[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
+    if (std::strtod(buffer, nullptr) == value) break;
+  }
+  return buffer;
+}
+
+}  // namespace
+
+Literal::Literal(const Shape& shape) : shape_(shape) {
+  if (shape.IsTuple()) {
+    for (const Shape& element : shape.tuple_shapes()) {
+      tuple_.emplace_back(element);
+    }
+    return;
+  }
+  int64_t n = shape.ElementCount();
+  if (StoresIntegers()) {
+    ints_.assign(n, 0);
+  } else {
+    reals_.assign(n, 0.0);
+    if (IsComplex(shape.element_type())) imags_.assign(n, 0.0);
+  }
+}
+
+Literal Literal::MakeElided(const Shape& shape) {
+  Literal literal;
+  literal.shape_ = shape;
+  literal.has_values_ = false;
+  return literal;
+}
+
+bool Literal::StoresIntegers() const {
+  PrimitiveType type = shape_.element_type();
+  return type == PrimitiveType::kPred || IsIntegral(type);
+}
+
+int64_t Literal::GetInt(int64_t i) const {
+  if (StoresIntegers()) return ints_[i];
+  double v = reals_[i];
+  if (std::isnan(v)) return 0;
+  if (v >= 9.2233720368547758e18) return INT64_MAX;
+  if (v <= -9.2233720368547758e18) return INT64_MIN;
+  return static_cast<int64_t>(v);
+}
+
+double Literal::GetDouble(int64_t i) const {
+  if (StoresIntegers()) {
+    if (IsUnsignedIntegral(shape_.element_type())) {
+      return static_cast<double>(static_cast<uint64_t>(ints_[i]));
+    }
+    return static_cast<double>(ints_[i]);
+  }
+  return reals_[i];
+}
+
+double Literal::GetImag(int64_t i) const {
+  return imags_.empty() ? 0.0 : imags_[i];
+}
+
+void Literal::SetInt(int64_t i, int64_t value) {
+  if (StoresIntegers()) {
+    ints_[i] = WrapToWidth(shape_.element_type(), value);
+  } else {
+    reals_[i] = static_cast<double>(value);
+    if (!imags_.empty()) imags_[i] = 0;
+  }
+}
+
+void Literal::SetDouble(int64_t i, double value) {
+  if (StoresIntegers()) {
+    if (shape_.element_type() == PrimitiveType::kPred) {
+      ints_[i] = value != 0 ? 1 : 0;
+      return;
+    }
+    int64_t truncated = 0;
+    if (std::isnan(value)) {
+      truncated = 0;
+    } else if (value >= 9.2233720368547758e18) {
+      truncated = INT64_MAX;
+    } else if (value <= -9.2233720368547758e18) {
+      truncated = INT64_MIN;
+    } else {
+      truncated = static_cast<int64_t>(value);
+    }
+    ints_[i] = WrapToWidth(shape_.element_type(), truncated);
+    return;
+  }
+  if (shape_.element_type() == PrimitiveType::kF32) {
+    value = static_cast<float>(value);  // f32 results round like f32.
+  }
+  reals_[i] = value;
+  if (!imags_.empty()) imags_[i] = 0;
+}
+
+void Literal::SetComplex(int64_t i, double real, double imag) {
+  if (imags_.empty()) {
+    SetDouble(i, real);
+    return;
+  }
+  reals_[i] = real;
+  imags_[i] = imag;
+}
+
+void Literal::CopyElement(const Literal& from, int64_t from_index,
+                          int64_t to_index) {
+  if (StoresIntegers() && from.StoresIntegers()) {
+    ints_[to_index] =
+        WrapToWidth(shape_.element_type(), from.ints_[from_index]);
+  } else if (!StoresIntegers() && !from.StoresIntegers()) {
+    reals_[to_index] = from.reals_[from_index];
+    if (!imags_.empty()) imags_[to_index] = from.GetImag(from_index);
+  } else {
+    SetDouble(to_index, from.GetDouble(from_index));
+  }
+}
+
+std::string Literal::ToString() const {
+  if (shape_.IsTuple()) {
+    std::string out = "(";
+    for (size_t i = 0; i < tuple_.size(); ++i) {
+      if (i > 0) out += ", ";
+      out += tuple_[i].ToString();
+    }
+    return out + ")";
+  }
+  if (!has_values_) return "{...}";
+  auto element = [&](int64_t i) -> std::string {
+    PrimitiveType type = shape_.element_type();
+    if (type == PrimitiveType::kPred) return ints_[i] ? "true" : "false";
+    if (IsUnsignedIntegral(type)) {
+      return absl::StrCat(static_cast<uint64_t>(ints_[i]));
+    }
+    if (StoresIntegers()) return absl::StrCat(ints_[i]);
+    if (IsComplex(type)) {
+      return absl::StrCat("(", FormatDouble(reals_[i]), ", ",
+                          FormatDouble(imags_[i]), ")");
+    }
+    return FormatDouble(reals_[i]);
+  };
+  if (shape_.rank() == 0) return element(0);
+  // Nested braces: open one brace per dimension whose index wraps to 0.
+  std::string out;
+  absl::Span<const int64_t> dims = shape_.dimensions();
+  int64_t n = shape_.ElementCount();
+  if (n == 0) {
+    for (int64_t d = 0; d < shape_.rank(); ++d) out += "{";
+    for (int64_t d = 0; d < shape_.rank(); ++d) out += "}";
+    return out;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    std::vector<int64_t> index = MultiIndex(dims, i);
+    int64_t opening = 0;
+    for (int64_t d = shape_.rank() - 1; d >= 0 && index[d] == 0; --d) {
+      ++opening;
+    }
+    if (i > 0) out += ", ";
+    for (int64_t k = 0; k < opening; ++k) out += "{";
+    out += element(i);
+    int64_t closing = 0;
+    for (int64_t d = shape_.rank() - 1; d >= 0 && index[d] == dims[d] - 1;
+         --d) {
+      ++closing;
+    }
+    for (int64_t k = 0; k < closing; ++k) out += "}";
+  }
+  return out;
+}
+
+bool Literal::operator==(const Literal& other) const {
+  if (!shape_.CompatibleWith(other.shape_)) return false;
+  if (has_values_ != other.has_values_) return false;
+  if (shape_.IsTuple()) return tuple_ == other.tuple_;
+  if (ints_ != other.ints_) return false;
+  auto same = [](const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])))) {
+        return false;
+      }
+    }
+    return true;
+  };
+  return same(reals_, other.reals_) && same(imags_, other.imags_);
+}
+
+int64_t LinearIndex(absl::Span<const int64_t> dims,
+                    absl::Span<const int64_t> index) {
+  int64_t linear = 0;
+  for (size_t d = 0; d < dims.size(); ++d) linear = linear * dims[d] + index[d];
+  return linear;
+}
+
+std::vector<int64_t> MultiIndex(absl::Span<const int64_t> dims,
+                                int64_t linear_index) {
+  std::vector<int64_t> index(dims.size());
+  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
+    index[d] = dims[d] == 0 ? 0 : linear_index % dims[d];
+    linear_index = dims[d] == 0 ? 0 : linear_index / dims[d];
+  }
+  return index;
+}
+
+namespace {
+
+// Reads one scalar token into element `i` of `literal`.
+absl::Status ParseScalarInto(TextCursor& cursor, Literal& literal, int64_t i) {
+  PrimitiveType type = literal.shape().element_type();
+  cursor.SkipSpace();
+  const char* start = cursor.pos();
+  if (IsComplex(type)) {
+    if (auto s = cursor.Expect('(', "to open a complex value"); !s.ok()) {
+      return s;
+    }
+    Literal part(Shape(PrimitiveType::kF64, {}));
+    if (auto s = ParseScalarInto(cursor, part, 0); !s.ok()) return s;
+    double real = part.GetDouble(0);
+    if (auto s = cursor.Expect(',', "in a complex value"); !s.ok()) return s;
+    if (auto s = ParseScalarInto(cursor, part, 0); !s.ok()) return s;
+    if (auto s = cursor.Expect(')', "to close a complex value"); !s.ok()) {
+      return s;
+    }
+    literal.SetComplex(i, real, part.GetDouble(0));
+    return absl::OkStatus();
+  }
+  const char* p = start;
+  while (p < cursor.end() && (TextCursor::IsNameChar(*p) || *p == '+')) {
+    // An exponent sign belongs to the number: 1e-3, 2E+5.
+    ++p;
+    if ((p[-1] == 'e' || p[-1] == 'E') && p < cursor.end() &&
+        (*p == '-' || *p == '+') && p - 1 > start && p[-2] >= '0' &&
+        p[-2] <= '9') {
+      ++p;
+    }
+  }
+  std::string token(start, p - start);
+  if (token.empty()) {
+    return cursor.ErrorAt(
+        start,
+        absl::StrCat("expected a value of type ", PrimitiveTypeName(type),
+                     ", found ", DescribeNext(cursor)));
+  }
+  cursor.set_pos(p);
+  std::string lower = absl::AsciiStrToLower(token);
+  if (lower == "true" || lower == "false") {
+    literal.SetInt(i, lower == "true" ? 1 : 0);
+    return absl::OkStatus();
+  }
+  if (IsFloatingPoint(type)) {
+    double value = 0;
+    if (lower == "inf" || lower == "+inf") {
+      value = INFINITY;
+    } else if (lower == "-inf") {
+      value = -INFINITY;
+    } else if (lower == "nan" || lower == "-nan" || lower == "+nan") {
+      value = NAN;
+    } else if (!absl::SimpleAtod(token, &value)) {
+      return cursor.ErrorAt(
+          start, absl::StrCat("invalid ", PrimitiveTypeName(type), " value '",
+                              token, "'"));
+    }
+    literal.SetDouble(i, value);
+    return absl::OkStatus();
+  }
+  // Integers and pred: decimal, exact.
+  int64_t value = 0;
+  uint64_t unsigned_value = 0;
+  if (absl::SimpleAtoi(token, &value)) {
+    if (IsUnsignedIntegral(type) && value < 0) {
+      return cursor.ErrorAt(
+          start, absl::StrCat("negative value '", token, "' for unsigned type ",
+                              PrimitiveTypeName(type)));
+    }
+  } else if (IsUnsignedIntegral(type) &&
+             absl::SimpleAtoi(token, &unsigned_value)) {
+    value = static_cast<int64_t>(unsigned_value);
+  } else {
+    return cursor.ErrorAt(
+        start, absl::StrCat("invalid ", PrimitiveTypeName(type), " value '",
+                            token, "'"));
+  }
+  int64_t bits = BitWidth(type);
+  if (type != PrimitiveType::kPred && bits < 64) {
+    bool fits = IsSignedIntegral(type)
+                    ? value >= -(int64_t{1} << (bits - 1)) &&
+                          value < (int64_t{1} << (bits - 1))
+                    : value >= 0 && value < (int64_t{1} << bits);
+    if (!fits) {
+      return cursor.ErrorAt(start,
+                            absl::StrCat("value ", token, " does not fit in ",
+                                         PrimitiveTypeName(type)));
+    }
+  }
+  literal.SetInt(i, value);
+  return absl::OkStatus();
+}
+
+// Reads the sub-array of dimension `d` whose first element is `*next`.
+absl::Status ParseArrayLevel(TextCursor& cursor, Literal& literal, int64_t d,
+                             int64_t* next) {
+  const Shape& shape = literal.shape();
+  if (d == shape.rank()) {
+    return ParseScalarInto(cursor, literal, (*next)++);
+  }
+  if (auto s = cursor.Expect(
+          '{', absl::StrCat("to open dimension ", d, " of the literal"));
+      !s.ok()) {
+    return s;
+  }
+  int64_t size = shape.dimensions(d);
+  for (int64_t k = 0; k < size; ++k) {
+    if (k > 0) {
+      if (auto s = cursor.Expect(',', absl::StrCat("between elements of "
+                                                   "dimension ",
+                                                   d, " (size ", size, ")"));
+          !s.ok()) {
+        return s;
+      }
+    }
+    if (auto s = ParseArrayLevel(cursor, literal, d + 1, next); !s.ok()) {
+      return s;
+    }
+  }
+  return cursor.Expect(
+      '}', absl::StrCat("after the ", size, " elements of dimension ", d));
+}
+
+absl::StatusOr<Literal> ParseLiteralImpl(TextCursor& cursor, const Shape& shape,
+                                         int depth) {
+  if (depth > 64) return cursor.Error("literal nesting is too deep");
+  if (shape.IsTuple()) {
+    Literal literal(shape);
+    if (auto s = cursor.Expect('(', "to open a tuple literal"); !s.ok()) {
+      return s;
+    }
+    for (size_t i = 0; i < shape.tuple_shapes().size(); ++i) {
+      if (i > 0) {
+        if (auto s = cursor.Expect(',', "in a tuple literal"); !s.ok()) {
+          return s;
+        }
+      }
+      absl::StatusOr<Literal> element =
+          ParseLiteralImpl(cursor, shape.tuple_shapes(i), depth + 1);
+      if (!element.ok()) return element.status();
+      literal.tuple_elements()[i] = *std::move(element);
+    }
+    if (auto s = cursor.Expect(')', "to close a tuple literal"); !s.ok()) {
+      return s;
+    }
+    return literal;
+  }
+  if (!shape.IsArray()) {
+    return cursor.Error(absl::StrCat("no literal of shape ", shape.ToString()));
+  }
+  if (shape.rank() > 0 || cursor.Peek() == '{') {
+    const char* start = cursor.pos();
+    if (cursor.TryConsume('{') && cursor.TryConsume("...")) {
+      if (auto s = cursor.Expect('}', "after '...'"); !s.ok()) return s;
+      return Literal::MakeElided(shape);
+    }
+    cursor.set_pos(start);
+  }
+  // Every element takes at least one character of text, so a shape larger
+  // than the remaining text cannot be filled: fail before allocating.
+  if (shape.ElementCount() > cursor.end() - cursor.pos()) {
+    return cursor.Error(absl::StrCat("the literal text is too short for the ",
+                                     shape.ElementCount(), " elements of ",
+                                     shape.ToString()));
+  }
+  Literal literal(shape);
+  if (shape.rank() == 0 && cursor.Peek() == '{') {
+    return cursor.Error("a scalar literal has no braces");
+  }
+  int64_t next = 0;
+  if (auto s = ParseArrayLevel(cursor, literal, 0, &next); !s.ok()) return s;
+  return literal;
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> ParseLiteralAtCursor(TextCursor& cursor,
+                                             const Shape& shape) {
+  return ParseLiteralImpl(cursor, shape, 0);
+}
+
+}  // namespace xla_index

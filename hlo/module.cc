@@ -1,0 +1,138 @@
+#include "hlo/module.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+
+namespace xla_index {
+
+HloInstruction* HloComputation::AddInstruction(
+    std::unique_ptr<HloInstruction> instruction) {
+  instruction->set_parent(this);
+  instructions_.push_back(std::move(instruction));
+  return instructions_.back().get();
+}
+
+HloInstruction* HloComputation::PrependInstruction(
+    std::unique_ptr<HloInstruction> instruction) {
+  instruction->set_parent(this);
+  instructions_.insert(instructions_.begin(), std::move(instruction));
+  return instructions_.front().get();
+}
+
+HloInstruction* HloComputation::GetInstruction(absl::string_view name) const {
+  for (const auto& instruction : instructions_) {
+    if (instruction->name() == name) return instruction.get();
+  }
+  return nullptr;
+}
+
+std::vector<HloInstruction*> HloComputation::parameters() const {
+  std::vector<HloInstruction*> out;
+  for (const auto& instruction : instructions_) {
+    if (instruction->opcode() == HloOpcode::kParameter) {
+      out.push_back(instruction.get());
+    }
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const HloInstruction* a, const HloInstruction* b) {
+                     return a->parameter_number() < b->parameter_number();
+                   });
+  return out;
+}
+
+HloInstruction* HloComputation::parameter(int64_t n) const {
+  for (const auto& instruction : instructions_) {
+    if (instruction->opcode() == HloOpcode::kParameter &&
+        instruction->parameter_number() == n) {
+      return instruction.get();
+    }
+  }
+  return nullptr;
+}
+
+std::vector<HloInstruction*> HloComputation::PostOrder() const {
+  // Iterative DFS so that long chains cannot overflow the stack. Assumes no
+  // cycles (the parser rejects them).
+  std::vector<HloInstruction*> order;
+  absl::flat_hash_set<const HloInstruction*> visited;
+  std::vector<std::pair<HloInstruction*, int64_t>> stack;
+  for (const auto& start : instructions_) {
+    if (visited.contains(start.get())) continue;
+    visited.insert(start.get());
+    stack.push_back({start.get(), 0});
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      if (next < node->operand_count()) {
+        HloInstruction* operand = node->operand(next++);
+        if (visited.insert(operand).second) stack.push_back({operand, 0});
+      } else {
+        order.push_back(node);
+        stack.pop_back();
+      }
+    }
+  }
+  return order;
+}
+
+std::string HloComputation::ToString() const {
+  std::string out = absl::StrCat(is_entry_ ? "ENTRY " : "", name_, " {\n");
+  for (const auto& instruction : instructions_) {
+    absl::StrAppend(&out, "  ", instruction.get() == root_ ? "ROOT " : "",
+                    instruction->ToString(), "\n");
+  }
+  return out + "}\n";
+}
+
+HloComputation* HloModule::AddComputation(
+    std::unique_ptr<HloComputation> computation) {
+  computation->set_parent(this);
+  computations_.push_back(std::move(computation));
+  return computations_.back().get();
+}
+
+HloComputation* HloModule::GetComputation(absl::string_view name) const {
+  for (const auto& computation : computations_) {
+    if (computation->name() == name) return computation.get();
+  }
+  return nullptr;
+}
+
+std::string HloModule::ToString() const {
+  // A snippet may name computations it does not define (seed 000's
+  // `to_apply=max`); such a module prints as bare computations, the form
+  // the parser reads leniently, so that printing still round-trips.
+  bool has_unresolved_calls = false;
+  for (const auto& computation : computations_) {
+    for (const auto& instruction : computation->instructions()) {
+      for (const CalledComputation& called :
+           instruction->called_computations()) {
+        if (called.computation == nullptr) has_unresolved_calls = true;
+      }
+    }
+  }
+  if (has_unresolved_calls) {
+    std::string out;
+    for (const auto& computation : computations_) {
+      if (!out.empty()) out += "\n";
+      out += computation->ToString();
+    }
+    return out;
+  }
+  std::string out = absl::StrCat("HloModule ", name_);
+  for (const HloAttribute& attribute : attributes_) {
+    absl::StrAppend(&out, ", ", attribute.name, "=", attribute.value);
+  }
+  out += "\n";
+  for (const auto& computation : computations_) {
+    absl::StrAppend(&out, "\n", computation->ToString());
+  }
+  return out;
+}
+
+}  // namespace xla_index

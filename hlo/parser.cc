@@ -1,0 +1,1096 @@
+#include "hlo/parser.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "hlo/attributes.h"
+#include "hlo/literal.h"
+#include "hlo/module.h"
+#include "hlo/opcode.h"
+#include "hlo/shape.h"
+#include "hlo/shape_inference.h"
+#include "hlo/shape_parser.h"
+#include "hlo/text_cursor.h"
+
+namespace xla_index {
+namespace {
+
+// Attribute names whose value names one computation.
+bool IsComputationRole(absl::string_view name) {
+  return name == "to_apply" || name == "calls" || name == "condition" ||
+         name == "body" || name == "select" || name == "scatter" ||
+         name == "true_computation" || name == "false_computation" ||
+         name == "comparator";
+}
+
+// Attribute names whose value is a list of computations `{%a, %b}`.
+bool IsComputationListRole(absl::string_view name) {
+  return name == "branch_computations" || name == "called_computations";
+}
+
+struct PendingOperand {
+  std::string name;
+  const char* position;
+  std::optional<Shape> written_shape;
+};
+
+struct PendingInstruction {
+  HloInstruction* instruction;
+  const char* position;
+  std::vector<PendingOperand> operands;
+  bool has_shape = false;
+  std::optional<Shape> leading_shape;
+};
+
+struct PendingCall {
+  HloInstruction* instruction;
+  size_t index;  // into called_computations()
+  const char* position;
+};
+
+class Parser {
+ public:
+  explicit Parser(absl::string_view text) : cursor_(text) {}
+
+  absl::StatusOr<std::unique_ptr<HloModule>> Run();
+
+ private:
+  absl::Status ParseModuleBody(HloModule& module);
+  absl::Status ParseComputation(HloModule& module);
+  absl::Status ParseInstructionList(HloComputation& computation,
+                                    char terminator);
+  absl::Status ParseInstruction(HloComputation& computation,
+                                std::vector<PendingInstruction>& pending,
+                                const char** root_position,
+                                HloInstruction** root);
+  absl::Status FinishComputation(HloComputation& computation,
+                                 std::vector<PendingInstruction>& pending);
+  absl::Status ParseAttribute(HloInstruction& instruction);
+  absl::Status ApplyTypedAttribute(HloInstruction& instruction,
+                                   absl::string_view name,
+                                   absl::string_view value);
+  absl::Status ResolveCalls(bool final_pass);
+
+  // Name with optional '%'; error naming `what` when missing.
+  absl::StatusOr<std::string> ParseName(absl::string_view what);
+  absl::StatusOr<absl::string_view> ScanRawValue(absl::string_view name);
+  absl::Status SkipBalanced(char open, char close);
+
+  TextCursor cursor_;
+  bool snippet_ = false;
+  HloModule* module_ = nullptr;
+  std::vector<PendingCall> calls_;
+  absl::flat_hash_map<std::string, HloComputation*> computations_by_name_;
+};
+
+absl::StatusOr<std::string> Parser::ParseName(absl::string_view what) {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  bool percent = cursor_.TryConsume('%');
+  absl::string_view word = cursor_.ParseWord();
+  if (word.empty()) {
+    cursor_.set_pos(start);
+    return cursor_.Error(
+        absl::StrCat("expected ", what, ", found ", DescribeNext(cursor_)));
+  }
+  (void)percent;
+  return std::string(word);
+}
+
+absl::Status Parser::SkipBalanced(char open, char close) {
+  const char* start = cursor_.pos();
+  int64_t depth = 0;
+  for (const char* p = cursor_.pos(); p < cursor_.end(); ++p) {
+    if (*p == open) ++depth;
+    if (*p == close && --depth == 0) {
+      cursor_.set_pos(p + 1);
+      return absl::OkStatus();
+    }
+  }
+  return cursor_.ErrorAt(
+      start, absl::StrCat("unterminated '", std::string(1, open), "'"));
+}
+
+absl::StatusOr<absl::string_view> Parser::ScanRawValue(absl::string_view name) {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  const char* p = start;
+  std::vector<char> closers;
+  while (p < cursor_.end()) {
+    char c = *p;
+    if (c == '"') {
+      const char* q = p + 1;
+      while (q < cursor_.end() && *q != '"') {
+        if (*q == '\\') ++q;
+        ++q;
+      }
+      if (q >= cursor_.end()) {
+        return cursor_.ErrorAt(p, absl::StrCat("unterminated string in "
+                                               "attribute '",
+                                               name, "'"));
+      }
+      p = q + 1;
+      continue;
+    }
+    if (c == '(' || c == '{' || c == '[') {
+      closers.push_back(c == '(' ? ')' : c == '{' ? '}' : ']');
+    } else if (c == ')' || c == '}' || c == ']') {
+      if (closers.empty()) break;
+      if (closers.back() != c) {
+        return cursor_.ErrorAt(p,
+                               absl::StrCat("mismatched '", std::string(1, c),
+                                            "' in attribute '", name, "'"));
+      }
+      closers.pop_back();
+    } else if (closers.empty() &&
+               (c == ',' ||
+                absl::ascii_isspace(static_cast<unsigned char>(c)))) {
+      break;
+    }
+    ++p;
+  }
+  if (!closers.empty()) {
+    return cursor_.ErrorAt(start, absl::StrCat("unterminated value of "
+                                               "attribute '",
+                                               name, "'"));
+  }
+  if (p == start) {
+    return cursor_.ErrorAt(
+        start, absl::StrCat("expected a value for attribute '", name, "'"));
+  }
+  cursor_.set_pos(p);
+  return absl::string_view(start, p - start);
+}
+
+// ---- Typed attribute values. Each reads from `c`, positioned at the
+// value's start; the caller checks that the whole value was consumed. ----
+
+absl::StatusOr<std::vector<int64_t>> ParseIntList(TextCursor& c) {
+  std::vector<int64_t> values;
+  if (auto s = c.Expect('{', "to open a list of integers"); !s.ok()) return s;
+  if (c.TryConsume('}')) return values;
+  do {
+    absl::StatusOr<int64_t> v = c.ParseInt("list element");
+    if (!v.ok()) return v.status();
+    values.push_back(*v);
+  } while (c.TryConsume(','));
+  if (auto s = c.Expect('}', "or ',' in a list of integers"); !s.ok()) {
+    return s;
+  }
+  return values;
+}
+
+absl::StatusOr<int64_t> ParseSingleInt(TextCursor& c) {
+  return c.ParseInt("attribute value");
+}
+
+absl::StatusOr<bool> ParseBool(TextCursor& c) {
+  if (c.TryConsumeWord("true")) return true;
+  if (c.TryConsumeWord("false")) return false;
+  return c.Error(
+      absl::StrCat("expected true or false, found ", DescribeNext(c)));
+}
+
+absl::StatusOr<std::vector<SliceDimension>> ParseSliceRanges(TextCursor& c) {
+  std::vector<SliceDimension> ranges;
+  if (auto s = c.Expect('{', "to open the slice ranges"); !s.ok()) return s;
+  if (c.TryConsume('}')) return ranges;
+  do {
+    SliceDimension d;
+    if (auto s = c.Expect('[', "to open a slice range [start:limit:stride]");
+        !s.ok()) {
+      return s;
+    }
+    absl::StatusOr<int64_t> v = c.ParseInt("slice start");
+    if (!v.ok()) return v.status();
+    d.start = *v;
+    if (auto s = c.Expect(':', "after the slice start"); !s.ok()) return s;
+    v = c.ParseInt("slice limit");
+    if (!v.ok()) return v.status();
+    d.limit = *v;
+    if (c.TryConsume(':')) {
+      v = c.ParseInt("slice stride");
+      if (!v.ok()) return v.status();
+      d.stride = *v;
+    }
+    if (auto s = c.Expect(']', "to close a slice range"); !s.ok()) return s;
+    ranges.push_back(d);
+  } while (c.TryConsume(','));
+  if (auto s = c.Expect('}', "or ',' in the slice ranges"); !s.ok()) return s;
+  return ranges;
+}
+
+// `low_high[_interior]` entries joined by 'x'.
+absl::StatusOr<PaddingConfig> ParsePadding(TextCursor& c, bool allow_interior) {
+  PaddingConfig config;
+  do {
+    PaddingDimension d;
+    absl::StatusOr<int64_t> v = c.ParseInt("low padding");
+    if (!v.ok()) return v.status();
+    d.low = *v;
+    if (auto s = c.Expect('_', "between low and high padding"); !s.ok()) {
+      return s;
+    }
+    v = c.ParseInt("high padding");
+    if (!v.ok()) return v.status();
+    d.high = *v;
+    if (allow_interior && c.PeekRaw() == '_') {
+      c.set_pos(c.pos() + 1);
+      v = c.ParseInt("interior padding");
+      if (!v.ok()) return v.status();
+      d.interior = *v;
+    }
+    config.push_back(d);
+  } while (c.PeekRaw() == 'x' && (c.set_pos(c.pos() + 1), true));
+  return config;
+}
+
+absl::StatusOr<std::vector<int64_t>> ParseXSeparated(TextCursor& c,
+                                                     absl::string_view what) {
+  std::vector<int64_t> values;
+  do {
+    absl::StatusOr<int64_t> v = c.ParseInt(what);
+    if (!v.ok()) return v.status();
+    values.push_back(*v);
+  } while (c.PeekRaw() == 'x' && (c.set_pos(c.pos() + 1), true));
+  return values;
+}
+
+absl::StatusOr<Window> ParseWindow(TextCursor& c) {
+  const char* start = c.pos();
+  if (auto s = c.Expect('{', "to open the window"); !s.ok()) return s;
+  std::vector<int64_t> size, stride, lhs_dilate, rhs_dilate, reversal;
+  PaddingConfig pad;
+  bool has_size = false;
+  while (!c.TryConsume('}')) {
+    c.SkipSpace();
+    const char* key_start = c.pos();
+    absl::string_view key = c.ParseWord();
+    if (key.empty()) {
+      return c.Error(
+          absl::StrCat("expected a window field (size, stride, "
+                       "pad, lhs_dilate, rhs_dilate, "
+                       "rhs_reversal) or '}', found ",
+                       DescribeNext(c)));
+    }
+    if (auto s = c.Expect('=', absl::StrCat("after window field ", key));
+        !s.ok()) {
+      return s;
+    }
+    absl::StatusOr<std::vector<int64_t>> values;
+    if (key == "pad") {
+      absl::StatusOr<PaddingConfig> p = ParsePadding(c, false);
+      if (!p.ok()) return p.status();
+      pad = *p;
+      continue;
+    }
+    values = ParseXSeparated(c, key);
+    if (!values.ok()) return values.status();
+    if (key == "size") {
+      size = *values;
+      has_size = true;
+    } else if (key == "stride") {
+      stride = *values;
+    } else if (key == "lhs_dilate") {
+      lhs_dilate = *values;
+    } else if (key == "rhs_dilate") {
+      rhs_dilate = *values;
+    } else if (key == "rhs_reversal") {
+      reversal = *values;
+    } else {
+      return c.ErrorAt(key_start,
+                       absl::StrCat("unknown window field '", key, "'"));
+    }
+  }
+  if (!has_size) return c.ErrorAt(start, "window without size=");
+  size_t rank = size.size();
+  auto check = [&](size_t n, absl::string_view what) -> absl::Status {
+    if (n != 0 && n != rank) {
+      return c.ErrorAt(start, absl::StrCat("window ", what, " has ", n,
+                                           " entries but size has ", rank));
+    }
+    return absl::OkStatus();
+  };
+  for (auto [n, what] : std::vector<std::pair<size_t, absl::string_view>>{
+           {stride.size(), "stride"},
+           {pad.size(), "pad"},
+           {lhs_dilate.size(), "lhs_dilate"},
+           {rhs_dilate.size(), "rhs_dilate"},
+           {reversal.size(), "rhs_reversal"}}) {
+    if (auto s = check(n, what); !s.ok()) return s;
+  }
+  Window window;
+  window.dimensions.resize(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    WindowDimension& d = window.dimensions[i];
+    d.size = size[i];
+    if (!stride.empty()) d.stride = stride[i];
+    if (!pad.empty()) {
+      d.padding_low = pad[i].low;
+      d.padding_high = pad[i].high;
+    }
+    if (!lhs_dilate.empty()) d.base_dilation = lhs_dilate[i];
+    if (!rhs_dilate.empty()) d.window_dilation = rhs_dilate[i];
+    if (!reversal.empty()) d.window_reversal = reversal[i] != 0;
+  }
+  return window;
+}
+
+// `b01f_01io->b01f`: position k of each label is dimension k of the input,
+// kernel and output; 'b'/'f' (input, output) and 'i'/'o' (kernel) name the
+// batch and feature dimensions and digit n the n-th spatial dimension.
+absl::StatusOr<ConvolutionDimensionNumbers> ParseDimLabels(
+    TextCursor& c, absl::string_view value) {
+  const char* start = c.pos();
+  size_t underscore = value.find('_');
+  size_t arrow = value.find("->");
+  if (underscore == absl::string_view::npos ||
+      arrow == absl::string_view::npos || arrow < underscore) {
+    return c.ErrorAt(start, "dim_labels must look like b01f_01io->b01f");
+  }
+  absl::string_view input = value.substr(0, underscore);
+  absl::string_view kernel =
+      value.substr(underscore + 1, arrow - underscore - 1);
+  absl::string_view output = value.substr(arrow + 2);
+  ConvolutionDimensionNumbers dnums;
+  int64_t spatial = static_cast<int64_t>(input.size()) - 2;
+  if (spatial < 0 || static_cast<int64_t>(kernel.size()) != spatial + 2 ||
+      static_cast<int64_t>(output.size()) != spatial + 2) {
+    return c.ErrorAt(start,
+                     "dim_labels parts must have the same length "
+                     "(spatial dimensions + 2)");
+  }
+  auto parse_part = [&](absl::string_view part, char first, char second,
+                        int64_t* first_dim, int64_t* second_dim,
+                        std::vector<int64_t>* spatial_dims) -> absl::Status {
+    spatial_dims->assign(spatial, -1);
+    bool seen_first = false, seen_second = false;
+    for (size_t k = 0; k < part.size(); ++k) {
+      char ch = part[k];
+      if (ch == first && !seen_first) {
+        *first_dim = k;
+        seen_first = true;
+      } else if (ch == second && !seen_second) {
+        *second_dim = k;
+        seen_second = true;
+      } else if (ch >= '0' && ch <= '9' && ch - '0' < spatial &&
+                 (*spatial_dims)[ch - '0'] == -1) {
+        (*spatial_dims)[ch - '0'] = k;
+      } else {
+        return c.ErrorAt(part.data() + k,
+                         absl::StrCat("unexpected '", std::string(1, ch),
+                                      "' in dim_labels part '", part, "'"));
+      }
+    }
+    return absl::OkStatus();
+  };
+  if (auto s = parse_part(input, 'b', 'f', &dnums.input_batch_dimension,
+                          &dnums.input_feature_dimension,
+                          &dnums.input_spatial_dimensions);
+      !s.ok()) {
+    return s;
+  }
+  if (auto s =
+          parse_part(kernel, 'i', 'o', &dnums.kernel_input_feature_dimension,
+                     &dnums.kernel_output_feature_dimension,
+                     &dnums.kernel_spatial_dimensions);
+      !s.ok()) {
+    return s;
+  }
+  if (auto s = parse_part(output, 'b', 'f', &dnums.output_batch_dimension,
+                          &dnums.output_feature_dimension,
+                          &dnums.output_spatial_dimensions);
+      !s.ok()) {
+    return s;
+  }
+  c.set_pos(value.data() + value.size());
+  return dnums;
+}
+
+absl::StatusOr<ComparisonDirection> ParseDirection(TextCursor& c) {
+  c.SkipSpace();
+  const char* start = c.pos();
+  absl::string_view word = c.ParseWord();
+  static constexpr std::pair<absl::string_view, ComparisonDirection>
+      kDirections[] = {
+          {"EQ", ComparisonDirection::kEq}, {"NE", ComparisonDirection::kNe},
+          {"GE", ComparisonDirection::kGe}, {"GT", ComparisonDirection::kGt},
+          {"LE", ComparisonDirection::kLe}, {"LT", ComparisonDirection::kLt}};
+  for (const auto& [name, direction] : kDirections) {
+    if (word == name) return direction;
+  }
+  return c.ErrorAt(start, absl::StrCat("expected a comparison direction (EQ, "
+                                       "NE, GE, GT, LE, LT), found '",
+                                       word, "'"));
+}
+
+absl::Status Parser::ApplyTypedAttribute(HloInstruction& inst,
+                                         absl::string_view name,
+                                         absl::string_view value) {
+  TextCursor c = cursor_;
+  c.set_pos(value.data());
+  const char* value_end = value.data() + value.size();
+  HloOpcode op = inst.opcode();
+  absl::Status status = absl::OkStatus();
+
+  auto int_list = [&](auto setter) {
+    absl::StatusOr<std::vector<int64_t>> v = ParseIntList(c);
+    if (!v.ok()) return v.status();
+    setter(*std::move(v));
+    return absl::OkStatus();
+  };
+  auto single_int = [&](auto setter) {
+    absl::StatusOr<int64_t> v = ParseSingleInt(c);
+    if (!v.ok()) return v.status();
+    setter(*v);
+    return absl::OkStatus();
+  };
+  auto boolean = [&](auto setter) {
+    absl::StatusOr<bool> v = ParseBool(c);
+    if (!v.ok()) return v.status();
+    setter(*v);
+    return absl::OkStatus();
+  };
+
+  if (IsComputationRole(name) || IsComputationListRole(name)) {
+    // Computation references are recorded for every op, known or not, so
+    // that the module's call graph is complete.
+    std::vector<std::pair<std::string, const char*>> names;
+    if (IsComputationListRole(name)) {
+      if (auto s = c.Expect('{', "to open a list of computations"); !s.ok()) {
+        return s;
+      }
+      if (!c.TryConsume('}')) {
+        do {
+          c.SkipSpace();
+          const char* p = c.pos();
+          c.TryConsume('%');
+          absl::string_view word = c.ParseWord();
+          if (word.empty()) return c.Error("expected a computation name");
+          names.push_back({std::string(word), p});
+        } while (c.TryConsume(','));
+        if (auto s = c.Expect('}', "to close a list of computations");
+            !s.ok()) {
+          return s;
+        }
+      }
+    } else {
+      c.SkipSpace();
+      const char* p = c.pos();
+      c.TryConsume('%');
+      absl::string_view word = c.ParseWord();
+      if (word.empty()) return c.Error("expected a computation name");
+      names.push_back({std::string(word), p});
+    }
+    for (auto& [called_name, position] : names) {
+      inst.mutable_called_computations()->push_back(
+          {std::string(name), called_name, nullptr});
+      calls_.push_back(
+          {&inst, inst.called_computations().size() - 1, position});
+    }
+  } else if (op == HloOpcode::kUnknown) {
+    return absl::OkStatus();  // Opaque op: its attributes stay text.
+  } else if (name == "dimensions") {
+    status = int_list(
+        [&](std::vector<int64_t> v) { inst.set_dimensions(std::move(v)); });
+  } else if (name == "slice" && op == HloOpcode::kSlice) {
+    absl::StatusOr<std::vector<SliceDimension>> v = ParseSliceRanges(c);
+    if (!v.ok()) return v.status();
+    inst.set_slice(*std::move(v));
+  } else if (name == "padding" && op == HloOpcode::kPad) {
+    absl::StatusOr<PaddingConfig> v = ParsePadding(c, true);
+    if (!v.ok()) return v.status();
+    inst.set_padding_config(*std::move(v));
+  } else if (name == "window") {
+    absl::StatusOr<Window> v = ParseWindow(c);
+    if (!v.ok()) return v.status();
+    inst.set_window(*std::move(v));
+  } else if (name == "dim_labels") {
+    absl::StatusOr<ConvolutionDimensionNumbers> v = ParseDimLabels(c, value);
+    if (!v.ok()) return v.status();
+    inst.set_convolution_dimension_numbers(*std::move(v));
+  } else if (name == "feature_group_count") {
+    status = single_int([&](int64_t v) { inst.set_feature_group_count(v); });
+  } else if (name == "batch_group_count") {
+    status = single_int([&](int64_t v) { inst.set_batch_group_count(v); });
+  } else if (name == "lhs_batch_dims") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.mutable_dot_dimension_numbers()->lhs_batch_dimensions = v;
+    });
+  } else if (name == "rhs_batch_dims") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.mutable_dot_dimension_numbers()->rhs_batch_dimensions = v;
+    });
+  } else if (name == "lhs_contracting_dims") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.mutable_dot_dimension_numbers()->lhs_contracting_dimensions = v;
+    });
+  } else if (name == "rhs_contracting_dims") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.mutable_dot_dimension_numbers()->rhs_contracting_dimensions = v;
+    });
+  } else if (name == "offset_dims") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.mutable_gather_dimension_numbers()->offset_dims = v;
+    });
+  } else if (name == "collapsed_slice_dims") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.mutable_gather_dimension_numbers()->collapsed_slice_dims = v;
+    });
+  } else if (name == "start_index_map") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.mutable_gather_dimension_numbers()->start_index_map = v;
+    });
+  } else if (name == "operand_batching_dims") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.mutable_gather_dimension_numbers()->operand_batching_dims = v;
+    });
+  } else if (name == "start_indices_batching_dims") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.mutable_gather_dimension_numbers()->start_indices_batching_dims = v;
+    });
+  } else if (name == "slice_sizes") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.set_gather_slice_sizes(std::move(v));
+    });
+  } else if (name == "index_vector_dim") {
+    status = single_int([&](int64_t v) {
+      inst.mutable_gather_dimension_numbers()->index_vector_dim = v;
+      inst.mutable_scatter_dimension_numbers()->index_vector_dim = v;
+    });
+  } else if (name == "update_window_dims") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.mutable_scatter_dimension_numbers()->update_window_dims = v;
+    });
+  } else if (name == "inserted_window_dims") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.mutable_scatter_dimension_numbers()->inserted_window_dims = v;
+    });
+  } else if (name == "scatter_dims_to_operand_dims") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.mutable_scatter_dimension_numbers()->scatter_dims_to_operand_dims =
+          v;
+    });
+  } else if (name == "input_batching_dims") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.mutable_scatter_dimension_numbers()->input_batching_dims = v;
+    });
+  } else if (name == "scatter_indices_batching_dims") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.mutable_scatter_dimension_numbers()->scatter_indices_batching_dims =
+          v;
+    });
+  } else if (name == "indices_are_sorted") {
+    status = boolean([&](bool v) { inst.set_indices_are_sorted(v); });
+  } else if (name == "unique_indices") {
+    status = boolean([&](bool v) { inst.set_unique_indices(v); });
+  } else if (name == "dynamic_slice_sizes") {
+    status = int_list([&](std::vector<int64_t> v) {
+      inst.set_dynamic_slice_sizes(std::move(v));
+    });
+  } else if (name == "direction") {
+    absl::StatusOr<ComparisonDirection> v = ParseDirection(c);
+    if (!v.ok()) return v.status();
+    inst.set_comparison_direction(*v);
+  } else if (name == "iota_dimension") {
+    status = single_int([&](int64_t v) { inst.set_iota_dimension(v); });
+  } else if (name == "index" && op == HloOpcode::kGetTupleElement) {
+    status = single_int([&](int64_t v) { inst.set_tuple_index(v); });
+  } else if (name == "is_stable") {
+    status = boolean([&](bool v) { inst.set_is_stable(v); });
+  } else if (name == "exponent_bits") {
+    status = single_int([&](int64_t v) { inst.set_exponent_bits(v); });
+  } else if (name == "mantissa_bits") {
+    status = single_int([&](int64_t v) { inst.set_mantissa_bits(v); });
+  } else if (name == "kind") {
+    inst.set_fusion_kind(std::string(value));
+    c.set_pos(value_end);
+  } else {
+    return absl::OkStatus();  // Not needed by any analysis: kept as text.
+  }
+  if (!status.ok()) return status;
+  c.SkipSpace();
+  if (c.pos() < value_end) {
+    return c.Error(absl::StrCat("unexpected ", DescribeNext(c),
+                                " in attribute '", name, "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Parser::ParseAttribute(HloInstruction& instruction) {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  absl::string_view name = cursor_.ParseWord();
+  if (name.empty()) {
+    return cursor_.Error(absl::StrCat("expected an attribute name, found ",
+                                      DescribeNext(cursor_)));
+  }
+  if (auto s = cursor_.Expect(
+          '=', absl::StrCat("after attribute name '", name, "'"));
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<absl::string_view> value = ScanRawValue(name);
+  if (!value.ok()) return value.status();
+  if (instruction.attribute(name).has_value()) {
+    return cursor_.ErrorAt(start,
+                           absl::StrCat("attribute '", name, "' given twice"));
+  }
+  instruction.mutable_attributes()->push_back(
+      {std::string(name), std::string(*value)});
+  return ApplyTypedAttribute(instruction, name, *value);
+}
+
+absl::Status Parser::ParseInstruction(HloComputation& computation,
+                                      std::vector<PendingInstruction>& pending,
+                                      const char** root_position,
+                                      HloInstruction** root) {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  bool is_root = cursor_.TryConsumeWord("ROOT");
+  std::optional<Shape> leading_shape;
+  if (snippet_ && LooksLikeShape(cursor_)) {
+    absl::StatusOr<Shape> shape = ParseShapeAtCursor(cursor_);
+    if (!shape.ok()) return shape.status();
+    leading_shape = *std::move(shape);
+  }
+  absl::StatusOr<std::string> name = ParseName("an instruction name");
+  if (!name.ok()) return name.status();
+  if (auto s = cursor_.Expect(
+          '=', absl::StrCat("after instruction name '", *name, "'"));
+      !s.ok()) {
+    return s;
+  }
+  std::optional<Shape> shape;
+  if (LooksLikeShape(cursor_)) {
+    absl::StatusOr<Shape> parsed = ParseShapeAtCursor(cursor_);
+    if (!parsed.ok()) return parsed.status();
+    shape = *std::move(parsed);
+  }
+  cursor_.SkipSpace();
+  const char* opcode_start = cursor_.pos();
+  absl::string_view opcode_name = cursor_.ParseWord();
+  if (opcode_name.empty()) {
+    return cursor_.Error(absl::StrCat("expected a shape or an opcode after '",
+                                      *name, " =', found ",
+                                      DescribeNext(cursor_)));
+  }
+  HloOpcode opcode = HloOpcodeFromName(opcode_name);
+  auto owned =
+      std::make_unique<HloInstruction>(*name, opcode, std::string(opcode_name));
+  HloInstruction* inst = owned.get();
+  PendingInstruction entry{inst, start, {}, shape.has_value(), leading_shape};
+  if (shape.has_value()) inst->set_shape(*shape);
+
+  if (auto s =
+          cursor_.Expect('(', absl::StrCat("after opcode '", opcode_name, "'"));
+      !s.ok()) {
+    return s;
+  }
+  if (opcode == HloOpcode::kParameter) {
+    cursor_.SkipSpace();
+    const char* number_start = cursor_.pos();
+    absl::StatusOr<int64_t> number = cursor_.ParseInt("parameter number");
+    if (!number.ok()) return number.status();
+    if (*number < 0) {
+      return cursor_.ErrorAt(number_start,
+                             "parameter numbers must not be negative");
+    }
+    inst->set_parameter_number(*number);
+    if (auto s = cursor_.Expect(')', "after the parameter number"); !s.ok()) {
+      return s;
+    }
+    if (!shape.has_value()) {
+      return cursor_.ErrorAt(
+          opcode_start,
+          absl::StrCat("parameter '", *name, "' needs a written shape"));
+    }
+  } else if (opcode == HloOpcode::kConstant) {
+    if (!shape.has_value()) {
+      return cursor_.ErrorAt(
+          opcode_start,
+          absl::StrCat("constant '", *name, "' needs a written shape"));
+    }
+    absl::StatusOr<Literal> literal = ParseLiteralAtCursor(cursor_, *shape);
+    if (!literal.ok()) return literal.status();
+    inst->set_literal(*std::move(literal));
+    if (auto s = cursor_.Expect(')', "after the constant's value"); !s.ok()) {
+      return s;
+    }
+  } else if (!cursor_.TryConsume(')')) {
+    do {
+      PendingOperand operand;
+      if (LooksLikeShape(cursor_)) {
+        absl::StatusOr<Shape> operand_shape = ParseShapeAtCursor(cursor_);
+        if (!operand_shape.ok()) return operand_shape.status();
+        operand.written_shape = *std::move(operand_shape);
+      }
+      cursor_.SkipSpace();
+      operand.position = cursor_.pos();
+      absl::StatusOr<std::string> operand_name = ParseName("an operand name");
+      if (!operand_name.ok()) return operand_name.status();
+      operand.name = *std::move(operand_name);
+      entry.operands.push_back(std::move(operand));
+    } while (cursor_.TryConsume(','));
+    if (auto s = cursor_.Expect(')', "or ',' after an operand"); !s.ok()) {
+      return s;
+    }
+  }
+  while (cursor_.TryConsume(',')) {
+    if (auto s = ParseAttribute(*inst); !s.ok()) return s;
+  }
+  if (is_root) {
+    if (*root != nullptr) {
+      return cursor_.ErrorAt(
+          start, absl::StrCat("second ROOT '", *name, "' in computation '",
+                              computation.name(), "'"));
+    }
+    *root = inst;
+    *root_position = start;
+  }
+  computation.AddInstruction(std::move(owned));
+  pending.push_back(std::move(entry));
+  return absl::OkStatus();
+}
+
+// Same-shape elementwise ops: an operand's shape is the result's shape.
+bool OperandShapeIsResultShape(HloOpcode op) {
+  if (!IsElementwise(op)) return false;
+  switch (op) {
+    case HloOpcode::kCompare:
+    case HloOpcode::kConvert:
+    case HloOpcode::kBitcastConvert:
+    case HloOpcode::kIsFinite:
+    case HloOpcode::kReal:
+    case HloOpcode::kImag:
+    case HloOpcode::kComplex:
+    case HloOpcode::kSelect:
+    case HloOpcode::kClamp:
+      return false;
+    default:
+      return true;
+  }
+}
+
+absl::Status Parser::FinishComputation(
+    HloComputation& computation, std::vector<PendingInstruction>& pending) {
+  // Calls to computations defined so far are resolved now: the shape of a
+  // call or fusion written without one comes from its computation.
+  if (auto s = ResolveCalls(false); !s.ok()) return s;
+  absl::flat_hash_map<absl::string_view, HloInstruction*> by_name;
+  by_name.reserve(pending.size());
+  absl::flat_hash_set<int64_t> parameter_numbers;
+  int64_t next_parameter = 0;
+  for (const PendingInstruction& p : pending) {
+    if (!by_name.emplace(p.instruction->name(), p.instruction).second) {
+      return cursor_.ErrorAt(
+          p.position, absl::StrCat("instruction name '", p.instruction->name(),
+                                   "' is defined twice"));
+    }
+    if (p.instruction->opcode() == HloOpcode::kParameter) {
+      int64_t n = p.instruction->parameter_number();
+      if (!parameter_numbers.insert(n).second) {
+        return cursor_.ErrorAt(
+            p.position,
+            absl::StrCat("parameter number ", n, " is used twice in '",
+                         computation.name(), "'"));
+      }
+      next_parameter = std::max(next_parameter, n + 1);
+    }
+  }
+  // Resolve operands; snippets may use undefined names whose shape is known.
+  for (PendingInstruction& p : pending) {
+    for (PendingOperand& operand : p.operands) {
+      auto it = by_name.find(operand.name);
+      HloInstruction* target = nullptr;
+      if (it != by_name.end()) {
+        target = it->second;
+      } else if (snippet_) {
+        std::optional<Shape> implicit_shape = operand.written_shape;
+        if (!implicit_shape.has_value() && p.has_shape &&
+            OperandShapeIsResultShape(p.instruction->opcode())) {
+          implicit_shape = p.instruction->shape();
+        }
+        if (implicit_shape.has_value()) {
+          auto parameter = std::make_unique<HloInstruction>(
+              operand.name, HloOpcode::kParameter, "parameter");
+          parameter->set_shape(*implicit_shape);
+          parameter->set_parameter_number(next_parameter++);
+          target = computation.PrependInstruction(std::move(parameter));
+          by_name.emplace(target->name(), target);
+        }
+      }
+      if (target == nullptr) {
+        return cursor_.ErrorAt(
+            operand.position,
+            absl::StrCat("unknown operand '", operand.name,
+                         "' of instruction '", p.instruction->name(), "'"));
+      }
+      p.instruction->AppendOperand(target);
+    }
+  }
+  // Reject cycles: colour-marking DFS over operands, iterative.
+  {
+    absl::flat_hash_map<const HloInstruction*, int> state;  // 1 open, 2 done
+    absl::flat_hash_map<const HloInstruction*, const char*> position;
+    for (const PendingInstruction& p : pending) {
+      position[p.instruction] = p.position;
+    }
+    for (const auto& start : computation.instructions()) {
+      if (state[start.get()] != 0) continue;
+      std::vector<std::pair<HloInstruction*, int64_t>> stack = {
+          {start.get(), 0}};
+      state[start.get()] = 1;
+      while (!stack.empty()) {
+        auto& [node, next] = stack.back();
+        if (next < node->operand_count()) {
+          HloInstruction* operand = node->operand(next++);
+          int& s = state[operand];
+          if (s == 1) {
+            auto pos = position.find(operand);
+            const char* at =
+                pos != position.end() ? pos->second : cursor_.text().data();
+            return cursor_.ErrorAt(
+                at, absl::StrCat("cycle: instruction '", operand->name(),
+                                 "' depends on itself"));
+          }
+          if (s == 0) {
+            s = 1;
+            stack.push_back({operand, 0});
+          }
+        } else {
+          state[node] = 2;
+          stack.pop_back();
+        }
+      }
+    }
+  }
+  // Written operand shapes must match; missing result shapes are inferred
+  // in post order so that operands have theirs.
+  absl::flat_hash_map<const HloInstruction*, PendingInstruction*> by_inst;
+  for (PendingInstruction& p : pending) by_inst[p.instruction] = &p;
+  for (HloInstruction* inst : computation.PostOrder()) {
+    auto it = by_inst.find(inst);
+    if (it == by_inst.end()) continue;  // Implicit parameter.
+    PendingInstruction& p = *it->second;
+    for (size_t i = 0; i < p.operands.size(); ++i) {
+      const PendingOperand& operand = p.operands[i];
+      if (operand.written_shape.has_value() &&
+          !operand.written_shape->CompatibleWith(inst->operand(i)->shape())) {
+        return cursor_.ErrorAt(
+            operand.position,
+            absl::StrCat("operand '", operand.name, "' of '", inst->name(),
+                         "' is written as ", operand.written_shape->ToString(),
+                         " but has shape ",
+                         inst->operand(i)->shape().ToString()));
+      }
+    }
+    if (!p.has_shape) {
+      absl::StatusOr<Shape> inferred = InferShape(*inst);
+      if (!inferred.ok()) {
+        return cursor_.ErrorAt(
+            p.position,
+            absl::StrCat("cannot infer the shape of '", inst->name(),
+                         "': ", inferred.status().message()));
+      }
+      inst->set_shape(*std::move(inferred));
+    }
+    if (p.leading_shape.has_value() &&
+        !p.leading_shape->CompatibleWith(inst->shape())) {
+      return cursor_.ErrorAt(
+          p.position,
+          absl::StrCat("leading shape ", p.leading_shape->ToString(), " of '",
+                       inst->name(), "' differs from its shape ",
+                       inst->shape().ToString()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Parser::ParseInstructionList(HloComputation& computation,
+                                          char terminator) {
+  std::vector<PendingInstruction> pending;
+  const char* root_position = nullptr;
+  HloInstruction* root = nullptr;
+  while (cursor_.Peek() != terminator) {
+    if (cursor_.Peek() == '\0') {
+      return cursor_.Error(
+          absl::StrCat("unexpected end of input in "
+                       "computation '",
+                       computation.name(), "' (missing '",
+                       std::string(1, terminator), "')"));
+    }
+    if (auto s = ParseInstruction(computation, pending, &root_position, &root);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (pending.empty()) {
+    return cursor_.Error(absl::StrCat("computation '", computation.name(),
+                                      "' has no instructions"));
+  }
+  if (auto s = FinishComputation(computation, pending); !s.ok()) return s;
+  computation.set_root(root != nullptr ? root : pending.back().instruction);
+  return absl::OkStatus();
+}
+
+absl::Status Parser::ParseComputation(HloModule& module) {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  bool is_entry = cursor_.TryConsumeWord("ENTRY");
+  absl::StatusOr<std::string> name = ParseName("a computation name");
+  if (!name.ok()) return name.status();
+  if (cursor_.Peek() == '(') {
+    // XLA's signature `(p: f32[2]) -> f32[2]`; the parameters themselves
+    // carry the shapes, so it is skipped after a syntax check.
+    if (auto s = SkipBalanced('(', ')'); !s.ok()) return s;
+    if (!cursor_.TryConsume("->")) {
+      return cursor_.Error("expected '->' after the computation's parameters");
+    }
+    absl::StatusOr<Shape> result = ParseShapeAtCursor(cursor_);
+    if (!result.ok()) return result.status();
+  }
+  if (auto s = cursor_.Expect(
+          '{', absl::StrCat("to open computation '", *name, "'"));
+      !s.ok()) {
+    return s;
+  }
+  if (computations_by_name_.contains(*name)) {
+    return cursor_.ErrorAt(
+        start, absl::StrCat("computation '", *name, "' is defined twice"));
+  }
+  auto owned = std::make_unique<HloComputation>(*name);
+  HloComputation* computation = module.AddComputation(std::move(owned));
+  computations_by_name_[*name] = computation;
+  if (is_entry) {
+    if (module.entry_computation() != nullptr) {
+      return cursor_.ErrorAt(start, "second ENTRY computation");
+    }
+    computation->set_is_entry(true);
+    module.set_entry_computation(computation);
+  }
+  if (auto s = ParseInstructionList(*computation, '}'); !s.ok()) return s;
+  cursor_.TryConsume('}');
+  // `}, execution_thread="main"` and similar trailing attributes.
+  while (cursor_.TryConsume(',')) {
+    absl::string_view attribute = cursor_.ParseWord();
+    if (attribute.empty()) return cursor_.Error("expected an attribute name");
+    if (auto s = cursor_.Expect('=', "after the attribute name"); !s.ok()) {
+      return s;
+    }
+    if (auto v = ScanRawValue(attribute); !v.ok()) return v.status();
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Parser::ResolveCalls(bool final_pass) {
+  for (const PendingCall& call : calls_) {
+    CalledComputation& called =
+        (*call.instruction->mutable_called_computations())[call.index];
+    if (called.computation != nullptr) continue;
+    auto it = computations_by_name_.find(called.name);
+    if (it != computations_by_name_.end()) {
+      called.computation = it->second;
+      if (it->second == call.instruction->parent()) {
+        return cursor_.ErrorAt(
+            call.position,
+            absl::StrCat("computation '", called.name, "' calls itself"));
+      }
+    } else if (final_pass && !snippet_) {
+      return cursor_.ErrorAt(
+          call.position,
+          absl::StrCat("unknown computation '", called.name, "'"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
+  cursor_.SkipSpace();
+  if (cursor_.TryConsumeWord("HloModule")) {
+    absl::StatusOr<std::string> name = ParseName("a module name");
+    if (!name.ok()) return name.status();
+    auto module = std::make_unique<HloModule>(*name);
+    module_ = module.get();
+    while (cursor_.TryConsume(',')) {
+      absl::string_view attribute = cursor_.ParseWord();
+      if (attribute.empty()) {
+        return cursor_.Error("expected a module attribute name");
+      }
+      if (auto s = cursor_.Expect('=', "after the attribute name"); !s.ok()) {
+        return s;
+      }
+      absl::StatusOr<absl::string_view> value = ScanRawValue(attribute);
+      if (!value.ok()) return value.status();
+      module->mutable_attributes()->push_back(
+          {std::string(attribute), std::string(*value)});
+    }
+    if (cursor_.AtEnd()) return cursor_.Error("module has no computations");
+    while (!cursor_.AtEnd()) {
+      if (auto s = ParseComputation(*module); !s.ok()) return s;
+    }
+    if (module->entry_computation() == nullptr) {
+      HloComputation* last = module->computations().back().get();
+      last->set_is_entry(true);
+      module->set_entry_computation(last);
+    }
+    if (auto s = ResolveCalls(true); !s.ok()) return s;
+    return module;
+  }
+  // A snippet: decide between computations and a bare instruction list.
+  snippet_ = true;
+  if (cursor_.AtEnd()) return cursor_.Error("empty input: no HLO to read");
+  const char* start = cursor_.pos();
+  cursor_.TryConsumeWord("ENTRY");
+  bool computations = false;
+  if (!LooksLikeShape(cursor_)) {
+    cursor_.TryConsume('%');
+    cursor_.ParseWord();
+    char next = cursor_.Peek();
+    computations = next == '{' || next == '(';
+  }
+  cursor_.set_pos(start);
+  if (computations) {
+    auto module = std::make_unique<HloModule>("m");
+    module_ = module.get();
+    while (!cursor_.AtEnd()) {
+      if (auto s = ParseComputation(*module); !s.ok()) return s;
+      if (auto s = ResolveCalls(false); !s.ok()) return s;
+    }
+    if (module->entry_computation() == nullptr) {
+      HloComputation* last = module->computations().back().get();
+      last->set_is_entry(true);
+      module->set_entry_computation(last);
+    }
+    if (auto s = ResolveCalls(true); !s.ok()) return s;
+    return module;
+  }
+  auto module = std::make_unique<HloModule>("m");
+  module_ = module.get();
+  auto owned = std::make_unique<HloComputation>("main");
+  HloComputation* computation = module->AddComputation(std::move(owned));
+  computation->set_is_entry(true);
+  module->set_entry_computation(computation);
+  if (auto s = ParseInstructionList(*computation, '\0'); !s.ok()) return s;
+  if (auto s = ResolveCalls(true); !s.ok()) return s;
+  return module;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<HloModule>> ParseHloModule(
+    absl::string_view text) {
+  Parser parser(text);
+  return parser.Run();
+}
+
+}  // namespace xla_index

@@ -1,0 +1,44 @@
+#ifndef XLA_INDEX_HLO_PARSER_H_
+#define XLA_INDEX_HLO_PARSER_H_
+
+// Reads HLO text into an HloModule. Three forms are accepted:
+//
+//  1. A module, as XLA dumps it:
+//       HloModule m, entry_computation_layout={...}
+//       max { a = f32[] parameter(0) ... ROOT m = f32[] maximum(a, b) }
+//       ENTRY e { ... ROOT r = f32[10] reduce(p, c), dimensions={0},
+//                 to_apply=max }
+//  2. One or more bare computations `name { ... }` (seed 000's fusions);
+//     the ENTRY one, else the last one, is the entry.
+//  3. A bare list of instructions, as the seeds write them; the ROOT, else
+//     the last instruction, is the root.
+//
+// Names may carry XLA's '%'. Operands may be written with their shapes
+// (`add(f32[10] %a, f32[10] %b)`), which are then checked. A missing result
+// shape (`ds = dynamic-slice(...)`) is inferred. Attributes the analysis
+// does not need (metadata, backend_config, sharding, ...) are kept as text.
+// Unknown ops are kept with their name (opcode kUnknown).
+//
+// Forms 2 and 3 are snippets and are read leniently, the way the seeds
+// write them: a computation named by `to_apply=`/`calls=` may be left
+// undefined, an operand that is not defined becomes an implicit parameter
+// when its shape is known (written with the operand, or that of the result
+// for a same-shape elementwise op), and a leading `shape %name = ...` (seed
+// 003's bitcast-convert examples) is accepted. A full module is strict.
+//
+// Errors are InvalidArgument "line:column: message".
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "hlo/module.h"
+
+namespace xla_index {
+
+absl::StatusOr<std::unique_ptr<HloModule>> ParseHloModule(
+    absl::string_view text);
+
+}  // namespace xla_index
+
+#endif  // XLA_INDEX_HLO_PARSER_H_

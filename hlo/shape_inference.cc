@@ -1,0 +1,1014 @@
+#include "hlo/shape_inference.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "hlo/module.h"
+
+namespace xla_index {
+namespace {
+
+using Dims = std::vector<int64_t>;
+
+absl::Status Invalid(absl::string_view message) {
+  return absl::InvalidArgumentError(message);
+}
+
+std::string ListText(absl::Span<const int64_t> values) {
+  return absl::StrCat("{", absl::StrJoin(values, ","), "}");
+}
+
+absl::Status CheckOperandCount(const HloInstruction& inst, int64_t expected) {
+  if (inst.operand_count() != expected) {
+    return Invalid(absl::StrCat(inst.opcode_name(), " expects ", expected,
+                                " operand(s), got ", inst.operand_count()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckArrayOperands(const HloInstruction& inst) {
+  for (int64_t i = 0; i < inst.operand_count(); ++i) {
+    if (!inst.operand(i)->shape().IsArray()) {
+      return Invalid(absl::StrCat("operand ", i, " ('", inst.operand(i)->name(),
+                                  "') must be an array, not ",
+                                  inst.operand(i)->shape().ToString()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Dimension numbers `values` (named `what`) must lie in [0, rank) and be
+// distinct; when `sorted`, also strictly increasing.
+absl::Status CheckDimensionNumbers(absl::Span<const int64_t> values,
+                                   int64_t rank, absl::string_view what,
+                                   bool sorted = false) {
+  std::vector<bool> seen(rank, false);
+  for (size_t i = 0; i < values.size(); ++i) {
+    int64_t d = values[i];
+    if (d < 0 || d >= rank) {
+      return Invalid(absl::StrCat(what, " ", ListText(values), " has ", d,
+                                  ", expected a dimension in [0, ", rank, ")"));
+    }
+    if (seen[d]) {
+      return Invalid(absl::StrCat(what, " ", ListText(values), " repeats ", d));
+    }
+    if (sorted && i > 0 && values[i - 1] > d) {
+      return Invalid(
+          absl::StrCat(what, " ", ListText(values), " must be sorted"));
+    }
+    seen[d] = true;
+  }
+  return absl::OkStatus();
+}
+
+bool Contains(absl::Span<const int64_t> values, int64_t v) {
+  return std::find(values.begin(), values.end(), v) != values.end();
+}
+
+// The written element type when one was written, else `fallback`.
+PrimitiveType WrittenTypeOr(const HloInstruction& inst,
+                            PrimitiveType fallback) {
+  return inst.shape().IsArray() ? inst.shape().element_type() : fallback;
+}
+
+absl::StatusOr<Shape> WrittenShape(const HloInstruction& inst) {
+  if (inst.shape().element_type() == PrimitiveType::kInvalid) {
+    return Invalid(
+        absl::StrCat(inst.opcode_name(), " needs a written result shape"));
+  }
+  return inst.shape();
+}
+
+absl::StatusOr<Shape> InferElementwise(const HloInstruction& inst) {
+  HloOpcode op = inst.opcode();
+  if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+  if (IsElementwiseUnary(op)) {
+    if (auto s = CheckOperandCount(inst, 1); !s.ok()) return s;
+    const Shape& in = inst.operand(0)->shape();
+    Shape out = in;
+    out.clear_layout();
+    switch (op) {
+      case HloOpcode::kIsFinite:
+        if (!IsFloatingPoint(in.element_type())) {
+          return Invalid("is-finite needs a floating-point operand");
+        }
+        out.set_element_type(PrimitiveType::kPred);
+        break;
+      case HloOpcode::kReal:
+      case HloOpcode::kImag:
+        if (in.element_type() == PrimitiveType::kC64) {
+          out.set_element_type(PrimitiveType::kF32);
+        } else if (in.element_type() == PrimitiveType::kC128) {
+          out.set_element_type(PrimitiveType::kF64);
+        }
+        break;
+      case HloOpcode::kConvert: {
+        if (inst.shape().element_type() == PrimitiveType::kInvalid) {
+          return Invalid("convert needs a written result shape (its type)");
+        }
+        out.set_element_type(inst.shape().element_type());
+        break;
+      }
+      case HloOpcode::kBitcastConvert: {
+        if (inst.shape().element_type() == PrimitiveType::kInvalid) {
+          return Invalid("bitcast-convert needs a written result shape");
+        }
+        // Seed 003: for B > B' a new minor dimension B/B' appears; for
+        // B < B' the last dimension must be B'/B and is dropped.
+        PrimitiveType to = inst.shape().element_type();
+        int64_t from_bits = BitWidth(in.element_type());
+        int64_t to_bits = BitWidth(to);
+        Dims dims(in.dimensions().begin(), in.dimensions().end());
+        if (from_bits > to_bits) {
+          dims.push_back(from_bits / to_bits);
+        } else if (from_bits < to_bits) {
+          if (dims.empty() || dims.back() * from_bits != to_bits) {
+            return Invalid(absl::StrCat(
+                "bitcast-convert from ", PrimitiveTypeName(in.element_type()),
+                " to ", PrimitiveTypeName(to),
+                " needs a last dimension of size ", to_bits / from_bits));
+          }
+          dims.pop_back();
+        }
+        out = Shape(to, dims);
+        break;
+      }
+      case HloOpcode::kNot:
+        if (IsFloatingPoint(in.element_type()) ||
+            IsComplex(in.element_type())) {
+          return Invalid("not needs a pred or integer operand");
+        }
+        break;
+      default:
+        break;
+    }
+    return out;
+  }
+  if (IsElementwiseBinary(op)) {
+    if (auto s = CheckOperandCount(inst, 2); !s.ok()) return s;
+    const Shape& lhs = inst.operand(0)->shape();
+    const Shape& rhs = inst.operand(1)->shape();
+    if (!lhs.SameDimensions(rhs)) {
+      return Invalid(
+          absl::StrCat("operands of ", inst.opcode_name(),
+                       " must have the same dimensions: ", lhs.ToString(false),
+                       " vs ", rhs.ToString(false)));
+    }
+    if (lhs.element_type() != rhs.element_type()) {
+      return Invalid(absl::StrCat(
+          "operands of ", inst.opcode_name(),
+          " must have the same element type: ", lhs.ToString(false), " vs ",
+          rhs.ToString(false)));
+    }
+    Shape out = lhs;
+    out.clear_layout();
+    if (op == HloOpcode::kCompare) {
+      out.set_element_type(PrimitiveType::kPred);
+    } else if (op == HloOpcode::kComplex) {
+      if (lhs.element_type() == PrimitiveType::kF32) {
+        out.set_element_type(PrimitiveType::kC64);
+      } else if (lhs.element_type() == PrimitiveType::kF64) {
+        out.set_element_type(PrimitiveType::kC128);
+      } else {
+        return Invalid("complex needs f32 or f64 operands");
+      }
+    }
+    return out;
+  }
+  if (op == HloOpcode::kSelect) {
+    if (auto s = CheckOperandCount(inst, 3); !s.ok()) return s;
+    const Shape& pred = inst.operand(0)->shape();
+    const Shape& on_true = inst.operand(1)->shape();
+    const Shape& on_false = inst.operand(2)->shape();
+    if (pred.element_type() != PrimitiveType::kPred) {
+      return Invalid("select's first operand must be of type pred");
+    }
+    if (!on_true.CompatibleWith(on_false)) {
+      return Invalid(absl::StrCat(
+          "select's on_true and on_false differ: ", on_true.ToString(false),
+          " vs ", on_false.ToString(false)));
+    }
+    if (!pred.IsScalar() && !pred.SameDimensions(on_true)) {
+      return Invalid(
+          "select's predicate must be a scalar or have the "
+          "dimensions of on_true");
+    }
+    Shape out = on_true;
+    out.clear_layout();
+    return out;
+  }
+  if (op == HloOpcode::kClamp) {
+    if (auto s = CheckOperandCount(inst, 3); !s.ok()) return s;
+    const Shape& min = inst.operand(0)->shape();
+    const Shape& x = inst.operand(1)->shape();
+    const Shape& max = inst.operand(2)->shape();
+    for (const Shape* bound : {&min, &max}) {
+      if (bound->element_type() != x.element_type() ||
+          (!bound->IsScalar() && !bound->SameDimensions(x))) {
+        return Invalid(
+            "clamp's min and max must be scalars or arrays of "
+            "the operand's shape and type");
+      }
+    }
+    Shape out = x;
+    out.clear_layout();
+    return out;
+  }
+  return Invalid("not an elementwise op");
+}
+
+absl::StatusOr<Shape> InferReduce(const HloInstruction& inst) {
+  int64_t n = inst.operand_count() / 2;
+  if (inst.operand_count() == 0 || inst.operand_count() % 2 != 0) {
+    return Invalid(
+        absl::StrCat("reduce expects N inputs and N init values, "
+                     "got ",
+                     inst.operand_count(), " operands"));
+  }
+  if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+  const Shape& first = inst.operand(0)->shape();
+  if (auto s = CheckDimensionNumbers(inst.dimensions(), first.rank(),
+                                     "reduce dimensions");
+      !s.ok()) {
+    return s;
+  }
+  std::vector<Shape> outs;
+  for (int64_t i = 0; i < n; ++i) {
+    const Shape& input = inst.operand(i)->shape();
+    const Shape& init = inst.operand(n + i)->shape();
+    if (!input.SameDimensions(first)) {
+      return Invalid("all reduce inputs must have the same dimensions");
+    }
+    if (!init.IsScalar() || init.element_type() != input.element_type()) {
+      return Invalid(absl::StrCat("reduce init value ", i,
+                                  " must be a scalar of type ",
+                                  PrimitiveTypeName(input.element_type())));
+    }
+    Dims dims;
+    for (int64_t d = 0; d < input.rank(); ++d) {
+      if (!Contains(inst.dimensions(), d)) dims.push_back(input.dimensions(d));
+    }
+    outs.emplace_back(input.element_type(), dims);
+  }
+  if (const HloComputation* reducer = inst.to_apply()) {
+    if (static_cast<int64_t>(reducer->parameters().size()) != 2 * n) {
+      return Invalid(absl::StrCat("reducer '", reducer->name(), "' has ",
+                                  reducer->parameters().size(),
+                                  " parameters, expected ", 2 * n));
+    }
+  }
+  if (n == 1) return outs[0];
+  return Shape::MakeTuple(outs);
+}
+
+// Number of valid window positions along one dimension of size `size`.
+int64_t WindowOutputSize(int64_t size, const WindowDimension& w) {
+  int64_t dilated = size == 0 ? 0 : (size - 1) * w.base_dilation + 1;
+  int64_t padded = dilated + w.padding_low + w.padding_high;
+  int64_t window = (w.size - 1) * w.window_dilation + 1;
+  if (padded < window) return 0;
+  return (padded - window) / w.stride + 1;
+}
+
+absl::Status CheckWindow(const Window& window, int64_t rank) {
+  if (static_cast<int64_t>(window.dimensions.size()) != rank) {
+    return Invalid(absl::StrCat("window has ", window.dimensions.size(),
+                                " dimensions, expected ", rank));
+  }
+  for (const WindowDimension& w : window.dimensions) {
+    if (w.size < 1 || w.stride < 1 || w.base_dilation < 1 ||
+        w.window_dilation < 1) {
+      return Invalid("window sizes, strides and dilations must be >= 1");
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Shape> InferReduceWindow(const HloInstruction& inst) {
+  int64_t n = inst.operand_count() / 2;
+  if (inst.operand_count() == 0 || inst.operand_count() % 2 != 0) {
+    return Invalid("reduce-window expects N inputs and N init values");
+  }
+  if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+  const Shape& first = inst.operand(0)->shape();
+  if (!inst.has_window()) return Invalid("reduce-window needs window={...}");
+  if (auto s = CheckWindow(inst.window(), first.rank()); !s.ok()) return s;
+  std::vector<Shape> outs;
+  for (int64_t i = 0; i < n; ++i) {
+    const Shape& input = inst.operand(i)->shape();
+    const Shape& init = inst.operand(n + i)->shape();
+    if (!input.SameDimensions(first)) {
+      return Invalid(
+          "all reduce-window inputs must have the same "
+          "dimensions");
+    }
+    if (!init.IsScalar() || init.element_type() != input.element_type()) {
+      return Invalid(absl::StrCat("reduce-window init value ", i,
+                                  " must be a scalar of type ",
+                                  PrimitiveTypeName(input.element_type())));
+    }
+    Dims dims;
+    for (int64_t d = 0; d < input.rank(); ++d) {
+      dims.push_back(
+          WindowOutputSize(input.dimensions(d), inst.window().dimensions[d]));
+    }
+    outs.emplace_back(input.element_type(), dims);
+  }
+  if (n == 1) return outs[0];
+  return Shape::MakeTuple(outs);
+}
+
+absl::StatusOr<Shape> InferDot(const HloInstruction& inst) {
+  if (auto s = CheckOperandCount(inst, 2); !s.ok()) return s;
+  if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+  const Shape& lhs = inst.operand(0)->shape();
+  const Shape& rhs = inst.operand(1)->shape();
+  const DotDimensionNumbers& d = inst.dot_dimension_numbers();
+  if (d.lhs_batch_dimensions.size() != d.rhs_batch_dimensions.size()) {
+    return Invalid("lhs_batch_dims and rhs_batch_dims differ in length");
+  }
+  if (d.lhs_contracting_dimensions.size() !=
+      d.rhs_contracting_dimensions.size()) {
+    return Invalid(
+        "lhs_contracting_dims and rhs_contracting_dims differ in length");
+  }
+  Dims lhs_used = d.lhs_batch_dimensions;
+  lhs_used.insert(lhs_used.end(), d.lhs_contracting_dimensions.begin(),
+                  d.lhs_contracting_dimensions.end());
+  Dims rhs_used = d.rhs_batch_dimensions;
+  rhs_used.insert(rhs_used.end(), d.rhs_contracting_dimensions.begin(),
+                  d.rhs_contracting_dimensions.end());
+  if (auto s = CheckDimensionNumbers(lhs_used, lhs.rank(),
+                                     "lhs batch + contracting dims");
+      !s.ok()) {
+    return s;
+  }
+  if (auto s = CheckDimensionNumbers(rhs_used, rhs.rank(),
+                                     "rhs batch + contracting dims");
+      !s.ok()) {
+    return s;
+  }
+  for (size_t i = 0; i < lhs_used.size(); ++i) {
+    if (lhs.dimensions(lhs_used[i]) != rhs.dimensions(rhs_used[i])) {
+      return Invalid(absl::StrCat("lhs dimension ", lhs_used[i], " (size ",
+                                  lhs.dimensions(lhs_used[i]),
+                                  ") must match rhs dimension ", rhs_used[i],
+                                  " (size ", rhs.dimensions(rhs_used[i]), ")"));
+    }
+  }
+  // Seed 003: batch dimensions, then lhs free, then rhs free.
+  Dims dims;
+  for (int64_t b : d.lhs_batch_dimensions) dims.push_back(lhs.dimensions(b));
+  for (int64_t i = 0; i < lhs.rank(); ++i) {
+    if (!Contains(lhs_used, i)) dims.push_back(lhs.dimensions(i));
+  }
+  for (int64_t i = 0; i < rhs.rank(); ++i) {
+    if (!Contains(rhs_used, i)) dims.push_back(rhs.dimensions(i));
+  }
+  return Shape(WrittenTypeOr(inst, lhs.element_type()), dims);
+}
+
+absl::StatusOr<Shape> InferGather(const HloInstruction& inst) {
+  if (auto s = CheckOperandCount(inst, 2); !s.ok()) return s;
+  if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+  const Shape& operand = inst.operand(0)->shape();
+  const Shape& indices = inst.operand(1)->shape();
+  const GatherDimensionNumbers& g = inst.gather_dimension_numbers();
+  const Dims& slice_sizes = inst.gather_slice_sizes();
+  if (!IsIntegral(indices.element_type())) {
+    return Invalid("gather indices must be integers");
+  }
+  if (g.index_vector_dim < 0 || g.index_vector_dim > indices.rank()) {
+    return Invalid(absl::StrCat("index_vector_dim ", g.index_vector_dim,
+                                " must be in [0, ", indices.rank(), "]"));
+  }
+  // index_vector_dim == rank means an implicit trailing dimension of 1.
+  int64_t index_vector_size = g.index_vector_dim == indices.rank()
+                                  ? 1
+                                  : indices.dimensions(g.index_vector_dim);
+  if (static_cast<int64_t>(slice_sizes.size()) != operand.rank()) {
+    return Invalid(absl::StrCat("slice_sizes has ", slice_sizes.size(),
+                                " entries, expected the operand rank ",
+                                operand.rank()));
+  }
+  for (int64_t i = 0; i < operand.rank(); ++i) {
+    if (slice_sizes[i] < 0 || slice_sizes[i] > operand.dimensions(i)) {
+      return Invalid(absl::StrCat("slice_sizes[", i, "] = ", slice_sizes[i],
+                                  " must be in [0, ", operand.dimensions(i),
+                                  "]"));
+    }
+  }
+  if (auto s = CheckDimensionNumbers(g.collapsed_slice_dims, operand.rank(),
+                                     "collapsed_slice_dims", true);
+      !s.ok()) {
+    return s;
+  }
+  for (int64_t d : g.collapsed_slice_dims) {
+    if (slice_sizes[d] > 1) {
+      return Invalid(absl::StrCat("collapsed slice dimension ", d,
+                                  " must have slice size <= 1, has ",
+                                  slice_sizes[d]));
+    }
+  }
+  if (auto s = CheckDimensionNumbers(g.operand_batching_dims, operand.rank(),
+                                     "operand_batching_dims", true);
+      !s.ok()) {
+    return s;
+  }
+  if (static_cast<int64_t>(g.start_index_map.size()) != index_vector_size) {
+    return Invalid(absl::StrCat("start_index_map has ",
+                                g.start_index_map.size(), " entries, expected ",
+                                index_vector_size, " (the index vector size)"));
+  }
+  if (auto s = CheckDimensionNumbers(g.start_index_map, operand.rank(),
+                                     "start_index_map");
+      !s.ok()) {
+    return s;
+  }
+  int64_t offset_count = operand.rank() -
+                         static_cast<int64_t>(g.collapsed_slice_dims.size()) -
+                         static_cast<int64_t>(g.operand_batching_dims.size());
+  if (static_cast<int64_t>(g.offset_dims.size()) != offset_count) {
+    return Invalid(absl::StrCat(
+        "operand rank ", operand.rank(),
+        " must equal offset_dims.size + "
+        "collapsed_slice_dims.size (+ operand_batching_dims.size), got ",
+        g.offset_dims.size(), " + ", g.collapsed_slice_dims.size()));
+  }
+  int64_t batch_count =
+      indices.rank() - (g.index_vector_dim == indices.rank() ? 0 : 1);
+  int64_t out_rank = batch_count + offset_count;
+  if (auto s =
+          CheckDimensionNumbers(g.offset_dims, out_rank, "offset_dims", true);
+      !s.ok()) {
+    return s;
+  }
+  Dims batch_sizes;
+  for (int64_t i = 0; i < indices.rank(); ++i) {
+    if (i != g.index_vector_dim) batch_sizes.push_back(indices.dimensions(i));
+  }
+  Dims offset_sizes;
+  for (int64_t i = 0; i < operand.rank(); ++i) {
+    if (!Contains(g.collapsed_slice_dims, i) &&
+        !Contains(g.operand_batching_dims, i)) {
+      offset_sizes.push_back(slice_sizes[i]);
+    }
+  }
+  Dims dims;
+  size_t next_batch = 0, next_offset = 0;
+  for (int64_t i = 0; i < out_rank; ++i) {
+    if (Contains(g.offset_dims, i)) {
+      dims.push_back(offset_sizes[next_offset++]);
+    } else {
+      dims.push_back(batch_sizes[next_batch++]);
+    }
+  }
+  return Shape(operand.element_type(), dims);
+}
+
+absl::StatusOr<Shape> InferScatter(const HloInstruction& inst) {
+  if (inst.operand_count() < 3 || inst.operand_count() % 2 != 1) {
+    return Invalid("scatter expects N operands, the indices and N updates");
+  }
+  if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+  int64_t n = (inst.operand_count() - 1) / 2;
+  const Shape& operand = inst.operand(0)->shape();
+  const Shape& indices = inst.operand(n)->shape();
+  const ScatterDimensionNumbers& d = inst.scatter_dimension_numbers();
+  if (!IsIntegral(indices.element_type())) {
+    return Invalid("scatter indices must be integers");
+  }
+  if (d.index_vector_dim < 0 || d.index_vector_dim > indices.rank()) {
+    return Invalid(absl::StrCat("index_vector_dim ", d.index_vector_dim,
+                                " must be in [0, ", indices.rank(), "]"));
+  }
+  int64_t index_vector_size = d.index_vector_dim == indices.rank()
+                                  ? 1
+                                  : indices.dimensions(d.index_vector_dim);
+  int64_t scatter_rank =
+      indices.rank() - (d.index_vector_dim == indices.rank() ? 0 : 1);
+  std::vector<Shape> outs;
+  for (int64_t k = 0; k < n; ++k) {
+    const Shape& op_k = inst.operand(k)->shape();
+    const Shape& updates = inst.operand(n + 1 + k)->shape();
+    if (!op_k.SameDimensions(operand)) {
+      return Invalid("all scatter operands must have the same dimensions");
+    }
+    int64_t expected_rank =
+        static_cast<int64_t>(d.update_window_dims.size()) + scatter_rank;
+    if (updates.rank() != expected_rank) {
+      return Invalid(absl::StrCat("updates rank ", updates.rank(),
+                                  " must be update_window_dims.size + "
+                                  "scatter dims = ",
+                                  expected_rank));
+    }
+    if (auto s = CheckDimensionNumbers(d.update_window_dims, updates.rank(),
+                                       "update_window_dims", true);
+        !s.ok()) {
+      return s;
+    }
+    if (auto s = CheckDimensionNumbers(d.inserted_window_dims, operand.rank(),
+                                       "inserted_window_dims", true);
+        !s.ok()) {
+      return s;
+    }
+    if (operand.rank() != static_cast<int64_t>(d.update_window_dims.size() +
+                                               d.inserted_window_dims.size() +
+                                               d.input_batching_dims.size())) {
+      return Invalid(
+          "operand rank must equal update_window_dims.size + "
+          "inserted_window_dims.size");
+    }
+    if (static_cast<int64_t>(d.scatter_dims_to_operand_dims.size()) !=
+        index_vector_size) {
+      return Invalid(absl::StrCat("scatter_dims_to_operand_dims has ",
+                                  d.scatter_dims_to_operand_dims.size(),
+                                  " entries, expected ", index_vector_size));
+    }
+    if (auto s = CheckDimensionNumbers(d.scatter_dims_to_operand_dims,
+                                       operand.rank(),
+                                       "scatter_dims_to_operand_dims");
+        !s.ok()) {
+      return s;
+    }
+    // Window bounds: update dims in update_window_dims must not exceed the
+    // operand's dims that are not inserted; scatter dims match indices.
+    Dims window_bounds;
+    for (int64_t i = 0; i < operand.rank(); ++i) {
+      if (!Contains(d.inserted_window_dims, i) &&
+          !Contains(d.input_batching_dims, i)) {
+        window_bounds.push_back(operand.dimensions(i));
+      }
+    }
+    Dims scatter_bounds;
+    for (int64_t i = 0; i < indices.rank(); ++i) {
+      if (i != d.index_vector_dim)
+        scatter_bounds.push_back(indices.dimensions(i));
+    }
+    size_t w = 0, s = 0;
+    for (int64_t i = 0; i < updates.rank(); ++i) {
+      if (Contains(d.update_window_dims, i)) {
+        if (updates.dimensions(i) > window_bounds[w]) {
+          return Invalid(absl::StrCat(
+              "updates dimension ", i, " (size ", updates.dimensions(i),
+              ") exceeds the operand window bound ", window_bounds[w]));
+        }
+        ++w;
+      } else {
+        if (updates.dimensions(i) != scatter_bounds[s]) {
+          return Invalid(absl::StrCat(
+              "updates dimension ", i, " (size ", updates.dimensions(i),
+              ") must equal the indices' size ", scatter_bounds[s]));
+        }
+        ++s;
+      }
+    }
+    Shape out = op_k;
+    out.clear_layout();
+    outs.push_back(out);
+  }
+  if (n == 1) return outs[0];
+  return Shape::MakeTuple(outs);
+}
+
+absl::StatusOr<Shape> InferConvolution(const HloInstruction& inst) {
+  if (auto s = CheckOperandCount(inst, 2); !s.ok()) return s;
+  if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+  const Shape& lhs = inst.operand(0)->shape();
+  const Shape& rhs = inst.operand(1)->shape();
+  if (!inst.has_convolution_dimension_numbers()) {
+    return Invalid("convolution needs dim_labels=...");
+  }
+  const ConvolutionDimensionNumbers& c = inst.convolution_dimension_numbers();
+  int64_t spatial = static_cast<int64_t>(c.input_spatial_dimensions.size());
+  if (lhs.rank() != spatial + 2 || rhs.rank() != spatial + 2) {
+    return Invalid(absl::StrCat("convolution operands must have rank ",
+                                spatial + 2, " (dim_labels)"));
+  }
+  Window window;
+  if (inst.has_window()) {
+    window = inst.window();
+  } else {
+    for (int64_t k : c.kernel_spatial_dimensions) {
+      WindowDimension w;
+      w.size = rhs.dimensions(k);
+      window.dimensions.push_back(w);
+    }
+  }
+  if (auto s = CheckWindow(window, spatial); !s.ok()) return s;
+  int64_t fgc = inst.feature_group_count();
+  int64_t bgc = inst.batch_group_count();
+  if (fgc < 1 || bgc < 1) return Invalid("group counts must be >= 1");
+  int64_t input_features = lhs.dimensions(c.input_feature_dimension);
+  int64_t kernel_input = rhs.dimensions(c.kernel_input_feature_dimension);
+  int64_t kernel_output = rhs.dimensions(c.kernel_output_feature_dimension);
+  if (input_features != kernel_input * fgc) {
+    return Invalid(absl::StrCat("input features (", input_features,
+                                ") must equal kernel input features (",
+                                kernel_input, ") * feature_group_count (", fgc,
+                                ")"));
+  }
+  if (kernel_output % fgc != 0 || kernel_output % bgc != 0) {
+    return Invalid(
+        "kernel output features must be divisible by the group "
+        "counts");
+  }
+  int64_t batch = lhs.dimensions(c.input_batch_dimension);
+  if (batch % bgc != 0) {
+    return Invalid("input batch must be divisible by batch_group_count");
+  }
+  for (int64_t i = 0; i < spatial; ++i) {
+    if (window.dimensions[i].size !=
+        rhs.dimensions(c.kernel_spatial_dimensions[i])) {
+      return Invalid(
+          absl::StrCat("window size ", window.dimensions[i].size,
+                       " differs from kernel spatial size ",
+                       rhs.dimensions(c.kernel_spatial_dimensions[i])));
+    }
+  }
+  Dims dims(spatial + 2, 0);
+  dims[c.output_batch_dimension] = batch / bgc;
+  dims[c.output_feature_dimension] = kernel_output;
+  for (int64_t i = 0; i < spatial; ++i) {
+    dims[c.output_spatial_dimensions[i]] = WindowOutputSize(
+        lhs.dimensions(c.input_spatial_dimensions[i]), window.dimensions[i]);
+  }
+  return Shape(WrittenTypeOr(inst, lhs.element_type()), dims);
+}
+
+absl::StatusOr<Shape> InferCalled(const HloInstruction& inst,
+                                  const HloComputation* callee) {
+  if (callee == nullptr) return WrittenShape(inst);
+  std::vector<HloInstruction*> params = callee->parameters();
+  if (static_cast<int64_t>(params.size()) != inst.operand_count()) {
+    return Invalid(absl::StrCat("'", callee->name(), "' has ", params.size(),
+                                " parameters but ", inst.operand_count(),
+                                " operands are passed"));
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (!params[i]->shape().CompatibleWith(inst.operand(i)->shape())) {
+      return Invalid(absl::StrCat("operand ", i, " has shape ",
+                                  inst.operand(i)->shape().ToString(false),
+                                  " but parameter ", i, " of '", callee->name(),
+                                  "' is ", params[i]->shape().ToString(false)));
+    }
+  }
+  Shape out = callee->root()->shape();
+  out.clear_layout();
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<Shape> InferShape(const HloInstruction& inst) {
+  HloOpcode op = inst.opcode();
+  if (IsElementwise(op)) return InferElementwise(inst);
+  switch (op) {
+    case HloOpcode::kParameter:
+    case HloOpcode::kConstant:
+    case HloOpcode::kUnknown:
+      return WrittenShape(inst);
+    case HloOpcode::kIota: {
+      absl::StatusOr<Shape> shape = WrittenShape(inst);
+      if (!shape.ok()) return shape;
+      if (auto s = CheckOperandCount(inst, 0); !s.ok()) return s;
+      if (!shape->IsArray() || inst.iota_dimension() < 0 ||
+          inst.iota_dimension() >= std::max<int64_t>(shape->rank(), 1)) {
+        return Invalid(absl::StrCat("iota_dimension ", inst.iota_dimension(),
+                                    " is out of range"));
+      }
+      return shape;
+    }
+    case HloOpcode::kBroadcast: {
+      if (auto s = CheckOperandCount(inst, 1); !s.ok()) return s;
+      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+      absl::StatusOr<Shape> out = WrittenShape(inst);
+      if (!out.ok()) return out;
+      const Shape& in = inst.operand(0)->shape();
+      if (static_cast<int64_t>(inst.dimensions().size()) != in.rank()) {
+        return Invalid(absl::StrCat("broadcast dimensions ",
+                                    ListText(inst.dimensions()),
+                                    " must have one entry per operand "
+                                    "dimension (",
+                                    in.rank(), ")"));
+      }
+      if (auto s = CheckDimensionNumbers(inst.dimensions(), out->rank(),
+                                         "broadcast dimensions");
+          !s.ok()) {
+        return s;
+      }
+      for (int64_t i = 0; i < in.rank(); ++i) {
+        if (in.dimensions(i) != out->dimensions(inst.dimensions()[i])) {
+          return Invalid(absl::StrCat(
+              "operand dimension ", i, " (size ", in.dimensions(i),
+              ") must equal output dimension ", inst.dimensions()[i], " (size ",
+              out->dimensions(inst.dimensions()[i]), ")"));
+        }
+      }
+      Shape result = *out;
+      result.set_element_type(in.element_type());
+      result.clear_layout();
+      return result;
+    }
+    case HloOpcode::kReshape:
+    case HloOpcode::kBitcast: {
+      if (auto s = CheckOperandCount(inst, 1); !s.ok()) return s;
+      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+      absl::StatusOr<Shape> out = WrittenShape(inst);
+      if (!out.ok()) return out;
+      const Shape& in = inst.operand(0)->shape();
+      if (op == HloOpcode::kReshape &&
+          out->ElementCount() != in.ElementCount()) {
+        return Invalid(absl::StrCat(
+            "reshape must keep the element count: ", in.ToString(false),
+            " has ", in.ElementCount(), ", ", out->ToString(false), " has ",
+            out->ElementCount()));
+      }
+      Shape result = *out;
+      if (op == HloOpcode::kReshape) result.set_element_type(in.element_type());
+      result.clear_layout();
+      return result;
+    }
+    case HloOpcode::kTranspose: {
+      if (auto s = CheckOperandCount(inst, 1); !s.ok()) return s;
+      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+      const Shape& in = inst.operand(0)->shape();
+      if (static_cast<int64_t>(inst.dimensions().size()) != in.rank()) {
+        return Invalid(absl::StrCat(
+            "transpose dimensions ", ListText(inst.dimensions()),
+            " must be a permutation of ", in.rank(), " dimensions"));
+      }
+      if (auto s = CheckDimensionNumbers(inst.dimensions(), in.rank(),
+                                         "transpose dimensions");
+          !s.ok()) {
+        return s;
+      }
+      // Seed 003: input_dimensions[permutation[i]] = output_dimensions[i].
+      Dims dims;
+      for (int64_t p : inst.dimensions()) dims.push_back(in.dimensions(p));
+      return Shape(in.element_type(), dims);
+    }
+    case HloOpcode::kReverse: {
+      if (auto s = CheckOperandCount(inst, 1); !s.ok()) return s;
+      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+      const Shape& in = inst.operand(0)->shape();
+      if (auto s = CheckDimensionNumbers(inst.dimensions(), in.rank(),
+                                         "reverse dimensions");
+          !s.ok()) {
+        return s;
+      }
+      Shape out = in;
+      out.clear_layout();
+      return out;
+    }
+    case HloOpcode::kSlice: {
+      if (auto s = CheckOperandCount(inst, 1); !s.ok()) return s;
+      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+      const Shape& in = inst.operand(0)->shape();
+      if (static_cast<int64_t>(inst.slice().size()) != in.rank()) {
+        return Invalid(absl::StrCat("slice has ", inst.slice().size(),
+                                    " ranges, expected the operand rank ",
+                                    in.rank()));
+      }
+      Dims dims;
+      for (int64_t i = 0; i < in.rank(); ++i) {
+        const SliceDimension& s = inst.slice()[i];
+        if (s.start < 0 || s.start > s.limit || s.limit > in.dimensions(i) ||
+            s.stride < 1) {
+          return Invalid(absl::StrCat("slice range [", s.start, ":", s.limit,
+                                      ":", s.stride, "] of dimension ", i,
+                                      " must satisfy 0 <= start <= limit <= ",
+                                      in.dimensions(i), " and stride >= 1"));
+        }
+        dims.push_back((s.limit - s.start + s.stride - 1) / s.stride);
+      }
+      return Shape(in.element_type(), dims);
+    }
+    case HloOpcode::kDynamicSlice: {
+      if (inst.operand_count() < 1)
+        return Invalid("dynamic-slice needs an operand");
+      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+      const Shape& in = inst.operand(0)->shape();
+      if (inst.operand_count() != in.rank() + 1) {
+        return Invalid(absl::StrCat("dynamic-slice expects the operand and ",
+                                    in.rank(), " scalar start indices, got ",
+                                    inst.operand_count() - 1));
+      }
+      for (int64_t i = 1; i < inst.operand_count(); ++i) {
+        const Shape& index = inst.operand(i)->shape();
+        if (!index.IsScalar() || !IsIntegral(index.element_type())) {
+          return Invalid(absl::StrCat("start index ", i - 1,
+                                      " must be an integer scalar"));
+        }
+      }
+      const Dims& sizes = inst.dynamic_slice_sizes();
+      if (static_cast<int64_t>(sizes.size()) != in.rank()) {
+        return Invalid(absl::StrCat("dynamic_slice_sizes has ", sizes.size(),
+                                    " entries, expected ", in.rank()));
+      }
+      for (int64_t i = 0; i < in.rank(); ++i) {
+        if (sizes[i] < 0 || sizes[i] > in.dimensions(i)) {
+          return Invalid(absl::StrCat("dynamic_slice_sizes[", i,
+                                      "] = ", sizes[i], " must be in [0, ",
+                                      in.dimensions(i), "]"));
+        }
+      }
+      return Shape(in.element_type(), sizes);
+    }
+    case HloOpcode::kDynamicUpdateSlice: {
+      if (inst.operand_count() < 2) {
+        return Invalid("dynamic-update-slice needs an operand and an update");
+      }
+      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+      const Shape& in = inst.operand(0)->shape();
+      const Shape& update = inst.operand(1)->shape();
+      if (inst.operand_count() != in.rank() + 2) {
+        return Invalid(absl::StrCat(
+            "dynamic-update-slice expects the operand, the update and ",
+            in.rank(), " scalar start indices, got ",
+            inst.operand_count() - 2));
+      }
+      if (update.rank() != in.rank() ||
+          update.element_type() != in.element_type()) {
+        return Invalid("the update must have the operand's rank and type");
+      }
+      for (int64_t i = 0; i < in.rank(); ++i) {
+        if (update.dimensions(i) > in.dimensions(i)) {
+          return Invalid(absl::StrCat(
+              "update dimension ", i, " (size ", update.dimensions(i),
+              ") exceeds the operand's size ", in.dimensions(i)));
+        }
+      }
+      for (int64_t i = 2; i < inst.operand_count(); ++i) {
+        const Shape& index = inst.operand(i)->shape();
+        if (!index.IsScalar() || !IsIntegral(index.element_type())) {
+          return Invalid(absl::StrCat("start index ", i - 2,
+                                      " must be an integer scalar"));
+        }
+      }
+      Shape out = in;
+      out.clear_layout();
+      return out;
+    }
+    case HloOpcode::kConcatenate: {
+      if (inst.operand_count() < 1)
+        return Invalid("concatenate needs operands");
+      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+      const Shape& first = inst.operand(0)->shape();
+      if (inst.dimensions().size() != 1) {
+        return Invalid("concatenate needs dimensions={d} with one entry");
+      }
+      int64_t dim = inst.dimensions()[0];
+      if (first.rank() == 0 || dim < 0 || dim >= first.rank()) {
+        return Invalid(absl::StrCat("concatenate dimension ", dim,
+                                    " must be in [0, ", first.rank(), ")"));
+      }
+      Dims dims(first.dimensions().begin(), first.dimensions().end());
+      dims[dim] = 0;
+      for (int64_t k = 0; k < inst.operand_count(); ++k) {
+        const Shape& s = inst.operand(k)->shape();
+        if (s.rank() != first.rank() ||
+            s.element_type() != first.element_type()) {
+          return Invalid(
+              "concatenate operands must have the same rank and "
+              "type");
+        }
+        for (int64_t i = 0; i < s.rank(); ++i) {
+          if (i != dim && s.dimensions(i) != first.dimensions(i)) {
+            return Invalid(absl::StrCat("operand ", k, " differs in dimension ",
+                                        i, " (", s.dimensions(i), " vs ",
+                                        first.dimensions(i), ")"));
+          }
+        }
+        dims[dim] += s.dimensions(dim);
+      }
+      return Shape(first.element_type(), dims);
+    }
+    case HloOpcode::kPad: {
+      if (auto s = CheckOperandCount(inst, 2); !s.ok()) return s;
+      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+      const Shape& in = inst.operand(0)->shape();
+      const Shape& value = inst.operand(1)->shape();
+      if (!value.IsScalar() || value.element_type() != in.element_type()) {
+        return Invalid(
+            "the padding value must be a scalar of the operand's "
+            "type");
+      }
+      const PaddingConfig& config = inst.padding_config();
+      if (static_cast<int64_t>(config.size()) != in.rank()) {
+        return Invalid(absl::StrCat("padding has ", config.size(),
+                                    " dimensions, expected ", in.rank()));
+      }
+      Dims dims;
+      for (int64_t i = 0; i < in.rank(); ++i) {
+        const PaddingDimension& p = config[i];
+        if (p.interior < 0) {
+          return Invalid("interior padding must not be negative");
+        }
+        int64_t d = in.dimensions(i);
+        int64_t size =
+            p.low + p.high + d + std::max<int64_t>(d - 1, 0) * p.interior;
+        if (size < 0) {
+          return Invalid(absl::StrCat("padding of dimension ", i,
+                                      " leaves a negative size ", size));
+        }
+        dims.push_back(size);
+      }
+      return Shape(in.element_type(), dims);
+    }
+    case HloOpcode::kReduce:
+      return InferReduce(inst);
+    case HloOpcode::kReduceWindow:
+      return InferReduceWindow(inst);
+    case HloOpcode::kDot:
+      return InferDot(inst);
+    case HloOpcode::kGather:
+      return InferGather(inst);
+    case HloOpcode::kScatter:
+      return InferScatter(inst);
+    case HloOpcode::kConvolution:
+      return InferConvolution(inst);
+    case HloOpcode::kMap: {
+      if (inst.operand_count() < 1) return Invalid("map needs operands");
+      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+      const Shape& first = inst.operand(0)->shape();
+      for (int64_t k = 1; k < inst.operand_count(); ++k) {
+        if (!inst.operand(k)->shape().SameDimensions(first)) {
+          return Invalid("map operands must have the same dimensions");
+        }
+      }
+      PrimitiveType type = WrittenTypeOr(inst, first.element_type());
+      if (const HloComputation* f = inst.to_apply()) {
+        if (static_cast<int64_t>(f->parameters().size()) !=
+            inst.operand_count()) {
+          return Invalid("map's computation must take one scalar per operand");
+        }
+        if (!f->root()->shape().IsScalar()) {
+          return Invalid("map's computation must return a scalar");
+        }
+        type = f->root()->shape().element_type();
+      }
+      Shape out = first;
+      out.set_element_type(type);
+      out.clear_layout();
+      return out;
+    }
+    case HloOpcode::kSort: {
+      if (inst.operand_count() < 1) return Invalid("sort needs operands");
+      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+      const Shape& first = inst.operand(0)->shape();
+      int64_t dim =
+          inst.dimensions().empty() ? first.rank() - 1 : inst.dimensions()[0];
+      if (dim < 0 || dim >= std::max<int64_t>(first.rank(), 1)) {
+        return Invalid(
+            absl::StrCat("sort dimension ", dim, " is out of range"));
+      }
+      std::vector<Shape> outs;
+      for (int64_t k = 0; k < inst.operand_count(); ++k) {
+        Shape s = inst.operand(k)->shape();
+        if (!s.SameDimensions(first)) {
+          return Invalid("sort operands must have the same dimensions");
+        }
+        s.clear_layout();
+        outs.push_back(s);
+      }
+      if (outs.size() == 1) return outs[0];
+      return Shape::MakeTuple(outs);
+    }
+    case HloOpcode::kTuple: {
+      std::vector<Shape> elements;
+      for (const HloInstruction* operand : inst.operands()) {
+        Shape s = operand->shape();
+        s.clear_layout();
+        elements.push_back(s);
+      }
+      return Shape::MakeTuple(elements);
+    }
+    case HloOpcode::kGetTupleElement: {
+      if (auto s = CheckOperandCount(inst, 1); !s.ok()) return s;
+      const Shape& in = inst.operand(0)->shape();
+      if (!in.IsTuple()) {
+        return Invalid("get-tuple-element needs a tuple operand");
+      }
+      int64_t index = inst.tuple_index();
+      if (index < 0 ||
+          index >= static_cast<int64_t>(in.tuple_shapes().size())) {
+        return Invalid(absl::StrCat("index=", index, " is out of range for ",
+                                    in.ToString(false)));
+      }
+      return in.tuple_shapes(index);
+    }
+    case HloOpcode::kCall:
+    case HloOpcode::kFusion:
+      return InferCalled(inst, inst.fused_computation());
+    default:
+      return WrittenShape(inst);
+  }
+}
+
+}  // namespace xla_index

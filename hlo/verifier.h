@@ -1,0 +1,21 @@
+#ifndef XLA_INDEX_HLO_VERIFIER_H_
+#define XLA_INDEX_HLO_VERIFIER_H_
+
+// Checks a parsed module against the operation-semantics seed: every
+// instruction's written shape must be the one its operands and attributes
+// give (InferShape), called computations must fit their callers, and the
+// call graph must have no cycles.
+
+#include "absl/status/status.h"
+#include "hlo/module.h"
+
+namespace xla_index {
+
+/// OK, or InvalidArgument naming the computation and instruction, e.g.
+/// "instruction 'slice' in 'main': written shape f32[5,3,24] differs from
+/// f32[5,3,25], the shape its operands and attributes give".
+absl::Status VerifyModule(const HloModule& module);
+
+}  // namespace xla_index
+
+#endif  // XLA_INDEX_HLO_VERIFIER_H_
