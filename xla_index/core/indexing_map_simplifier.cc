@@ -1,15 +1,215 @@
-// Placeholder: replaced by the interval-aware simplifier.
+// IndexingMap::Simplify: the interval-aware simplification of a whole map
+// (results and constraints), built on AffineSimplifier.
+
+#include <cstdint>
+#include <numeric>
+#include <optional>
+#include <vector>
+
+#include "llvm/ADT/SmallVector.h"
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "xla_index/core/affine_simplifier.h"
 #include "xla_index/core/indexing_map.h"
 
 namespace xla_index {
 
-bool IndexingMap::Simplify() {
-  if (IsUndefined() || IsKnownEmpty()) return false;
-  mlir::AffineMap simplified = mlir::simplifyAffineMap(affine_map_);
-  bool changed = simplified != affine_map_;
-  affine_map_ = simplified;
+class IndexingMapSimplifier {
+ public:
+  explicit IndexingMapSimplifier(IndexingMap& map) : map_(map) {}
+
+  bool Run();
+
+ private:
+  // Simplifies the constraints under the current bounds. Returns false if the
+  // map became known-empty.
+  bool SimplifyConstraints(AffineSimplifier& simplifier, bool& bounds_changed);
+  // Merges `x mod a in [r, r]` and `x mod b in [q, q]` into one constraint
+  // modulo lcm(a, b) (Chinese remainder). Returns false if they conflict.
+  bool MergeModConstraints();
+
+  IndexingMap& map_;
+  std::vector<Interval> dims_, symbols_;
+  std::vector<IndexingConstraint> constraints_;
+};
+
+bool IndexingMapSimplifier::SimplifyConstraints(AffineSimplifier& simplifier,
+                                                bool& bounds_changed) {
+  using Kind = AffineSimplifier::NormalConstraint::Kind;
+  std::vector<IndexingConstraint> kept;
+  for (const IndexingConstraint& c : constraints_) {
+    AffineSimplifier::NormalConstraint n =
+        simplifier.NormalizeConstraint(c.expr, c.interval);
+    switch (n.kind) {
+      case Kind::kAlwaysTrue:
+        break;
+      case Kind::kInfeasible:
+        return false;
+      case Kind::kVariable: {
+        Interval& bound = n.is_dim ? dims_[n.variable] : symbols_[n.variable];
+        Interval tight = bound.Intersect(n.interval);
+        if (tight.IsEmpty()) return false;
+        if (tight != bound) {
+          bound = tight;
+          bounds_changed = true;
+        }
+        break;
+      }
+      case Kind::kExpression: {
+        for (const auto& t : n.tightened) {
+          Interval& bound = t.is_dim ? dims_[t.variable] : symbols_[t.variable];
+          Interval tight = bound.Intersect(t.interval);
+          if (tight.IsEmpty()) return false;
+          if (tight != bound) {
+            bound = tight;
+            bounds_changed = true;
+          }
+        }
+        bool merged = false;
+        for (IndexingConstraint& k : kept) {
+          if (k.expr == n.expr) {
+            k.interval = k.interval.Intersect(n.interval);
+            if (k.interval.IsEmpty()) return false;
+            merged = true;
+            break;
+          }
+        }
+        if (!merged) kept.push_back({n.expr, n.interval});
+        break;
+      }
+    }
+  }
+  constraints_ = std::move(kept);
+  return MergeModConstraints();
+}
+
+bool IndexingMapSimplifier::MergeModConstraints() {
+  for (size_t i = 0; i < constraints_.size(); ++i) {
+    auto mod_i = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(constraints_[i].expr);
+    if (!mod_i || mod_i.getKind() != mlir::AffineExprKind::Mod ||
+        !constraints_[i].interval.IsPoint()) {
+      continue;
+    }
+    for (size_t j = i + 1; j < constraints_.size(); ++j) {
+      auto mod_j =
+          mlir::dyn_cast<mlir::AffineBinaryOpExpr>(constraints_[j].expr);
+      if (!mod_j || mod_j.getKind() != mlir::AffineExprKind::Mod ||
+          !constraints_[j].interval.IsPoint() ||
+          mod_j.getLHS() != mod_i.getLHS()) {
+        continue;
+      }
+      auto a_expr = mlir::dyn_cast<mlir::AffineConstantExpr>(mod_i.getRHS());
+      auto b_expr = mlir::dyn_cast<mlir::AffineConstantExpr>(mod_j.getRHS());
+      if (!a_expr || !b_expr) continue;
+      int64_t a = a_expr.getValue(), b = b_expr.getValue();
+      int64_t r = constraints_[i].interval.lower;
+      int64_t q = constraints_[j].interval.lower;
+      int64_t g = std::gcd(a, b);
+      int64_t lcm;
+      if (__builtin_mul_overflow(a / g, b, &lcm) || b / g > (1 << 20)) {
+        continue;
+      }
+      // x = r + k*a for k in [0, b/g): the first one with x mod b == q.
+      int64_t found = -1;
+      for (int64_t k = 0; k < b / g; ++k) {
+        int64_t x = r + k * a;
+        if (FloorMod(x, b) == q) {
+          found = x;
+          break;
+        }
+      }
+      if (found < 0) return false;  // No x satisfies both.
+      constraints_[i] = {mod_i.getLHS() % lcm, Interval::Point(found)};
+      constraints_.erase(constraints_.begin() + j);
+      return MergeModConstraints();
+    }
+  }
+  return true;
+}
+
+bool IndexingMapSimplifier::Run() {
+  if (map_.IsUndefined() || map_.IsKnownEmpty()) return false;
+  dims_ = map_.dim_bounds_;
+  symbols_.clear();
+  for (int64_t i = 0; i < map_.GetSymbolCount(); ++i) {
+    symbols_.push_back(map_.GetSymbolBound(i));
+  }
+  for (Interval b : dims_) {
+    if (b.IsEmpty()) {
+      map_.ResetToKnownEmpty();
+      return true;
+    }
+  }
+  for (Interval b : symbols_) {
+    if (b.IsEmpty()) {
+      map_.ResetToKnownEmpty();
+      return true;
+    }
+  }
+  mlir::MLIRContext* ctx = map_.GetMLIRContext();
+  constraints_ = map_.constraints_;
+
+  // Constraints tighten bounds, which may simplify other constraints: iterate
+  // a few times while bounds change.
+  std::optional<AffineSimplifier> simplifier;
+  simplifier.emplace(ctx, dims_, symbols_);
+  if (!constraints_.empty()) {
+    for (int iteration = 0; iteration < 4; ++iteration) {
+      bool bounds_changed = false;
+      if (!SimplifyConstraints(*simplifier, bounds_changed)) {
+        map_.ResetToKnownEmpty();
+        return true;
+      }
+      // Atom ranges in the simplifier were derived from the old bounds.
+      if (bounds_changed) simplifier.emplace(ctx, dims_, symbols_);
+      if (!bounds_changed) break;
+    }
+    // Results may use the constraints' ranges of their subexpressions. (Not
+    // the constraints themselves: a constraint must not justify itself.)
+    for (const IndexingConstraint& c : constraints_) {
+      simplifier->SetAtomRange(c.expr, c.interval);
+    }
+  }
+
+  mlir::AffineMap old_map = map_.affine_map_;
+  llvm::SmallVector<mlir::AffineExpr, 8> results;
+  bool results_changed = false;
+  for (mlir::AffineExpr r : old_map.getResults()) {
+    results.push_back(simplifier->Simplify(r));
+    results_changed |= results.back() != r;
+  }
+  bool changed = results_changed;
+  if (results_changed) {
+    map_.affine_map_ = mlir::AffineMap::get(
+        old_map.getNumDims(), old_map.getNumSymbols(), results, ctx);
+  }
+  if (dims_ != map_.dim_bounds_) {
+    map_.dim_bounds_ = dims_;
+    changed = true;
+  }
+  for (int64_t i = 0; i < map_.GetSymbolCount(); ++i) {
+    if (map_.GetSymbolBound(i) != symbols_[i]) {
+      map_.GetMutableSymbolBound(i) = symbols_[i];
+      changed = true;
+    }
+  }
+  if (constraints_.size() != map_.constraints_.size()) {
+    changed = true;
+  } else {
+    for (size_t i = 0; i < constraints_.size(); ++i) {
+      if (constraints_[i].expr != map_.constraints_[i].expr ||
+          constraints_[i].interval != map_.constraints_[i].interval) {
+        changed = true;
+      }
+    }
+  }
+  map_.constraints_ = std::move(constraints_);
   return changed;
+}
+
+bool IndexingMap::Simplify() {
+  IndexingMapSimplifier simplifier(*this);
+  return simplifier.Run();
 }
 
 }  // namespace xla_index

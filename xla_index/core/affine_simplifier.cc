@@ -1,0 +1,733 @@
+#include "xla_index/core/affine_simplifier.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <numeric>
+#include <utility>
+
+#include "mlir/IR/AffineExpr.h"
+
+namespace xla_index {
+namespace {
+
+using mlir::AffineExpr;
+using mlir::AffineExprKind;
+
+// Rewrites that recurse (gcd, split, nested division) strictly shrink the
+// problem, but a bound keeps pathological inputs cheap.
+constexpr int kMaxDepth = 8;
+
+int64_t Gcd(int64_t a, int64_t b) {
+  // Magnitudes; INT64_MIN never reaches here as a coefficient divisor test
+  // (callers only pass coefficients and positive divisors).
+  uint64_t x = a < 0 ? 0 - static_cast<uint64_t>(a) : a;
+  uint64_t y = b < 0 ? 0 - static_cast<uint64_t>(b) : b;
+  while (y != 0) {
+    uint64_t t = x % y;
+    x = y;
+    y = t;
+  }
+  return x > static_cast<uint64_t>(Interval::kMax) ? Interval::kMax
+                                                   : static_cast<int64_t>(x);
+}
+
+// True if a * b overflows; otherwise stores the product.
+bool MulOverflows(int64_t a, int64_t b, int64_t* out) {
+  return __builtin_mul_overflow(a, b, out);
+}
+bool AddOverflows(int64_t a, int64_t b, int64_t* out) {
+  return __builtin_add_overflow(a, b, out);
+}
+
+}  // namespace
+
+AffineSimplifier::AffineSimplifier(mlir::MLIRContext* context,
+                                   const std::vector<Interval>& dim_bounds,
+                                   const std::vector<Interval>& symbol_bounds)
+    : context_(context),
+      dim_bounds_(dim_bounds),
+      symbol_bounds_(symbol_bounds),
+      dim_atoms_(dim_bounds.size(), -1),
+      symbol_atoms_(symbol_bounds.size(), -1) {}
+
+// ---------------------------------------------------------------------------
+// Atoms and linear forms.
+
+int AffineSimplifier::CompareLins(const Lin& a, const Lin& b) const {
+  size_t n = std::min(a.terms.size(), b.terms.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (a.terms[i].atom != b.terms[i].atom) {
+      return CompareAtoms(a.terms[i].atom, b.terms[i].atom);
+    }
+    if (a.terms[i].coeff != b.terms[i].coeff) {
+      return a.terms[i].coeff < b.terms[i].coeff ? -1 : 1;
+    }
+  }
+  if (a.terms.size() != b.terms.size()) {
+    return a.terms.size() < b.terms.size() ? -1 : 1;
+  }
+  if (a.constant != b.constant) return a.constant < b.constant ? -1 : 1;
+  return 0;
+}
+
+int AffineSimplifier::CompareAtoms(int32_t a, int32_t b) const {
+  if (a == b) return 0;
+  const Atom& x = atoms_[a];
+  const Atom& y = atoms_[b];
+  if (x.kind != y.kind) return x.kind < y.kind ? -1 : 1;
+  switch (x.kind) {
+    case AtomKind::kDim:
+    case AtomKind::kSymbol:
+      return x.var < y.var ? -1 : (x.var > y.var ? 1 : 0);
+    case AtomKind::kFloorDiv:
+    case AtomKind::kMod: {
+      int c = CompareLins(args_[x.arg], args_[y.arg]);
+      if (c != 0) return c;
+      return x.divisor < y.divisor ? -1 : (x.divisor > y.divisor ? 1 : 0);
+    }
+    case AtomKind::kOpaque:
+      return x.expr.getAsOpaquePointer() < y.expr.getAsOpaquePointer() ? -1 : 1;
+  }
+  return 0;
+}
+
+bool AffineSimplifier::AtomLess(int32_t a, int32_t b) const {
+  return CompareAtoms(a, b) < 0;
+}
+
+bool AffineSimplifier::LinEqual(const Lin& a, const Lin& b) const {
+  if (a.constant != b.constant || a.terms.size() != b.terms.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.terms.size(); ++i) {
+    if (a.terms[i].atom != b.terms[i].atom ||
+        a.terms[i].coeff != b.terms[i].coeff) {
+      return false;
+    }
+  }
+  return true;
+}
+
+int32_t AffineSimplifier::InternAtom(Atom atom) {
+  atoms_.push_back(std::move(atom));
+  return atoms_.size() - 1;
+}
+
+int32_t AffineSimplifier::VariableAtom(AtomKind kind, int32_t position) {
+  auto& cache = kind == AtomKind::kDim ? dim_atoms_ : symbol_atoms_;
+  if (cache[position] >= 0) return cache[position];
+  Atom atom;
+  atom.kind = kind;
+  atom.var = position;
+  atom.bounds =
+      kind == AtomKind::kDim ? dim_bounds_[position] : symbol_bounds_[position];
+  int32_t id = InternAtom(std::move(atom));
+  cache[position] = id;
+  return id;
+}
+
+int32_t AffineSimplifier::DivModAtom(AtomKind kind, const Lin& arg,
+                                     int64_t divisor, AffineExpr source) {
+  for (size_t i = 0; i < atoms_.size(); ++i) {
+    const Atom& a = atoms_[i];
+    if (a.kind == kind && a.divisor == divisor && LinEqual(args_[a.arg], arg)) {
+      return i;
+    }
+  }
+  Atom atom;
+  atom.kind = kind;
+  atom.divisor = divisor;
+  atom.arg = args_.size();
+  args_.push_back(arg);
+  atom.bounds = kind == AtomKind::kFloorDiv
+                    ? FloorDiv(arg.bounds, Interval::Point(divisor))
+                    : Mod(arg.bounds, Interval::Point(divisor));
+  atom.expr = source;
+  return InternAtom(std::move(atom));
+}
+
+void AffineSimplifier::ComputeBounds(Lin& lin) const {
+  Interval b = Interval::Point(lin.constant);
+  for (const Term& t : lin.terms) b = b + atoms_[t.atom].bounds * t.coeff;
+  lin.bounds = b;
+}
+
+AffineSimplifier::Lin AffineSimplifier::Constant(int64_t value) const {
+  Lin lin;
+  lin.constant = value;
+  lin.bounds = Interval::Point(value);
+  return lin;
+}
+
+AffineSimplifier::Lin AffineSimplifier::FromAtom(int32_t atom,
+                                                 int64_t coeff) const {
+  if (coeff == 0) return Constant(0);
+  Lin lin;
+  lin.terms.push_back({coeff, atom});
+  lin.bounds = atoms_[atom].bounds * coeff;
+  return lin;
+}
+
+AffineSimplifier::Lin AffineSimplifier::Add(const Lin& a, const Lin& b) {
+  Lin out;
+  if (AddOverflows(a.constant, b.constant, &out.constant)) overflow_ = true;
+  size_t i = 0, j = 0;
+  bool has_div_mod = false;
+  while (i < a.terms.size() || j < b.terms.size()) {
+    Term t;
+    if (j == b.terms.size() ||
+        (i < a.terms.size() && AtomLess(a.terms[i].atom, b.terms[j].atom))) {
+      t = a.terms[i++];
+    } else if (i == a.terms.size() || a.terms[i].atom != b.terms[j].atom) {
+      t = b.terms[j++];
+    } else {
+      t = a.terms[i++];
+      if (AddOverflows(t.coeff, b.terms[j++].coeff, &t.coeff)) {
+        overflow_ = true;
+      }
+      if (t.coeff == 0) continue;
+    }
+    AtomKind kind = atoms_[t.atom].kind;
+    has_div_mod |= kind == AtomKind::kFloorDiv || kind == AtomKind::kMod;
+    out.terms.push_back(t);
+  }
+  if (has_div_mod) Recombine(out);
+  ComputeBounds(out);
+  return out;
+}
+
+AffineSimplifier::Lin AffineSimplifier::Scale(const Lin& a, int64_t k) {
+  if (k == 0) return Constant(0);
+  if (k == 1) {
+    Lin out = a;
+    out.source = AffineExpr();
+    return out;
+  }
+  Lin out;
+  if (MulOverflows(a.constant, k, &out.constant)) overflow_ = true;
+  for (const Term& t : a.terms) {
+    Term s = t;
+    if (MulOverflows(t.coeff, k, &s.coeff)) overflow_ = true;
+    out.terms.push_back(s);
+  }
+  ComputeBounds(out);
+  return out;
+}
+
+// (x mod c) * k + (x floordiv c) * (c*k)  ->  x * k, and
+// x * k + (x floordiv c) * (-c*k)         ->  (x mod c) * k.
+void AffineSimplifier::Recombine(Lin& lin) {
+  for (size_t i = 0; i < lin.terms.size(); ++i) {
+    const Atom& fd = atoms_[lin.terms[i].atom];
+    if (fd.kind != AtomKind::kFloorDiv) continue;
+    const int64_t c = fd.divisor;
+    const int64_t m = lin.terms[i].coeff;
+    if (m % c != 0) continue;
+    const Lin x = args_[fd.arg];
+    // Pattern 1: a mod term with the same argument and coefficient m / c.
+    const int64_t k = m / c;
+    for (size_t j = 0; j < lin.terms.size(); ++j) {
+      const Atom& md = atoms_[lin.terms[j].atom];
+      if (md.kind != AtomKind::kMod || md.divisor != c ||
+          lin.terms[j].coeff != k || !LinEqual(args_[md.arg], x)) {
+        continue;
+      }
+      Lin rest;
+      rest.constant = lin.constant;
+      for (size_t t = 0; t < lin.terms.size(); ++t) {
+        if (t != i && t != j) rest.terms.push_back(lin.terms[t]);
+      }
+      lin = Add(rest, Scale(x, k));
+      return;
+    }
+    // Pattern 2: the terms of x * (-k) are all present.
+    if (x.terms.empty()) continue;
+    const int64_t neg_k = -k;
+    bool all_present = true;
+    for (const Term& xt : x.terms) {
+      int64_t want;
+      if (MulOverflows(xt.coeff, neg_k, &want)) {
+        all_present = false;
+        break;
+      }
+      bool found = false;
+      for (const Term& lt : lin.terms) {
+        if (lt.atom == xt.atom) {
+          found = lt.coeff == want;
+          break;
+        }
+      }
+      if (!found) {
+        all_present = false;
+        break;
+      }
+    }
+    if (!all_present) continue;
+    // lin - (x*(-k) + (x floordiv c)*m) + (x mod c)*(-k) + x.constant*(-k).
+    Lin removed = Scale(x, neg_k);
+    removed.terms.push_back({m, lin.terms[i].atom});
+    std::sort(
+        removed.terms.begin(), removed.terms.end(),
+        [&](const Term& a, const Term& b) { return AtomLess(a.atom, b.atom); });
+    Lin rest = Add(lin, Scale(removed, -1));
+    Lin mod = Scale(ModBy(x, c, 0, AffineExpr()), neg_k);
+    lin = Add(rest, mod);
+    return;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Division and modulo.
+
+bool AffineSimplifier::SplitSmallPart(const Lin& x, int64_t c, Lin& multiple,
+                                      Lin& small, int64_t& g) {
+  const size_t n = x.terms.size();
+  if (n < 2) return false;
+  llvm::SmallVector<size_t, 8> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return Gcd(x.terms[a].coeff, 0) > Gcd(x.terms[b].coeff, 0);
+  });
+  int64_t prefix_gcd = c;
+  for (size_t p = 1; p < n; ++p) {
+    prefix_gcd = Gcd(prefix_gcd, x.terms[order[p - 1]].coeff);
+    if (prefix_gcd <= 1) return false;
+    Interval rest = Interval::Point(x.constant);
+    for (size_t q = p; q < n; ++q) {
+      const Term& t = x.terms[order[q]];
+      rest = rest + atoms_[t.atom].bounds * t.coeff;
+    }
+    if (rest.IsEmpty() || rest.lower == Interval::kMin ||
+        rest.upper == Interval::kMax) {
+      continue;
+    }
+    int64_t base = FloorDiv(rest.lower, prefix_gcd);
+    if (FloorDiv(rest.upper, prefix_gcd) != base) continue;
+    int64_t shift;
+    if (MulOverflows(base, prefix_gcd, &shift)) continue;
+    multiple = Lin();
+    small = Lin();
+    llvm::SmallVector<bool, 8> in_prefix(n, false);
+    for (size_t q = 0; q < p; ++q) in_prefix[order[q]] = true;
+    for (size_t q = 0; q < n; ++q) {
+      (in_prefix[q] ? multiple : small).terms.push_back(x.terms[q]);
+    }
+    multiple.constant = shift;
+    small.constant = x.constant - shift;  // In [0, g) by construction.
+    ComputeBounds(multiple);
+    ComputeBounds(small);
+    g = prefix_gcd;
+    return true;
+  }
+  return false;
+}
+
+AffineSimplifier::Lin AffineSimplifier::FloorDivBy(Lin x, int64_t c, int depth,
+                                                   AffineExpr source) {
+  if (c == 1) return x;
+  if (x.bounds.IsFeasible() && x.bounds.lower != Interval::kMin &&
+      x.bounds.upper != Interval::kMax) {
+    int64_t q = FloorDiv(x.bounds.lower, c);
+    if (q == FloorDiv(x.bounds.upper, c)) return Constant(q);
+  }
+  // (k*c*y + z) floordiv c -> k*y + z floordiv c.
+  Lin outside, inside;
+  for (const Term& t : x.terms) {
+    if (t.coeff % c == 0) {
+      outside.terms.push_back({t.coeff / c, t.atom});
+    } else {
+      inside.terms.push_back(t);
+    }
+  }
+  // The constant's quotient rounded toward zero: `(d1 - 3) floordiv 7`
+  // stays as the seeds write it; `(x + 109) floordiv 11` gives 9 + ....
+  outside.constant = x.constant / c;
+  inside.constant = x.constant % c;
+  if (inside.terms.empty()) {
+    outside.constant = FloorDiv(x.constant, c);
+    ComputeBounds(outside);
+    return outside;
+  }
+  ComputeBounds(outside);
+  ComputeBounds(inside);
+  const bool moved = !outside.terms.empty() || outside.constant != 0;
+  if (moved && depth < kMaxDepth) {
+    return Add(outside, FloorDivBy(inside, c, depth + 1, AffineExpr()));
+  }
+  // Unless the depth limit was hit, inside == x here.
+  const bool unchanged = !moved && x.source;
+  if (unchanged) inside.source = x.source;
+  if (depth < kMaxDepth) {
+    // (g*y + r) floordiv (g*c') -> (y + r floordiv g) floordiv c'.
+    int64_t g = c;
+    for (const Term& t : inside.terms) g = Gcd(g, t.coeff);
+    if (g > 1) {
+      Lin reduced;
+      for (const Term& t : inside.terms) {
+        reduced.terms.push_back({t.coeff / g, t.atom});
+      }
+      reduced.constant = FloorDiv(inside.constant, g);
+      ComputeBounds(reduced);
+      return Add(outside, FloorDivBy(reduced, c / g, depth + 1, AffineExpr()));
+    }
+    // (y + z) floordiv c -> y floordiv c when y is a multiple of g | c and
+    // z in [0, g).
+    Lin multiple, small;
+    if (SplitSmallPart(inside, c, multiple, small, g)) {
+      return Add(outside, FloorDivBy(multiple, c, depth + 1, AffineExpr()));
+    }
+    // (y floordiv a + k) floordiv c -> (y + k*a) floordiv (a*c), 0 <= k < c.
+    if (inside.terms.size() == 1 && inside.terms[0].coeff == 1 &&
+        atoms_[inside.terms[0].atom].kind == AtomKind::kFloorDiv) {
+      const Atom& inner = atoms_[inside.terms[0].atom];
+      int64_t a = inner.divisor, ac, ka;
+      if (!MulOverflows(a, c, &ac) && !MulOverflows(inside.constant, a, &ka)) {
+        Lin y = args_[inner.arg];
+        return Add(outside, FloorDivBy(Add(y, Constant(ka)), ac, depth + 1,
+                                       AffineExpr()));
+      }
+    }
+  }
+  int32_t atom = DivModAtom(AtomKind::kFloorDiv, inside, c,
+                            unchanged ? source : AffineExpr());
+  if (atoms_[atom].bounds.IsPoint()) {
+    return Add(outside, Constant(atoms_[atom].bounds.lower));
+  }
+  Lin result = Add(outside, FromAtom(atom));
+  if (unchanged && source) result.source = source;
+  return result;
+}
+
+AffineSimplifier::Lin AffineSimplifier::ModBy(Lin x, int64_t c, int depth,
+                                              AffineExpr source) {
+  if (c == 1) return Constant(0);
+  if (x.bounds.IsFeasible() && x.bounds.lower != Interval::kMin &&
+      x.bounds.upper != Interval::kMax) {
+    int64_t q = FloorDiv(x.bounds.lower, c), qc;
+    if (q == FloorDiv(x.bounds.upper, c) && !MulOverflows(q, c, &qc)) {
+      if (q == 0) return x;
+      return Add(x, Constant(-qc));
+    }
+  }
+  // (k*c*y + z) mod c -> z mod c, constant reduced modulo c.
+  Lin inside;
+  for (const Term& t : x.terms) {
+    if (t.coeff % c != 0) inside.terms.push_back(t);
+  }
+  inside.constant = x.constant % c;  // Keeps `(d1 - 3) mod 7` as is.
+  if (inside.terms.empty()) return Constant(FloorMod(x.constant, c));
+  ComputeBounds(inside);
+  const bool moved =
+      inside.terms.size() != x.terms.size() || inside.constant != x.constant;
+  if (moved && depth < kMaxDepth) {
+    return ModBy(inside, c, depth + 1, AffineExpr());
+  }
+  const bool unchanged = !moved && x.source;
+  if (unchanged) inside.source = x.source;
+  if (depth < kMaxDepth) {
+    // (g*y + r) mod (g*c') -> g * ((y + r floordiv g) mod c') + r mod g.
+    int64_t g = c;
+    for (const Term& t : inside.terms) g = Gcd(g, t.coeff);
+    if (g > 1) {
+      Lin reduced;
+      for (const Term& t : inside.terms) {
+        reduced.terms.push_back({t.coeff / g, t.atom});
+      }
+      reduced.constant = FloorDiv(inside.constant, g);
+      ComputeBounds(reduced);
+      Lin mod = ModBy(reduced, c / g, depth + 1, AffineExpr());
+      return Add(Scale(mod, g), Constant(FloorMod(inside.constant, g)));
+    }
+    // (y + z) mod c -> y mod c + z when y is a multiple of g | c and
+    // z in [0, g).
+    Lin multiple, small;
+    if (SplitSmallPart(inside, c, multiple, small, g)) {
+      return Add(ModBy(multiple, c, depth + 1, AffineExpr()), small);
+    }
+    // (m * (y mod a) + z) mod c -> (m * y + z) mod c when c | a.
+    for (size_t i = 0; i < inside.terms.size(); ++i) {
+      const Atom& inner = atoms_[inside.terms[i].atom];
+      if (inner.kind != AtomKind::kMod || inner.divisor % c != 0) continue;
+      Lin rest = inside;
+      rest.terms.erase(rest.terms.begin() + i);
+      Lin y = Scale(args_[inner.arg], inside.terms[i].coeff);
+      return ModBy(Add(rest, y), c, depth + 1, AffineExpr());
+    }
+  }
+  int32_t atom =
+      DivModAtom(AtomKind::kMod, inside, c, unchanged ? source : AffineExpr());
+  if (atoms_[atom].bounds.IsPoint()) {
+    return Constant(atoms_[atom].bounds.lower);
+  }
+  Lin result = FromAtom(atom);
+  if (unchanged && source) result.source = source;
+  return result;
+}
+
+// ---------------------------------------------------------------------------
+// From and to MLIR.
+
+AffineSimplifier::Lin AffineSimplifier::Visit(AffineExpr expr) {
+  switch (expr.getKind()) {
+    case AffineExprKind::Constant: {
+      Lin lin = Constant(mlir::cast<mlir::AffineConstantExpr>(expr).getValue());
+      lin.source = expr;
+      return lin;
+    }
+    case AffineExprKind::DimId:
+    case AffineExprKind::SymbolId: {
+      bool is_dim = expr.getKind() == AffineExprKind::DimId;
+      unsigned pos =
+          is_dim ? mlir::cast<mlir::AffineDimExpr>(expr).getPosition()
+                 : mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition();
+      if (pos >= (is_dim ? dim_bounds_.size() : symbol_bounds_.size())) {
+        Atom atom;  // A variable the box does not know: nothing is known.
+        atom.kind = AtomKind::kOpaque;
+        atom.bounds = Interval::Unbounded();
+        atom.expr = expr;
+        Lin lin = FromAtom(InternAtom(std::move(atom)));
+        lin.source = expr;
+        return lin;
+      }
+      int32_t atom =
+          VariableAtom(is_dim ? AtomKind::kDim : AtomKind::kSymbol, pos);
+      if (atoms_[atom].bounds.IsPoint()) {
+        return Constant(atoms_[atom].bounds.lower);
+      }
+      Lin lin = FromAtom(atom);
+      lin.source = expr;
+      return lin;
+    }
+    default:
+      break;
+  }
+  auto binary = mlir::cast<mlir::AffineBinaryOpExpr>(expr);
+  Lin lhs = Visit(binary.getLHS());
+  Lin rhs = Visit(binary.getRHS());
+  switch (expr.getKind()) {
+    case AffineExprKind::Add: {
+      // The source is kept when it already has the canonical left-deep shape
+      // t1 + t2 + ... + c with terms in order.
+      bool canonical =
+          lhs.source && rhs.source && !lhs.terms.empty() && lhs.constant == 0 &&
+          (rhs.terms.empty()
+               ? rhs.constant != 0
+               : rhs.terms.size() == 1 && rhs.constant == 0 &&
+                     AtomLess(lhs.terms.back().atom, rhs.terms[0].atom));
+      Lin sum = Add(lhs, rhs);
+      if (canonical &&
+          sum.terms.size() == lhs.terms.size() + rhs.terms.size()) {
+        sum.source = expr;
+      }
+      return sum;
+    }
+    case AffineExprKind::Mul: {
+      if (rhs.terms.empty()) {
+        bool canonical = lhs.source && lhs.terms.size() == 1 &&
+                         lhs.constant == 0 && lhs.terms[0].coeff == 1 &&
+                         rhs.constant != 0 && rhs.constant != 1;
+        Lin product = Scale(lhs, rhs.constant);
+        if (canonical) product.source = expr;
+        return product;
+      }
+      if (lhs.terms.empty()) return Scale(rhs, lhs.constant);
+      break;  // Not affine: opaque below.
+    }
+    case AffineExprKind::FloorDiv:
+      if (rhs.terms.empty() && rhs.constant > 0) {
+        return FloorDivBy(std::move(lhs), rhs.constant, 0, expr);
+      }
+      break;
+    case AffineExprKind::CeilDiv:
+      if (rhs.terms.empty() && rhs.constant > 0) {
+        // ceil(x / c) == floor((x + c - 1) / c) for c > 0.
+        return FloorDivBy(Add(lhs, Constant(rhs.constant - 1)), rhs.constant, 0,
+                          AffineExpr());
+      }
+      break;
+    case AffineExprKind::Mod:
+      if (rhs.terms.empty() && rhs.constant > 0) {
+        return ModBy(std::move(lhs), rhs.constant, 0, expr);
+      }
+      break;
+    default:
+      break;
+  }
+  // A non-affine node: kept as is, with the range interval arithmetic gives.
+  for (size_t i = 0; i < atoms_.size(); ++i) {
+    if (atoms_[i].kind == AtomKind::kOpaque && atoms_[i].expr == expr) {
+      Lin lin = FromAtom(i);
+      lin.source = expr;
+      return lin;
+    }
+  }
+  Atom atom;
+  atom.kind = AtomKind::kOpaque;
+  atom.expr = expr;
+  switch (expr.getKind()) {
+    case AffineExprKind::Mul:
+      atom.bounds = lhs.bounds * rhs.bounds;
+      break;
+    case AffineExprKind::FloorDiv:
+      atom.bounds = FloorDiv(lhs.bounds, rhs.bounds);
+      break;
+    case AffineExprKind::CeilDiv:
+      atom.bounds = CeilDiv(lhs.bounds, rhs.bounds);
+      break;
+    case AffineExprKind::Mod:
+      atom.bounds = Mod(lhs.bounds, rhs.bounds);
+      break;
+    default:
+      atom.bounds = Interval::Unbounded();
+  }
+  Lin lin = FromAtom(InternAtom(std::move(atom)));
+  lin.source = expr;
+  return lin;
+}
+
+AffineExpr AffineSimplifier::BuildAtom(int32_t id) {
+  if (atoms_[id].expr) return atoms_[id].expr;
+  AffineExpr e;
+  const Atom atom = atoms_[id];
+  switch (atom.kind) {
+    case AtomKind::kDim:
+      e = mlir::getAffineDimExpr(atom.var, context_);
+      break;
+    case AtomKind::kSymbol:
+      e = mlir::getAffineSymbolExpr(atom.var, context_);
+      break;
+    case AtomKind::kFloorDiv: {
+      Lin arg = args_[atom.arg];
+      e = Build(arg).floorDiv(atom.divisor);
+      break;
+    }
+    case AtomKind::kMod: {
+      Lin arg = args_[atom.arg];
+      e = Build(arg) % atom.divisor;
+      break;
+    }
+    case AtomKind::kOpaque:
+      break;  // Always has expr.
+  }
+  atoms_[id].expr = e;
+  return e;
+}
+
+AffineExpr AffineSimplifier::Build(const Lin& lin) {
+  if (lin.source) return lin.source;
+  AffineExpr sum;
+  for (const Term& t : lin.terms) {
+    AffineExpr term = BuildAtom(t.atom);
+    if (t.coeff != 1) term = term * t.coeff;
+    sum = sum ? sum + term : term;
+  }
+  if (!sum) return mlir::getAffineConstantExpr(lin.constant, context_);
+  if (lin.constant != 0) sum = sum + lin.constant;
+  return sum;
+}
+
+AffineExpr AffineSimplifier::Simplify(AffineExpr expr) {
+  overflow_ = false;
+  Lin lin = Visit(expr);
+  if (overflow_) return expr;
+  return Build(lin);
+}
+
+Interval AffineSimplifier::Range(AffineExpr expr) {
+  overflow_ = false;
+  Lin lin = Visit(expr);
+  return overflow_ ? Interval::Unbounded() : lin.bounds;
+}
+
+void AffineSimplifier::SetAtomRange(AffineExpr expr, Interval interval) {
+  overflow_ = false;
+  Lin lin = Visit(expr);
+  if (overflow_ || lin.terms.size() != 1 || lin.terms[0].coeff != 1 ||
+      lin.constant != 0) {
+    return;
+  }
+  Atom& atom = atoms_[lin.terms[0].atom];
+  atom.bounds = atom.bounds.Intersect(interval);
+}
+
+AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
+    AffineExpr expr, Interval interval) {
+  using Kind = NormalConstraint::Kind;
+  overflow_ = false;
+  Lin lin = Visit(expr);
+  if (overflow_) return {Kind::kExpression, expr, interval};
+  for (int step = 0; step < kMaxDepth; ++step) {
+    // Move the constant into the interval.
+    Interval iv = {SaturatingSub(interval.lower, lin.constant),
+                   SaturatingSub(interval.upper, lin.constant)};
+    if (lin.constant != 0) lin.source = AffineExpr();
+    lin.constant = 0;
+    if (iv.IsEmpty()) return {Kind::kInfeasible, expr, iv};
+    if (lin.terms.empty()) {
+      return {iv.Contains(0) ? Kind::kAlwaysTrue : Kind::kInfeasible, expr, iv};
+    }
+    // Divide out the common factor: g*y in [lo, hi] <=> y in
+    // [ceil(lo/g), floor(hi/g)]; make the first coefficient positive.
+    int64_t g = 0;
+    for (const Term& t : lin.terms) g = Gcd(g, t.coeff);
+    if (lin.terms[0].coeff < 0) g = -g;
+    if (g != 1) {
+      for (Term& t : lin.terms) t.coeff /= g;
+      iv = g > 0 ? Interval{CeilDiv(iv.lower, g), FloorDiv(iv.upper, g)}
+                 : Interval{CeilDiv(iv.upper, g), FloorDiv(iv.lower, g)};
+      lin.source = AffineExpr();
+    }
+    ComputeBounds(lin);
+    if (iv.IsEmpty()) return {Kind::kInfeasible, expr, iv};
+    if (iv.Contains(lin.bounds)) return {Kind::kAlwaysTrue, expr, iv};
+    Interval tight = iv.Intersect(lin.bounds);
+    if (tight.IsEmpty()) return {Kind::kInfeasible, expr, tight};
+    if (lin.terms.size() == 1 && lin.terms[0].coeff == 1) {
+      const Atom& atom = atoms_[lin.terms[0].atom];
+      if (atom.kind == AtomKind::kDim || atom.kind == AtomKind::kSymbol) {
+        NormalConstraint out{Kind::kVariable, Build(lin), tight};
+        out.is_dim = atom.kind == AtomKind::kDim;
+        out.variable = atom.var;
+        return out;
+      }
+      // y floordiv c in [lo, hi] <=> y in [lo*c, hi*c + c - 1].
+      if (atom.kind == AtomKind::kFloorDiv) {
+        int64_t c = atom.divisor;
+        Lin y = args_[atom.arg];
+        interval = {SaturatingMul(tight.lower, c),
+                    SaturatingAdd(SaturatingMul(tight.upper, c), c - 1)};
+        lin = y;
+        expr = Build(y);
+        continue;
+      }
+    }
+    NormalConstraint out{Kind::kExpression, Build(lin), tight};
+    for (size_t i = 0; i < lin.terms.size(); ++i) {
+      const Atom& atom = atoms_[lin.terms[i].atom];
+      if (atom.kind != AtomKind::kDim && atom.kind != AtomKind::kSymbol) {
+        continue;
+      }
+      Interval rest = Interval::Point(0);
+      for (size_t j = 0; j < lin.terms.size(); ++j) {
+        if (j != i)
+          rest = rest + atoms_[lin.terms[j].atom].bounds * lin.terms[j].coeff;
+      }
+      Interval kv = {SaturatingSub(tight.lower, rest.upper),
+                     SaturatingSub(tight.upper, rest.lower)};
+      if (kv.lower == Interval::kMin || kv.upper == Interval::kMax) continue;
+      int64_t k = lin.terms[i].coeff;
+      Interval v = k > 0
+                       ? Interval{CeilDiv(kv.lower, k), FloorDiv(kv.upper, k)}
+                       : Interval{CeilDiv(kv.upper, k), FloorDiv(kv.lower, k)};
+      v = v.Intersect(atom.bounds);
+      if (v != atom.bounds) {
+        out.tightened.push_back({atom.kind == AtomKind::kDim, atom.var, v});
+      }
+    }
+    return out;
+  }
+  return {Kind::kExpression, Build(lin), interval};
+}
+
+}  // namespace xla_index

@@ -1,0 +1,152 @@
+#ifndef XLA_INDEX_CORE_AFFINE_SIMPLIFIER_H_
+#define XLA_INDEX_CORE_AFFINE_SIMPLIFIER_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "llvm/ADT/SmallVector.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/interval.h"
+
+namespace xla_index {
+
+/// Simplifies affine expressions under known intervals of their dims and
+/// symbols, in one bottom-up pass that returns every subexpression's
+/// simplified form together with its range (as Halide's simplifier does), so
+/// no rule re-derives a range.
+///
+/// Internally an expression is a linear form `c + sum_i k_i * a_i` over
+/// hash-consed atoms a_i (a dim, a symbol, `L floordiv c` or `L mod c` of a
+/// simplified linear form L, or an opaque non-affine node), with terms in a
+/// canonical order: dims, symbols, floordivs, mods (each by position or
+/// structurally), constant last. MLIR expressions are only built for the
+/// final result, and an input subexpression that no rule changed is reused
+/// as is.
+///
+/// Rewrites (c > 0 constant; x, y linear forms; all sound for every point
+/// whose variables lie in their intervals):
+///   point-range variable or subexpression     -> its constant
+///   (k*c*x + y) floordiv c                    -> k*x + y floordiv c
+///   (k*c*x + y) mod c                         -> y mod c
+///   x floordiv c, x in [q*c, q*c + c - 1]     -> q
+///   x mod c,      x in [q*c, q*c + c - 1]     -> x - q*c
+///   (g*x + r) floordiv (g*c'), 0 <= r < g*c'  -> (x + r floordiv g) floordiv
+///   c' (g*x + r) mod (g*c')                      -> g * ((x + r floordiv g)
+///   mod
+///                                                c') + r mod g
+///   (x + y) floordiv c, x a multiple of g, g | c, y in [0, g-1]
+///                                             -> x floordiv c
+///   (x + y) mod c, same conditions            -> x mod c + y
+///   (x floordiv a + k) floordiv c, 0 <= k < c -> (x + k*a) floordiv (a*c)
+///   (x mod a) mod c, c | a                    -> x mod c
+///   (x mod c) * k + (x floordiv c) * (c*k)    -> x * k
+///   x * k - (x floordiv c) * (c*k)            -> (x mod c) * k
+///   x ceildiv c                               -> (x + c - 1) floordiv c
+/// Atoms may carry tighter ranges from constraints (see SetAtomRange).
+class AffineSimplifier {
+ public:
+  AffineSimplifier(mlir::MLIRContext* context,
+                   const std::vector<Interval>& dim_bounds,
+                   const std::vector<Interval>& symbol_bounds);
+
+  /// The simplified expression (equal to `expr` at every point of the box).
+  mlir::AffineExpr Simplify(mlir::AffineExpr expr);
+
+  /// The range of `expr` over the box, from the same analysis.
+  Interval Range(mlir::AffineExpr expr);
+
+  /// A simplified constraint `expr in interval` in normal form: constant
+  /// moved into the interval, common factor divided out, first coefficient
+  /// positive, interval tightened to the expression's range.
+  struct NormalConstraint {
+    enum class Kind {
+      kAlwaysTrue,  // Holds everywhere: drop it.
+      kInfeasible,  // Never holds: the map is empty.
+      kVariable,    // `variable in interval`: a bound on one dim/symbol.
+      kExpression,  // Keep `expr in interval`.
+    };
+    Kind kind;
+    mlir::AffineExpr expr;
+    Interval interval;
+    bool is_dim = false;  // For kVariable.
+    int variable = -1;    // For kVariable.
+    /// For kExpression: bounds of its dims/symbols implied by the constraint
+    /// (k*v in [lo - max(rest), hi - min(rest)]) that are tighter than the
+    /// current ones.
+    struct VariableBound {
+      bool is_dim;
+      int variable;
+      Interval interval;
+    };
+    llvm::SmallVector<VariableBound, 2> tightened;
+  };
+  NormalConstraint NormalizeConstraint(mlir::AffineExpr expr,
+                                       Interval interval);
+
+  /// Records that `expr` lies in `interval` on the domain (a constraint), so
+  /// later simplifications may use the tighter range of that subexpression.
+  /// Only has an effect when `expr` simplifies to a single atom.
+  void SetAtomRange(mlir::AffineExpr expr, Interval interval);
+
+ private:
+  enum class AtomKind : uint8_t { kDim, kSymbol, kFloorDiv, kMod, kOpaque };
+  struct Term {
+    int64_t coeff;
+    int32_t atom;
+  };
+  /// constant + sum(coeff * atom): terms sorted by AtomLess, no zero
+  /// coefficients, each atom once. `source`, when set, is an MLIR
+  /// expression of exactly this canonical shape that can be returned as is.
+  struct Lin {
+    llvm::SmallVector<Term, 4> terms;
+    int64_t constant = 0;
+    Interval bounds{0, 0};
+    mlir::AffineExpr source;
+  };
+  struct Atom {
+    AtomKind kind;
+    int32_t var = -1;     // kDim, kSymbol.
+    int64_t divisor = 0;  // kFloorDiv, kMod.
+    int32_t arg = -1;     // kFloorDiv, kMod: index in args_.
+    Interval bounds;
+    mlir::AffineExpr expr;  // Built lazily; for kOpaque the original.
+  };
+
+  Lin Visit(mlir::AffineExpr expr);
+  Lin Constant(int64_t value) const;
+  Lin FromAtom(int32_t atom, int64_t coeff = 1) const;
+  Lin Add(const Lin& a, const Lin& b);
+  Lin Scale(const Lin& a, int64_t k);
+  Lin FloorDivBy(Lin x, int64_t c, int depth, mlir::AffineExpr source);
+  Lin ModBy(Lin x, int64_t c, int depth, mlir::AffineExpr source);
+  // Splits x = a + b where every coefficient of `a` is a multiple of some
+  // g dividing c and b in [0, g - 1] after moving a multiple of g from b's
+  // range into a. Returns false if no split exists.
+  bool SplitSmallPart(const Lin& x, int64_t c, Lin& multiple, Lin& small,
+                      int64_t& g);
+  void Recombine(Lin& lin);
+  void ComputeBounds(Lin& lin) const;
+  int32_t InternAtom(Atom atom);
+  int32_t DivModAtom(AtomKind kind, const Lin& arg, int64_t divisor,
+                     mlir::AffineExpr source);
+  int32_t VariableAtom(AtomKind kind, int32_t position);
+  bool AtomLess(int32_t a, int32_t b) const;
+  int CompareAtoms(int32_t a, int32_t b) const;
+  int CompareLins(const Lin& a, const Lin& b) const;
+  bool LinEqual(const Lin& a, const Lin& b) const;
+  mlir::AffineExpr Build(const Lin& lin);
+  mlir::AffineExpr BuildAtom(int32_t atom);
+
+  mlir::MLIRContext* context_;
+  const std::vector<Interval>& dim_bounds_;
+  const std::vector<Interval>& symbol_bounds_;
+  std::vector<Atom> atoms_;
+  std::vector<Lin> args_;  // Arguments of floordiv/mod atoms.
+  llvm::SmallVector<int32_t, 16> dim_atoms_, symbol_atoms_;
+  bool overflow_ = false;  // Set when coefficient arithmetic overflowed.
+};
+
+}  // namespace xla_index
+
+#endif  // XLA_INDEX_CORE_AFFINE_SIMPLIFIER_H_

@@ -1,0 +1,247 @@
+#include "xla_index/core/indexing_map_text.h"
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/indexing_map.h"
+#include "xla_index/core/test_blocks.h"
+
+namespace xla_index {
+namespace {
+
+using ::testing::HasSubstr;
+
+class IndexingMapTextTest : public ::testing::Test {
+ protected:
+  IndexingMap Parse(const std::string& text) {
+    absl::StatusOr<IndexingMap> map = ParseIndexingMap(text, &context_);
+    EXPECT_TRUE(map.ok()) << map.status() << "\n" << text;
+    return map.ok() ? *map : IndexingMap::Undefined();
+  }
+  mlir::MLIRContext context_;
+};
+
+// Every map the seed prints reads back and prints exactly as the seed does.
+TEST_F(IndexingMapTextTest, EverySeedMapPrintsExactly) {
+  std::vector<std::string> maps =
+      ReadBlocks("xla_index/core/testdata/seed_000_maps.txt");
+  ASSERT_EQ(maps.size(), 40);
+  for (const std::string& text : maps) {
+    IndexingMap map = Parse(text);
+    EXPECT_EQ(ToString(map), text);
+    EXPECT_TRUE(map.Verify().ok()) << text;
+    // Printing is deterministic and parsing gives the same map back.
+    IndexingMap again = Parse(ToString(map));
+    EXPECT_EQ(again, map) << text;
+  }
+}
+
+TEST_F(IndexingMapTextTest, RuntimeVariablesKeepTheirHloAndAccess) {
+  IndexingMap map = Parse(
+      "(d0, d1)[s0, s1] -> (d0 - s0, d1 - s1)\n"
+      "domain:\n"
+      "d0 in [0, 19]\n"
+      "d1 in [0, 29]\n"
+      "s0 in [0, 15]\n"
+      "  hlo: of1 = s32[] parameter(2)\n"
+      "  (d0, d1) -> ()\n"
+      "s1 in [0, 20]\n"
+      "  hlo: of2 = s32[] parameter(3)\n"
+      "  (d0, d1) -> ()");
+  ASSERT_EQ(map.GetRuntimeVarsCount(), 2);
+  EXPECT_EQ(map.GetRangeVarsCount(), 0);
+  EXPECT_EQ(map.GetRuntimeVars()[0].hlo_text, "of1 = s32[] parameter(2)");
+  EXPECT_EQ(map.GetRuntimeVars()[1].feasible_values, (Interval{0, 20}));
+  EXPECT_EQ(AffineMapToString(map.GetRuntimeVars()[0].access),
+            "(d0, d1) -> ()");
+}
+
+// A range variable listed after a runtime one is moved before it: symbols
+// are range variables first.
+TEST_F(IndexingMapTextTest, RangeSymbolsComeFirst) {
+  IndexingMap map = Parse(
+      "(d0)[s0, s1] -> (d0 + s0 * 10 + s1)\n"
+      "domain:\n"
+      "d0 in [0, 9]\n"
+      "s0 in [0, 3]\n"
+      "  hlo: NULL\n"
+      "  (d0) -> ()\n"
+      "s1 in [0, 7]");
+  EXPECT_EQ(ToString(map),
+            "(d0)[s0, s1] -> (d0 + s1 * 10 + s0)\n"
+            "domain:\n"
+            "d0 in [0, 9]\n"
+            "s0 in [0, 7]\n"
+            "s1 in [0, 3]\n"
+            "  hlo: NULL\n"
+            "  (d0) -> ()");
+}
+
+TEST_F(IndexingMapTextTest, ParsesXlaOneLineForm) {
+  IndexingMap map = Parse(
+      "(d0, d1)[s0]{rt0} -> (d0 + rt0, s0 * 2 + d1), domain: d0 in [0, 9], "
+      "d1 in [0, 1], s0 in [0, 3], rt0 in [0, 5], d0 + s0 in [0, 8]");
+  EXPECT_EQ(ToString(map),
+            "(d0, d1)[s0, s1] -> (d0 + s1, d1 + s0 * 2)\n"
+            "domain:\n"
+            "d0 in [0, 9]\n"
+            "d1 in [0, 1]\n"
+            "s0 in [0, 3]\n"
+            "s1 in [0, 5]\n"
+            "  hlo: NULL\n"
+            "  (d0, d1) -> ()\n"
+            "d0 + s0 in [0, 8]");
+  EXPECT_EQ(Parse(ToString(map)), map);
+}
+
+TEST_F(IndexingMapTextTest, ParsesNamedVariables) {
+  IndexingMap map = Parse(
+      "(th_x, bl_x)[chunk] -> (bl_x * 128 + th_x + chunk), domain: th_x in "
+      "[0, 127], bl_x in [0, 3], chunk in [0, 1]");
+  EXPECT_EQ(AffineMapToString(map.GetAffineMap()),
+            "(d0, d1)[s0] -> (d1 * 128 + d0 + s0)");
+}
+
+TEST_F(IndexingMapTextTest, SpecialMaps) {
+  EXPECT_EQ(ToString(IndexingMap::Undefined()), "UNDEFINED");
+  EXPECT_EQ(ToString(IndexingMap::KnownEmpty(&context_, 2)), "KNOWN EMPTY");
+  EXPECT_TRUE(Parse("UNDEFINED").IsUndefined());
+  EXPECT_TRUE(Parse("KNOWN EMPTY").IsKnownEmpty());
+}
+
+TEST_F(IndexingMapTextTest, ConstraintsPrintSortedByExpression) {
+  IndexingMap map = Parse(
+      "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]\n"
+      "d1 mod 2 in [0, 0]\nd0 + d1 in [1, 5]");
+  EXPECT_EQ(ToString(map),
+            "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]\n"
+            "d0 + d1 in [1, 5]\nd1 mod 2 in [0, 0]");
+}
+
+// The printer spells expressions as MLIR and the seeds do.
+TEST_F(IndexingMapTextTest, ExpressionSpelling) {
+  mlir::AffineExpr d0 = mlir::getAffineDimExpr(0, &context_);
+  mlir::AffineExpr d1 = mlir::getAffineDimExpr(1, &context_);
+  mlir::AffineExpr s0 = mlir::getAffineSymbolExpr(0, &context_);
+  EXPECT_EQ(AffineExprToString(d0 * 8 + d1), "d0 * 8 + d1");
+  EXPECT_EQ(AffineExprToString(d0.floorDiv(8)), "d0 floordiv 8");
+  EXPECT_EQ(AffineExprToString(-d1 + 16), "-d1 + 16");
+  EXPECT_EQ(AffineExprToString((d1 - 3) % 7), "(d1 - 3) mod 7");
+  EXPECT_EQ(AffineExprToString(d0 - 5), "d0 - 5");
+  EXPECT_EQ(AffineExprToString(d0 - d1 * 3), "d0 - d1 * 3");
+  EXPECT_EQ(AffineExprToString(d1 + s0.ceilDiv(4)), "d1 + s0 ceildiv 4");
+}
+
+struct ErrorCase {
+  const char* text;
+  const char* message;
+};
+
+TEST_F(IndexingMapTextTest, ErrorsNameLineColumnAndWhat) {
+  const ErrorCase cases[] = {
+      {"(d0) -> (d0 +)", "1:14: expected a variable, an integer or '('"},
+      {"(d0) -> (d0)\ndomain:\nd0 in [0 9]", "3:10: expected ','"},
+      {"(d0) -> (d1)", "1:10: expected a declared variable"},
+      {"(d0) -> (d0)\ndomain:", "no bounds for 'd0'"},
+      {"(d0) -> (d0 floordiv 0)\ndomain:\nd0 in [0, 1]",
+       "1:13: divisor of floordiv/ceildiv/mod must be positive"},
+      {"(d0, d0) -> (d0)", "declared twice"},
+      {"(d0) -> (d0 * d0)\ndomain:\nd0 in [0, 1]",
+       "one side of '*' must be a constant"},
+      {"(d0) -> (d0)\ndomain:\nd0 in [0, 99999999999999999999]",
+       "3:11: integer does not fit in 64 bits"},
+      {"(d0) (d0)", "1:6: expected '->'"},
+      {"", "1:1: expected '('"},
+  };
+  for (const ErrorCase& c : cases) {
+    absl::StatusOr<IndexingMap> map = ParseIndexingMap(c.text, &context_);
+    ASSERT_FALSE(map.ok()) << c.text;
+    EXPECT_THAT(std::string(map.status().message()), HasSubstr(c.message))
+        << c.text;
+  }
+}
+
+TEST_F(IndexingMapTextTest, Json) {
+  IndexingMap map = Parse(
+      "(d0, d1)[s0, s1] -> (d0, s0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 5]\n"
+      "s0 in [0, 255]\ns1 in [0, 15]\n  hlo: of1 = s32[] parameter(1)\n"
+      "  (d0, d1) -> ()\nd1 mod 2 in [0, 0]");
+  EXPECT_EQ(
+      IndexingMapToJson(map),
+      "{\"text\": \"(d0, d1)[s0, s1] -> (d0, s0)\\ndomain:\\nd0 in [0, "
+      "9]\\nd1 in [0, 5]\\ns0 in [0, 255]\\ns1 in [0, 15]\\n  hlo: of1 = "
+      "s32[] parameter(1)\\n  (d0, d1) -> ()\\nd1 mod 2 in [0, 0]\", "
+      "\"map\": \"(d0, d1)[s0, s1] -> (d0, s0)\", "
+      "\"dims\": [{\"name\": \"d0\", \"lo\": 0, \"hi\": 9}, {\"name\": "
+      "\"d1\", \"lo\": 0, \"hi\": 5}], "
+      "\"symbols\": [{\"name\": \"s0\", \"lo\": 0, \"hi\": 255, \"kind\": "
+      "\"range\"}, {\"name\": \"s1\", \"lo\": 0, \"hi\": 15, \"kind\": "
+      "\"runtime\", \"hlo\": \"of1 = s32[] parameter(1)\", \"access\": "
+      "\"(d0, d1) -> ()\"}], "
+      "\"constraints\": [{\"expr\": \"d1 mod 2\", \"lo\": 0, \"hi\": 0}], "
+      "\"undefined\": false, \"known_empty\": false}");
+  EXPECT_EQ(IndexingMapToJson(IndexingMap::Undefined()),
+            "{\"text\": \"UNDEFINED\", \"map\": \"\", \"dims\": [], "
+            "\"symbols\": [], \"constraints\": [], \"undefined\": true, "
+            "\"known_empty\": false}");
+  EXPECT_EQ(JsonQuote("a\"b\\c\nd\x01"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+}
+
+// Random text, and random mutations of valid maps, never crash the parser;
+// whatever parses prints and parses back to an equal map.
+TEST_F(IndexingMapTextTest, FuzzRandomTextNeverCrashes) {
+  std::mt19937 rng(12345);
+  const std::vector<std::string> seeds =
+      ReadBlocks("xla_index/core/testdata/seed_000_maps.txt");
+  const std::string alphabet =
+      "()[]{},:-> +-*0123456789dsrt_ floordiv ceildiv mod in domain: hlo\n";
+  int parsed = 0;
+  for (int iteration = 0; iteration < 6000; ++iteration) {
+    std::string text;
+    if (iteration % 2 == 0) {
+      int length = rng() % 60;
+      for (int i = 0; i < length; ++i)
+        text += alphabet[rng() % alphabet.size()];
+    } else {
+      text = seeds[rng() % seeds.size()];
+      int edits = 1 + rng() % 4;
+      for (int e = 0; e < edits && !text.empty(); ++e) {
+        size_t pos = rng() % text.size();
+        switch (rng() % 3) {
+          case 0:
+            text.erase(pos, 1 + rng() % 3);
+            break;
+          case 1:
+            text.insert(pos, 1, alphabet[rng() % alphabet.size()]);
+            break;
+          default:
+            text[pos] = alphabet[rng() % alphabet.size()];
+        }
+      }
+    }
+    absl::StatusOr<IndexingMap> map = ParseIndexingMap(text, &context_);
+    if (!map.ok()) {
+      // Errors say where.
+      EXPECT_THAT(std::string(map.status().message()),
+                  testing::MatchesRegex("[0-9]+:[0-9]+: .*"))
+          << text;
+      continue;
+    }
+    ++parsed;
+    absl::StatusOr<IndexingMap> again =
+        ParseIndexingMap(ToString(*map), &context_);
+    ASSERT_TRUE(again.ok()) << again.status() << "\n" << ToString(*map);
+    EXPECT_EQ(*again, *map) << text;
+  }
+  EXPECT_GT(parsed, 100);  // The mutations exercise the accepting paths too.
+}
+
+}  // namespace
+}  // namespace xla_index
