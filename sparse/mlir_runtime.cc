@@ -82,10 +82,20 @@ absl::StatusOr<MlirRuntimeArrays> AssembleWithMlirRuntime(
   absl::StatusOr<std::vector<int64_t>> level_sizes =
       LevelSizes(encoding.dim_to_lvl, coo.dim_sizes);
   if (!level_sizes.ok()) return level_sizes.status();
-  const uint64_t dim_rank = coo.rank();
+  return AssembleLevelCooWithMlirRuntime(encoding, coo.dim_sizes, *level_sizes,
+                                         LevelCoordinates(encoding, coo),
+                                         coo.values);
+}
+
+MlirRuntimeArrays AssembleLevelCooWithMlirRuntime(
+    const SparseEncoding& encoding, const std::vector<int64_t>& dim_sizes_in,
+    const std::vector<int64_t>& level_sizes,
+    const std::vector<uint64_t>& level_coordinates,
+    const std::vector<double>& values) {
+  const uint64_t dim_rank = dim_sizes_in.size();
   const uint64_t lvl_rank = encoding.lvl_rank();
-  std::vector<uint64_t> dim_sizes(coo.dim_sizes.begin(), coo.dim_sizes.end());
-  std::vector<uint64_t> lvl_sizes(level_sizes->begin(), level_sizes->end());
+  std::vector<uint64_t> dim_sizes(dim_sizes_in.begin(), dim_sizes_in.end());
+  std::vector<uint64_t> lvl_sizes(level_sizes.begin(), level_sizes.end());
   std::vector<rt::LevelType> lvl_types;
   for (const LevelType& type : encoding.level_types) {
     lvl_types.push_back(ToRuntimeLevelType(type));
@@ -96,12 +106,12 @@ absl::StatusOr<MlirRuntimeArrays> AssembleWithMlirRuntime(
   for (uint64_t l = 0; l < lvl_rank; ++l) dim2lvl[l] = l % dim_rank;
   for (uint64_t d = 0; d < dim_rank; ++d) lvl2dim[d] = d;
 
-  std::vector<uint64_t> levels = LevelCoordinates(encoding, coo);
-  rt::SparseTensorCOO<double> lvl_coo(lvl_sizes, coo.nnz());
+  const size_t nnz = values.size();
+  rt::SparseTensorCOO<double> lvl_coo(lvl_sizes, nnz);
   std::vector<uint64_t> point(lvl_rank);
-  for (int64_t k = 0; k < coo.nnz(); ++k) {
-    std::copy_n(&levels[k * lvl_rank], lvl_rank, point.begin());
-    lvl_coo.add(point, coo.values[k]);
+  for (size_t k = 0; k < nnz; ++k) {
+    std::copy_n(&level_coordinates[k * lvl_rank], lvl_rank, point.begin());
+    lvl_coo.add(point, values[k]);
   }
   std::unique_ptr<rt::SparseTensorStorage<uint64_t, uint64_t, double>> tensor(
       rt::SparseTensorStorage<uint64_t, uint64_t, double>::newFromCOO(
@@ -113,12 +123,12 @@ absl::StatusOr<MlirRuntimeArrays> AssembleWithMlirRuntime(
     std::vector<uint64_t>* coordinates = nullptr;
     tensor->getPositions(&positions, l);
     tensor->getCoordinates(&coordinates, l);
-    arrays.positions.push_back(*positions);
-    arrays.coordinates.push_back(*coordinates);
+    arrays.positions.push_back(std::move(*positions));
+    arrays.coordinates.push_back(std::move(*coordinates));
   }
-  std::vector<double>* values = nullptr;
-  tensor->getValues(&values);
-  arrays.values = *values;
+  std::vector<double>* stored = nullptr;
+  tensor->getValues(&stored);
+  arrays.values = std::move(*stored);
   return arrays;
 }
 

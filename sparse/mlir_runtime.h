@@ -40,6 +40,15 @@ std::vector<uint64_t> LevelCoordinates(const SparseEncoding& encoding,
 absl::StatusOr<MlirRuntimeArrays> AssembleWithMlirRuntime(
     const SparseEncoding& encoding, const CooTensor& coo);
 
+/// The runtime's part only, for timing: `level_coordinates` (nnz x
+/// lvl_rank, from LevelCoordinates) and `values` go into a
+/// SparseTensorCOO<double>, which newFromCOO sorts and assembles.
+MlirRuntimeArrays AssembleLevelCooWithMlirRuntime(
+    const SparseEncoding& encoding, const std::vector<int64_t>& dim_sizes,
+    const std::vector<int64_t>& level_sizes,
+    const std::vector<uint64_t>& level_coordinates,
+    const std::vector<double>& values);
+
 }  // namespace xla_index::sparse
 
 #endif  // XLA_INDEX_SPARSE_MLIR_RUNTIME_H_

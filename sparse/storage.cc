@@ -146,17 +146,44 @@ absl::StatusOr<SparseStorage> AssembleFromCoo(const SparseEncoding& encoding,
   }
 
   // 2. Lexicographic order of the level coordinates; ties keep the input
-  // order, so duplicates of a nonunique level stay in input order.
+  // order, so duplicates of a nonunique level stay in input order. When the
+  // level box has fewer than 2^63 points the coordinates are packed into one
+  // mixed-radix key, so the sort compares contiguous integers.
   std::vector<int64_t> order(nnz);
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    const int64_t* x = &level_coordinates[a * lvl_rank];
-    const int64_t* y = &level_coordinates[b * lvl_rank];
-    for (int64_t l = 0; l < lvl_rank; ++l) {
-      if (x[l] != y[l]) return x[l] < y[l];
+  bool packed = true;
+  {
+    uint64_t points = 1;
+    for (int64_t size : *level_sizes) {
+      if (points > (uint64_t{1} << 62) / static_cast<uint64_t>(size)) {
+        packed = false;
+        break;
+      }
+      points *= size;
     }
-    return a < b;
-  });
+  }
+  if (packed) {
+    std::vector<std::pair<uint64_t, int64_t>> keys(nnz);
+    for (int64_t k = 0; k < nnz; ++k) {
+      uint64_t key = 0;
+      const int64_t* levels = &level_coordinates[k * lvl_rank];
+      for (int64_t l = 0; l < lvl_rank; ++l) {
+        key = key * (*level_sizes)[l] + levels[l];
+      }
+      keys[k] = {key, k};
+    }
+    std::sort(keys.begin(), keys.end());
+    for (int64_t k = 0; k < nnz; ++k) order[k] = keys[k].second;
+  } else {
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      const int64_t* x = &level_coordinates[a * lvl_rank];
+      const int64_t* y = &level_coordinates[b * lvl_rank];
+      for (int64_t l = 0; l < lvl_rank; ++l) {
+        if (x[l] != y[l]) return x[l] < y[l];
+      }
+      return a < b;
+    });
+  }
   Assembly assembly;
   assembly.rank = lvl_rank;
   assembly.coordinates.resize(nnz * lvl_rank);
@@ -312,13 +339,13 @@ absl::StatusOr<SparseStorage> AssembleFromCoo(const SparseEncoding& encoding,
   }
   storage.levels.resize(lvl_rank);
   for (int64_t l = 0; l < lvl_rank; ++l) {
-    absl::StatusOr<WidthArray> pos = WidthArray::Create(
-        positions[l], encoding.pos_width,
+    absl::StatusOr<WidthArray> pos = WidthArray::Take(
+        std::move(positions[l]), encoding.pos_width,
         absl::StrCat("positions of ", LevelName(encoding, l),
                      " (posWidth = ", encoding.pos_width, ")"));
     if (!pos.ok()) return pos.status();
-    absl::StatusOr<WidthArray> crd = WidthArray::Create(
-        coordinates[l], encoding.crd_width,
+    absl::StatusOr<WidthArray> crd = WidthArray::Take(
+        std::move(coordinates[l]), encoding.crd_width,
         absl::StrCat("coordinates of ", LevelName(encoding, l),
                      " (crdWidth = ", encoding.crd_width, ")"));
     if (!crd.ok()) return crd.status();

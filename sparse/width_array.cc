@@ -62,6 +62,17 @@ absl::StatusOr<WidthArray> WidthArray::Create(absl::Span<const uint64_t> values,
   }
 }
 
+absl::StatusOr<WidthArray> WidthArray::Take(std::vector<uint64_t>&& values,
+                                            int64_t width,
+                                            absl::string_view what) {
+  if (width != 0 && width != 64) {
+    return Create(absl::MakeConstSpan(values), width, what);
+  }
+  WidthArray array;
+  array.data_ = std::move(values);
+  return array;
+}
+
 int64_t WidthArray::width() const {
   return std::visit(
       [](const auto& v) -> int64_t {

@@ -28,6 +28,11 @@ class WidthArray {
                                            int64_t width,
                                            absl::string_view what);
 
+  /// As above, taking ownership: 64-bit (and native) arrays are moved in
+  /// without a copy.
+  static absl::StatusOr<WidthArray> Take(std::vector<uint64_t>&& values,
+                                         int64_t width, absl::string_view what);
+
   /// The width in bits (8, 16, 32 or 64).
   int64_t width() const;
   size_t size() const;
