@@ -150,11 +150,12 @@ bool IndexingMapSimplifier::Run() {
   constraints_ = map_.constraints_;
 
   // Constraints tighten bounds, which may simplify other constraints: iterate
-  // a few times while bounds change.
+  // until they stop changing (each round shrinks a bound; 32 rounds bound
+  // the cost of slowly converging cases).
   std::optional<AffineSimplifier> simplifier;
   simplifier.emplace(ctx, dims_, symbols_);
   if (!constraints_.empty()) {
-    for (int iteration = 0; iteration < 4; ++iteration) {
+    for (int iteration = 0; iteration < 32; ++iteration) {
       bool bounds_changed = false;
       if (!SimplifyConstraints(*simplifier, bounds_changed)) {
         map_.ResetToKnownEmpty();

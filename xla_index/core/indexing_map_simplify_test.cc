@@ -55,7 +55,9 @@ TEST_F(SimplifyTest, SeedMapsAreFixedPoints) {
       has_point_variable |= map.GetSymbolBound(i).IsPoint();
     }
     map.Simplify();
-    if (!has_point_variable) EXPECT_EQ(ToString(map), text);
+    if (!has_point_variable) {
+      EXPECT_EQ(ToString(map), text);
+    }
   }
 }
 
