@@ -17,6 +17,7 @@
 #include "hlo/shape.h"
 #include "layout/layout_indexing_map.h"
 #include "layout/layout_sizes.h"
+#include "layout/layout_svg.h"
 #include "layout/shape_layout.h"
 #include "layout/tiled_layout.h"
 #include "mlir/IR/MLIRContext.h"
@@ -109,19 +110,35 @@ std::string MemorySpaceName(int64_t memory_space) {
   }
 }
 
-absl::StatusOr<LayoutDescription> DescribeLayout(
-    absl::string_view shape_text, std::optional<std::vector<int64_t>> index,
-    mlir::MLIRContext* context) {
+// The validated layout of the array shape in `shape_text`, with errors
+// positioned in the text.
+absl::StatusOr<TiledLayout> ParseTiledLayout(absl::string_view shape_text,
+                                             Shape* shape_out) {
   absl::StatusOr<Shape> parsed = ParseShape(shape_text);
   if (!parsed.ok()) return parsed.status();
   if (!parsed->IsArray()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "a memory layout needs an array shape, not ", parsed->ToString()));
   }
-  const Shape shape = WithDefaultLayout(*std::move(parsed));
-
-  absl::StatusOr<TiledLayout> layout = TiledLayoutOf(shape);
+  *shape_out = WithDefaultLayout(*std::move(parsed));
+  absl::StatusOr<TiledLayout> layout = TiledLayoutOf(*shape_out);
   if (!layout.ok()) return WithTilePosition(shape_text, layout.status());
+  return layout;
+}
+
+absl::StatusOr<std::string> LayoutSvg(absl::string_view shape_text) {
+  Shape shape;
+  absl::StatusOr<TiledLayout> layout = ParseTiledLayout(shape_text, &shape);
+  if (!layout.ok()) return layout.status();
+  return RenderLayoutSvg(*layout);
+}
+
+absl::StatusOr<LayoutDescription> DescribeLayout(
+    absl::string_view shape_text, std::optional<std::vector<int64_t>> index,
+    mlir::MLIRContext* context) {
+  Shape shape;
+  absl::StatusOr<TiledLayout> layout = ParseTiledLayout(shape_text, &shape);
+  if (!layout.ok()) return layout.status();
   absl::StatusOr<LayoutSizes> sizes = ShapeLayoutSizes(shape);
   if (!sizes.ok()) return sizes.status();
 

@@ -53,6 +53,11 @@ absl::StatusOr<LayoutDescription> DescribeLayout(
     absl::string_view shape_text, std::optional<std::vector<int64_t>> index,
     mlir::MLIRContext* context);
 
+/// The picture for `--svg FILE` (see layout_svg.h) of the shape in
+/// `shape_text`, with the same parse and layout errors as DescribeLayout;
+/// also InvalidArgument for shapes of rank > 2 or too many elements.
+absl::StatusOr<std::string> LayoutSvg(absl::string_view shape_text);
+
 /// Parses the value of --index: "2,3" -> {2, 3}; "" is the scalar index {}.
 /// Spaces around entries are allowed. Errors name the entry.
 absl::StatusOr<std::vector<int64_t>> ParseIndexList(absl::string_view text);

@@ -129,6 +129,19 @@ TEST_F(LayoutDescriptionTest, ErrorsNameThePosition) {
   EXPECT_THAT(Error("f32[3,5]", std::vector<int64_t>{1}), HasSubstr("rank 2"));
 }
 
+TEST_F(LayoutDescriptionTest, SvgOfTheSeedFigures) {
+  absl::StatusOr<std::string> svg = LayoutSvg("F32[3,5]{1,0:T(2,2)}");
+  ASSERT_TRUE(svg.ok()) << svg.status();
+  EXPECT_THAT(*svg, StartsWith("<svg "));
+  EXPECT_THAT(*svg, HasSubstr(">17</text>"));
+  EXPECT_THAT(
+      std::string(
+          LayoutSvg("f32[3,5]{1,0:T(2,2)(2,1,1,1,1)}").status().message()),
+      StartsWith("1:20: tile 1"));
+  EXPECT_THAT(LayoutSvg("f32[2,3,4]").status().message(),
+              HasSubstr("rank 0 to 2"));
+}
+
 TEST_F(LayoutDescriptionTest, ParseIndexList) {
   EXPECT_THAT(*ParseIndexList("2,3"), ElementsAre(2, 3));
   EXPECT_THAT(*ParseIndexList(" 2 , 3 "), ElementsAre(2, 3));

@@ -1,0 +1,220 @@
+#include "layout/layout_svg.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "layout/checked_arithmetic.h"
+#include "layout/tiled_layout.h"
+
+namespace xla_index {
+namespace {
+
+constexpr int kCell = 28;     // cell side, in SVG units
+constexpr int kMargin = 20;   // around and between the two panels
+constexpr int kCaption = 24;  // caption height above each panel
+
+// Light colours for the first-level tiles, cycled.
+constexpr const char* kTileColors[] = {"#9ecae1", "#fdae6b", "#a1d99b",
+                                       "#bcbddc", "#fdd0a2", "#c7e9c0",
+                                       "#fcbba1", "#d9d9d9"};
+
+// The logical array drawn as rows x columns: rank 2 as is, rank 1 as one
+// row, rank 0 as one cell.
+struct Grid {
+  int64_t rows = 1;
+  int64_t columns = 1;
+  // Extents including the first tile's padding.
+  int64_t padded_rows = 1;
+  int64_t padded_columns = 1;
+  // The first tile's size along rows and columns (1 if not tiled there).
+  int64_t tile_rows = 1;
+  int64_t tile_columns = 1;
+};
+
+// The logical index of grid cell (row, column).
+std::vector<int64_t> GridIndex(const TiledLayout& layout, int64_t row,
+                               int64_t column) {
+  if (layout.rank() == 2) return {row, column};
+  if (layout.rank() == 1) return {column};
+  return {};
+}
+
+Grid MakeGrid(const TiledLayout& layout) {
+  Grid grid;
+  const absl::Span<const int64_t> dims = layout.dimensions();
+  if (layout.rank() == 2) {
+    grid.rows = dims[0];
+    grid.columns = dims[1];
+  } else if (layout.rank() == 1) {
+    grid.columns = dims[0];
+  }
+  grid.padded_rows = grid.rows;
+  grid.padded_columns = grid.columns;
+  // The first tile's padding is visible in the logical grid when that tile
+  // neither combines dimensions: tile entry k covers physical position
+  // first + k, which is logical dimension minor_to_major[rank - 1 - pos].
+  const std::vector<TilingStep>& steps = layout.steps();
+  if (steps.empty() || steps[0].kind != TilingStep::Kind::kTile) return grid;
+  const TilingStep& tile = steps[0];
+  for (size_t k = 0; k < tile.tile.size(); ++k) {
+    const int64_t position = tile.position + k;
+    const int64_t dim = layout.minor_to_major()[layout.rank() - 1 - position];
+    const int64_t size = tile.tile[k];
+    const bool is_row = layout.rank() == 2 && dim == 0;
+    int64_t& extent = is_row ? grid.padded_rows : grid.padded_columns;
+    extent = CeilOfRatio(extent, size) * size;
+    (is_row ? grid.tile_rows : grid.tile_columns) = size;
+  }
+  return grid;
+}
+
+// The first-level tile a logical index (possibly in the first tile's
+// padding) belongs to, numbered by its physical tile-count index.
+int64_t FirstTileNumber(const TiledLayout& layout,
+                        absl::Span<const int64_t> index) {
+  const std::vector<TilingStep>& steps = layout.steps();
+  if (steps.empty()) return 0;
+  // PhysicalIndex applies all steps; the first tile's counts are recovered
+  // by dividing the pre-tile physical index by the first tile.
+  const size_t rank = index.size();
+  std::vector<int64_t> physical(rank);
+  for (size_t k = 0; k < rank; ++k) {
+    physical[k] = index[layout.minor_to_major()[rank - 1 - k]];
+  }
+  if (steps[0].kind != TilingStep::Kind::kTile) return 0;
+  int64_t number = 0;
+  for (size_t k = 0; k < rank; ++k) {
+    int64_t count = steps[0].shape_after[k];
+    int64_t value = physical[k];
+    if (static_cast<int64_t>(k) >= steps[0].position) {
+      value /= steps[0].tile[k - steps[0].position];
+    }
+    number = number * count + value;
+  }
+  return number;
+}
+
+std::string Color(int64_t tile_number) {
+  return kTileColors[tile_number % (sizeof(kTileColors) / sizeof(char*))];
+}
+
+void AppendCell(std::string& svg, int64_t x, int64_t y, const std::string& fill,
+                const std::string& label, int font_size) {
+  absl::StrAppendFormat(
+      &svg,
+      "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
+      "stroke=\"#888\" stroke-width=\"0.5\"/>\n",
+      x, y, kCell, kCell, fill);
+  if (!label.empty()) {
+    absl::StrAppendFormat(&svg,
+                          "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
+                          "text-anchor=\"middle\">%s</text>\n",
+                          x + kCell / 2, y + kCell / 2 + font_size / 3,
+                          font_size, label);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> RenderLayoutSvg(const TiledLayout& layout,
+                                            int64_t max_cells) {
+  if (layout.rank() > 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--svg draws arrays of rank 0 to 2; this one has rank ",
+                     layout.rank()));
+  }
+  const int64_t positions = layout.tiled_element_count();
+  const Grid grid = MakeGrid(layout);
+  if (positions > max_cells ||
+      grid.padded_rows * grid.padded_columns > max_cells) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--svg draws at most ", max_cells,
+                     " cells; this layout "
+                     "has ",
+                     positions, " memory positions"));
+  }
+
+  // Memory rows are as wide as the first tile, so one tile is one row.
+  int64_t row_width = 1;
+  if (!layout.steps().empty() &&
+      layout.steps()[0].kind == TilingStep::Kind::kTile) {
+    for (int64_t size : layout.steps()[0].tile) row_width *= size;
+  } else if (layout.rank() > 0) {
+    row_width = layout.physical_dimensions().back();
+  }
+  row_width = std::max<int64_t>(1, std::min<int64_t>(row_width, 64));
+  const int64_t memory_rows =
+      CeilOfRatio(std::max<int64_t>(positions, 1), row_width);
+
+  const int64_t grid_x = kMargin;
+  const int64_t grid_y = kMargin + kCaption;
+  const int64_t memory_x = grid_x + grid.padded_columns * kCell + 2 * kMargin;
+  const int64_t memory_y = grid_y;
+  const int64_t width = memory_x + row_width * kCell + kMargin;
+  const int64_t height =
+      grid_y + std::max(grid.padded_rows, memory_rows) * kCell + kMargin;
+
+  std::string svg = absl::StrFormat(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+      "font-family=\"sans-serif\">\n",
+      width, height);
+  absl::StrAppendFormat(&svg,
+                        "<text x=\"%d\" y=\"%d\" font-size=\"13\">logical "
+                        "(cell: memory position)</text>\n",
+                        grid_x, kMargin + 12);
+  absl::StrAppendFormat(&svg,
+                        "<text x=\"%d\" y=\"%d\" font-size=\"13\">memory "
+                        "(cell: logical index)</text>\n",
+                        memory_x, kMargin + 12);
+
+  // Left: the logical grid with the first tile's padding.
+  for (int64_t row = 0; row < grid.padded_rows; ++row) {
+    for (int64_t column = 0; column < grid.padded_columns; ++column) {
+      const std::vector<int64_t> index = GridIndex(layout, row, column);
+      const bool padding = row >= grid.rows || column >= grid.columns;
+      // The arithmetic extends to the first tile's padding: those cells are
+      // moved by the same pad-reshape-transpose as the elements.
+      const int64_t position = layout.LinearIndex(index);
+      AppendCell(svg, grid_x + column * kCell, grid_y + row * kCell,
+                 padding ? "white" : Color(FirstTileNumber(layout, index)),
+                 absl::StrCat(position), 11);
+    }
+  }
+  // Thick outlines of the first tile.
+  for (int64_t row = 0; row < grid.padded_rows; row += grid.tile_rows) {
+    for (int64_t column = 0; column < grid.padded_columns;
+         column += grid.tile_columns) {
+      absl::StrAppendFormat(
+          &svg,
+          "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+          "stroke=\"black\" stroke-width=\"2\"/>\n",
+          grid_x + column * kCell, grid_y + row * kCell,
+          grid.tile_columns * kCell, grid.tile_rows * kCell);
+    }
+  }
+
+  // Right: memory in order.
+  for (int64_t position = 0; position < positions; ++position) {
+    const int64_t x = memory_x + (position % row_width) * kCell;
+    const int64_t y = memory_y + (position / row_width) * kCell;
+    std::optional<std::vector<int64_t>> element = layout.LogicalIndex(position);
+    if (!element) {
+      AppendCell(svg, x, y, "white", "", 9);
+      continue;
+    }
+    AppendCell(svg, x, y, Color(FirstTileNumber(layout, *element)),
+               absl::StrJoin(*element, ","), 9);
+  }
+  svg += "</svg>\n";
+  return svg;
+}
+
+}  // namespace xla_index

@@ -1,0 +1,30 @@
+#ifndef XLA_INDEX_LAYOUT_LAYOUT_SVG_H_
+#define XLA_INDEX_LAYOUT_LAYOUT_SVG_H_
+
+// A picture of a tiled layout in the style of seed 001's figures, for
+// `xla-index layout SHAPE --svg FILE`:
+//
+//  - left, the logical array (rank 0 to 2; rank 1 is one row), extended by
+//    the first tile's padding; each cell shows its position in memory, is
+//    coloured by the first-level tile it belongs to, padding is white, and
+//    thick lines outline the first tile;
+//  - right, memory in order, rows as wide as the first tile's volume (the
+//    most minor dimension when untiled); each cell shows the logical index
+//    stored there, padding cells are white and empty.
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "layout/tiled_layout.h"
+
+namespace xla_index {
+
+/// The SVG document. InvalidArgument for rank > 2 or more than
+/// `max_cells` memory positions (the picture would be unreadable).
+absl::StatusOr<std::string> RenderLayoutSvg(const TiledLayout& layout,
+                                            int64_t max_cells = 4096);
+
+}  // namespace xla_index
+
+#endif  // XLA_INDEX_LAYOUT_LAYOUT_SVG_H_

@@ -1,0 +1,132 @@
+#include "layout/layout_svg.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_join.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "layout/tiled_layout.h"
+
+namespace xla_index {
+namespace {
+
+using ::testing::HasSubstr;
+
+TiledLayout MakeLayout(std::vector<int64_t> dims,
+                       std::vector<int64_t> minor_to_major,
+                       std::vector<std::vector<int64_t>> tiles) {
+  absl::StatusOr<TiledLayout> layout =
+      TiledLayout::Create(dims, minor_to_major, tiles);
+  EXPECT_TRUE(layout.ok()) << layout.status();
+  return *std::move(layout);
+}
+
+struct Label {
+  int x, y, font_size;
+  std::string text;
+};
+
+// The cell labels of one panel (logical cells use font size 11, memory
+// cells 9), in reading order: by row, then by column.
+std::vector<std::string> Labels(const std::string& svg, int font_size) {
+  static const std::regex kText(
+      "<text x=\"(\\d+)\" y=\"(\\d+)\" font-size=\"(\\d+)\" "
+      "text-anchor=\"middle\">([^<]*)</text>");
+  std::vector<Label> labels;
+  for (std::sregex_iterator it(svg.begin(), svg.end(), kText), end; it != end;
+       ++it) {
+    if (std::stoi((*it)[3]) != font_size) continue;
+    labels.push_back(
+        {std::stoi((*it)[1]), std::stoi((*it)[2]), font_size, (*it)[4]});
+  }
+  std::stable_sort(labels.begin(), labels.end(),
+                   [](const Label& a, const Label& b) {
+                     return a.y != b.y ? a.y < b.y : a.x < b.x;
+                   });
+  std::vector<std::string> texts;
+  for (const Label& label : labels) texts.push_back(label.text);
+  return texts;
+}
+
+int Count(const std::string& text, const std::string& what) {
+  int count = 0;
+  for (size_t at = text.find(what); at != std::string::npos;
+       at = text.find(what, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+// Seed 001, figure 1: F32[3,5]{1,0:T(2,2)} padded to 4x6 in the logical
+// picture; memory holds 6 tiles of 4 with 9 padding cells.
+TEST(LayoutSvgTest, SeedFigure1) {
+  TiledLayout layout = MakeLayout({3, 5}, {1, 0}, {{2, 2}});
+  absl::StatusOr<std::string> svg = RenderLayoutSvg(layout);
+  ASSERT_TRUE(svg.ok()) << svg.status();
+
+  // Logical cells, row by row, show the memory position; the real elements
+  // are where the index arithmetic puts them, (2,3) at 17.
+  std::vector<std::string> logical = Labels(*svg, 11);
+  ASSERT_EQ(logical.size(), 24u);
+  for (int64_t i = 0; i < 3; ++i) {
+    for (int64_t j = 0; j < 5; ++j) {
+      EXPECT_EQ(logical[i * 6 + j], std::to_string(layout.LinearIndex({i, j})));
+    }
+  }
+  EXPECT_EQ(logical[2 * 6 + 3], "17");
+
+  // Memory cells in order show the logical index stored there.
+  std::vector<std::string> memory = Labels(*svg, 9);
+  std::vector<std::string> expected;
+  for (int64_t p = 0; p < 24; ++p) {
+    if (auto element = layout.LogicalIndex(p)) {
+      expected.push_back(absl::StrJoin(*element, ","));
+    }
+  }
+  EXPECT_EQ(memory, expected);
+  // 9 padding cells on each side are white.
+  EXPECT_EQ(Count(*svg, "fill=\"white\""), 18);
+  // 6 thick tile outlines.
+  EXPECT_EQ(Count(*svg, "stroke-width=\"2\""), 6);
+}
+
+// Seed 001, figure 2: row 0 of the 4x8 array at 0, 2, ..., 14.
+TEST(LayoutSvgTest, SeedFigure2) {
+  TiledLayout layout = MakeLayout({4, 8}, {1, 0}, {{2, 4}, {2, 1}});
+  absl::StatusOr<std::string> svg = RenderLayoutSvg(layout);
+  ASSERT_TRUE(svg.ok()) << svg.status();
+  std::vector<std::string> logical = Labels(*svg, 11);
+  ASSERT_EQ(logical.size(), 32u);
+  for (int j = 0; j < 8; ++j) {
+    EXPECT_EQ(logical[j], std::to_string(2 * j));
+    EXPECT_EQ(logical[8 + j], std::to_string(2 * j + 1));
+  }
+  EXPECT_EQ(Count(*svg, "fill=\"white\""), 0);
+}
+
+TEST(LayoutSvgTest, RankOneAndScalar) {
+  absl::StatusOr<std::string> row =
+      RenderLayoutSvg(MakeLayout({5}, {0}, {{4}}));
+  ASSERT_TRUE(row.ok());
+  EXPECT_EQ(Labels(*row, 11).size(), 8u);  // padded to two tiles of 4
+  absl::StatusOr<std::string> scalar = RenderLayoutSvg(MakeLayout({}, {}, {}));
+  ASSERT_TRUE(scalar.ok());
+  EXPECT_EQ(Labels(*scalar, 11), std::vector<std::string>{"0"});
+}
+
+TEST(LayoutSvgTest, RejectsWhatItCannotDraw) {
+  EXPECT_THAT(
+      RenderLayoutSvg(MakeLayout({2, 2, 2}, {2, 1, 0}, {})).status().message(),
+      HasSubstr("rank 0 to 2"));
+  EXPECT_THAT(
+      RenderLayoutSvg(MakeLayout({100, 100}, {1, 0}, {})).status().message(),
+      HasSubstr("at most 4096 cells"));
+}
+
+}  // namespace
+}  // namespace xla_index
