@@ -156,6 +156,13 @@ absl::StatusOr<TiledLayout> TiledLayout::Create(
       shape[first + k] = CeilOfRatio(shape[first + k], tile[k]);
     }
     shape.insert(shape.end(), tile.begin(), tile.end());
+    if (static_cast<int64_t>(shape.size()) > kMaxPhysicalRank) {
+      return TileError(
+          tile_number,
+          absl::StrCat("tile ", tile_number, " ", TileToString(original_tile),
+                       " makes the physical shape rank ", shape.size(),
+                       ", more than the ", kMaxPhysicalRank, " supported"));
+    }
     int64_t count = 1;
     for (int64_t size : shape) {
       std::optional<int64_t> product = CheckedMul(count, size);

@@ -45,6 +45,11 @@ namespace xla_index {
 /// valid in a tile as a dimension size".
 inline constexpr int64_t kCombineDimension = -1;
 
+/// Each tile adds dimensions to the physical shape; beyond this rank a
+/// layout is rejected (it bounds the work and memory a layout string can
+/// ask for; real layouts stay far below).
+inline constexpr int64_t kMaxPhysicalRank = 64;
+
 /// Errors of TiledLayout::Create about one tile carry the tile's number
 /// (0-based, decimal text) as a payload under this URL, so callers that
 /// have the layout text can point at the tile.
@@ -82,7 +87,8 @@ class TiledLayout {
   /// negative dimensions, minor_to_major not a permutation of the
   /// dimensions, an empty tile, a tile of higher rank than the shape it
   /// tiles, a tile size <= 0 (other than `*`), `*` as a tile's most minor
-  /// entry, and physical sizes that overflow int64.
+  /// entry, physical sizes that overflow int64, and physical shapes of rank
+  /// above kMaxPhysicalRank.
   static absl::StatusOr<TiledLayout> Create(
       absl::Span<const int64_t> dims, absl::Span<const int64_t> minor_to_major,
       absl::Span<const std::vector<int64_t>> tiles);

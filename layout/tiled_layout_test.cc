@@ -197,6 +197,15 @@ TEST(TiledLayoutTest, RejectsInvalidLayouts) {
       HasSubstr("overflows"));
 }
 
+TEST(TiledLayoutTest, RejectsPhysicalRankBeyondTheLimit) {
+  // Each (1) tile adds one dimension: 2 + 62 = 64 is allowed, 65 is not.
+  std::vector<std::vector<int64_t>> tiles(62, std::vector<int64_t>{1});
+  EXPECT_EQ(CreateError({3, 5}, {1, 0}, tiles), "OK");
+  tiles.push_back({1});
+  EXPECT_THAT(CreateError({3, 5}, {1, 0}, tiles),
+              HasSubstr("tile 62 (1) makes the physical shape rank 65"));
+}
+
 TEST(TiledLayoutTest, TileErrorsNameTheTile) {
   EXPECT_EQ(ErrorTileNumber(
                 TiledLayout::Create({3, 5}, {1, 0}, {{2, 2}, {2, 1, 1, 1, 1}})
