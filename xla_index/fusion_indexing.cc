@@ -1,0 +1,232 @@
+#include "xla_index/fusion_indexing.h"
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "hlo/opcode.h"
+#include "hlo/shape.h"
+#include "xla_index/input_to_output_indexing.h"
+#include "xla_index/output_to_input_indexing.h"
+
+namespace xla_index {
+namespace {
+
+// One output of one instruction: (instruction, tuple index); the index is 0
+// for array-shaped instructions.
+using Value = std::pair<const HloInstruction*, int64_t>;
+
+// The shape of output `output_id` of `instruction`, or null when it has no
+// such output.
+const Shape* OutputShape(const HloInstruction* instruction, int64_t output_id) {
+  const Shape& shape = instruction->shape();
+  if (!shape.IsTuple()) return output_id == 0 ? &shape : nullptr;
+  if (output_id < 0 ||
+      output_id >= static_cast<int64_t>(shape.tuple_shapes().size())) {
+    return nullptr;
+  }
+  return &shape.tuple_shapes(output_id);
+}
+
+// The value that operand `k` of `user` reads: a get-tuple-element reads one
+// element of its tuple operand.
+Value OperandValue(const HloInstruction* user, int64_t k) {
+  if (user->opcode() == HloOpcode::kGetTupleElement) {
+    return {user->operand(k), user->tuple_index()};
+  }
+  return {user->operand(k), 0};
+}
+
+// The number of outputs of `instruction` that can carry maps.
+int64_t OutputCount(const HloInstruction* instruction) {
+  const Shape& shape = instruction->shape();
+  return shape.IsTuple() ? static_cast<int64_t>(shape.tuple_shapes().size())
+                         : 1;
+}
+
+IndexingMap Compose(const IndexingMap& first, const IndexingMap& second) {
+  IndexingMap composed = ComposeIndexingMaps(first, second);
+  SimplifyAndRemoveUnusedSymbols(composed);
+  return composed;
+}
+
+}  // namespace
+
+GroupedIndexingMaps ComputeGroupedOutputToInputIndexing(
+    const HloComputation& computation, const HloInstruction* target,
+    int64_t output_id, mlir::MLIRContext* context) {
+  absl::flat_hash_map<Value, IndexingMapSet> maps;
+  GroupedIndexingMaps grouped;
+  // A tuple target: output k is its operand k.
+  Value start{target, output_id};
+  if (target->opcode() == HloOpcode::kTuple) {
+    if (output_id < 0 || output_id >= target->operand_count()) return grouped;
+    grouped[target].Insert(
+        CreateIdentityMap(target->operand(output_id)->shape(), context));
+    start = {target->operand(output_id), 0};
+  }
+  const Shape* start_shape = OutputShape(start.first, start.second);
+  if (start_shape == nullptr || !start_shape->IsArray()) {
+    grouped[start.first].Insert(IndexingMap::Undefined());
+    return grouped;
+  }
+  maps[start].Insert(CreateIdentityMap(*start_shape, context));
+
+  std::vector<HloInstruction*> post_order = computation.PostOrder();
+  for (auto it = post_order.rbegin(); it != post_order.rend(); ++it) {
+    const HloInstruction* instruction = *it;
+    for (int64_t out = 0; out < OutputCount(instruction); ++out) {
+      auto found = maps.find(Value{instruction, out});
+      if (found == maps.end()) continue;
+      // Copy: inserting below may rehash `maps`.
+      IndexingMapSet consumer_maps = found->second;
+      grouped[instruction].InsertAll(consumer_maps);
+      if (instruction->operand_count() == 0) continue;
+      HloInstructionIndexing rule =
+          ComputeOutputToInputIndexing(instruction, out, context);
+      for (int64_t k = 0; k < static_cast<int64_t>(rule.indexing_maps.size()) &&
+                          k < instruction->operand_count();
+           ++k) {
+        if (rule.indexing_maps[k].empty()) continue;
+        IndexingMapSet& operand_maps = maps[OperandValue(instruction, k)];
+        for (const IndexingMap& consumer : consumer_maps) {
+          for (const IndexingMap& producer : rule.indexing_maps[k]) {
+            operand_maps.Insert(Compose(consumer, producer));
+          }
+        }
+      }
+    }
+  }
+  return grouped;
+}
+
+HloInstructionIndexing ComputeComputationOutputToInputIndexing(
+    const HloComputation& computation, const HloInstruction* target,
+    int64_t output_id, mlir::MLIRContext* context) {
+  GroupedIndexingMaps grouped = ComputeGroupedOutputToInputIndexing(
+      computation, target, output_id, context);
+  std::vector<HloInstruction*> parameters = computation.parameters();
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(parameters.size());
+  for (const HloInstruction* parameter : parameters) {
+    int64_t number = parameter->parameter_number();
+    if (number < 0 || number >= static_cast<int64_t>(parameters.size())) {
+      continue;
+    }
+    auto found = grouped.find(parameter);
+    if (found != grouped.end()) {
+      indexing.indexing_maps[number] = found->second;
+    }
+  }
+  return indexing;
+}
+
+HloInstructionIndexing ComputeOutputToInputFusionIndexing(
+    const HloInstruction* fusion, int64_t output_id,
+    mlir::MLIRContext* context) {
+  const HloComputation* called = fusion->fused_computation();
+  if (called == nullptr || called->root() == nullptr) {
+    return HloInstructionIndexing::Undefined(fusion->operand_count());
+  }
+  HloInstructionIndexing indexing = ComputeComputationOutputToInputIndexing(
+      *called, called->root(), output_id, context);
+  // A parameter number without a matching operand cannot be mapped.
+  indexing.indexing_maps.resize(fusion->operand_count());
+  return indexing;
+}
+
+HloInstructionIndexing ComputeInputToOutputIndexingThroughComputation(
+    const HloComputation& computation, const HloInstruction* source,
+    const HloInstruction* target, mlir::MLIRContext* context) {
+  HloInstructionIndexing result;
+  result.indexing_maps.resize(OutputCount(target));
+  absl::flat_hash_map<Value, IndexingMapSet> maps;
+  for (int64_t out = 0; out < OutputCount(source); ++out) {
+    const Shape* shape = OutputShape(source, out);
+    maps[Value{source, out}].Insert(shape->IsArray()
+                                        ? CreateIdentityMap(*shape, context)
+                                        : IndexingMap::Undefined());
+  }
+  std::vector<HloInstruction*> post_order = computation.PostOrder();
+  bool after_source = false;
+  for (const HloInstruction* instruction : post_order) {
+    if (instruction == source) {
+      after_source = true;
+      continue;
+    }
+    if (!after_source) continue;
+    for (int64_t k = 0; k < instruction->operand_count(); ++k) {
+      auto found = maps.find(OperandValue(instruction, k));
+      if (found == maps.end()) continue;
+      IndexingMapSet source_maps = found->second;
+      if (instruction->opcode() == HloOpcode::kGetTupleElement) {
+        // The element's maps pass through unchanged.
+        maps[Value{instruction, 0}].InsertAll(source_maps);
+        continue;
+      }
+      HloInstructionIndexing rule =
+          ComputeInputToOutputIndexing(instruction, k, context);
+      for (int64_t out = 0;
+           out < static_cast<int64_t>(rule.indexing_maps.size()); ++out) {
+        if (rule.indexing_maps[out].empty()) continue;
+        IndexingMapSet& out_maps = maps[Value{instruction, out}];
+        for (const IndexingMap& first : source_maps) {
+          for (const IndexingMap& second : rule.indexing_maps[out]) {
+            out_maps.Insert(Compose(first, second));
+          }
+        }
+      }
+    }
+  }
+  for (int64_t out = 0; out < OutputCount(target); ++out) {
+    auto found = maps.find(Value{target, out});
+    if (found != maps.end()) result.indexing_maps[out] = found->second;
+  }
+  return result;
+}
+
+HloInstructionIndexing ComputeInputToOutputFusionIndexing(
+    const HloInstruction* fusion, int64_t input_id,
+    mlir::MLIRContext* context) {
+  const HloComputation* called = fusion->fused_computation();
+  const HloInstruction* parameter =
+      called == nullptr ? nullptr : called->parameter(input_id);
+  if (parameter == nullptr || called->root() == nullptr) {
+    return HloInstructionIndexing::Undefined(OutputCount(fusion));
+  }
+  const HloInstruction* root = called->root();
+  if (root->opcode() != HloOpcode::kTuple) {
+    return ComputeInputToOutputIndexingThroughComputation(*called, parameter,
+                                                          root, context);
+  }
+  // A multi-output fusion: output k is operand k of the root tuple.
+  HloInstructionIndexing indexing;
+  for (const HloInstruction* output : root->operands()) {
+    HloInstructionIndexing one = ComputeInputToOutputIndexingThroughComputation(
+        *called, parameter, output, context);
+    indexing.indexing_maps.push_back(
+        one.indexing_maps.empty() ? IndexingMapSet{} : one.indexing_maps[0]);
+  }
+  return indexing;
+}
+
+IndexingMapSet ComputeEpilogueInputToOutputIndexing(
+    const HloInstruction* hero, const HloInstruction* root,
+    mlir::MLIRContext* context) {
+  if (hero == root) {
+    const Shape* shape = OutputShape(hero, 0);
+    return {shape != nullptr && shape->IsArray()
+                ? CreateIdentityMap(*shape, context)
+                : IndexingMap::Undefined()};
+  }
+  const HloComputation* computation = root->parent();
+  if (computation == nullptr || hero->parent() != computation) return {};
+  HloInstructionIndexing indexing =
+      ComputeInputToOutputIndexingThroughComputation(*computation, hero, root,
+                                                     context);
+  IndexingMapSet maps;
+  for (const IndexingMapSet& set : indexing.indexing_maps) maps.InsertAll(set);
+  return maps;
+}
+
+}  // namespace xla_index

@@ -1,0 +1,88 @@
+#ifndef XLA_INDEX_FUSION_INDEXING_H_
+#define XLA_INDEX_FUSION_INDEXING_H_
+
+// Indexing of fusions and other computations: the per-op maps composed
+// along the data flow, simplified at every step.
+//
+// Output to input: start with the identity map on the target's output and
+// walk the computation from users to producers (reverse post-order). For a
+// consumer map C (target output -> instruction I's output) and a rule map P
+// of I (I's output -> operand k of I), C followed by P is a map from the
+// target output to operand k; it is simplified, its unused symbols dropped,
+// and it joins operand k's duplicate-free set. Example (seed 000):
+//
+//   f {
+//     p0 = f32[1000, 1000] parameter(0)
+//     transpose_p0 = f32[1000, 1000]{0, 1} transpose(p0), dimensions={1, 0}
+//     ROOT a0 = f32[1000, 1000] add(p0, transpose_p0)
+//   }
+//   p0: (d0, d1) -> (d0, d1)  and  (d0, d1) -> (d1, d0)
+//
+// whereas two different transpose chains that compose to the same map give
+// one map. Input to output walks the other way with the input-to-output
+// rules.
+
+#include <cstdint>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "hlo/instruction.h"
+#include "hlo/module.h"
+#include "mlir/IR/MLIRContext.h"
+#include "xla_index/instruction_indexing.h"
+
+namespace xla_index {
+
+/// Maps from the output of a target instruction to each instruction of the
+/// computation that it reads (directly or through others), keyed by that
+/// producer: the "per-producer grouping".
+using GroupedIndexingMaps =
+    absl::flat_hash_map<const HloInstruction*, IndexingMapSet>;
+
+/// Output-to-input maps from output `output_id` of `target` (an instruction
+/// of `computation`; for a tuple root, output k is operand k of the tuple)
+/// to every instruction of `computation` it reads, the target included
+/// (with the identity).
+GroupedIndexingMaps ComputeGroupedOutputToInputIndexing(
+    const HloComputation& computation, const HloInstruction* target,
+    int64_t output_id, mlir::MLIRContext* context);
+
+/// The same, grouped per parameter of `computation`: indexing_maps[k] are
+/// the maps to parameter number k (empty when the target does not read it).
+HloInstructionIndexing ComputeComputationOutputToInputIndexing(
+    const HloComputation& computation, const HloInstruction* target,
+    int64_t output_id, mlir::MLIRContext* context);
+
+/// Output-to-input maps of a fusion (or call) instruction: its called
+/// computation's root analyzed per parameter, which is per operand of the
+/// instruction. UNDEFINED for every operand when the computation is missing.
+HloInstructionIndexing ComputeOutputToInputFusionIndexing(
+    const HloInstruction* fusion, int64_t output_id,
+    mlir::MLIRContext* context);
+
+/// Input-to-output maps from the output of `source` to the output(s) of
+/// `target`, composed along every path of `computation` from source to
+/// target: indexing_maps[j] are the maps to output j of target (one entry
+/// unless target returns a tuple). Paths through an op without an exact
+/// input-to-output rule give UNDEFINED.
+HloInstructionIndexing ComputeInputToOutputIndexingThroughComputation(
+    const HloComputation& computation, const HloInstruction* source,
+    const HloInstruction* target, mlir::MLIRContext* context);
+
+/// Input-to-output of a fusion (or call) instruction for operand
+/// `input_id`: from the corresponding parameter to the root, per output.
+HloInstructionIndexing ComputeInputToOutputFusionIndexing(
+    const HloInstruction* fusion, int64_t input_id, mlir::MLIRContext* context);
+
+/// The epilogue of a fusion: maps from the output of `hero` (e.g. a
+/// reduction or transpose inside the fusion) to the output of `root`, through
+/// the instructions between them (XLA's ComputeEpilogueInputToOutputIndexing).
+/// The identity when hero == root; an empty set when root does not depend on
+/// hero.
+IndexingMapSet ComputeEpilogueInputToOutputIndexing(const HloInstruction* hero,
+                                                    const HloInstruction* root,
+                                                    mlir::MLIRContext* context);
+
+}  // namespace xla_index
+
+#endif  // XLA_INDEX_FUSION_INDEXING_H_

@@ -1,0 +1,69 @@
+#ifndef XLA_INDEX_INDEXING_ANALYSIS_H_
+#define XLA_INDEX_INDEXING_ANALYSIS_H_
+
+// The entry point of `xla-index analyze`: the indexing maps of one
+// instruction in a module, in either direction.
+//
+// The per-op rules are in output_to_input_indexing.h and
+// input_to_output_indexing.h, the composition through computations in
+// fusion_indexing.h; this header picks what `analyze` reports.
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "hlo/instruction.h"
+#include "mlir/IR/MLIRContext.h"
+#include "xla_index/fusion_indexing.h"
+#include "xla_index/input_to_output_indexing.h"
+#include "xla_index/instruction_indexing.h"
+#include "xla_index/output_to_input_indexing.h"
+
+namespace xla_index {
+
+enum class IndexingDirection { kOutputToInput, kInputToOutput };
+
+/// "output-to-input" / "input-to-output".
+absl::string_view IndexingDirectionName(IndexingDirection direction);
+/// Parses the names above; InvalidArgument naming the bad value otherwise.
+absl::StatusOr<IndexingDirection> ParseIndexingDirection(
+    absl::string_view name);
+
+/// What `analyze` reports for an instruction.
+struct AnalyzedIndexing {
+  /// What "operand K" refers to in `indexing`.
+  enum class OperandKind {
+    /// Operand K of the instruction (a fusion's operand K is its fused
+    /// computation's parameter K).
+    kInstructionOperand,
+    /// Parameter number K of the instruction's computation: the instruction
+    /// was composed back through the instructions it reads.
+    kComputationParameter,
+  };
+  OperandKind operand_kind = OperandKind::kInstructionOperand;
+  /// indexing_maps[K]: output-to-input, the maps from an output element to
+  /// the elements of operand K; input-to-output, the maps from an element of
+  /// operand K to the output elements it feeds. For tuple-shaped
+  /// instructions the maps of all outputs are merged (deduplicated).
+  HloInstructionIndexing indexing;
+};
+
+/// The indexing `xla-index analyze` prints for `instruction`:
+///  - a fusion (or call) is analyzed through its called computation, per
+///    operand;
+///  - an instruction that reads only parameters and constants (or nothing)
+///    gets its own per-op rule, per operand, so the seed's single-op
+///    examples keep their operand numbers (e.g. reduce's init constants);
+///  - any other instruction is composed back through everything it reads in
+///    its computation, and operand K is the computation's parameter K (the
+///    seed's softmax and chained-reshape examples).
+/// Ops without a rule give UNDEFINED maps; this never fails on a parsed
+/// module.
+AnalyzedIndexing AnalyzeIndexing(const HloInstruction& instruction,
+                                 IndexingDirection direction,
+                                 mlir::MLIRContext* context);
+
+}  // namespace xla_index
+
+#endif  // XLA_INDEX_INDEXING_ANALYSIS_H_

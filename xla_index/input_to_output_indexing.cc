@@ -1,0 +1,456 @@
+#include "xla_index/input_to_output_indexing.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "hlo/module.h"
+#include "hlo/opcode.h"
+#include "hlo/shape.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "xla_index/fusion_indexing.h"
+#include "xla_index/reshape_indexing.h"
+
+namespace xla_index {
+namespace {
+
+using mlir::AffineExpr;
+using mlir::AffineMap;
+using mlir::getAffineDimExpr;
+using mlir::getAffineSymbolExpr;
+
+int64_t OutputCount(const HloInstruction* instruction) {
+  const Shape& shape = instruction->shape();
+  return shape.IsTuple() ? static_cast<int64_t>(shape.tuple_shapes().size())
+                         : 1;
+}
+
+HloInstructionIndexing UndefinedFor(const HloInstruction* instruction) {
+  return HloInstructionIndexing::Undefined(OutputCount(instruction));
+}
+
+bool AllArrays(const HloInstruction* instruction) {
+  if (!instruction->shape().IsArray()) return false;
+  for (const HloInstruction* operand : instruction->operands()) {
+    if (!operand->shape().IsArray()) return false;
+  }
+  return true;
+}
+
+bool IsDistinctSubset(absl::Span<const int64_t> dims, int64_t n) {
+  std::vector<bool> seen(n, false);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= n || seen[d]) return false;
+    seen[d] = true;
+  }
+  return true;
+}
+
+IndexingMap MakeMap(absl::Span<const int64_t> dims,
+                    absl::Span<const int64_t> symbol_sizes,
+                    absl::Span<const AffineExpr> exprs,
+                    mlir::MLIRContext* context) {
+  IndexingMap map = IndexingMap::FromTensorSizes(
+      AffineMap::get(dims.size(), symbol_sizes.size(),
+                     llvm::ArrayRef<AffineExpr>(exprs.data(), exprs.size()),
+                     context),
+      dims, symbol_sizes);
+  SimplifyAndRemoveUnusedSymbols(map);
+  return map;
+}
+
+// `()[s0, ..., sn-1] -> (s0, ..., sn-1)`: a scalar that feeds every element
+// of an output of dims `dims`.
+IndexingMap ScalarFeedsAllMap(absl::Span<const int64_t> dims,
+                              mlir::MLIRContext* context) {
+  std::vector<AffineExpr> exprs;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    exprs.push_back(getAffineSymbolExpr(i, context));
+  }
+  return MakeMap({}, dims, exprs, context);
+}
+
+HloInstructionIndexing One(IndexingMap map) {
+  return HloInstructionIndexing::FromIndexingMaps({std::move(map)});
+}
+
+bool ValidInput(const HloInstruction* instruction, int64_t input_id) {
+  return input_id >= 0 && input_id < instruction->operand_count();
+}
+
+}  // namespace
+
+HloInstructionIndexing ComputeInputToOutputElementwiseIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context) {
+  if (!AllArrays(instruction) || !ValidInput(instruction, input_id)) {
+    return UndefinedFor(instruction);
+  }
+  const Shape& out = instruction->shape();
+  const Shape& in = instruction->operand(input_id)->shape();
+  if (in.SameDimensions(out) || in.dimensions() == out.dimensions()) {
+    return One(CreateIdentityMap(out, context));
+  }
+  if (in.IsScalar()) return One(ScalarFeedsAllMap(out.dimensions(), context));
+  std::vector<int64_t> in_dims(in.dimensions().begin(), in.dimensions().end());
+  std::vector<int64_t> out_dims(out.dimensions().begin(),
+                                out.dimensions().end());
+  if (in_dims.size() == out_dims.size() + 1 &&
+      std::equal(out_dims.begin(), out_dims.end(), in_dims.begin())) {
+    // bitcast-convert to a wider type: the operand's minor dim is packed.
+    std::vector<AffineExpr> exprs;
+    for (size_t i = 0; i < out_dims.size(); ++i) {
+      exprs.push_back(getAffineDimExpr(i, context));
+    }
+    return One(MakeMap(in_dims, {}, exprs, context));
+  }
+  if (in_dims.size() + 1 == out_dims.size() &&
+      std::equal(in_dims.begin(), in_dims.end(), out_dims.begin())) {
+    std::vector<AffineExpr> exprs;
+    for (size_t i = 0; i < in_dims.size(); ++i) {
+      exprs.push_back(getAffineDimExpr(i, context));
+    }
+    exprs.push_back(getAffineSymbolExpr(0, context));
+    return One(MakeMap(in_dims, {out_dims.back()}, exprs, context));
+  }
+  return UndefinedFor(instruction);
+}
+
+HloInstructionIndexing ComputeInputToOutputBroadcastIndexing(
+    const HloInstruction* instruction, mlir::MLIRContext* context) {
+  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
+    return UndefinedFor(instruction);
+  }
+  const Shape& out = instruction->shape();
+  const Shape& in = instruction->operand(0)->shape();
+  const std::vector<int64_t>& dims = instruction->dimensions();
+  if (static_cast<int64_t>(dims.size()) != in.rank() ||
+      !IsDistinctSubset(dims, out.rank())) {
+    return UndefinedFor(instruction);
+  }
+  std::vector<AffineExpr> exprs(out.rank());
+  for (size_t i = 0; i < dims.size(); ++i) {
+    exprs[dims[i]] = getAffineDimExpr(i, context);
+  }
+  std::vector<int64_t> symbol_sizes;
+  for (int64_t d = 0; d < out.rank(); ++d) {
+    if (exprs[d]) continue;
+    exprs[d] = getAffineSymbolExpr(symbol_sizes.size(), context);
+    symbol_sizes.push_back(out.dimensions(d));
+  }
+  return One(MakeMap(in.dimensions(), symbol_sizes, exprs, context));
+}
+
+HloInstructionIndexing ComputeInputToOutputConcatenateIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context) {
+  if (!AllArrays(instruction) || !ValidInput(instruction, input_id)) {
+    return UndefinedFor(instruction);
+  }
+  const Shape& out = instruction->shape();
+  const int64_t dim = instruction->dimension();
+  if (dim < 0 || dim >= out.rank()) return UndefinedFor(instruction);
+  int64_t offset = 0;
+  for (int64_t k = 0; k < input_id; ++k) {
+    const Shape& s = instruction->operand(k)->shape();
+    if (s.rank() != out.rank()) return UndefinedFor(instruction);
+    offset += s.dimensions(dim);
+  }
+  const Shape& in = instruction->operand(input_id)->shape();
+  if (in.rank() != out.rank() ||
+      offset + in.dimensions(dim) > out.dimensions(dim)) {
+    return UndefinedFor(instruction);
+  }
+  std::vector<AffineExpr> exprs;
+  for (int64_t i = 0; i < in.rank(); ++i) {
+    AffineExpr d = getAffineDimExpr(i, context);
+    exprs.push_back(i == dim ? d + offset : d);
+  }
+  return One(MakeMap(in.dimensions(), {}, exprs, context));
+}
+
+HloInstructionIndexing ComputeInputToOutputReduceIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context) {
+  const int64_t count = instruction->operand_count() / 2;
+  if (instruction->operand_count() % 2 != 0 || count == 0 ||
+      !ValidInput(instruction, input_id)) {
+    return UndefinedFor(instruction);
+  }
+  const Shape& in = instruction->operand(0)->shape();
+  std::vector<int64_t> reduced = instruction->dimensions();
+  std::sort(reduced.begin(), reduced.end());
+  if (!in.IsArray() || !IsDistinctSubset(reduced, in.rank())) {
+    return UndefinedFor(instruction);
+  }
+  std::vector<int64_t> out_dims;
+  std::vector<AffineExpr> exprs;
+  for (int64_t d = 0; d < in.rank(); ++d) {
+    if (!std::binary_search(reduced.begin(), reduced.end(), d)) {
+      exprs.push_back(getAffineDimExpr(d, context));
+      out_dims.push_back(in.dimensions(d));
+    }
+  }
+  const Shape& operand = instruction->operand(input_id)->shape();
+  IndexingMap map = IndexingMap::Undefined();
+  if (input_id < count && operand.IsArray() && operand.SameDimensions(in)) {
+    map = MakeMap(in.dimensions(), {}, exprs, context);
+  } else if (input_id >= count && operand.IsScalar()) {
+    map = ScalarFeedsAllMap(out_dims, context);
+  }
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(OutputCount(instruction));
+  for (IndexingMapSet& set : indexing.indexing_maps) set.Insert(map);
+  return indexing;
+}
+
+HloInstructionIndexing ComputeInputToOutputReshapeIndexing(
+    const HloInstruction* instruction, mlir::MLIRContext* context) {
+  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
+    return UndefinedFor(instruction);
+  }
+  return One(ComputeReshapeIndexingMap(
+      instruction->shape().dimensions(),
+      instruction->operand(0)->shape().dimensions(), context));
+}
+
+HloInstructionIndexing ComputeInputToOutputReverseIndexing(
+    const HloInstruction* instruction, mlir::MLIRContext* context) {
+  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
+    return UndefinedFor(instruction);
+  }
+  const Shape& in = instruction->operand(0)->shape();
+  if (!IsDistinctSubset(instruction->dimensions(), in.rank())) {
+    return UndefinedFor(instruction);
+  }
+  std::vector<AffineExpr> exprs;
+  for (int64_t i = 0; i < in.rank(); ++i) {
+    exprs.push_back(getAffineDimExpr(i, context));
+  }
+  for (int64_t d : instruction->dimensions()) {
+    exprs[d] = in.dimensions(d) - 1 - exprs[d];
+  }
+  return One(MakeMap(in.dimensions(), {}, exprs, context));
+}
+
+HloInstructionIndexing ComputeInputToOutputSliceIndexing(
+    const HloInstruction* instruction, mlir::MLIRContext* context) {
+  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
+    return UndefinedFor(instruction);
+  }
+  const Shape& out = instruction->shape();
+  const Shape& in = instruction->operand(0)->shape();
+  const std::vector<SliceDimension>& slice = instruction->slice();
+  if (static_cast<int64_t>(slice.size()) != in.rank() ||
+      out.rank() != in.rank()) {
+    return UndefinedFor(instruction);
+  }
+  std::vector<AffineExpr> exprs;
+  std::vector<Interval> dim_bounds;
+  std::vector<IndexingConstraint> constraints;
+  for (int64_t i = 0; i < in.rank(); ++i) {
+    const SliceDimension& s = slice[i];
+    if (s.stride < 1) return UndefinedFor(instruction);
+    AffineExpr shifted = getAffineDimExpr(i, context) - s.start;
+    exprs.push_back(s.stride == 1 ? shifted : shifted.floorDiv(s.stride));
+    if (s.stride != 1) {
+      constraints.push_back({shifted % s.stride, Interval::Point(0)});
+    }
+    dim_bounds.push_back(
+        {s.start, s.start + (out.dimensions(i) - 1) * s.stride});
+  }
+  IndexingMap map(AffineMap::get(in.rank(), 0, exprs, context),
+                  std::move(dim_bounds), {}, {}, std::move(constraints));
+  SimplifyAndRemoveUnusedSymbols(map);
+  return One(std::move(map));
+}
+
+HloInstructionIndexing ComputeInputToOutputTransposeIndexing(
+    const HloInstruction* instruction, mlir::MLIRContext* context) {
+  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
+    return UndefinedFor(instruction);
+  }
+  const Shape& in = instruction->operand(0)->shape();
+  const std::vector<int64_t>& perm = instruction->dimensions();
+  if (static_cast<int64_t>(perm.size()) != in.rank() ||
+      !IsDistinctSubset(perm, in.rank())) {
+    return UndefinedFor(instruction);
+  }
+  std::vector<AffineExpr> exprs;
+  for (int64_t p : perm) exprs.push_back(getAffineDimExpr(p, context));
+  return One(MakeMap(in.dimensions(), {}, exprs, context));
+}
+
+HloInstructionIndexing ComputeInputToOutputBitcastIndexing(
+    const HloInstruction* instruction, mlir::MLIRContext* context) {
+  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
+    return UndefinedFor(instruction);
+  }
+  return One(ComputeBitcastIndexingMap(
+      instruction->shape(), instruction->operand(0)->shape(), context));
+}
+
+HloInstructionIndexing ComputeInputToOutputDotIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context) {
+  if (!AllArrays(instruction) || instruction->operand_count() != 2 ||
+      !ValidInput(instruction, input_id)) {
+    return UndefinedFor(instruction);
+  }
+  const Shape& out = instruction->shape();
+  const Shape& lhs = instruction->operand(0)->shape();
+  const Shape& rhs = instruction->operand(1)->shape();
+  const DotDimensionNumbers& dn = instruction->dot_dimension_numbers();
+  const auto& lb = dn.lhs_batch_dimensions;
+  const auto& rb = dn.rhs_batch_dimensions;
+  const auto& lc = dn.lhs_contracting_dimensions;
+  const auto& rc = dn.rhs_contracting_dimensions;
+  std::vector<int64_t> lhs_special(lb), rhs_special(rb);
+  lhs_special.insert(lhs_special.end(), lc.begin(), lc.end());
+  rhs_special.insert(rhs_special.end(), rc.begin(), rc.end());
+  if (lb.size() != rb.size() || lc.size() != rc.size() ||
+      !IsDistinctSubset(lhs_special, lhs.rank()) ||
+      !IsDistinctSubset(rhs_special, rhs.rank())) {
+    return UndefinedFor(instruction);
+  }
+  auto free_dims = [](const Shape& s, const std::vector<int64_t>& special) {
+    std::vector<int64_t> free;
+    for (int64_t d = 0; d < s.rank(); ++d) {
+      if (std::find(special.begin(), special.end(), d) == special.end()) {
+        free.push_back(d);
+      }
+    }
+    return free;
+  };
+  std::vector<int64_t> lhs_free = free_dims(lhs, lhs_special);
+  std::vector<int64_t> rhs_free = free_dims(rhs, rhs_special);
+  if (out.rank() !=
+      static_cast<int64_t>(lb.size() + lhs_free.size() + rhs_free.size())) {
+    return UndefinedFor(instruction);
+  }
+  const bool is_lhs = input_id == 0;
+  const Shape& in = is_lhs ? lhs : rhs;
+  const std::vector<int64_t>& batch = is_lhs ? lb : rb;
+  std::vector<AffineExpr> exprs;
+  std::vector<int64_t> symbol_sizes;
+  for (int64_t d : batch) exprs.push_back(getAffineDimExpr(d, context));
+  // The operand's own free dims come from its index; the other operand's
+  // free dims are range variables.
+  for (int64_t d : lhs_free) {
+    if (is_lhs) {
+      exprs.push_back(getAffineDimExpr(d, context));
+    } else {
+      exprs.push_back(getAffineSymbolExpr(symbol_sizes.size(), context));
+      symbol_sizes.push_back(lhs.dimensions(d));
+    }
+  }
+  for (int64_t d : rhs_free) {
+    if (!is_lhs) {
+      exprs.push_back(getAffineDimExpr(d, context));
+    } else {
+      exprs.push_back(getAffineSymbolExpr(symbol_sizes.size(), context));
+      symbol_sizes.push_back(rhs.dimensions(d));
+    }
+  }
+  return One(MakeMap(in.dimensions(), symbol_sizes, exprs, context));
+}
+
+HloInstructionIndexing ComputeInputToOutputPadIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context) {
+  if (!AllArrays(instruction) || instruction->operand_count() != 2 ||
+      !ValidInput(instruction, input_id)) {
+    return UndefinedFor(instruction);
+  }
+  const Shape& out = instruction->shape();
+  if (input_id == 1) {
+    if (!instruction->operand(1)->shape().IsScalar()) {
+      return UndefinedFor(instruction);
+    }
+    return One(ScalarFeedsAllMap(out.dimensions(), context));
+  }
+  const Shape& in = instruction->operand(0)->shape();
+  const PaddingConfig& config = instruction->padding_config();
+  if (static_cast<int64_t>(config.size()) != in.rank() ||
+      out.rank() != in.rank()) {
+    return UndefinedFor(instruction);
+  }
+  std::vector<AffineExpr> exprs;
+  std::vector<IndexingConstraint> constraints;
+  for (int64_t i = 0; i < in.rank(); ++i) {
+    const PaddingDimension& p = config[i];
+    if (p.interior < 0) return UndefinedFor(instruction);
+    AffineExpr e = getAffineDimExpr(i, context) * (p.interior + 1) + p.low;
+    exprs.push_back(e);
+    // Negative edge padding removes elements: they feed nothing.
+    constraints.push_back({e, Interval{0, out.dimensions(i) - 1}});
+  }
+  IndexingMap map = IndexingMap::FromTensorSizes(
+      AffineMap::get(in.rank(), 0, exprs, context), in.dimensions(), {});
+  for (const IndexingConstraint& c : constraints) {
+    map.AddConstraint(c.expr, c.interval);
+  }
+  SimplifyAndRemoveUnusedSymbols(map);
+  return One(std::move(map));
+}
+
+HloInstructionIndexing ComputeInputToOutputTupleIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context) {
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(instruction->operand_count());
+  if (!ValidInput(instruction, input_id)) return UndefinedFor(instruction);
+  const Shape& element = instruction->operand(input_id)->shape();
+  indexing.indexing_maps[input_id].Insert(
+      element.IsArray() ? CreateIdentityMap(element, context)
+                        : IndexingMap::Undefined());
+  return indexing;
+}
+
+HloInstructionIndexing ComputeInputToOutputIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context) {
+  const HloOpcode opcode = instruction->opcode();
+  if (IsElementwise(opcode) || opcode == HloOpcode::kMap) {
+    return ComputeInputToOutputElementwiseIndexing(instruction, input_id,
+                                                   context);
+  }
+  switch (opcode) {
+    case HloOpcode::kBroadcast:
+      return ComputeInputToOutputBroadcastIndexing(instruction, context);
+    case HloOpcode::kConcatenate:
+      return ComputeInputToOutputConcatenateIndexing(instruction, input_id,
+                                                     context);
+    case HloOpcode::kReduce:
+      return ComputeInputToOutputReduceIndexing(instruction, input_id, context);
+    case HloOpcode::kReshape:
+      return ComputeInputToOutputReshapeIndexing(instruction, context);
+    case HloOpcode::kReverse:
+      return ComputeInputToOutputReverseIndexing(instruction, context);
+    case HloOpcode::kSlice:
+      return ComputeInputToOutputSliceIndexing(instruction, context);
+    case HloOpcode::kTranspose:
+      return ComputeInputToOutputTransposeIndexing(instruction, context);
+    case HloOpcode::kBitcast:
+      return ComputeInputToOutputBitcastIndexing(instruction, context);
+    case HloOpcode::kDot:
+      return ComputeInputToOutputDotIndexing(instruction, input_id, context);
+    case HloOpcode::kPad:
+      return ComputeInputToOutputPadIndexing(instruction, input_id, context);
+    case HloOpcode::kTuple:
+      return ComputeInputToOutputTupleIndexing(instruction, input_id, context);
+    case HloOpcode::kGetTupleElement:
+      if (instruction->shape().IsArray()) {
+        return One(CreateIdentityMap(instruction->shape(), context));
+      }
+      return UndefinedFor(instruction);
+    case HloOpcode::kFusion:
+    case HloOpcode::kCall:
+      return ComputeInputToOutputFusionIndexing(instruction, input_id, context);
+    default:
+      return UndefinedFor(instruction);
+  }
+}
+
+}  // namespace xla_index

@@ -1,0 +1,86 @@
+#include "xla_index/instruction_indexing.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/hash/hash.h"
+#include "absl/strings/str_cat.h"
+#include "hlo/shape.h"
+#include "llvm/ADT/SmallVector.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "xla_index/core/indexing_map_text.h"
+
+namespace xla_index {
+
+bool IndexingMapSet::Insert(IndexingMap map) {
+  size_t hash = absl::HashOf(map);
+  for (size_t i = 0; i < maps_.size(); ++i) {
+    if (hashes_[i] == hash && maps_[i] == map) return false;
+  }
+  maps_.push_back(std::move(map));
+  hashes_.push_back(hash);
+  return true;
+}
+
+HloInstructionIndexing HloInstructionIndexing::FromIndexingMaps(
+    absl::Span<const IndexingMap> maps) {
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(maps.size());
+  for (size_t i = 0; i < maps.size(); ++i) {
+    indexing.indexing_maps[i].Insert(maps[i]);
+  }
+  return indexing;
+}
+
+HloInstructionIndexing HloInstructionIndexing::Undefined(int64_t count) {
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(count);
+  for (IndexingMapSet& set : indexing.indexing_maps) {
+    set.Insert(IndexingMap::Undefined());
+  }
+  return indexing;
+}
+
+void HloInstructionIndexing::Simplify() {
+  for (IndexingMapSet& set : indexing_maps) {
+    IndexingMapSet simplified;
+    for (IndexingMap map : set) {
+      SimplifyAndRemoveUnusedSymbols(map);
+      simplified.Insert(std::move(map));
+    }
+    set = std::move(simplified);
+  }
+}
+
+std::string HloInstructionIndexing::ToString(const std::string& label) const {
+  std::string out;
+  for (size_t k = 0; k < indexing_maps.size(); ++k) {
+    absl::StrAppend(&out, label, " = ", k, "\n");
+    for (const IndexingMap& map : indexing_maps[k]) {
+      absl::StrAppend(&out, xla_index::ToString(map), "\n");
+    }
+  }
+  return out;
+}
+
+IndexingMap CreateIdentityMap(absl::Span<const int64_t> dims,
+                              mlir::MLIRContext* context) {
+  mlir::AffineMap map = mlir::AffineMap::getMultiDimIdentityMap(
+      static_cast<unsigned>(dims.size()), context);
+  return IndexingMap::FromTensorSizes(map, dims, {});
+}
+
+IndexingMap CreateIdentityMap(const Shape& shape, mlir::MLIRContext* context) {
+  return CreateIdentityMap(shape.dimensions(), context);
+}
+
+void SimplifyAndRemoveUnusedSymbols(IndexingMap& map) {
+  if (map.IsUndefined()) return;
+  map.Simplify();
+  if (map.IsKnownEmpty()) return;
+  map.RemoveUnusedSymbols();
+}
+
+}  // namespace xla_index

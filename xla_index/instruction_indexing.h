@@ -1,0 +1,83 @@
+#ifndef XLA_INDEX_INSTRUCTION_INDEXING_H_
+#define XLA_INDEX_INSTRUCTION_INDEXING_H_
+
+// The result type of every indexing rule: for each operand (or output) of an
+// instruction, a duplicate-free list of indexing maps.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/indexing_map.h"
+
+namespace xla_index {
+
+class Shape;
+
+/// A duplicate-free list of indexing maps, in insertion order (so printing
+/// is deterministic). One operand may be read through several maps, e.g. p0
+/// in `add(p0, transpose(p0))` is read at (d0, d1) and at (d1, d0).
+class IndexingMapSet {
+ public:
+  IndexingMapSet() = default;
+  IndexingMapSet(std::initializer_list<IndexingMap> maps) {
+    for (const IndexingMap& map : maps) Insert(map);
+  }
+
+  /// Adds `map` unless an equal map (IndexingMap::operator==) is present.
+  /// Returns true if it was added.
+  bool Insert(IndexingMap map);
+  void InsertAll(const IndexingMapSet& other) {
+    for (const IndexingMap& map : other) Insert(map);
+  }
+
+  int64_t size() const { return static_cast<int64_t>(maps_.size()); }
+  bool empty() const { return maps_.empty(); }
+  const IndexingMap& operator[](int64_t i) const { return maps_[i]; }
+  std::vector<IndexingMap>::const_iterator begin() const {
+    return maps_.begin();
+  }
+  std::vector<IndexingMap>::const_iterator end() const { return maps_.end(); }
+  const std::vector<IndexingMap>& maps() const { return maps_; }
+
+ private:
+  std::vector<IndexingMap> maps_;
+  std::vector<size_t> hashes_;
+};
+
+/// Indexing of one instruction in one direction: `indexing_maps[k]` holds
+/// the maps of operand k (output-to-input: from an output element to the
+/// elements of operand k it reads) or of output k (input-to-output: from an
+/// element of the chosen operand to the elements of output k it feeds).
+struct HloInstructionIndexing {
+  std::vector<IndexingMapSet> indexing_maps;
+
+  /// One set with one map per entry of `maps`.
+  static HloInstructionIndexing FromIndexingMaps(
+      absl::Span<const IndexingMap> maps);
+  /// `count` sets, each holding only the Undefined map: no rule is known.
+  static HloInstructionIndexing Undefined(int64_t count);
+
+  /// Simplifies every map and removes its unused symbols (re-deduplicating).
+  void Simplify();
+
+  /// "operand id = K" followed by each map of operand K, for every K (the
+  /// text `xla-index analyze` prints).
+  std::string ToString(const std::string& label = "operand id") const;
+};
+
+/// (d0, ..., dn-1) -> (d0, ..., dn-1) over the dimensions of `shape` (an
+/// array shape). A scalar gives `() -> ()`.
+IndexingMap CreateIdentityMap(absl::Span<const int64_t> dims,
+                              mlir::MLIRContext* context);
+IndexingMap CreateIdentityMap(const Shape& shape, mlir::MLIRContext* context);
+
+/// Simplify() then RemoveUnusedSymbols(): the normal form every rule and
+/// every composition step returns.
+void SimplifyAndRemoveUnusedSymbols(IndexingMap& map);
+
+}  // namespace xla_index
+
+#endif  // XLA_INDEX_INSTRUCTION_INDEXING_H_

@@ -1,0 +1,209 @@
+#include "xla_index/reshape_indexing.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "hlo/shape.h"
+#include "llvm/ADT/SmallVector.h"
+#include "xla_index/instruction_indexing.h"
+
+namespace xla_index {
+namespace {
+
+using mlir::AffineExpr;
+
+// Row-major strides of `dims`: stride_k = dims[k+1] * ... * dims[n-1].
+std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (int64_t k = static_cast<int64_t>(dims.size()) - 2; k >= 0; --k) {
+    strides[k] = strides[k + 1] * dims[k + 1];
+  }
+  return strides;
+}
+
+int64_t Product(absl::Span<const int64_t> dims) {
+  int64_t product = 1;
+  for (int64_t d : dims) product *= d;
+  return product;
+}
+
+// Appends the input exprs of one minimal reshape group (see the header).
+void AppendMinimalReshapeExprs(absl::Span<const int64_t> input_group,
+                               absl::Span<const int64_t> output_group,
+                               absl::Span<const AffineExpr> output_exprs,
+                               std::vector<AffineExpr>& input_exprs,
+                               mlir::MLIRContext* context) {
+  if (input_group.size() == 1 && output_group.size() == 1) {
+    input_exprs.push_back(output_exprs[0]);  // Unchanged dimension.
+    return;
+  }
+  AffineExpr linear = LinearizeIndex(output_group, output_exprs, context);
+  if (input_group.size() == 1) {
+    input_exprs.push_back(linear);  // Expand.
+    return;
+  }
+  // Collapse (one output dim: `linear` is that dim) or generic.
+  for (AffineExpr e : DelinearizeIndex(input_group, linear, context)) {
+    input_exprs.push_back(e);
+  }
+}
+
+// Layout minor_to_major of `shape`, or the default {n-1, ..., 0}; empty
+// optional when it is not a permutation of the dimensions.
+std::optional<std::vector<int64_t>> MajorToMinor(const Shape& shape) {
+  int64_t rank = shape.rank();
+  std::vector<int64_t> major_to_minor;
+  if (!shape.has_layout() || shape.layout().minor_to_major.empty()) {
+    for (int64_t i = 0; i < rank; ++i) major_to_minor.push_back(i);
+    return major_to_minor;
+  }
+  const std::vector<int64_t>& m2m = shape.layout().minor_to_major;
+  if (static_cast<int64_t>(m2m.size()) != rank) return std::nullopt;
+  std::vector<bool> seen(rank, false);
+  for (int64_t d : m2m) {
+    if (d < 0 || d >= rank || seen[d]) return std::nullopt;
+    seen[d] = true;
+  }
+  major_to_minor.assign(m2m.rbegin(), m2m.rend());
+  return major_to_minor;
+}
+
+}  // namespace
+
+AffineExpr LinearizeIndex(absl::Span<const int64_t> dims,
+                          absl::Span<const AffineExpr> exprs,
+                          mlir::MLIRContext* context) {
+  std::vector<int64_t> strides = RowMajorStrides(dims);
+  AffineExpr linear;
+  for (size_t k = 0; k < dims.size(); ++k) {
+    AffineExpr term = strides[k] == 1 ? exprs[k] : exprs[k] * strides[k];
+    linear = linear ? linear + term : term;
+  }
+  return linear ? linear : mlir::getAffineConstantExpr(0, context);
+}
+
+std::vector<AffineExpr> DelinearizeIndex(absl::Span<const int64_t> dims,
+                                         AffineExpr linear,
+                                         mlir::MLIRContext* context) {
+  std::vector<int64_t> strides = RowMajorStrides(dims);
+  std::vector<AffineExpr> multi_index;
+  for (size_t k = 0; k < dims.size(); ++k) {
+    // The index is below prod(dims), so component 0 needs no `mod`.
+    AffineExpr remainder = k == 0 ? linear : linear % strides[k - 1];
+    multi_index.push_back(strides[k] == 1 ? remainder
+                                          : remainder.floorDiv(strides[k]));
+  }
+  return multi_index;
+}
+
+mlir::AffineMap ComputeReshapeAffineMap(absl::Span<const int64_t> input_dims,
+                                        absl::Span<const int64_t> output_dims,
+                                        mlir::MLIRContext* context) {
+  const size_t in_rank = input_dims.size(), out_rank = output_dims.size();
+  std::vector<AffineExpr> input_exprs;
+  if (Product(input_dims) == 0 || Product(output_dims) == 0) {
+    input_exprs.assign(in_rank, mlir::getAffineConstantExpr(0, context));
+    return mlir::AffineMap::get(out_rank, 0, input_exprs, context);
+  }
+  size_t i = 0, j = 0;
+  while (i < in_rank || j < out_rank) {
+    // Grow one group from one dimension of each side until both sides
+    // hold the same number of elements.
+    size_t i0 = i, j0 = j;
+    int64_t in_count = 1, out_count = 1;
+    if (i < in_rank) in_count *= input_dims[i++];
+    if (j < out_rank) out_count *= output_dims[j++];
+    while (in_count != out_count) {
+      if (in_count < out_count && i < in_rank) {
+        in_count *= input_dims[i++];
+      } else if (out_count < in_count && j < out_rank) {
+        out_count *= output_dims[j++];
+      } else {
+        break;  // Unequal element counts; callers rule this out.
+      }
+    }
+    // Size-1 dimensions after the group belong to it.
+    while (i < in_rank && input_dims[i] == 1) ++i;
+    while (j < out_rank && output_dims[j] == 1) ++j;
+    std::vector<AffineExpr> group_exprs;
+    for (size_t k = j0; k < j; ++k) {
+      group_exprs.push_back(mlir::getAffineDimExpr(k, context));
+    }
+    absl::Span<const int64_t> in_group = input_dims.subspan(i0, i - i0);
+    absl::Span<const int64_t> out_group = output_dims.subspan(j0, j - j0);
+    if (in_group.empty()) continue;  // Only size-1 output dims.
+    if (out_group.empty()) {
+      // Only size-1 input dims: they are read at index 0.
+      for (size_t k = 0; k < in_group.size(); ++k) {
+        input_exprs.push_back(mlir::getAffineConstantExpr(0, context));
+      }
+      continue;
+    }
+    AppendMinimalReshapeExprs(in_group, out_group, group_exprs, input_exprs,
+                              context);
+  }
+  return mlir::AffineMap::get(out_rank, 0, input_exprs, context);
+}
+
+IndexingMap ComputeReshapeIndexingMap(absl::Span<const int64_t> input_dims,
+                                      absl::Span<const int64_t> output_dims,
+                                      mlir::MLIRContext* context) {
+  if (Product(input_dims) != Product(output_dims)) {
+    return IndexingMap::Undefined();
+  }
+  IndexingMap map = IndexingMap::FromTensorSizes(
+      ComputeReshapeAffineMap(input_dims, output_dims, context), output_dims,
+      {});
+  SimplifyAndRemoveUnusedSymbols(map);
+  return map;
+}
+
+IndexingMap ComputeBitcastIndexingMap(const Shape& input, const Shape& output,
+                                      mlir::MLIRContext* context) {
+  if (!input.IsArray() || !output.IsArray() ||
+      input.ElementCount() != output.ElementCount()) {
+    return IndexingMap::Undefined();
+  }
+  if ((input.has_layout() && !input.layout().tiles.empty()) ||
+      (output.has_layout() && !output.layout().tiles.empty())) {
+    return IndexingMap::Undefined();
+  }
+  std::optional<std::vector<int64_t>> in_order = MajorToMinor(input);
+  std::optional<std::vector<int64_t>> out_order = MajorToMinor(output);
+  if (!in_order || !out_order) return IndexingMap::Undefined();
+
+  // Output logical -> output physical: physical dim k is logical dim
+  // out_order[k].
+  std::vector<int64_t> out_physical_dims;
+  std::vector<AffineExpr> to_physical;
+  for (int64_t d : *out_order) {
+    out_physical_dims.push_back(output.dimensions(d));
+    to_physical.push_back(mlir::getAffineDimExpr(d, context));
+  }
+  IndexingMap out_transpose = IndexingMap::FromTensorSizes(
+      mlir::AffineMap::get(output.rank(), 0, to_physical, context),
+      output.dimensions(), {});
+
+  std::vector<int64_t> in_physical_dims;
+  for (int64_t d : *in_order) in_physical_dims.push_back(input.dimensions(d));
+  IndexingMap reshape = IndexingMap::FromTensorSizes(
+      ComputeReshapeAffineMap(in_physical_dims, out_physical_dims, context),
+      out_physical_dims, {});
+
+  // Input physical -> input logical: logical dim in_order[k] is physical k.
+  std::vector<AffineExpr> to_logical(input.rank());
+  for (int64_t k = 0; k < input.rank(); ++k) {
+    to_logical[(*in_order)[k]] = mlir::getAffineDimExpr(k, context);
+  }
+  IndexingMap in_transpose = IndexingMap::FromTensorSizes(
+      mlir::AffineMap::get(input.rank(), 0, to_logical, context),
+      in_physical_dims, {});
+
+  IndexingMap map = ComposeIndexingMaps(
+      ComposeIndexingMaps(out_transpose, reshape), in_transpose);
+  SimplifyAndRemoveUnusedSymbols(map);
+  return map;
+}
+
+}  // namespace xla_index
