@@ -29,14 +29,24 @@ int64_t WrapToWidth(PrimitiveType type, int64_t value) {
   return static_cast<int64_t>(low);
 }
 
-// Shortest decimal text that reads back as the same double.
-std::string FormatDouble(double value) {
+// Shortest decimal text that reads back as the same value (as a float when
+// `as_float`, so that f32 1.1 prints as 1.1, not 1.100000023841858).
+std::string FormatDouble(double value, bool as_float = false) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
   char buffer[64];
+  if (value == std::trunc(value) && std::fabs(value) < 1e15) {
+    std::snprintf(buffer, sizeof(buffer), "%.0f", value);
+    if (std::signbit(value) && value == 0) return "-0";
+    return buffer;
+  }
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
-    if (std::strtod(buffer, nullptr) == value) break;
+    double back = std::strtod(buffer, nullptr);
+    if (as_float ? static_cast<float>(back) == static_cast<float>(value)
+                 : back == value) {
+      break;
+    }
   }
   return buffer;
 }
@@ -172,7 +182,8 @@ std::string Literal::ToString() const {
       return absl::StrCat("(", FormatDouble(reals_[i]), ", ",
                           FormatDouble(imags_[i]), ")");
     }
-    return FormatDouble(reals_[i]);
+    return FormatDouble(reals_[i], type == PrimitiveType::kF32 ||
+                                       BitWidth(type) < 32);
   };
   if (shape_.rank() == 0) return element(0);
   // Nested braces: open one brace per dimension whose index wraps to 0.

@@ -1,0 +1,1415 @@
+#include "hlo/evaluator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "hlo/shape_inference.h"
+
+namespace xla_index {
+namespace {
+
+using Index = std::vector<int64_t>;
+
+absl::Status Unsupported(const HloInstruction& inst, absl::string_view why) {
+  return absl::UnimplementedError(absl::StrCat("evaluator: instruction '",
+                                               inst.name(), "' (",
+                                               inst.opcode_name(), "): ", why));
+}
+
+Literal ScalarFrom(const Literal& from, int64_t i) {
+  Literal scalar(Shape(from.shape().element_type(), {}));
+  scalar.CopyElement(from, i, 0);
+  return scalar;
+}
+
+// Rounds `x` to a float with `mantissa_bits` explicit mantissa bits and
+// `exponent_bits` exponent bits (round to nearest even, overflow to
+// infinity, tiny values flushed to zero): seed 003's ReducePrecision.
+double ReducePrecision(double x, int64_t exponent_bits, int64_t mantissa_bits) {
+  if (std::isnan(x) || std::isinf(x) || x == 0) return x;
+  int exponent = 0;
+  double fraction = std::frexp(x, &exponent);  // x = fraction * 2^exponent
+  double scale = std::ldexp(1.0, static_cast<int>(mantissa_bits) + 1);
+  double rounded = std::nearbyint(fraction * scale) / scale;
+  double result = std::ldexp(rounded, exponent);
+  int64_t max_exponent = (int64_t{1} << (exponent_bits - 1)) - 1;
+  int64_t min_exponent = 1 - max_exponent;
+  int unbiased = 0;
+  std::frexp(result, &unbiased);
+  if (unbiased - 1 > max_exponent) return std::copysign(INFINITY, x);
+  if (unbiased - 1 < min_exponent) return std::copysign(0.0, x);
+  return result;
+}
+
+// Applies a scalar computation (reducer, comparator, map function).
+absl::StatusOr<Literal> Apply(const HloInstruction& inst,
+                              const HloComputation* f,
+                              const std::vector<Literal>& args) {
+  if (f == nullptr) {
+    return Unsupported(inst, "its computation is not defined");
+  }
+  return EvaluateComputation(*f, args);
+}
+
+class OpEvaluator {
+ public:
+  OpEvaluator(const HloInstruction& inst, absl::Span<const Literal> ops,
+              bool trace)
+      : inst_(inst), ops_(ops), trace_(trace) {}
+
+  absl::StatusOr<TracedValue> Run();
+
+ private:
+  absl::Status Begin(const Shape& shape) {
+    int64_t total = 0;
+    if (shape.IsTuple()) {
+      for (const Shape& e : shape.tuple_shapes()) {
+        if (!e.IsArray()) return Unsupported(inst_, "nested tuple result");
+        total += e.ElementCount();
+      }
+    } else if (shape.IsArray()) {
+      total = shape.ElementCount();
+    } else {
+      return Unsupported(inst_, "result is not an array or tuple");
+    }
+    if (total > kMaxEvaluatedElements) {
+      return Unsupported(inst_,
+                         "result too large for the reference "
+                         "evaluator");
+    }
+    out_ = Literal(shape);
+    if (trace_) {
+      if (shape.IsTuple()) {
+        for (const Shape& e : shape.tuple_shapes()) {
+          reads_.emplace_back(e.ElementCount());
+        }
+      } else {
+        reads_.emplace_back(shape.ElementCount());
+      }
+    }
+    return absl::OkStatus();
+  }
+  Literal& Out(int64_t t = 0) {
+    return out_.shape().IsTuple() ? out_.tuple_elements()[t] : out_;
+  }
+  void At(int64_t t, int64_t i) {
+    cur_t_ = t;
+    cur_i_ = i;
+  }
+  void Note(int64_t k, int64_t t, int64_t i) {
+    if (trace_) reads_[cur_t_][cur_i_].push_back({k, t, i});
+  }
+  double D(int64_t k, int64_t i) {
+    Note(k, 0, i);
+    return ops_[k].GetDouble(i);
+  }
+  int64_t I(int64_t k, int64_t i) {
+    Note(k, 0, i);
+    return ops_[k].GetInt(i);
+  }
+  // Output element (cur_t_, cur_i_) = operand k element i, bit-exact.
+  void CopyIn(int64_t k, int64_t i) {
+    Note(k, 0, i);
+    Out(cur_t_).CopyElement(ops_[k], i, cur_i_);
+  }
+  const Shape& OperandShape(int64_t k) const { return ops_[k].shape(); }
+  absl::Span<const int64_t> OutDims(int64_t t = 0) {
+    return Out(t).shape().dimensions();
+  }
+
+  absl::Status Elementwise();
+  absl::Status Broadcast();
+  absl::Status Reshape();
+  absl::Status Transpose();
+  absl::Status Reverse();
+  absl::Status Slice();
+  absl::Status DynamicSlice();
+  absl::Status DynamicUpdateSlice();
+  absl::Status Concatenate();
+  absl::Status Pad();
+  absl::Status Iota();
+  absl::Status Reduce();
+  absl::Status ReduceWindow();
+  absl::Status Dot();
+  absl::Status Convolution();
+  absl::Status Gather();
+  absl::Status Scatter();
+  absl::Status Map();
+  absl::Status Sort();
+  absl::Status Call(const HloComputation* f);
+
+  const HloInstruction& inst_;
+  absl::Span<const Literal> ops_;
+  bool trace_;
+  Literal out_;
+  std::vector<std::vector<ReadSet>> reads_;
+  int64_t cur_t_ = 0;
+  int64_t cur_i_ = 0;
+};
+
+absl::Status OpEvaluator::Elementwise() {
+  HloOpcode op = inst_.opcode();
+  Literal& out = Out();
+  PrimitiveType in_type = OperandShape(0).element_type();
+  PrimitiveType out_type = out.shape().element_type();
+  bool in_float = IsFloatingPoint(in_type);
+  bool in_unsigned = IsUnsignedIntegral(in_type);
+  if (IsComplex(in_type) || IsComplex(out_type)) {
+    if (op != HloOpcode::kCopy) return Unsupported(inst_, "complex values");
+  }
+  int64_t bits = BitWidth(in_type);
+  for (int64_t i = 0; i < out.element_count(); ++i) {
+    At(0, i);
+    switch (op) {
+      case HloOpcode::kCopy:
+      case HloOpcode::kReal:
+        CopyIn(0, i);
+        continue;
+      case HloOpcode::kImag:
+        Note(0, 0, i);
+        out.SetDouble(i, 0);
+        continue;
+      case HloOpcode::kConvert: {
+        if (IsIntegral(out_type) && (in_float)) {
+          // Out-of-range floats saturate, NaN becomes 0.
+          double v = D(0, i);
+          double lo = IsSignedIntegral(out_type)
+                          ? -std::ldexp(1.0, BitWidth(out_type) - 1)
+                          : 0.0;
+          double hi = IsSignedIntegral(out_type)
+                          ? std::ldexp(1.0, BitWidth(out_type) - 1) - 1
+                          : std::ldexp(1.0, BitWidth(out_type)) - 1;
+          if (std::isnan(v)) v = 0;
+          v = std::min(std::max(std::trunc(v), lo), hi);
+          if (v >= 9.2233720368547758e18) {
+            out.SetInt(i, static_cast<int64_t>(static_cast<uint64_t>(v)));
+          } else {
+            out.SetInt(i, static_cast<int64_t>(v));
+          }
+        } else if (IsIntegral(out_type) || out_type == PrimitiveType::kPred) {
+          if (out_type == PrimitiveType::kPred) {
+            out.SetInt(i, D(0, i) != 0 ? 1 : 0);
+          } else {
+            out.SetInt(i, I(0, i));
+          }
+        } else {
+          out.SetDouble(i, D(0, i));
+        }
+        continue;
+      }
+      case HloOpcode::kBitcastConvert: {
+        if (BitWidth(in_type) != BitWidth(out_type)) {
+          return Unsupported(inst_, "bitcast-convert between widths");
+        }
+        Note(0, 0, i);
+        uint64_t raw = 0;
+        if (in_type == PrimitiveType::kF32) {
+          float f = static_cast<float>(ops_[0].GetDouble(i));
+          uint32_t u;
+          std::memcpy(&u, &f, 4);
+          raw = u;
+        } else if (in_type == PrimitiveType::kF64) {
+          double d = ops_[0].GetDouble(i);
+          std::memcpy(&raw, &d, 8);
+        } else if (IsIntegral(in_type)) {
+          raw = static_cast<uint64_t>(ops_[0].GetInt(i));
+        } else {
+          return Unsupported(inst_, "bitcast-convert of this type");
+        }
+        if (out_type == PrimitiveType::kF32) {
+          uint32_t u = static_cast<uint32_t>(raw);
+          float f;
+          std::memcpy(&f, &u, 4);
+          out.SetDouble(i, f);
+        } else if (out_type == PrimitiveType::kF64) {
+          double d;
+          std::memcpy(&d, &raw, 8);
+          out.SetDouble(i, d);
+        } else if (IsIntegral(out_type)) {
+          out.SetInt(i, static_cast<int64_t>(raw));
+        } else {
+          return Unsupported(inst_, "bitcast-convert to this type");
+        }
+        continue;
+      }
+      default:
+        break;
+    }
+    if (IsElementwiseUnary(op)) {
+      if (in_float) {
+        double x = D(0, i);
+        double r = 0;
+        switch (op) {
+          case HloOpcode::kAbs:
+            r = std::fabs(x);
+            break;
+          case HloOpcode::kCbrt:
+            r = std::cbrt(x);
+            break;
+          case HloOpcode::kCeil:
+            r = std::ceil(x);
+            break;
+          case HloOpcode::kCos:
+            r = std::cos(x);
+            break;
+          case HloOpcode::kErf:
+            r = std::erf(x);
+            break;
+          case HloOpcode::kExp:
+            r = std::exp(x);
+            break;
+          case HloOpcode::kExpm1:
+            r = std::expm1(x);
+            break;
+          case HloOpcode::kFloor:
+            r = std::floor(x);
+            break;
+          case HloOpcode::kLog:
+            r = std::log(x);
+            break;
+          case HloOpcode::kLog1p:
+            r = std::log1p(x);
+            break;
+          case HloOpcode::kLogistic:
+            r = 1 / (1 + std::exp(-x));
+            break;
+          case HloOpcode::kNegate:
+            r = -x;
+            break;
+          case HloOpcode::kRoundNearestAfz:
+            r = std::round(x);
+            break;
+          case HloOpcode::kRoundNearestEven:
+            r = std::nearbyint(x);
+            break;
+          case HloOpcode::kRsqrt:
+            r = 1 / std::sqrt(x);
+            break;
+          case HloOpcode::kSign:
+            r = std::isnan(x) ? x : x > 0 ? 1.0 : x < 0 ? -1.0 : x;
+            break;
+          case HloOpcode::kSin:
+            r = std::sin(x);
+            break;
+          case HloOpcode::kSqrt:
+            r = std::sqrt(x);
+            break;
+          case HloOpcode::kTan:
+            r = std::tan(x);
+            break;
+          case HloOpcode::kTanh:
+            r = std::tanh(x);
+            break;
+          case HloOpcode::kIsFinite:
+            r = std::isfinite(x) ? 1 : 0;
+            break;
+          case HloOpcode::kReducePrecision:
+            r = ReducePrecision(x, inst_.exponent_bits(),
+                                inst_.mantissa_bits());
+            break;
+          default:
+            return Unsupported(inst_, "op on floating-point values");
+        }
+        out.SetDouble(i, r);
+      } else {
+        int64_t x = I(0, i);
+        uint64_t ux = static_cast<uint64_t>(x);
+        if (bits < 64) ux &= (uint64_t{1} << bits) - 1;
+        int64_t r = 0;
+        switch (op) {
+          case HloOpcode::kAbs:
+            r = x < 0 ? -x : x;
+            break;
+          case HloOpcode::kNegate:
+            r = static_cast<int64_t>(0 - ux);
+            break;
+          case HloOpcode::kSign:
+            r = x > 0 ? 1 : x < 0 ? -1 : 0;
+            break;
+          case HloOpcode::kNot:
+            r = in_type == PrimitiveType::kPred ? !x : ~x;
+            break;
+          case HloOpcode::kPopulationCount:
+            r = __builtin_popcountll(ux);
+            break;
+          case HloOpcode::kClz:
+            r = ux == 0 ? bits : __builtin_clzll(ux) - (64 - bits);
+            break;
+          default:
+            return Unsupported(inst_, "op on integer values");
+        }
+        out.SetInt(i, r);
+      }
+      continue;
+    }
+    if (IsElementwiseBinary(op)) {
+      if (op == HloOpcode::kCompare) {
+        bool r = false;
+        ComparisonDirection dir = inst_.comparison_direction();
+        auto cmp = [&](auto a, auto b) {
+          switch (dir) {
+            case ComparisonDirection::kEq:
+              return a == b;
+            case ComparisonDirection::kNe:
+              return a != b;
+            case ComparisonDirection::kGe:
+              return a >= b;
+            case ComparisonDirection::kGt:
+              return a > b;
+            case ComparisonDirection::kLe:
+              return a <= b;
+            case ComparisonDirection::kLt:
+              return a < b;
+          }
+          return false;
+        };
+        if (in_float) {
+          r = cmp(D(0, i), D(1, i));
+        } else if (in_unsigned) {
+          r = cmp(static_cast<uint64_t>(I(0, i)),
+                  static_cast<uint64_t>(I(1, i)));
+        } else {
+          r = cmp(I(0, i), I(1, i));
+        }
+        out.SetInt(i, r ? 1 : 0);
+        continue;
+      }
+      if (in_float) {
+        double a = D(0, i), b = D(1, i), r = 0;
+        switch (op) {
+          case HloOpcode::kAdd:
+            r = a + b;
+            break;
+          case HloOpcode::kSubtract:
+            r = a - b;
+            break;
+          case HloOpcode::kMultiply:
+            r = a * b;
+            break;
+          case HloOpcode::kDivide:
+            r = a / b;
+            break;
+          case HloOpcode::kRemainder:
+            r = std::fmod(a, b);
+            break;
+          case HloOpcode::kMaximum:
+            r = std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
+            break;
+          case HloOpcode::kMinimum:
+            r = std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
+            break;
+          case HloOpcode::kPower:
+            r = std::pow(a, b);
+            break;
+          case HloOpcode::kAtan2:
+            r = std::atan2(a, b);
+            break;
+          default:
+            return Unsupported(inst_, "op on floating-point values");
+        }
+        out.SetDouble(i, r);
+        continue;
+      }
+      int64_t a = I(0, i), b = I(1, i);
+      uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+      if (bits < 64) {
+        ua &= (uint64_t{1} << bits) - 1;
+        ub &= (uint64_t{1} << bits) - 1;
+      }
+      int64_t r = 0;
+      switch (op) {
+        case HloOpcode::kAdd:
+          r = static_cast<int64_t>(ua + ub);
+          break;
+        case HloOpcode::kSubtract:
+          r = static_cast<int64_t>(ua - ub);
+          break;
+        case HloOpcode::kMultiply:
+          r = static_cast<int64_t>(ua * ub);
+          break;
+        case HloOpcode::kDivide:
+          // Seed 003: division by zero is implementation-defined; like XLA
+          // we give -1 (all bits set), and INT_MIN / -1 = INT_MIN.
+          if (b == 0) {
+            r = -1;
+          } else if (in_unsigned) {
+            r = static_cast<int64_t>(ua / ub);
+          } else if (b == -1) {
+            r = static_cast<int64_t>(0 - ua);
+          } else {
+            r = a / b;
+          }
+          break;
+        case HloOpcode::kRemainder:
+          // The sign of the result is the dividend's (seed 003).
+          if (b == 0) {
+            r = a;
+          } else if (in_unsigned) {
+            r = static_cast<int64_t>(ua % ub);
+          } else if (b == -1) {
+            r = 0;
+          } else {
+            r = a % b;
+          }
+          break;
+        case HloOpcode::kMaximum:
+          r = in_unsigned ? static_cast<int64_t>(std::max(ua, ub))
+                          : std::max(a, b);
+          break;
+        case HloOpcode::kMinimum:
+          r = in_unsigned ? static_cast<int64_t>(std::min(ua, ub))
+                          : std::min(a, b);
+          break;
+        case HloOpcode::kAnd:
+          r = a & b;
+          break;
+        case HloOpcode::kOr:
+          r = a | b;
+          break;
+        case HloOpcode::kXor:
+          r = a ^ b;
+          break;
+        case HloOpcode::kShiftLeft:
+          r = ub >= static_cast<uint64_t>(bits)
+                  ? 0
+                  : static_cast<int64_t>(ua << ub);
+          break;
+        case HloOpcode::kShiftRightLogical:
+          r = ub >= static_cast<uint64_t>(bits)
+                  ? 0
+                  : static_cast<int64_t>(ua >> ub);
+          break;
+        case HloOpcode::kShiftRightArithmetic:
+          r = ub >= static_cast<uint64_t>(bits) ? (a < 0 ? -1 : 0) : a >> ub;
+          break;
+        case HloOpcode::kPower: {
+          r = 1;
+          if (b < 0) {
+            r = a == 1 ? 1 : a == -1 ? (b % 2 == 0 ? 1 : -1) : 0;
+          } else {
+            for (int64_t k = 0; k < b && k < 64; ++k) {
+              r = static_cast<int64_t>(static_cast<uint64_t>(r) * ua);
+            }
+          }
+          break;
+        }
+        default:
+          return Unsupported(inst_, "op on integer values");
+      }
+      out.SetInt(i, r);
+      continue;
+    }
+    if (op == HloOpcode::kSelect) {
+      bool scalar_pred = OperandShape(0).rank() == 0;
+      bool pred = I(0, scalar_pred ? 0 : i) != 0;
+      // Both branches are inputs of the element: seed 003 defines the
+      // output from pred, on_true and on_false at the same index.
+      Note(1, 0, i);
+      Note(2, 0, i);
+      out.CopyElement(ops_[pred ? 1 : 2], i, i);
+      continue;
+    }
+    if (op == HloOpcode::kClamp) {
+      // clamp(a, x, b) = min(max(a, x), b).
+      int64_t lo_i = OperandShape(0).rank() == 0 ? 0 : i;
+      int64_t hi_i = OperandShape(2).rank() == 0 ? 0 : i;
+      if (in_float) {
+        out.SetDouble(i, std::min(std::max(D(0, lo_i), D(1, i)), D(2, hi_i)));
+      } else {
+        out.SetInt(i, std::min(std::max(I(0, lo_i), I(1, i)), I(2, hi_i)));
+      }
+      continue;
+    }
+    return Unsupported(inst_, "elementwise op");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Iota() {
+  Literal& out = Out();
+  for (int64_t i = 0; i < out.element_count(); ++i) {
+    Index index = MultiIndex(OutDims(), i);
+    int64_t v = index.empty() ? 0 : index[inst_.iota_dimension()];
+    if (IsFloatingPoint(out.shape().element_type())) {
+      out.SetDouble(i, static_cast<double>(v));
+    } else {
+      out.SetInt(i, v);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Broadcast() {
+  // output[i_0..] = operand[i_dimensions[0], i_dimensions[1], ...].
+  const Shape& in = OperandShape(0);
+  for (int64_t i = 0; i < Out().element_count(); ++i) {
+    At(0, i);
+    Index out_index = MultiIndex(OutDims(), i);
+    Index in_index(in.rank());
+    for (int64_t d = 0; d < in.rank(); ++d) {
+      in_index[d] = out_index[inst_.dimensions()[d]];
+    }
+    CopyIn(0, LinearIndex(in.dimensions(), in_index));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Reshape() {
+  // Seed 003: collapse to row-major order, then refill the new shape.
+  for (int64_t i = 0; i < Out().element_count(); ++i) {
+    At(0, i);
+    CopyIn(0, i);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Transpose() {
+  // input_dimensions[permutation[i]] = output_dimensions[i], so output
+  // index o reads input index with in[permutation[i]] = o[i].
+  const Shape& in = OperandShape(0);
+  for (int64_t i = 0; i < Out().element_count(); ++i) {
+    At(0, i);
+    Index o = MultiIndex(OutDims(), i);
+    Index in_index(in.rank());
+    for (int64_t d = 0; d < in.rank(); ++d)
+      in_index[inst_.dimensions()[d]] = o[d];
+    CopyIn(0, LinearIndex(in.dimensions(), in_index));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Reverse() {
+  const Shape& in = OperandShape(0);
+  for (int64_t i = 0; i < Out().element_count(); ++i) {
+    At(0, i);
+    Index o = MultiIndex(OutDims(), i);
+    for (int64_t d : inst_.dimensions()) o[d] = in.dimensions(d) - 1 - o[d];
+    CopyIn(0, LinearIndex(in.dimensions(), o));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Slice() {
+  const Shape& in = OperandShape(0);
+  for (int64_t i = 0; i < Out().element_count(); ++i) {
+    At(0, i);
+    Index o = MultiIndex(OutDims(), i);
+    for (int64_t d = 0; d < in.rank(); ++d) {
+      o[d] = inst_.slice()[d].start + o[d] * inst_.slice()[d].stride;
+    }
+    CopyIn(0, LinearIndex(in.dimensions(), o));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::DynamicSlice() {
+  // start_indices[i] = clamp(start_indices[i], 0, dim[i] - size[i]).
+  const Shape& in = OperandShape(0);
+  Index start(in.rank());
+  for (int64_t d = 0; d < in.rank(); ++d) {
+    int64_t s = ops_[d + 1].GetInt(0);
+    start[d] = std::min(std::max<int64_t>(s, 0),
+                        in.dimensions(d) - inst_.dynamic_slice_sizes()[d]);
+  }
+  for (int64_t i = 0; i < Out().element_count(); ++i) {
+    At(0, i);
+    for (int64_t d = 0; d < in.rank(); ++d) Note(d + 1, 0, 0);
+    Index o = MultiIndex(OutDims(), i);
+    for (int64_t d = 0; d < in.rank(); ++d) o[d] += start[d];
+    CopyIn(0, LinearIndex(in.dimensions(), o));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::DynamicUpdateSlice() {
+  const Shape& in = OperandShape(0);
+  const Shape& update = OperandShape(1);
+  Index start(in.rank());
+  for (int64_t d = 0; d < in.rank(); ++d) {
+    int64_t s = ops_[d + 2].GetInt(0);
+    start[d] = std::min(std::max<int64_t>(s, 0),
+                        in.dimensions(d) - update.dimensions(d));
+  }
+  for (int64_t i = 0; i < Out().element_count(); ++i) {
+    At(0, i);
+    for (int64_t d = 0; d < in.rank(); ++d) Note(d + 2, 0, 0);
+    Index o = MultiIndex(OutDims(), i);
+    bool inside = true;
+    Index u(in.rank());
+    for (int64_t d = 0; d < in.rank(); ++d) {
+      u[d] = o[d] - start[d];
+      inside &= u[d] >= 0 && u[d] < update.dimensions(d);
+    }
+    if (inside) {
+      CopyIn(1, LinearIndex(update.dimensions(), u));
+    } else {
+      CopyIn(0, i);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Concatenate() {
+  int64_t dim = inst_.dimensions()[0];
+  for (int64_t i = 0; i < Out().element_count(); ++i) {
+    At(0, i);
+    Index o = MultiIndex(OutDims(), i);
+    int64_t k = 0;
+    while (o[dim] >= OperandShape(k).dimensions(dim)) {
+      o[dim] -= OperandShape(k).dimensions(dim);
+      ++k;
+    }
+    CopyIn(k, LinearIndex(OperandShape(k).dimensions(), o));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Pad() {
+  // Output position of operand index e in dimension d:
+  //   low + e * (interior + 1); everything else is padding.
+  const Shape& in = OperandShape(0);
+  for (int64_t i = 0; i < Out().element_count(); ++i) {
+    At(0, i);
+    Index o = MultiIndex(OutDims(), i);
+    Index e(in.rank());
+    bool from_operand = true;
+    for (int64_t d = 0; d < in.rank() && from_operand; ++d) {
+      const PaddingDimension& p = inst_.padding_config()[d];
+      int64_t shifted = o[d] - p.low;
+      if (shifted < 0 || shifted % (p.interior + 1) != 0) {
+        from_operand = false;
+        break;
+      }
+      e[d] = shifted / (p.interior + 1);
+      from_operand = e[d] < in.dimensions(d);
+    }
+    if (from_operand) {
+      CopyIn(0, LinearIndex(in.dimensions(), e));
+    } else {
+      CopyIn(1, 0);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Reduce() {
+  int64_t n = inst_.operand_count() / 2;
+  const Shape& in = OperandShape(0);
+  const HloComputation* f = inst_.to_apply();
+  // Operand dims that survive, in order (they index the output).
+  Index kept, reduced;
+  for (int64_t d = 0; d < in.rank(); ++d) {
+    (std::count(inst_.dimensions().begin(), inst_.dimensions().end(), d)
+         ? reduced
+         : kept)
+        .push_back(d);
+  }
+  Index reduced_sizes;
+  int64_t reduced_count = 1;
+  for (int64_t d : reduced) {
+    reduced_sizes.push_back(in.dimensions(d));
+    reduced_count *= in.dimensions(d);
+  }
+  int64_t out_count = Out(0).element_count();
+  for (int64_t i = 0; i < out_count; ++i) {
+    Index o = MultiIndex(Out(0).shape().dimensions(), i);
+    // acc_k starts at init_k; then acc = f(acc..., x...) in row-major
+    // order of the reduced dimensions (seed 003's pseudo-code).
+    std::vector<Literal> acc;
+    for (int64_t k = 0; k < n; ++k) acc.push_back(ScalarFrom(ops_[n + k], 0));
+    std::vector<ElementId> element_reads;
+    for (int64_t k = 0; k < n; ++k) element_reads.push_back({n + k, 0, 0});
+    for (int64_t r = 0; r < reduced_count; ++r) {
+      Index ri = MultiIndex(reduced_sizes, r);
+      Index full(in.rank());
+      for (size_t j = 0; j < kept.size(); ++j) full[kept[j]] = o[j];
+      for (size_t j = 0; j < reduced.size(); ++j) full[reduced[j]] = ri[j];
+      int64_t linear = LinearIndex(in.dimensions(), full);
+      std::vector<Literal> args = acc;
+      for (int64_t k = 0; k < n; ++k) {
+        args.push_back(ScalarFrom(ops_[k], linear));
+        element_reads.push_back({k, 0, linear});
+      }
+      absl::StatusOr<Literal> result = Apply(inst_, f, args);
+      if (!result.ok()) return result.status();
+      if (n == 1) {
+        acc[0] = *std::move(result);
+      } else {
+        for (int64_t k = 0; k < n; ++k) acc[k] = result->tuple_elements()[k];
+      }
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      At(k, i);
+      Out(k).CopyElement(acc[k], 0, i);
+      for (const ElementId& e : element_reads)
+        Note(e.operand, 0, e.linear_index);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::ReduceWindow() {
+  int64_t n = inst_.operand_count() / 2;
+  const Shape& in = OperandShape(0);
+  const HloComputation* f = inst_.to_apply();
+  const Window& w = inst_.window();
+  Index window_sizes;
+  int64_t window_count = 1;
+  for (const WindowDimension& d : w.dimensions) {
+    window_sizes.push_back(d.size);
+    window_count *= d.size;
+  }
+  for (int64_t i = 0; i < Out(0).element_count(); ++i) {
+    Index o = MultiIndex(Out(0).shape().dimensions(), i);
+    std::vector<Literal> acc;
+    for (int64_t k = 0; k < n; ++k) acc.push_back(ScalarFrom(ops_[n + k], 0));
+    std::vector<ElementId> element_reads;
+    for (int64_t k = 0; k < n; ++k) element_reads.push_back({n + k, 0, 0});
+    for (int64_t r = 0; r < window_count; ++r) {
+      Index wi = MultiIndex(window_sizes, r);
+      // Position in the padded, base-dilated operand; holes and padding
+      // hold the init value.
+      Index e(in.rank());
+      bool real = true;
+      for (int64_t d = 0; d < in.rank(); ++d) {
+        const WindowDimension& wd = w.dimensions[d];
+        int64_t pos =
+            o[d] * wd.stride + wi[d] * wd.window_dilation - wd.padding_low;
+        if (pos < 0 || pos % wd.base_dilation != 0 ||
+            pos / wd.base_dilation >= in.dimensions(d)) {
+          real = false;
+          break;
+        }
+        e[d] = pos / wd.base_dilation;
+      }
+      std::vector<Literal> args = acc;
+      int64_t linear = real ? LinearIndex(in.dimensions(), e) : 0;
+      for (int64_t k = 0; k < n; ++k) {
+        if (real) {
+          args.push_back(ScalarFrom(ops_[k], linear));
+          element_reads.push_back({k, 0, linear});
+        } else {
+          args.push_back(ScalarFrom(ops_[n + k], 0));
+        }
+      }
+      absl::StatusOr<Literal> result = Apply(inst_, f, args);
+      if (!result.ok()) return result.status();
+      if (n == 1) {
+        acc[0] = *std::move(result);
+      } else {
+        for (int64_t k = 0; k < n; ++k) acc[k] = result->tuple_elements()[k];
+      }
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      At(k, i);
+      Out(k).CopyElement(acc[k], 0, i);
+      for (const ElementId& e : element_reads)
+        Note(e.operand, 0, e.linear_index);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Dot() {
+  const Shape& lhs = OperandShape(0);
+  const Shape& rhs = OperandShape(1);
+  const DotDimensionNumbers& dn = inst_.dot_dimension_numbers();
+  auto free_dims = [](const Shape& s, const Index& batch,
+                      const Index& contracting) {
+    Index out;
+    for (int64_t d = 0; d < s.rank(); ++d) {
+      if (!std::count(batch.begin(), batch.end(), d) &&
+          !std::count(contracting.begin(), contracting.end(), d)) {
+        out.push_back(d);
+      }
+    }
+    return out;
+  };
+  Index lhs_free =
+      free_dims(lhs, dn.lhs_batch_dimensions, dn.lhs_contracting_dimensions);
+  Index rhs_free =
+      free_dims(rhs, dn.rhs_batch_dimensions, dn.rhs_contracting_dimensions);
+  Index contract_sizes;
+  int64_t contract_count = 1;
+  for (int64_t d : dn.lhs_contracting_dimensions) {
+    contract_sizes.push_back(lhs.dimensions(d));
+    contract_count *= lhs.dimensions(d);
+  }
+  bool use_float = IsFloatingPoint(Out().shape().element_type());
+  size_t nb = dn.lhs_batch_dimensions.size();
+  for (int64_t i = 0; i < Out().element_count(); ++i) {
+    At(0, i);
+    Index o = MultiIndex(OutDims(), i);
+    Index li(lhs.rank()), ri(rhs.rank());
+    for (size_t b = 0; b < nb; ++b) {
+      li[dn.lhs_batch_dimensions[b]] = o[b];
+      ri[dn.rhs_batch_dimensions[b]] = o[b];
+    }
+    for (size_t k = 0; k < lhs_free.size(); ++k) li[lhs_free[k]] = o[nb + k];
+    for (size_t k = 0; k < rhs_free.size(); ++k) {
+      ri[rhs_free[k]] = o[nb + lhs_free.size() + k];
+    }
+    double sum = 0;
+    int64_t isum = 0;
+    for (int64_t c = 0; c < contract_count; ++c) {
+      Index ci = MultiIndex(contract_sizes, c);
+      for (size_t k = 0; k < ci.size(); ++k) {
+        li[dn.lhs_contracting_dimensions[k]] = ci[k];
+        ri[dn.rhs_contracting_dimensions[k]] = ci[k];
+      }
+      int64_t a = LinearIndex(lhs.dimensions(), li);
+      int64_t b = LinearIndex(rhs.dimensions(), ri);
+      if (use_float) {
+        sum += D(0, a) * D(1, b);
+      } else {
+        isum += I(0, a) * I(1, b);
+      }
+    }
+    if (use_float) {
+      Out().SetDouble(i, sum);
+    } else {
+      Out().SetInt(i, isum);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Convolution() {
+  const Shape& lhs = OperandShape(0);
+  const Shape& rhs = OperandShape(1);
+  const ConvolutionDimensionNumbers& c = inst_.convolution_dimension_numbers();
+  int64_t spatial = static_cast<int64_t>(c.input_spatial_dimensions.size());
+  Window window;
+  if (inst_.has_window()) {
+    window = inst_.window();
+  } else {
+    for (int64_t k : c.kernel_spatial_dimensions) {
+      WindowDimension wd;
+      wd.size = rhs.dimensions(k);
+      window.dimensions.push_back(wd);
+    }
+  }
+  int64_t fgc = inst_.feature_group_count();
+  int64_t bgc = inst_.batch_group_count();
+  int64_t kernel_in = rhs.dimensions(c.kernel_input_feature_dimension);
+  int64_t out_features = rhs.dimensions(c.kernel_output_feature_dimension);
+  int64_t out_batch = lhs.dimensions(c.input_batch_dimension) / bgc;
+  Index kernel_sizes;
+  int64_t kernel_count = 1;
+  for (int64_t k : c.kernel_spatial_dimensions) {
+    kernel_sizes.push_back(rhs.dimensions(k));
+    kernel_count *= rhs.dimensions(k);
+  }
+  bool use_float = IsFloatingPoint(Out().shape().element_type());
+  for (int64_t i = 0; i < Out().element_count(); ++i) {
+    At(0, i);
+    Index o = MultiIndex(OutDims(), i);
+    int64_t b = o[c.output_batch_dimension];
+    int64_t oz = o[c.output_feature_dimension];
+    // Feature groups: output feature oz uses input features of its group;
+    // batch groups: it uses the batch slice of its group.
+    int64_t feature_group = oz / (out_features / fgc);
+    int64_t batch_group = oz / (out_features / bgc);
+    double sum = 0;
+    int64_t isum = 0;
+    for (int64_t kz = 0; kz < kernel_in; ++kz) {
+      for (int64_t k = 0; k < kernel_count; ++k) {
+        Index ki = MultiIndex(kernel_sizes, k);
+        Index li(lhs.rank()), ri(rhs.rank());
+        bool inside = true;
+        for (int64_t s = 0; s < spatial; ++s) {
+          const WindowDimension& wd = window.dimensions[s];
+          int64_t pos = o[c.output_spatial_dimensions[s]] * wd.stride +
+                        ki[s] * wd.window_dilation - wd.padding_low;
+          if (pos < 0 || pos % wd.base_dilation != 0 ||
+              pos / wd.base_dilation >=
+                  lhs.dimensions(c.input_spatial_dimensions[s])) {
+            inside = false;
+            break;
+          }
+          li[c.input_spatial_dimensions[s]] = pos / wd.base_dilation;
+          ri[c.kernel_spatial_dimensions[s]] =
+              wd.window_reversal ? wd.size - 1 - ki[s] : ki[s];
+        }
+        if (!inside) continue;
+        li[c.input_batch_dimension] = b + batch_group * out_batch;
+        li[c.input_feature_dimension] = feature_group * kernel_in + kz;
+        ri[c.kernel_input_feature_dimension] = kz;
+        ri[c.kernel_output_feature_dimension] = oz;
+        int64_t a = LinearIndex(lhs.dimensions(), li);
+        int64_t r = LinearIndex(rhs.dimensions(), ri);
+        if (use_float) {
+          sum += D(0, a) * D(1, r);
+        } else {
+          isum += I(0, a) * I(1, r);
+        }
+      }
+    }
+    if (use_float) {
+      Out().SetDouble(i, sum);
+    } else {
+      Out().SetInt(i, isum);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Gather() {
+  const Shape& operand = OperandShape(0);
+  const Shape& indices = OperandShape(1);
+  const GatherDimensionNumbers& g = inst_.gather_dimension_numbers();
+  if (!g.operand_batching_dims.empty()) {
+    return Unsupported(inst_, "gather batching dims");
+  }
+  const Index& slice_sizes = inst_.gather_slice_sizes();
+  int64_t out_rank = Out().shape().rank();
+  Index batch_dims;
+  for (int64_t d = 0; d < out_rank; ++d) {
+    if (!std::count(g.offset_dims.begin(), g.offset_dims.end(), d)) {
+      batch_dims.push_back(d);
+    }
+  }
+  // remapped_offset_dims: operand dims not collapsed, increasing.
+  Index remapped;
+  for (int64_t d = 0; d < operand.rank(); ++d) {
+    if (!std::count(g.collapsed_slice_dims.begin(),
+                    g.collapsed_slice_dims.end(), d)) {
+      remapped.push_back(d);
+    }
+  }
+  bool implicit = g.index_vector_dim == indices.rank();
+  for (int64_t i = 0; i < Out().element_count(); ++i) {
+    At(0, i);
+    Index out = MultiIndex(OutDims(), i);
+    // 1. G = Out[batch_dims]; S[k] = start_indices[Combine(G, k)].
+    Index G;
+    for (int64_t d : batch_dims) G.push_back(out[d]);
+    Index s_in(operand.rank(), 0);
+    for (size_t k = 0; k < g.start_index_map.size(); ++k) {
+      Index at = G;
+      if (!implicit) at.insert(at.begin() + g.index_vector_dim, k);
+      int64_t s = I(1, LinearIndex(indices.dimensions(), at));
+      // 2. Sin[start_index_map[k]] = S[k], clamped so that the slice stays
+      // in bounds (as XLA and DynamicSlice do).
+      int64_t d = g.start_index_map[k];
+      s_in[d] = std::min(std::max<int64_t>(s, 0),
+                         operand.dimensions(d) - slice_sizes[d]);
+    }
+    // 3. Oin[remapped_offset_dims(k)] = Out[offset_dims[k]].
+    Index in = s_in;
+    for (size_t k = 0; k < g.offset_dims.size(); ++k) {
+      in[remapped[k]] += out[g.offset_dims[k]];
+    }
+    // 4. In = Oin + Sin.
+    CopyIn(0, LinearIndex(operand.dimensions(), in));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Scatter() {
+  int64_t n = (inst_.operand_count() - 1) / 2;
+  const Shape& operand = OperandShape(0);
+  const Shape& indices = OperandShape(n);
+  const Shape& updates = OperandShape(n + 1);
+  const ScatterDimensionNumbers& sd = inst_.scatter_dimension_numbers();
+  if (!sd.input_batching_dims.empty()) {
+    return Unsupported(inst_, "scatter batching dims");
+  }
+  // output[J][O] = operands[J][O] to start.
+  for (int64_t k = 0; k < n; ++k) {
+    for (int64_t i = 0; i < operand.ElementCount(); ++i) {
+      At(k, i);
+      Note(k, 0, i);
+      Out(k).CopyElement(ops_[k], i, i);
+    }
+  }
+  Index update_scatter_dims;
+  for (int64_t d = 0; d < updates.rank(); ++d) {
+    if (!std::count(sd.update_window_dims.begin(), sd.update_window_dims.end(),
+                    d)) {
+      update_scatter_dims.push_back(d);
+    }
+  }
+  Index window_to_operand;
+  for (int64_t d = 0; d < operand.rank(); ++d) {
+    if (!std::count(sd.inserted_window_dims.begin(),
+                    sd.inserted_window_dims.end(), d)) {
+      window_to_operand.push_back(d);
+    }
+  }
+  bool implicit = sd.index_vector_dim == indices.rank();
+  for (int64_t u = 0; u < updates.ElementCount(); ++u) {
+    Index U = MultiIndex(updates.dimensions(), u);
+    Index G;
+    for (int64_t d : update_scatter_dims) G.push_back(U[d]);
+    Index I(operand.rank(), 0);
+    std::vector<int64_t> index_reads;
+    for (size_t k = 0; k < sd.scatter_dims_to_operand_dims.size(); ++k) {
+      Index at = G;
+      if (!implicit) at.insert(at.begin() + sd.index_vector_dim, k);
+      int64_t linear = LinearIndex(indices.dimensions(), at);
+      index_reads.push_back(linear);
+      I[sd.scatter_dims_to_operand_dims[k]] += ops_[n].GetInt(linear);
+    }
+    for (size_t k = 0; k < sd.update_window_dims.size(); ++k) {
+      I[window_to_operand[k]] += U[sd.update_window_dims[k]];
+    }
+    bool valid = true;
+    for (int64_t d = 0; d < operand.rank(); ++d) {
+      valid &= I[d] >= 0 && I[d] < operand.dimensions(d);
+    }
+    if (!valid) continue;  // Seed 003: only valid indices are updated.
+    int64_t o = LinearIndex(operand.dimensions(), I);
+    std::vector<Literal> args;
+    for (int64_t k = 0; k < n; ++k) args.push_back(ScalarFrom(Out(k), o));
+    for (int64_t k = 0; k < n; ++k) {
+      args.push_back(ScalarFrom(ops_[n + 1 + k], u));
+    }
+    absl::StatusOr<Literal> result = Apply(inst_, inst_.to_apply(), args);
+    if (!result.ok()) return result.status();
+    for (int64_t k = 0; k < n; ++k) {
+      At(k, o);
+      Out(k).CopyElement(n == 1 ? *result : result->tuple_elements()[k], 0, o);
+      for (int64_t r : index_reads) Note(n, 0, r);
+      for (int64_t j = 0; j < n; ++j) Note(n + 1 + j, 0, u);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Map() {
+  for (int64_t i = 0; i < Out().element_count(); ++i) {
+    At(0, i);
+    std::vector<Literal> args;
+    for (int64_t k = 0; k < inst_.operand_count(); ++k) {
+      Note(k, 0, i);
+      args.push_back(ScalarFrom(ops_[k], i));
+    }
+    absl::StatusOr<Literal> r = Apply(inst_, inst_.to_apply(), args);
+    if (!r.ok()) return r.status();
+    Out().CopyElement(*r, 0, i);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Sort() {
+  int64_t n = inst_.operand_count();
+  const Shape& in = OperandShape(0);
+  int64_t dim =
+      inst_.dimensions().empty() ? in.rank() - 1 : inst_.dimensions()[0];
+  if (in.rank() == 0) return Unsupported(inst_, "sort of a scalar");
+  int64_t len = in.dimensions(dim);
+  absl::Status error = absl::OkStatus();
+  for (int64_t i = 0; i < in.ElementCount(); ++i) {
+    Index start = MultiIndex(in.dimensions(), i);
+    if (start[dim] != 0) continue;  // One pass per 1-D slice.
+    std::vector<int64_t> positions(len);
+    for (int64_t j = 0; j < len; ++j) {
+      Index at = start;
+      at[dim] = j;
+      positions[j] = LinearIndex(in.dimensions(), at);
+    }
+    std::vector<int64_t> order(len);
+    std::iota(order.begin(), order.end(), 0);
+    // comparator(params 2k = operand k at a, 2k+1 = operand k at b).
+    auto less = [&](int64_t a, int64_t b) {
+      if (!error.ok()) return false;
+      std::vector<Literal> args;
+      for (int64_t k = 0; k < n; ++k) {
+        args.push_back(ScalarFrom(ops_[k], positions[a]));
+        args.push_back(ScalarFrom(ops_[k], positions[b]));
+      }
+      absl::StatusOr<Literal> r = Apply(inst_, inst_.to_apply(), args);
+      if (!r.ok()) {
+        error = r.status();
+        return false;
+      }
+      return r->GetInt(0) != 0;
+    };
+    std::stable_sort(order.begin(), order.end(), less);
+    if (!error.ok()) return error;
+    for (int64_t k = 0; k < n; ++k) {
+      for (int64_t j = 0; j < len; ++j) {
+        At(n == 1 ? 0 : k, positions[j]);
+        // Where an element lands depends on every element of its slice.
+        for (int64_t kk = 0; kk < n; ++kk) {
+          for (int64_t p : positions) Note(kk, 0, p);
+        }
+        Out(n == 1 ? 0 : k)
+            .CopyElement(ops_[k], positions[order[j]], positions[j]);
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::Call(const HloComputation* f) {
+  if (f == nullptr) return Unsupported(inst_, "its computation is not defined");
+  if (!trace_) {
+    absl::StatusOr<Literal> r = EvaluateComputation(*f, ops_);
+    if (!r.ok()) return r.status();
+    out_ = *std::move(r);
+    return absl::OkStatus();
+  }
+  absl::StatusOr<TracedValue> r = TraceComputation(*f, ops_);
+  if (!r.ok()) return r.status();
+  out_ = std::move(r->value);
+  reads_ = std::move(r->reads);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<TracedValue> OpEvaluator::Run() {
+  HloOpcode op = inst_.opcode();
+  if (static_cast<int64_t>(ops_.size()) != inst_.operand_count()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "evaluator: '", inst_.name(), "' has ", inst_.operand_count(),
+        " operands but ", ops_.size(), " values were given"));
+  }
+  for (int64_t k = 0; k < inst_.operand_count(); ++k) {
+    if (!ops_[k].shape().CompatibleWith(inst_.operand(k)->shape())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "evaluator: operand ", k, " of '", inst_.name(), "' should be ",
+          inst_.operand(k)->shape().ToString(false), ", got ",
+          ops_[k].shape().ToString(false)));
+    }
+    if (!ops_[k].has_values()) {
+      return Unsupported(inst_, "an operand's values are elided");
+    }
+  }
+  if (op == HloOpcode::kFusion || op == HloOpcode::kCall) {
+    if (auto s = Call(inst_.fused_computation()); !s.ok()) return s;
+  } else if (op == HloOpcode::kConstant) {
+    if (!inst_.literal().has_values()) {
+      return Unsupported(inst_, "constant's values are elided");
+    }
+    out_ = inst_.literal();
+    if (trace_) {
+      reads_.assign(1, std::vector<ReadSet>(out_.element_count()));
+    }
+  } else if (op == HloOpcode::kTuple) {
+    std::vector<Shape> shapes;
+    for (const Literal& l : ops_) {
+      if (l.shape().IsTuple()) return Unsupported(inst_, "nested tuples");
+      shapes.push_back(l.shape());
+    }
+    if (auto s = Begin(Shape::MakeTuple(shapes)); !s.ok()) return s;
+    for (int64_t k = 0; k < inst_.operand_count(); ++k) {
+      for (int64_t i = 0; i < ops_[k].element_count(); ++i) {
+        At(k, i);
+        Note(k, 0, i);
+        Out(k).CopyElement(ops_[k], i, i);
+      }
+    }
+  } else if (op == HloOpcode::kGetTupleElement) {
+    const Literal& element = ops_[0].tuple_elements()[inst_.tuple_index()];
+    if (auto s = Begin(element.shape()); !s.ok()) return s;
+    for (int64_t i = 0; i < element.element_count(); ++i) {
+      At(0, i);
+      Note(0, inst_.tuple_index(), i);
+      Out().CopyElement(element, i, i);
+    }
+  } else {
+    if (op == HloOpcode::kParameter || op == HloOpcode::kUnknown) {
+      return Unsupported(inst_, "no semantics to evaluate");
+    }
+    absl::StatusOr<Shape> shape = InferShape(inst_);
+    if (!shape.ok()) return shape.status();
+    Shape result = inst_.shape();
+    if (!result.CompatibleWith(*shape)) result = *shape;
+    result.clear_layout();
+    if (auto s = Begin(result); !s.ok()) return s;
+    absl::Status status;
+    if (IsElementwise(op)) {
+      status = Elementwise();
+    } else {
+      switch (op) {
+        case HloOpcode::kIota:
+          status = Iota();
+          break;
+        case HloOpcode::kBroadcast:
+          status = Broadcast();
+          break;
+        case HloOpcode::kReshape:
+        case HloOpcode::kBitcast:
+          // A bitcast is a reshape of the logical elements in row-major
+          // order when the layouts agree, which is all this oracle supports.
+          status = Reshape();
+          break;
+        case HloOpcode::kTranspose:
+          status = Transpose();
+          break;
+        case HloOpcode::kReverse:
+          status = Reverse();
+          break;
+        case HloOpcode::kSlice:
+          status = Slice();
+          break;
+        case HloOpcode::kDynamicSlice:
+          status = DynamicSlice();
+          break;
+        case HloOpcode::kDynamicUpdateSlice:
+          status = DynamicUpdateSlice();
+          break;
+        case HloOpcode::kConcatenate:
+          status = Concatenate();
+          break;
+        case HloOpcode::kPad:
+          status = Pad();
+          break;
+        case HloOpcode::kReduce:
+          status = Reduce();
+          break;
+        case HloOpcode::kReduceWindow:
+          status = ReduceWindow();
+          break;
+        case HloOpcode::kDot:
+          status = Dot();
+          break;
+        case HloOpcode::kConvolution:
+          status = Convolution();
+          break;
+        case HloOpcode::kGather:
+          status = Gather();
+          break;
+        case HloOpcode::kScatter:
+          status = Scatter();
+          break;
+        case HloOpcode::kMap:
+          status = Map();
+          break;
+        case HloOpcode::kSort:
+          status = Sort();
+          break;
+        default:
+          status = Unsupported(inst_, "no evaluator for this op");
+      }
+    }
+    if (!status.ok()) return status;
+  }
+  for (auto& per_tuple : reads_) {
+    for (ReadSet& set : per_tuple) {
+      std::sort(set.begin(), set.end());
+      set.erase(std::unique(set.begin(), set.end()), set.end());
+    }
+  }
+  return TracedValue{std::move(out_), std::move(reads_)};
+}
+
+absl::StatusOr<TracedValue> RunComputation(const HloComputation& computation,
+                                           absl::Span<const Literal> args,
+                                           bool trace) {
+  std::vector<HloInstruction*> params = computation.parameters();
+  if (params.size() != args.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("evaluator: '", computation.name(), "' takes ",
+                     params.size(), " arguments, got ", args.size()));
+  }
+  // Only what the root needs is evaluated: an unused op without semantics
+  // (an unknown op, say) must not make the computation fail.
+  absl::flat_hash_set<const HloInstruction*> needed;
+  std::vector<const HloInstruction*> worklist = {computation.root()};
+  needed.insert(computation.root());
+  while (!worklist.empty()) {
+    const HloInstruction* inst = worklist.back();
+    worklist.pop_back();
+    for (const HloInstruction* operand : inst->operands()) {
+      if (needed.insert(operand).second) worklist.push_back(operand);
+    }
+  }
+  absl::flat_hash_map<const HloInstruction*, TracedValue> values;
+  for (HloInstruction* inst : computation.PostOrder()) {
+    if (!needed.contains(inst)) continue;
+    TracedValue result;
+    if (inst->opcode() == HloOpcode::kParameter) {
+      int64_t n = inst->parameter_number();
+      if (n >= static_cast<int64_t>(args.size()) ||
+          !args[n].shape().CompatibleWith(inst->shape())) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("evaluator: argument ", n, " of '", computation.name(),
+                         "' should be ", inst->shape().ToString(false)));
+      }
+      result.value = args[n];
+      if (trace) {
+        // A parameter element depends on exactly itself.
+        const Shape& s = args[n].shape();
+        int64_t tuples = s.IsTuple() ? s.tuple_shapes().size() : 1;
+        result.reads.resize(tuples);
+        for (int64_t t = 0; t < tuples; ++t) {
+          int64_t count =
+              s.IsTuple() ? s.tuple_shapes(t).ElementCount() : s.ElementCount();
+          for (int64_t i = 0; i < count; ++i) {
+            result.reads[t].push_back({{n, t, i}});
+          }
+        }
+      }
+    } else {
+      std::vector<Literal> operands;
+      for (const HloInstruction* operand : inst->operands()) {
+        operands.push_back(values.at(operand).value);
+      }
+      absl::StatusOr<TracedValue> local =
+          OpEvaluator(*inst, operands, trace).Run();
+      if (!local.ok()) return local.status();
+      result.value = std::move(local->value);
+      if (trace) {
+        // Compose: an element's parameter reads are the union of the
+        // parameter reads of every operand element it reads.
+        result.reads.resize(local->reads.size());
+        for (size_t t = 0; t < local->reads.size(); ++t) {
+          result.reads[t].resize(local->reads[t].size());
+          for (size_t i = 0; i < local->reads[t].size(); ++i) {
+            ReadSet& out = result.reads[t][i];
+            for (const ElementId& e : local->reads[t][i]) {
+              const TracedValue& source = values.at(inst->operand(e.operand));
+              const ReadSet& deps = source.reads[e.tuple_index][e.linear_index];
+              out.insert(out.end(), deps.begin(), deps.end());
+            }
+            std::sort(out.begin(), out.end());
+            out.erase(std::unique(out.begin(), out.end()), out.end());
+          }
+        }
+      }
+    }
+    values[inst] = std::move(result);
+  }
+  return std::move(values.at(computation.root()));
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvaluateInstruction(
+    const HloInstruction& instruction, absl::Span<const Literal> operands) {
+  absl::StatusOr<TracedValue> r =
+      OpEvaluator(instruction, operands, false).Run();
+  if (!r.ok()) return r.status();
+  return std::move(r->value);
+}
+
+absl::StatusOr<TracedValue> TraceInstruction(
+    const HloInstruction& instruction, absl::Span<const Literal> operands) {
+  return OpEvaluator(instruction, operands, true).Run();
+}
+
+absl::StatusOr<Literal> EvaluateComputation(
+    const HloComputation& computation, absl::Span<const Literal> arguments) {
+  absl::StatusOr<TracedValue> r = RunComputation(computation, arguments, false);
+  if (!r.ok()) return r.status();
+  return std::move(r->value);
+}
+
+absl::StatusOr<TracedValue> TraceComputation(
+    const HloComputation& computation, absl::Span<const Literal> arguments) {
+  return RunComputation(computation, arguments, true);
+}
+
+}  // namespace xla_index
