@@ -64,7 +64,7 @@ TEST_F(LevelIndexingMapsTest, SeedBsrMapsAsIndexingMaps) {
 // the level box and back; every level point satisfies the level-to-dim
 // constraints exactly when it is the image of a dimension point.
 TEST_F(LevelIndexingMapsTest, MapsAreInversesOnTheirDomains) {
-  for (const std::string map :
+  for (const std::string& map :
        {std::string(kBsr23),
         std::string("(i, j) -> (j : compressed, i : dense)"),
         std::string("(i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : "
