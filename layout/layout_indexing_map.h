@@ -5,19 +5,21 @@
 // tiled_layout.h, as affine expressions: floordiv and mod by the tile sizes,
 // and the row-major linearization of the physical shape.
 //
-// Seed 001, figure 1, F32[3,5]{1,0:T(2,2)}, physical shape (2,3,2,2):
+// Seed 001, figure 1, F32[3,5]{1,0:T(2,2)}, physical shape (2,3,2,2), as
+// printed after simplification:
 //   logical -> physical shape:
 //     (d0, d1) -> (d0 floordiv 2, d1 floordiv 2, d0 mod 2, d1 mod 2)
-//   logical -> linear offset:
+//   logical -> linear offset (the seed's formula: tile index times tile
+//   volume plus the index inside the tile):
 //     (d0, d1) -> ((d0 floordiv 2) * 12 + (d1 floordiv 2) * 4
 //                  + (d0 mod 2) * 2 + d1 mod 2)
 //     domain: d0 in [0, 2], d1 in [0, 4]
-//   linear offset -> logical (padding excluded by constraints):
+//   linear offset -> logical, padding excluded by the constraints:
 //     (d0) -> (((d0 floordiv 12) mod 2) * 2 + (d0 floordiv 2) mod 2,
-//              ((d0 floordiv 4) mod 3) * 2 + d0 mod 2)
-//     domain: d0 in [0, 23], each result in its dimension's bounds.
-// (The maps are stated here in their mathematical form; the printed form is
-// whatever the core simplifier makes of it.)
+//              d0 mod 2 + ((d0 floordiv 4) mod 3) * 2)
+//     domain: d0 in [0, 23],
+//       ((d0 floordiv 12) mod 2) * 2 + (d0 floordiv 2) mod 2 in [0, 2]
+//       d0 mod 2 + ((d0 floordiv 4) mod 3) * 2 in [0, 4]
 //
 // The inverse maps constrain every intermediate index, not only the final
 // logical one: with T(2)(4), the second tile pads the in-tile dimension of
