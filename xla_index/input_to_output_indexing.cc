@@ -56,7 +56,6 @@ IndexingMap MakeMap(absl::Span<const int64_t> dims,
                      llvm::ArrayRef<AffineExpr>(exprs.data(), exprs.size()),
                      context),
       dims, symbol_sizes);
-  SimplifyAndRemoveUnusedSymbols(map);
   return map;
 }
 
@@ -262,7 +261,6 @@ HloInstructionIndexing ComputeInputToOutputSliceIndexing(
   }
   IndexingMap map(AffineMap::get(in.rank(), 0, exprs, context),
                   std::move(dim_bounds), {}, {}, std::move(constraints));
-  SimplifyAndRemoveUnusedSymbols(map);
   return One(std::move(map));
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -68,31 +69,53 @@ IndexingMap ScalarReadMap(absl::Span<const int64_t> dims,
       AffineMap::get(dims.size(), 0, {}, context), dims, {});
 }
 
-// A map over `dims` with range variables `symbol_sizes` and `exprs`,
-// simplified and without unused symbols.
+// A map over `dims` with range variables `symbol_sizes` and `exprs`, as
+// built: the rules that use it produce maps that are already simple, and
+// the seed prints them unsimplified (e.g. `d0` with d0 in [0, 0] stays d0).
 IndexingMap MakeMap(absl::Span<const int64_t> dims,
                     absl::Span<const int64_t> symbol_sizes,
                     absl::Span<const AffineExpr> exprs,
                     mlir::MLIRContext* context) {
-  IndexingMap map = IndexingMap::FromTensorSizes(
+  return IndexingMap::FromTensorSizes(
       AffineMap::get(dims.size(), symbol_sizes.size(),
                      llvm::ArrayRef<AffineExpr>(exprs.data(), exprs.size()),
                      context),
       dims, symbol_sizes);
-  SimplifyAndRemoveUnusedSymbols(map);
-  return map;
 }
 
+// Simplifies maps whose construction leaves something to simplify
+// (constraints that always hold, floordiv/mod of composed expressions).
 void Finish(IndexingMap& map) { SimplifyAndRemoveUnusedSymbols(map); }
 
-// A runtime variable read from the scalar `offset` (or from `offset` at
-// `access`), with feasible values [0, max_value].
+// The text of a runtime variable's instruction as XLA prints it: arrays
+// carry their layout, the default {n-1, ..., 0} when none was written
+// (e.g. "indices = s32[1806,2]{1,0} parameter(1)", seed 000).
+std::string RuntimeVarHloText(const HloInstruction* instruction) {
+  std::string text = instruction->ToString();
+  const Shape& shape = instruction->shape();
+  if (!shape.IsArray() || shape.rank() == 0 || shape.has_layout()) {
+    return text;
+  }
+  Shape with_layout = shape;
+  Layout layout;
+  for (int64_t d = shape.rank() - 1; d >= 0; --d) {
+    layout.minor_to_major.push_back(d);
+  }
+  with_layout.set_layout(layout);
+  std::string prefix = instruction->name() + " = " + shape.ToString();
+  if (text.compare(0, prefix.size(), prefix) != 0) return text;
+  return instruction->name() + " = " + with_layout.ToString() +
+         text.substr(prefix.size());
+}
+
+// A runtime variable read from `offset` at `access`, with feasible values
+// [0, max_value].
 RuntimeVar MakeRuntimeVar(const HloInstruction* offset, int64_t max_value,
                           AffineMap access) {
   RuntimeVar var;
   var.feasible_values = Interval{0, max_value};
   var.hlo = offset;
-  var.hlo_text = offset->ToString();
+  var.hlo_text = RuntimeVarHloText(offset);
   var.access = access;
   return var;
 }
@@ -216,7 +239,6 @@ HloInstructionIndexing ComputeOutputToInputDynamicSliceIndexing(
   for (int64_t size : out.dimensions()) dim_bounds.push_back({0, size - 1});
   IndexingMap operand_map(AffineMap::get(rank, rank, exprs, context),
                           dim_bounds, {}, std::move(offsets));
-  Finish(operand_map);
   std::vector<IndexingMap> maps = {operand_map};
   for (int64_t i = 0; i < rank; ++i) {
     maps.push_back(ScalarReadMap(out.dimensions(), context));
@@ -252,7 +274,6 @@ HloInstructionIndexing ComputeOutputToInputDynamicUpdateSliceIndexing(
   for (int64_t size : out.dimensions()) dim_bounds.push_back({0, size - 1});
   IndexingMap update_map(AffineMap::get(rank, rank, exprs, context), dim_bounds,
                          {}, std::move(offsets));
-  Finish(update_map);
   std::vector<IndexingMap> maps = {CreateIdentityMap(out, context), update_map};
   for (int64_t i = 0; i < rank; ++i) {
     maps.push_back(ScalarReadMap(out.dimensions(), context));
@@ -318,7 +339,6 @@ HloInstructionIndexing ComputeOutputToInputGatherIndexing(
   IndexingMap operand_map(
       AffineMap::get(out_rank, index_vector_length, exprs, context), dim_bounds,
       {}, std::move(starts));
-  Finish(operand_map);
   IndexingMap indices_map =
       MakeMap(out.dimensions(), {index_vector_length},
               {row, getAffineSymbolExpr(0, context)}, context);
@@ -470,7 +490,6 @@ HloInstructionIndexing ComputeOutputToInputConcatenateIndexing(
     offset += in.dimensions(dim);
     IndexingMap map(AffineMap::get(out.rank(), 0, exprs, context),
                     std::move(dim_bounds), {}, {});
-    Finish(map);
     indexing.indexing_maps.emplace_back();
     indexing.indexing_maps.back().Insert(std::move(map));
   }
