@@ -86,6 +86,15 @@ absl::StatusOr<std::vector<Token>> Tokenize(absl::string_view text) {
       }
       token.kind = TokenKind::kInteger;
       token.text = std::string(text.substr(i, end - i));
+    } else if (c == '#' &&
+               (i + 1 == text.size() ||
+                !(std::isalpha(static_cast<unsigned char>(text[i + 1])) ||
+                  text[i + 1] == '_'))) {
+      // As in MLIR's lexer, '#' and the attribute name are one word.
+      return absl::InvalidArgumentError(
+          absl::StrCat(line, ":", column,
+                       ": expected an attribute or alias name right after "
+                       "'#'"));
     } else if (c == '-' && i + 1 < text.size() && text[i + 1] == '>') {
       token.text = "->";
     } else if (absl::string_view("#<>{}()[],:=+-*?").find(c) !=
@@ -173,7 +182,11 @@ class EncodingParser {
   absl::StatusOr<mlir::AffineExpr> ParseExpr(const Scope& scope);
   absl::StatusOr<mlir::AffineExpr> ParseTerm(const Scope& scope);
   absl::StatusOr<mlir::AffineExpr> ParseUnary(const Scope& scope);
+  absl::StatusOr<mlir::AffineExpr> ParseUnaryNested(const Scope& scope);
   absl::StatusOr<mlir::AffineExpr> ParseAtom(const Scope& scope);
+
+  static constexpr int kMaxNesting = 256;
+  int depth_ = 0;
 
   std::vector<Token> tokens_;
   size_t pos_ = 0;
@@ -594,7 +607,12 @@ absl::Status EncodingParser::ParseLevels(SparseEncoding& encoding) {
                                     declared_levels_[level].text, "'"));
         }
       } else {
-        if (auto s = DeclareName(name, "level"); !s.ok()) return s;
+        // As in MLIR, a level binding names a forward-declared variable.
+        return Error(name,
+                     absl::StrCat("use of undeclared identifier '", name.text,
+                                  "': a level variable must be "
+                                  "declared first, as in '{",
+                                  name.text, ", ...} (...) -> (...)'"));
       }
     } else if (!declared_levels_.empty()) {
       return Error(start, absl::StrCat("level ", level,
@@ -725,6 +743,20 @@ absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseTerm(const Scope& scope) {
 }
 
 absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseUnary(
+    const Scope& scope) {
+  // Unary minus and parentheses recurse; bound the depth so that hostile
+  // input is an error, not a stack overflow.
+  if (depth_ >= kMaxNesting) {
+    return Error(Peek(), absl::StrCat("expression nested deeper than ",
+                                      kMaxNesting, " levels"));
+  }
+  ++depth_;
+  absl::StatusOr<mlir::AffineExpr> result = ParseUnaryNested(scope);
+  --depth_;
+  return result;
+}
+
+absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseUnaryNested(
     const Scope& scope) {
   if (ConsumePunct("-")) {
     absl::StatusOr<mlir::AffineExpr> operand = ParseUnary(scope);

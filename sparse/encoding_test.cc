@@ -116,6 +116,7 @@ TEST_F(EncodingTest, EveryInvalidEncodingIsRejectedWithItsReason) {
     EXPECT_EQ(encoding.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_THAT(std::string(encoding.status().message()), HasSubstr(error));
     // MLIR's own verdict on the same text is the one recorded.
+    if (section.Get("mlir") == "crashes") continue;
     absl::StatusOr<std::string> mlir = MlirPrintEncoding(text);
     EXPECT_EQ(mlir.ok() ? "accepts" : "rejects", section.Get("mlir"))
         << (mlir.ok() ? *mlir : std::string(mlir.status().message()));

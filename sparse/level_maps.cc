@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -50,6 +51,20 @@ int64_t EvaluateExpr(mlir::AffineExpr expr, absl::Span<const int64_t> point) {
   }
 }
 
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t sum;
+  if (!__builtin_add_overflow(a, b, &sum)) return sum;
+  return b > 0 ? std::numeric_limits<int64_t>::max()
+               : std::numeric_limits<int64_t>::min();
+}
+
+int64_t SaturatingMul(int64_t a, int64_t b) {
+  int64_t product;
+  if (!__builtin_mul_overflow(a, b, &product)) return product;
+  return (a < 0) != (b < 0) ? std::numeric_limits<int64_t>::min()
+                            : std::numeric_limits<int64_t>::max();
+}
+
 // Matches `d floordiv c` / `d mod c` with a positive constant c.
 bool MatchDimOpConstant(mlir::AffineExpr expr, mlir::AffineExprKind kind,
                         unsigned& dim, int64_t& constant) {
@@ -85,9 +100,10 @@ Range ExprRange(mlir::AffineExpr expr, absl::Span<const int64_t> sizes) {
   Range b = ExprRange(binary.getRHS(), sizes);
   switch (expr.getKind()) {
     case mlir::AffineExprKind::Add:
-      return {a.lo + b.lo, a.hi + b.hi};
+      return {SaturatingAdd(a.lo, b.lo), SaturatingAdd(a.hi, b.hi)};
     case mlir::AffineExprKind::Mul: {
-      int64_t c[] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+      int64_t c[] = {SaturatingMul(a.lo, b.lo), SaturatingMul(a.lo, b.hi),
+                     SaturatingMul(a.hi, b.lo), SaturatingMul(a.hi, b.hi)};
       return {*std::min_element(c, c + 4), *std::max_element(c, c + 4)};
     }
     case mlir::AffineExprKind::FloorDiv:
@@ -176,6 +192,21 @@ mlir::AffineMap InferLvlToDim(mlir::AffineMap dim_to_lvl) {
       dims[dim] = dims[dim] + mlir::getAffineDimExpr(l, context);
     }
   }
+  // A blocked dimension needs its mod level too: `d floordiv c` alone loses
+  // d mod c, so there is no inverse. (MLIR 22's inverseBlockSparsity does
+  // not check this and reads past its component list: it crashes.)
+  std::vector<int64_t> floordivs(dim_to_lvl.getNumDims(), 0);
+  std::vector<int64_t> mods(dim_to_lvl.getNumDims(), 0);
+  for (mlir::AffineExpr result : dim_to_lvl.getResults()) {
+    unsigned dim;
+    int64_t c;
+    if (MatchDimOpConstant(result, mlir::AffineExprKind::FloorDiv, dim, c)) {
+      ++floordivs[dim];
+    } else if (MatchDimOpConstant(result, mlir::AffineExprKind::Mod, dim, c)) {
+      ++mods[dim];
+    }
+  }
+  if (floordivs != mods) return {};
   for (mlir::AffineExpr e : dims) {
     if (!e) return {};
   }
@@ -216,7 +247,7 @@ absl::StatusOr<std::vector<int64_t>> LevelSizes(
       sizes.push_back(dim_sizes[d.getPosition()]);
     } else if (MatchDimOpConstant(result, mlir::AffineExprKind::FloorDiv, dim,
                                   c)) {
-      sizes.push_back((dim_sizes[dim] + c - 1) / c);
+      sizes.push_back(dim_sizes[dim] / c + (dim_sizes[dim] % c != 0));
     } else if (MatchDimOpConstant(result, mlir::AffineExprKind::Mod, dim, c)) {
       sizes.push_back(c);
     } else {
@@ -224,6 +255,10 @@ absl::StatusOr<std::vector<int64_t>> LevelSizes(
       if (range.lo < 0) {
         return absl::InvalidArgumentError(absl::StrCat(
             "level ", l, " can be negative (down to ", range.lo, ")"));
+      }
+      if (range.hi == std::numeric_limits<int64_t>::max()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("level ", l, " size overflows 64 bits"));
       }
       sizes.push_back(range.hi + 1);
     }

@@ -106,6 +106,32 @@ absl::StatusOr<SparseStorage> AssembleFromCoo(const SparseEncoding& encoding,
       LevelSizes(encoding.dim_to_lvl, coo.dim_sizes);
   if (!level_sizes.ok()) return level_sizes.status();
 
+  // The entries each level will hold (dense levels store every coordinate,
+  // sparse ones at most one per element): refuse storage too large to build
+  // rather than fail to allocate it.
+  {
+    uint64_t entries = 1;
+    for (int64_t l = 0; l < lvl_rank; ++l) {
+      const LevelType& type = encoding.level_types[l];
+      uint64_t grown;
+      const uint64_t factor =
+          type.format == LevelFormat::kStructured ? type.n : (*level_sizes)[l];
+      if (__builtin_mul_overflow(entries, factor, &grown)) grown = UINT64_MAX;
+      entries = type.IsDenseLike() || type.format == LevelFormat::kStructured
+                    ? grown
+                    : std::min<uint64_t>(grown, nnz);
+      if (entries > kMaxStorageEntries) {
+        return absl::ResourceExhaustedError(absl::StrCat(
+            LevelName(encoding, l), " of a ", absl::StrJoin(coo.dim_sizes, "x"),
+            " tensor would hold ",
+            entries == UINT64_MAX ? std::string("more than 2^64")
+                                  : absl::StrCat(entries),
+            " entries (dense levels store every coordinate); the limit is ",
+            kMaxStorageEntries));
+      }
+    }
+  }
+
   // 1. Level coordinates of every element.
   std::vector<LevelExpr> exprs;
   for (unsigned l = 0; l < lvl_rank; ++l) {
@@ -382,7 +408,14 @@ class StorageWalker {
       switch (type.format) {
         case LevelFormat::kDense:
         case LevelFormat::kBatch:
-          parents *= storage_.level_sizes[l];
+          if (storage_.level_sizes[l] < 1 ||
+              __builtin_mul_overflow(parents, storage_.level_sizes[l],
+                                     &parents) ||
+              parents > static_cast<int64_t>(kMaxStorageEntries)) {
+            return Corrupt(absl::StrCat("level ", l, " size ",
+                                        storage_.level_sizes[l],
+                                        " gives too many entries"));
+          }
           break;
         case LevelFormat::kCompressed:
           if (level.positions.size() != static_cast<size_t>(parents) + 1) {
@@ -407,7 +440,9 @@ class StorageWalker {
           }
           break;
         case LevelFormat::kStructured:
-          parents *= type.n;
+          if (__builtin_mul_overflow(parents, type.n, &parents)) {
+            return Corrupt(absl::StrCat("level ", l, " has too many entries"));
+          }
           if (crd_size != static_cast<uint64_t>(parents)) {
             return Corrupt(absl::StrCat("level ", l, " has ", crd_size,
                                         " coordinates, expected ", parents));
@@ -545,10 +580,19 @@ absl::StatusOr<CooTensor> StorageToCoo(const SparseEncoding& encoding,
 
 absl::StatusOr<std::vector<double>> StorageToDense(
     const SparseEncoding& encoding, const SparseStorage& storage) {
+  uint64_t elements = 1;
+  for (int64_t size : storage.dim_sizes) {
+    if (size < 1 ||
+        __builtin_mul_overflow(elements, uint64_t(size), &elements) ||
+        elements > kMaxStorageEntries) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("a dense ", absl::StrJoin(storage.dim_sizes, "x"),
+                       " tensor is empty or has more than ", kMaxStorageEntries,
+                       " elements"));
+    }
+  }
   absl::StatusOr<CooTensor> coo = StorageToCoo(encoding, storage);
   if (!coo.ok()) return coo.status();
-  int64_t elements = 1;
-  for (int64_t size : coo->dim_sizes) elements *= size;
   std::vector<double> dense(elements, 0.0);
   const int64_t rank = coo->rank();
   for (int64_t k = 0; k < coo->nnz(); ++k) {

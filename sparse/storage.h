@@ -48,6 +48,10 @@ struct SparseStorage {
   std::vector<double> values;
 };
 
+/// The most entries (values, or ranges of one level) that assembly and
+/// decoding build; more is ResourceExhausted instead of a failed allocation.
+inline constexpr uint64_t kMaxStorageEntries = uint64_t{1} << 27;
+
 /// Assembles the storage of `coo` under `encoding` (which must verify).
 /// Elements are mapped to level coordinates by dim_to_lvl and sorted
 /// lexicographically (a sorted order is also a valid order for nonordered

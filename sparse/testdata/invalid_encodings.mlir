@@ -3,7 +3,8 @@
 // says why). "// mlir:" is what MLIR 22's own parser/verifier does with the
 // same text (checked by the test against the SparseTensor dialect):
 // "rejects", or "accepts" where our rules are stricter than MLIR's (the
-// comment on the case says why).
+// comment on the case says why), or "crashes" where MLIR 22 itself crashes
+// on the text (the test then does not hand it to MLIR).
 
 // error: unexpected position bitwidth: 7
 // mlir: rejects
@@ -327,3 +328,23 @@
 // error: expected a level type
 // mlir: rejects
 #sparse_tensor.encoding<{ map = (i) -> (i : ) }>
+
+// -----
+// error: a level variable must be declared first
+// mlir: rejects
+#sparse_tensor.encoding<{ map = (i, j) -> (a = i : dense, b = j : compressed) }>
+
+// -----
+// A dimension blocked by floordiv without its mod level: `j mod 3` is lost,
+// so there is no inverse.
+// error: failed to infer lvlToDim
+// mlir: crashes
+// MLIR 22's isBlockSparsity accepts this map (another dimension is blocked
+// properly) and inverseBlockSparsity then reads a missing mod component and
+// segfaults.
+#sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 3 : compressed, i mod 2 : dense) }>
+
+// -----
+// error: failed to infer lvlToDim
+// mlir: rejects
+#sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, i mod 2 : dense, j mod 3 : dense) }>

@@ -1,0 +1,171 @@
+// Robustness of the encoding parser on mutated seed and invalid encodings:
+// no input crashes it, every rejection is InvalidArgument, and every
+// encoding it accepts (in today's spelling) is one MLIR's own SparseTensor
+// dialect accepts and prints identically.
+
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "gtest/gtest.h"
+#include "mlir/IR/MLIRContext.h"
+#include "sparse/encoding.h"
+#include "sparse/encoding_parser.h"
+#include "sparse/mlir_reference.h"
+
+namespace xla_index::sparse {
+namespace {
+
+std::vector<std::string> Corpus() {
+  std::vector<std::string> corpus;
+  for (const char* path : {"sparse/testdata/seed_encodings.mlir",
+                           "sparse/testdata/invalid_encodings.mlir"}) {
+    std::ifstream file(path);
+    EXPECT_TRUE(file.good()) << path;
+    std::stringstream buffer;
+    buffer << file.rdbuf();
+    for (absl::string_view chunk : absl::StrSplit(buffer.str(), "// -----\n")) {
+      size_t start = chunk.find("#");
+      while (start != absl::string_view::npos && start > 0 &&
+             chunk[start - 1] != '\n') {
+        start = chunk.find("#", start + 1);
+      }
+      if (start != absl::string_view::npos) {
+        corpus.emplace_back(chunk.substr(start));
+      }
+    }
+  }
+  return corpus;
+}
+
+std::string Mutate(std::string text, std::mt19937& rng) {
+  static const std::vector<std::string> kPieces = {
+      "(",
+      ")",
+      "[",
+      "]",
+      "{",
+      "}",
+      "<",
+      ">",
+      ",",
+      ":",
+      "=",
+      "#",
+      "?",
+      "-",
+      "+",
+      "*",
+      "0",
+      "1",
+      "2",
+      "4",
+      "8",
+      "-1",
+      " ",
+      "i",
+      "j",
+      "k",
+      "l0",
+      "s",
+      "floordiv",
+      "ceildiv",
+      "mod",
+      "dense",
+      "compressed",
+      "singleton",
+      "batch",
+      "loose_compressed",
+      "structured[2, 4]",
+      "(nonunique)",
+      "soa",
+      "nonordered",
+      "->",
+      "map = ",
+      "posWidth = 16",
+      "crdWidth = 2",
+      "//",
+      "\n",
+      "#sparse_tensor<slice(1, ?, 2)>",
+      "\xff",
+      "99999999999999999999"};
+  const int mutations = 1 + rng() % 2;
+  for (int m = 0; m < mutations && !text.empty(); ++m) {
+    size_t at = rng() % text.size();
+    switch (rng() % 4) {
+      case 0:  // Delete a short range.
+        text.erase(at, 1 + rng() % 6);
+        break;
+      case 1:  // Insert a piece of the grammar.
+        text.insert(at, kPieces[rng() % kPieces.size()]);
+        break;
+      case 2: {  // Duplicate a short range.
+        std::string range = text.substr(at, 1 + rng() % 12);
+        text.insert(at, range);
+        break;
+      }
+      default:  // Replace one character.
+        text[at] = kPieces[rng() % kPieces.size()][0];
+        break;
+    }
+  }
+  return text;
+}
+
+TEST(EncodingFuzzTest, MutantsNeverCrashAndAcceptedOnesMatchMlir) {
+  std::vector<std::string> corpus = Corpus();
+  ASSERT_GE(corpus.size(), 70u);
+  const size_t seeds = 12;  // seed_encodings.mlir comes first.
+  mlir::MLIRContext context;
+  std::mt19937 rng(2024);
+  int accepted = 0, rejected = 0;
+  for (int trial = 0; trial < 30000; ++trial) {
+    // Valid seeds mutate into valid encodings far more often than the
+    // invalid cases do, so they are picked three times in four.
+    const size_t pick = rng() % 4 != 0 ? rng() % seeds : rng() % corpus.size();
+    std::string text = Mutate(corpus[pick], rng);
+    absl::StatusOr<SparseEncoding> encoding =
+        ParseSparseEncoding(text, &context);
+    if (!encoding.ok()) {
+      ASSERT_EQ(encoding.status().code(), absl::StatusCode::kInvalidArgument)
+          << text;
+      ++rejected;
+      continue;
+    }
+    ++accepted;
+    if (!encoding->notes.empty()) continue;  // Older spellings: not MLIR's.
+    absl::StatusOr<std::string> mlir = MlirPrintEncoding(text);
+    ASSERT_TRUE(mlir.ok()) << "we accept, MLIR rejects:\n"
+                           << text << "\n"
+                           << mlir.status();
+    EXPECT_EQ(PrintSparseEncoding(*encoding), *mlir) << text;
+  }
+  // Both outcomes are exercised.
+  EXPECT_GT(accepted, 1000);
+  EXPECT_GT(rejected, 1000);
+}
+
+TEST(EncodingFuzzTest, DeepNestingIsAnErrorNotAStackOverflow) {
+  mlir::MLIRContext context;
+  std::string deep = "#sparse_tensor.encoding<{ map = (i) -> (" +
+                     std::string(100000, '(') + "i" + std::string(100000, ')') +
+                     " : dense) }>";
+  absl::StatusOr<SparseEncoding> encoding = ParseSparseEncoding(deep, &context);
+  ASSERT_FALSE(encoding.ok());
+  EXPECT_NE(encoding.status().message().find("nested deeper"),
+            std::string::npos);
+  std::string minus = "#sparse_tensor.encoding<{ map = (i) -> (" +
+                      std::string(100000, '-') + "i : dense) }>";
+  EXPECT_FALSE(ParseSparseEncoding(minus, &context).ok());
+  // Moderate nesting is fine.
+  std::string ok = "#sparse_tensor.encoding<{ map = (i) -> (" +
+                   std::string(50, '(') + "i" + std::string(50, ')') +
+                   " : dense) }>";
+  EXPECT_TRUE(ParseSparseEncoding(ok, &context).ok());
+}
+
+}  // namespace
+}  // namespace xla_index::sparse
