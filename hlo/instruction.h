@@ -64,6 +64,15 @@ class HloInstruction {
     operands_[i] = operand;
   }
 
+  /// 1-based line and column where the parser read the instruction; 0
+  /// when it was not parsed (or is an implicit parameter).
+  int64_t source_line() const { return source_line_; }
+  int64_t source_column() const { return source_column_; }
+  void set_source_position(int64_t line, int64_t column) {
+    source_line_ = line;
+    source_column_ = column;
+  }
+
   HloComputation* parent() const { return parent_; }
   void set_parent(HloComputation* parent) { parent_ = parent; }
 
@@ -213,6 +222,8 @@ class HloInstruction {
   Shape shape_;
   std::vector<HloInstruction*> operands_;
   HloComputation* parent_ = nullptr;
+  int64_t source_line_ = 0;
+  int64_t source_column_ = 0;
   std::vector<HloAttribute> attributes_;
 
   int64_t parameter_number_ = 0;

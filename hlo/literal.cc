@@ -182,8 +182,8 @@ std::string Literal::ToString() const {
       return absl::StrCat("(", FormatDouble(reals_[i]), ", ",
                           FormatDouble(imags_[i]), ")");
     }
-    return FormatDouble(reals_[i], type == PrimitiveType::kF32 ||
-                                       BitWidth(type) < 32);
+    return FormatDouble(reals_[i],
+                        type == PrimitiveType::kF32 || BitWidth(type) < 32);
   };
   if (shape_.rank() == 0) return element(0);
   // Nested braces: open one brace per dimension whose index wraps to 0.

@@ -20,6 +20,7 @@
 #include "hlo/shape_inference.h"
 #include "hlo/shape_parser.h"
 #include "hlo/text_cursor.h"
+#include "hlo/verifier.h"
 
 namespace xla_index {
 namespace {
@@ -121,7 +122,13 @@ absl::Status Parser::SkipBalanced(char open, char close) {
 }
 
 absl::StatusOr<absl::string_view> Parser::ScanRawValue(absl::string_view name) {
+  const char* before_space = cursor_.pos();
   cursor_.SkipSpace();
+  if (cursor_.pos() >= cursor_.end() || cursor_.PeekRaw() == ',') {
+    return cursor_.ErrorAt(
+        before_space,
+        absl::StrCat("expected a value for attribute '", name, "'"));
+  }
   const char* start = cursor_.pos();
   const char* p = start;
   std::vector<char> closers;
@@ -684,11 +691,20 @@ absl::Status Parser::ParseInstruction(HloComputation& computation,
                                       *name, " =', found ",
                                       DescribeNext(cursor_)));
   }
+  if (cursor_.PeekRaw() == '[') {
+    // `f31[10]`: a shape with a type name we do not know.
+    return cursor_.ErrorAt(
+        opcode_start, absl::StrCat("unknown element type '", opcode_name, "'"));
+  }
   HloOpcode opcode = HloOpcodeFromName(opcode_name);
   auto owned =
       std::make_unique<HloInstruction>(*name, opcode, std::string(opcode_name));
   HloInstruction* inst = owned.get();
   PendingInstruction entry{inst, start, {}, shape.has_value(), leading_shape};
+  {
+    auto [line, column] = cursor_.LineColumn(start);
+    inst->set_source_position(line, column);
+  }
   if (shape.has_value()) inst->set_shape(*shape);
 
   if (auto s =
@@ -1048,7 +1064,10 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
   }
   // A snippet: decide between computations and a bare instruction list.
   snippet_ = true;
-  if (cursor_.AtEnd()) return cursor_.Error("empty input: no HLO to read");
+  if (cursor_.AtEnd()) {
+    return cursor_.ErrorAt(cursor_.text().data(),
+                           "empty input: no HLO to read");
+  }
   const char* start = cursor_.pos();
   cursor_.TryConsumeWord("ENTRY");
   bool computations = false;
@@ -1091,6 +1110,16 @@ absl::StatusOr<std::unique_ptr<HloModule>> ParseHloModule(
     absl::string_view text) {
   Parser parser(text);
   return parser.Run();
+}
+
+absl::StatusOr<std::unique_ptr<HloModule>> ParseAndVerifyHloModule(
+    absl::string_view text) {
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
+  if (!module.ok()) return module;
+  if (absl::Status status = VerifyModule(**module); !status.ok()) {
+    return status;
+  }
+  return module;
 }
 
 }  // namespace xla_index

@@ -39,6 +39,12 @@ namespace xla_index {
 absl::StatusOr<std::unique_ptr<HloModule>> ParseHloModule(
     absl::string_view text);
 
+/// ParseHloModule then VerifyModule (hlo/verifier.h): the entry point for
+/// user input, where a semantic error (a written shape that disagrees with
+/// the operands, bad dimension numbers) is reported at its line:column too.
+absl::StatusOr<std::unique_ptr<HloModule>> ParseAndVerifyHloModule(
+    absl::string_view text);
+
 }  // namespace xla_index
 
 #endif  // XLA_INDEX_HLO_PARSER_H_

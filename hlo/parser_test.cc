@@ -251,7 +251,7 @@ TEST(ParserTest, VerifierNamesInstructionAndExpectation) {
   ASSERT_NE(module, nullptr);
   absl::Status status = VerifyModule(*module);
   EXPECT_THAT(std::string(status.message()),
-              HasSubstr("instruction 'slice' in 'main': written shape "
+              HasSubstr("2:1: instruction 'slice' in 'main': written shape "
                         "f32[5,3,24] differs from f32[5,3,25]"));
 }
 

@@ -1,9 +1,12 @@
 #include "hlo/text_cursor.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 
 namespace xla_index {
@@ -109,16 +112,20 @@ absl::StatusOr<int64_t> TextCursor::ParseInt(absl::string_view what) {
 }
 
 std::pair<int64_t, int64_t> TextCursor::LineColumn(const char* p) const {
-  int64_t line = 1;
-  int64_t column = 1;
-  for (const char* q = text_.data(); q < p && q < end_; ++q) {
-    if (*q == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
+  if (line_starts_ == nullptr) {
+    line_starts_ = std::make_shared<std::vector<size_t>>();
+    line_starts_->push_back(0);
+    for (size_t i = 0; i < text_.size(); ++i) {
+      if (text_[i] == '\n') line_starts_->push_back(i + 1);
     }
   }
+  size_t offset = static_cast<size_t>(std::max<std::ptrdiff_t>(
+      0, std::min<std::ptrdiff_t>(p - text_.data(), text_.size())));
+  // The last line start <= offset.
+  auto it =
+      std::upper_bound(line_starts_->begin(), line_starts_->end(), offset);
+  int64_t line = it - line_starts_->begin();
+  int64_t column = static_cast<int64_t>(offset - *(it - 1)) + 1;
   return {line, column};
 }
 
@@ -131,6 +138,16 @@ absl::Status TextCursor::ErrorAt(const char* p,
 
 absl::Status TextCursor::Error(absl::string_view message) {
   SkipSpace();
+  if (pos_ >= end_) {
+    // At the end of the text, point just after the last token: that is
+    // where something is missing, not at an empty last line.
+    const char* p = end_;
+    while (p > text_.data() &&
+           absl::ascii_isspace(static_cast<unsigned char>(p[-1]))) {
+      --p;
+    }
+    return ErrorAt(p, message);
+  }
   return ErrorAt(pos_, message);
 }
 
@@ -138,6 +155,9 @@ std::string DescribeNext(TextCursor& cursor) {
   cursor.SkipSpace();
   if (cursor.pos() >= cursor.end()) return "end of input";
   const char* p = cursor.pos();
+  if (cursor.end() - p >= 2 && p[0] == '/' && p[1] == '*') {
+    return "an unterminated '/*' comment";
+  }
   const char* q = p;
   if (TextCursor::IsNameChar(*q)) {
     while (q < cursor.end() && TextCursor::IsNameChar(*q) && q - p < 24) ++q;

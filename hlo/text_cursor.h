@@ -6,8 +6,10 @@
 // into line:column only when an error is reported, so parsing stays cheap.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -73,6 +75,9 @@ class TextCursor {
   absl::string_view text_;
   const char* pos_;
   const char* end_;
+  // Offsets of line starts, built on the first LineColumn call and shared
+  // by copies of the cursor.
+  mutable std::shared_ptr<std::vector<size_t>> line_starts_;
 };
 
 /// Describes the next few characters for error messages: "'abc'" or

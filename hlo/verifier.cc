@@ -12,8 +12,14 @@ namespace {
 
 absl::Status InstructionError(const HloInstruction& inst,
                               absl::string_view message) {
+  // Parsed instructions carry their position, so the error names the
+  // line:column like a parse error does.
+  std::string where =
+      inst.source_line() > 0
+          ? absl::StrCat(inst.source_line(), ":", inst.source_column(), ": ")
+          : "";
   return absl::InvalidArgumentError(absl::StrCat(
-      "instruction '", inst.name(), "' in '",
+      where, "instruction '", inst.name(), "' in '",
       inst.parent() != nullptr ? inst.parent()->name() : "?", "': ", message));
 }
 
@@ -79,20 +85,22 @@ absl::Status VerifyModule(const HloModule& module) {
       if (auto s = VerifyInstruction(*inst); !s.ok()) return s;
     }
   }
-  // The call graph must be acyclic: depth-first search with colours.
-  absl::flat_hash_map<const HloComputation*, int> state;
-  std::vector<
-      std::pair<const HloComputation*, std::vector<const HloComputation*>>>
-      stack;
+  // The call graph must be acyclic: depth-first search with colours. Each
+  // edge remembers the calling instruction, so the error can point at it.
+  using Edge = std::pair<const HloComputation*, const HloInstruction*>;
   auto callees = [](const HloComputation* c) {
-    std::vector<const HloComputation*> out;
+    std::vector<Edge> out;
     for (const auto& inst : c->instructions()) {
       for (const CalledComputation& called : inst->called_computations()) {
-        if (called.computation != nullptr) out.push_back(called.computation);
+        if (called.computation != nullptr) {
+          out.push_back({called.computation, inst.get()});
+        }
       }
     }
     return out;
   };
+  absl::flat_hash_map<const HloComputation*, int> state;
+  std::vector<std::pair<const HloComputation*, std::vector<Edge>>> stack;
   for (const auto& start : module.computations()) {
     if (state[start.get()] != 0) continue;
     state[start.get()] = 1;
@@ -104,13 +112,14 @@ absl::Status VerifyModule(const HloModule& module) {
         stack.pop_back();
         continue;
       }
-      const HloComputation* next = pending.back();
+      auto [next, caller] = pending.back();
       pending.pop_back();
       int& s = state[next];
       if (s == 1) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("computation '", next->name(),
-                         "' calls itself through '", node->name(), "'"));
+        return InstructionError(
+            *caller, absl::StrCat("calls computation '", next->name(),
+                                  "', which is already being called: the "
+                                  "call graph has a cycle"));
       }
       if (s == 0) {
         s = 1;

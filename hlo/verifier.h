@@ -11,9 +11,10 @@
 
 namespace xla_index {
 
-/// OK, or InvalidArgument naming the computation and instruction, e.g.
-/// "instruction 'slice' in 'main': written shape f32[5,3,24] differs from
-/// f32[5,3,25], the shape its operands and attributes give".
+/// OK, or InvalidArgument naming where the instruction was read, the
+/// instruction and its computation, e.g. "2:1: instruction 'slice' in
+/// 'main': written shape f32[5,3,24] differs from f32[5,3,25], the shape
+/// its operands and attributes give".
 absl::Status VerifyModule(const HloModule& module);
 
 }  // namespace xla_index
