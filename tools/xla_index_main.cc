@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "tools/analyze_command.h"
 #include "tools/command_line.h"
 #include "tools/map_commands.h"
 
@@ -21,6 +22,10 @@ namespace {
 
 constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
 
+  analyze FILE.hlo [--direction=output-to-input|input-to-output]
+                   [--instruction=NAME] [--json]
+      indexing maps of the entry computation's root (or NAME), per operand;
+      FILE may be a module, a computation or a list of instructions
   simplify MAP|- [--json] [--timing]
       the simplified indexing map (MAP in the seed's text format or XLA's
       one-line form; - reads standard input)
@@ -39,6 +44,7 @@ struct Subcommand {
 
 const std::vector<Subcommand>& Subcommands() {
   static const auto* subcommands = new std::vector<Subcommand>{
+      {"analyze", {"json", "direction", "instruction"}, RunAnalyzeCommand},
       {"simplify", {"json", "timing"}, RunSimplifyCommand},
       {"compose", {"json", "timing"}, RunComposeCommand},
   };

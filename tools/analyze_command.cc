@@ -1,0 +1,104 @@
+#include "tools/analyze_command.h"
+
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "hlo/module.h"
+#include "hlo/parser.h"
+#include "mlir/IR/MLIRContext.h"
+#include "tools/input_text.h"
+#include "xla_index/core/indexing_map_text.h"
+#include "xla_index/indexing_analysis.h"
+
+namespace xla_index {
+namespace {
+
+/// Instruction NAME: looked up in the entry computation first, then in the
+/// others (so a fused computation's instructions can be named too).
+absl::StatusOr<const HloInstruction*> FindInstruction(const HloModule& module,
+                                                      absl::string_view name) {
+  if (HloInstruction* found =
+          module.entry_computation()->GetInstruction(name)) {
+    return found;
+  }
+  for (const auto& computation : module.computations()) {
+    if (HloInstruction* found = computation->GetInstruction(name)) {
+      return found;
+    }
+  }
+  return absl::NotFoundError(
+      absl::StrCat("--instruction: no instruction named '", name, "'"));
+}
+
+std::string ToJson(const HloInstruction& instruction,
+                   IndexingDirection direction,
+                   const HloInstructionIndexing& indexing) {
+  std::string json = absl::StrCat(
+      "{\"instruction\": ", JsonQuote(instruction.name()),
+      ", \"direction\": ", JsonQuote(IndexingDirectionName(direction)),
+      ", \"operands\": [");
+  for (size_t k = 0; k < indexing.indexing_maps.size(); ++k) {
+    absl::StrAppend(&json, k ? ", " : "", "{\"operand\": ", k, ", \"maps\": [");
+    const IndexingMapSet& maps = indexing.indexing_maps[k];
+    for (int64_t i = 0; i < maps.size(); ++i) {
+      absl::StrAppend(&json, i ? ", " : "", IndexingMapToJson(maps[i]));
+    }
+    absl::StrAppend(&json, "]}");
+  }
+  absl::StrAppend(&json, "]}");
+  return json;
+}
+
+}  // namespace
+
+absl::Status RunAnalyzeCommand(const CommandLine& command_line,
+                               std::ostream& out, std::ostream& err) {
+  if (command_line.positional.size() != 1) {
+    return absl::InvalidArgumentError(
+        "usage: xla-index analyze FILE.hlo "
+        "[--direction=output-to-input|input-to-output] [--instruction=NAME] "
+        "[--json]");
+  }
+  const std::string& path = command_line.positional[0];
+  IndexingDirection direction = IndexingDirection::kOutputToInput;
+  if (std::optional<std::string> name = command_line.Get("direction")) {
+    absl::StatusOr<IndexingDirection> parsed = ParseIndexingDirection(*name);
+    if (!parsed.ok()) return parsed.status();
+    direction = *parsed;
+  }
+  absl::StatusOr<std::string> text = ReadInputFile(path);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<std::unique_ptr<HloModule>> module =
+      ParseAndVerifyHloModule(*text);
+  if (!module.ok()) {
+    // The parser says "line:column: what"; prefix the file, as compilers do.
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ":", module.status().message()));
+  }
+  const HloInstruction* instruction = (*module)->entry_computation()->root();
+  if (std::optional<std::string> name = command_line.Get("instruction")) {
+    absl::StatusOr<const HloInstruction*> found =
+        FindInstruction(**module, *name);
+    if (!found.ok()) return found.status();
+    instruction = *found;
+  }
+  if (instruction == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": the entry computation has no instructions"));
+  }
+
+  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+  AnalyzedIndexing analyzed =
+      AnalyzeIndexing(*instruction, direction, &context);
+  if (command_line.Has("json")) {
+    out << ToJson(*instruction, direction, analyzed.indexing) << "\n";
+  } else {
+    out << analyzed.indexing.ToString() << "\n";
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace xla_index
