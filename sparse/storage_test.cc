@@ -17,6 +17,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "sparse/coo_text.h"
 #include "sparse/encoding_parser.h"
+#include "sparse/level_maps.h"
 
 namespace xla_index::sparse {
 namespace {
@@ -417,6 +418,63 @@ TEST_F(StorageTest, CorruptStorageIsAnErrorNotACrash) {
   absl::StatusOr<CooTensor> good = StorageToCoo(csr, storage);
   ASSERT_TRUE(good.ok()) << good.status();
   EXPECT_THAT(good->coordinates, ElementsAre(0, 0, 1, 2));
+}
+
+TEST_F(StorageTest, HugeStorageIsRefusedNotAllocated) {
+  // A dense level over 10^9 rows would pad 10^9 entries.
+  SparseEncoding csr = Parse("(i, j) -> (i : dense, j : compressed)");
+  CooTensor huge{{1000000000, 4}, {5, 1}, {1}};
+  absl::StatusOr<SparseStorage> storage = AssembleFromCoo(csr, huge);
+  ASSERT_FALSE(storage.ok());
+  EXPECT_EQ(storage.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(storage.status().message()),
+              HasSubstr("level 0 (dense) of a 1000000000x4 tensor would hold "
+                        "1000000000 entries"));
+  // Doubly compressed storage of the same tensor is small.
+  SparseEncoding dcsr = Parse("(i, j) -> (i : compressed, j : compressed)");
+  absl::StatusOr<SparseStorage> small = AssembleFromCoo(dcsr, huge);
+  ASSERT_TRUE(small.ok()) << small.status();
+  EXPECT_THAT(small->levels[0].coordinates.ToVector(), ElementsAre(5));
+  EXPECT_EQ(StorageToDense(dcsr, *small).status().code(),
+            absl::StatusCode::kResourceExhausted);
+  absl::StatusOr<CooTensor> back = StorageToCoo(dcsr, *small);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_THAT(back->coordinates, ElementsAre(5, 1));
+}
+
+// Random arrays under every format: decoding reports errors or succeeds, and
+// never reads out of bounds (run under --config=asan to check the latter).
+TEST_F(StorageTest, RandomArraysNeverCrashTheDecoder) {
+  std::mt19937 rng(99);
+  for (const char* map :
+       {"(i, j) -> (i : dense, j : compressed)",
+        "(i, j) -> (i : compressed(nonunique), j : singleton)",
+        "(i, j) -> (i : loose_compressed, j : compressed)",
+        "(i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : structured[2, "
+        "4])",
+        "(i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 "
+        ": dense, j mod 2 : dense)"}) {
+    SparseEncoding encoding = Parse(map);
+    for (int trial = 0; trial < 300; ++trial) {
+      SparseStorage storage;
+      storage.dim_sizes = {4, 8};
+      storage.level_sizes = *LevelSizes(encoding.dim_to_lvl, {4, 8});
+      storage.levels.resize(encoding.lvl_rank());
+      for (LevelStorage& level : storage.levels) {
+        std::vector<uint64_t> pos(rng() % 10), crd(rng() % 10);
+        for (uint64_t& p : pos) p = rng() % 12;
+        for (uint64_t& c : crd) c = rng() % 10;
+        if (rng() % 2) std::sort(pos.begin(), pos.end());
+        level.positions = *WidthArray::Create(pos, 0, "pos");
+        level.coordinates = *WidthArray::Create(crd, 0, "crd");
+      }
+      storage.values.assign(rng() % 40, 1.0);
+      absl::StatusOr<CooTensor> coo = StorageToCoo(encoding, storage);
+      if (!coo.ok()) {
+        EXPECT_EQ(coo.status().code(), absl::StatusCode::kInvalidArgument);
+      }
+    }
+  }
 }
 
 TEST_F(StorageTest, ParsesCooText) {
