@@ -176,10 +176,11 @@ HloInstructionIndexing ComputeOutputToInputReduceWindowIndexing(
 /// kernel's input feature, offset by the feature group of the output
 /// feature; with batch groups the input batch is the batch group of the
 /// output feature times the output batch size plus the output batch.
-///   conv = f32[1,3,4,8] convolution(f32[1,5,7,8] lhs, f32[3,5,4,1] rhs),
-///          window={size=4x1}, dim_labels=b01f_01io->b01f
+///   conv = f32[2,3,7,4] convolution(f32[2,5,7,8] lhs, f32[3,1,8,4] rhs),
+///          window={size=3x1}, dim_labels=b01f_01io->b01f
 ///   lhs: (d0, d1, d2, d3)[s0, s1] -> (d0, d1 + s0, d2, s1)
 ///   rhs: (d0, d1, d2, d3)[s0, s1] -> (s0, 0, s1, d3)
+///   s0 in [0, 2] (window), s1 in [0, 7] (input feature)
 HloInstructionIndexing ComputeOutputToInputConvolutionIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context);
 

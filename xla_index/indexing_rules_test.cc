@@ -1,0 +1,410 @@
+// Per-op rules beyond the seed's examples: bitcast, convolution, tuples,
+// fusions through get-tuple-element, epilogues, operand utilization, and
+// UNDEFINED for unsupported ops and malformed attributes.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "hlo/module.h"
+#include "hlo/parser.h"
+#include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/indexing_map_text.h"
+#include "xla_index/indexing_analysis.h"
+#include "xla_index/operand_utilization.h"
+#include "xla_index/reshape_indexing.h"
+
+namespace xla_index {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+using ::testing::UnorderedElementsAre;
+
+std::string Text(absl::string_view s) {
+  if (!s.empty() && s.front() == '\n') s.remove_prefix(1);
+  return std::string(s);
+}
+
+std::vector<std::vector<std::string>> Print(
+    const HloInstructionIndexing& indexing) {
+  std::vector<std::vector<std::string>> printed;
+  for (const IndexingMapSet& set : indexing.indexing_maps) {
+    printed.emplace_back();
+    for (const IndexingMap& map : set) printed.back().push_back(ToString(map));
+  }
+  return printed;
+}
+
+class IndexingRulesTest : public ::testing::Test {
+ protected:
+  const HloInstruction* Parse(absl::string_view hlo) {
+    auto module = ParseHloModule(hlo);
+    EXPECT_TRUE(module.ok()) << module.status();
+    if (!module.ok()) return nullptr;
+    module_ = std::move(*module);
+    return module_->entry_computation()->root();
+  }
+  std::vector<std::vector<std::string>> OutputToInput(absl::string_view hlo) {
+    const HloInstruction* root = Parse(hlo);
+    if (root == nullptr) return {};
+    return Print(ComputeOutputToInputIndexing(root, 0, &context_));
+  }
+  std::vector<std::vector<std::string>> InputToOutput(absl::string_view hlo,
+                                                      int64_t input_id) {
+    const HloInstruction* root = Parse(hlo);
+    if (root == nullptr) return {};
+    return Print(ComputeInputToOutputIndexing(root, input_id, &context_));
+  }
+
+  mlir::MLIRContext context_;
+  std::unique_ptr<HloModule> module_;
+};
+
+TEST_F(IndexingRulesTest, BitcastWithLayoutsIsATranspose) {
+  // Same physical order: f32[3, 6]{0, 1} stores column-major, which is the
+  // row-major order of f32[6, 3].
+  EXPECT_THAT(OutputToInput(R"(
+p0 = f32[3, 6]{0, 1} parameter(0)
+b = f32[6, 3]{1, 0} bitcast(p0)
+)"),
+              ElementsAre(ElementsAre(Text(R"(
+(d0, d1) -> (d1, d0)
+domain:
+d0 in [0, 5]
+d1 in [0, 2])"))));
+}
+
+TEST_F(IndexingRulesTest, BitcastWithDefaultLayoutsIsAReshape) {
+  EXPECT_THAT(OutputToInput(R"(
+p0 = f32[4, 8] parameter(0)
+b = f32[32] bitcast(p0)
+)"),
+              ElementsAre(ElementsAre(Text(R"(
+(d0) -> (d0 floordiv 8, d0 mod 8)
+domain:
+d0 in [0, 31])"))));
+  EXPECT_THAT(InputToOutput(R"(
+p0 = f32[4, 8] parameter(0)
+b = f32[32] bitcast(p0)
+)",
+                            0),
+              ElementsAre(ElementsAre(Text(R"(
+(d0, d1) -> (d0 * 8 + d1)
+domain:
+d0 in [0, 3]
+d1 in [0, 7])"))));
+}
+
+TEST_F(IndexingRulesTest, ReshapeWithUnitDimensions) {
+  // [1, 4] -> [4, 1]: the element (0, j) becomes (j, 0).
+  mlir::AffineMap map = ComputeReshapeAffineMap({1, 4}, {4, 1}, &context_);
+  IndexingMap indexing = ComputeReshapeIndexingMap({1, 4}, {4, 1}, &context_);
+  for (int64_t j = 0; j < 4; ++j) {
+    auto result = indexing.Evaluate({j, 0}, {});
+    ASSERT_TRUE(result.has_value()) << AffineMapToString(map);
+    EXPECT_THAT(*result, ElementsAre(0, j));
+  }
+}
+
+TEST_F(IndexingRulesTest, ReshapeWithDifferentElementCountsIsUndefined) {
+  EXPECT_TRUE(ComputeReshapeIndexingMap({4, 8}, {31}, &context_).IsUndefined());
+}
+
+TEST_F(IndexingRulesTest, ConvolutionWindowAndFeatures) {
+  // lhs b01f = [2, 5, 7, 8], kernel 01io = [3, 1, 8, 4]: output
+  // (b, y, x, o) reads lhs (b, y + ky, x, iz) and kernel (ky, 0, iz, o) for
+  // ky in [0, 2] and iz in [0, 7].
+  EXPECT_THAT(OutputToInput(R"(
+lhs = f32[2,5,7,8] parameter(0)
+rhs = f32[3,1,8,4] parameter(1)
+conv = f32[2,3,7,4] convolution(lhs, rhs), window={size=3x1},
+  dim_labels=b01f_01io->b01f
+)"),
+              ElementsAre(ElementsAre(Text(R"(
+(d0, d1, d2, d3)[s0, s1] -> (d0, d1 + s0, d2, s1)
+domain:
+d0 in [0, 1]
+d1 in [0, 2]
+d2 in [0, 6]
+d3 in [0, 3]
+s0 in [0, 2]
+s1 in [0, 7])")),
+                          ElementsAre(Text(R"(
+(d0, d1, d2, d3)[s0, s1] -> (s0, 0, s1, d3)
+domain:
+d0 in [0, 1]
+d1 in [0, 2]
+d2 in [0, 6]
+d3 in [0, 3]
+s0 in [0, 2]
+s1 in [0, 7])"))));
+}
+
+TEST_F(IndexingRulesTest, TupleAndGetTupleElementInAFusion) {
+  // The fusion's root reads p0 through a tuple and a get-tuple-element:
+  // element 1 of the tuple is transpose(p0).
+  const HloInstruction* root = Parse(R"(
+f {
+  p0 = f32[2, 3] parameter(0)
+  p1 = f32[3, 2] parameter(1)
+  t = f32[3, 2] transpose(p0), dimensions={1, 0}
+  tup = (f32[3, 2], f32[3, 2]) tuple(p1, t)
+  ROOT g = f32[3, 2] get-tuple-element(tup), index=1
+}
+)");
+  ASSERT_NE(root, nullptr);
+  HloInstructionIndexing indexing = ComputeComputationOutputToInputIndexing(
+      *root->parent(), root, 0, &context_);
+  EXPECT_THAT(Print(indexing), ElementsAre(ElementsAre(Text(R"(
+(d0, d1) -> (d1, d0)
+domain:
+d0 in [0, 2]
+d1 in [0, 1])")),
+                                           IsEmpty()));
+}
+
+TEST_F(IndexingRulesTest, InputToOutputThroughAComputation) {
+  const HloInstruction* root = Parse(R"(
+f {
+  p0 = f32[4, 8] parameter(0)
+  r = f32[32] reshape(p0)
+  ROOT n = f32[32] negate(r)
+}
+)");
+  ASSERT_NE(root, nullptr);
+  AnalyzedIndexing analyzed =
+      AnalyzeIndexing(*root, IndexingDirection::kInputToOutput, &context_);
+  EXPECT_EQ(analyzed.operand_kind,
+            AnalyzedIndexing::OperandKind::kComputationParameter);
+  EXPECT_THAT(Print(analyzed.indexing), ElementsAre(ElementsAre(Text(R"(
+(d0, d1) -> (d0 * 8 + d1)
+domain:
+d0 in [0, 3]
+d1 in [0, 7])"))));
+}
+
+TEST_F(IndexingRulesTest, EpilogueFromReductionHeroToRoot) {
+  const HloInstruction* root = Parse(R"(
+f {
+  p0 = f32[8, 16] parameter(0)
+  c0 = f32[] constant(0)
+  hero = f32[8] reduce(p0, c0), dimensions={1}, to_apply=add
+  e = f32[8] exponential(hero)
+  ROOT b = f32[8, 5] broadcast(e), dimensions={0}
+}
+)");
+  ASSERT_NE(root, nullptr);
+  const HloInstruction* hero = root->parent()->GetInstruction("hero");
+  IndexingMapSet maps =
+      ComputeEpilogueInputToOutputIndexing(hero, root, &context_);
+  std::vector<std::string> printed;
+  for (const IndexingMap& map : maps) printed.push_back(ToString(map));
+  EXPECT_THAT(printed, ElementsAre(Text(R"(
+(d0)[s0] -> (d0, s0)
+domain:
+d0 in [0, 7]
+s0 in [0, 4])")));
+}
+
+TEST_F(IndexingRulesTest, UnsupportedOpsAreUndefined) {
+  EXPECT_THAT(OutputToInput(R"(
+p0 = f32[8] parameter(0)
+s = f32[8] sort(p0), dimensions={0}, to_apply=lt
+)"),
+              ElementsAre(ElementsAre("UNDEFINED")));
+  EXPECT_THAT(OutputToInput(R"(
+p0 = f32[8] parameter(0)
+s = f32[8] some-future-op(p0)
+)"),
+              ElementsAre(ElementsAre("UNDEFINED")));
+  // Input-to-output has no exact map for a window.
+  EXPECT_THAT(InputToOutput(R"(
+c = f32[] constant(0)
+p0 = f32[8] parameter(0)
+rw = f32[6] reduce-window(p0, c), window={size=3}, to_apply=add
+)",
+                            1),
+              ElementsAre(ElementsAre("UNDEFINED")));
+}
+
+TEST_F(IndexingRulesTest, GatherOutsideTheSimplifiedFormIsUndefined) {
+  // index_vector_dim=0 is not the simplified form.
+  EXPECT_THAT(OutputToInput(R"(
+operand = f32[33,76] parameter(0)
+indices = s32[2,5] parameter(1)
+gather = f32[5,7,8] gather(operand, indices), offset_dims={1,2},
+  collapsed_slice_dims={}, start_index_map={0,1}, index_vector_dim=0,
+  slice_sizes={7,8}
+)"),
+              ElementsAre(ElementsAre("UNDEFINED"), ElementsAre("UNDEFINED")));
+}
+
+// Instructions built by hand with attributes that do not fit their
+// operands (the parser would reject them) give UNDEFINED, never a crash.
+class MalformedAttributesTest : public ::testing::Test {
+ protected:
+  HloInstruction* Add(HloOpcode opcode, Shape shape,
+                      std::vector<HloInstruction*> operands) {
+    auto instruction = std::make_unique<HloInstruction>(
+        "i" + std::to_string(instructions_.size()), opcode,
+        std::string(HloOpcodeName(opcode)));
+    instruction->set_shape(std::move(shape));
+    for (HloInstruction* operand : operands) {
+      instruction->AppendOperand(operand);
+    }
+    instructions_.push_back(std::move(instruction));
+    return instructions_.back().get();
+  }
+  HloInstruction* Parameter(std::vector<int64_t> dims) {
+    return Add(HloOpcode::kParameter, Shape(PrimitiveType::kF32, dims), {});
+  }
+  // Every operand's maps are exactly {UNDEFINED}, in both directions.
+  void ExpectUndefined(const HloInstruction* instruction) {
+    HloInstructionIndexing out_to_in =
+        ComputeOutputToInputIndexing(instruction, 0, &context_);
+    ASSERT_EQ(out_to_in.indexing_maps.size(), instruction->operand_count());
+    for (const IndexingMapSet& set : out_to_in.indexing_maps) {
+      ASSERT_EQ(set.size(), 1);
+      EXPECT_TRUE(set[0].IsUndefined()) << ToString(set[0]);
+    }
+    for (int64_t k = -1; k <= instruction->operand_count(); ++k) {
+      HloInstructionIndexing in_to_out =
+          ComputeInputToOutputIndexing(instruction, k, &context_);
+      for (const IndexingMapSet& set : in_to_out.indexing_maps) {
+        for (const IndexingMap& map : set) {
+          if (k < 0 || k >= instruction->operand_count()) {
+            EXPECT_TRUE(map.IsUndefined()) << ToString(map);
+          }
+        }
+      }
+    }
+  }
+
+  mlir::MLIRContext context_;
+  std::vector<std::unique_ptr<HloInstruction>> instructions_;
+};
+
+TEST_F(MalformedAttributesTest, TransposeWithRepeatedDimension) {
+  HloInstruction* t =
+      Add(HloOpcode::kTranspose, Shape(PrimitiveType::kF32, {2, 3}),
+          {Parameter({3, 2})});
+  t->set_dimensions({0, 0});
+  ExpectUndefined(t);
+}
+
+TEST_F(MalformedAttributesTest, BroadcastDimensionOutOfRange) {
+  HloInstruction* b = Add(HloOpcode::kBroadcast,
+                          Shape(PrimitiveType::kF32, {2, 3}), {Parameter({3})});
+  b->set_dimensions({7});
+  ExpectUndefined(b);
+}
+
+TEST_F(MalformedAttributesTest, ReshapeChangingElementCount) {
+  ExpectUndefined(Add(HloOpcode::kReshape, Shape(PrimitiveType::kF32, {5}),
+                      {Parameter({2, 3})}));
+}
+
+TEST_F(MalformedAttributesTest, SliceWithZeroStride) {
+  HloInstruction* s =
+      Add(HloOpcode::kSlice, Shape(PrimitiveType::kF32, {2}), {Parameter({6})});
+  s->set_slice({SliceDimension{0, 6, 0}});
+  ExpectUndefined(s);
+}
+
+TEST_F(MalformedAttributesTest, PadWithNegativeInterior) {
+  HloInstruction* p = Add(HloOpcode::kPad, Shape(PrimitiveType::kF32, {4}),
+                          {Parameter({4}), Parameter({})});
+  p->set_padding_config({PaddingDimension{0, 0, -1}});
+  ExpectUndefined(p);
+}
+
+TEST_F(MalformedAttributesTest, ReduceWithoutInits) {
+  HloInstruction* r = Add(HloOpcode::kReduce, Shape(PrimitiveType::kF32, {4}),
+                          {Parameter({4, 5})});
+  r->set_dimensions({1});
+  ExpectUndefined(r);
+}
+
+TEST_F(MalformedAttributesTest, ConvolutionWithBadFeatureGroups) {
+  HloInstruction* c =
+      Add(HloOpcode::kConvolution, Shape(PrimitiveType::kF32, {1, 4, 3}),
+          {Parameter({1, 5, 3}), Parameter({4, 3, 1})});
+  ConvolutionDimensionNumbers dn;
+  dn.input_batch_dimension = 0;
+  dn.input_feature_dimension = 1;
+  dn.input_spatial_dimensions = {2};
+  dn.kernel_output_feature_dimension = 0;
+  dn.kernel_input_feature_dimension = 1;
+  dn.kernel_spatial_dimensions = {2};
+  dn.output_batch_dimension = 0;
+  dn.output_feature_dimension = 1;
+  dn.output_spatial_dimensions = {2};
+  c->set_convolution_dimension_numbers(dn);
+  c->set_feature_group_count(2);  // 5 input features are not divisible.
+  ExpectUndefined(c);
+}
+
+TEST_F(MalformedAttributesTest, DynamicSliceWithMissingOffsets) {
+  ExpectUndefined(Add(HloOpcode::kDynamicSlice,
+                      Shape(PrimitiveType::kF32, {2, 2}),
+                      {Parameter({4, 4}), Parameter({})}));
+}
+
+TEST_F(MalformedAttributesTest, FusionWithoutComputation) {
+  ExpectUndefined(Add(HloOpcode::kFusion, Shape(PrimitiveType::kF32, {4}),
+                      {Parameter({4})}));
+}
+
+TEST(IndexingMapSetTest, DeduplicatesEqualMaps) {
+  mlir::MLIRContext context;
+  IndexingMapSet set;
+  EXPECT_TRUE(set.Insert(CreateIdentityMap({2, 3}, &context)));
+  EXPECT_FALSE(set.Insert(CreateIdentityMap({2, 3}, &context)));
+  EXPECT_TRUE(set.Insert(CreateIdentityMap({3, 2}, &context)));
+  EXPECT_EQ(set.size(), 2);
+}
+
+TEST_F(IndexingRulesTest, OperandUtilization) {
+  const HloInstruction* root = Parse(R"(
+p0 = f32[10, 20, 50] parameter(0)
+slice = f32[5, 3, 25] slice(f32[10, 20, 50] p0),
+  slice={[5:10:1], [3:20:7], [0:50:2]}
+)");
+  ASSERT_NE(root, nullptr);
+  std::vector<OperandUtilization> u =
+      ComputeOperandUtilization(*root, &context_);
+  ASSERT_EQ(u.size(), 1);
+  // The slice reads 5 * 3 * 25 elements of 10 * 20 * 50.
+  EXPECT_TRUE(u[0].exact);
+  EXPECT_EQ(u[0].elements_read, 5 * 3 * 25);
+  EXPECT_EQ(u[0].element_count, 10 * 20 * 50);
+
+  // Too many points to enumerate: the box bound is still exact here.
+  std::vector<OperandUtilization> bounded =
+      ComputeOperandUtilization(*root, &context_, /*max_points=*/10);
+  EXPECT_FALSE(bounded[0].exact);
+  EXPECT_GE(bounded[0].elements_read, 5 * 3 * 25);
+  EXPECT_LE(bounded[0].elements_read, 10 * 20 * 50);
+}
+
+TEST_F(IndexingRulesTest, OperandUtilizationOfAReduceReadsEverything) {
+  const HloInstruction* root = Parse(R"(
+p0 = f32[6, 4] parameter(0)
+c = f32[] constant(0)
+r = f32[4] reduce(p0, c), dimensions={0}, to_apply=add
+)");
+  ASSERT_NE(root, nullptr);
+  std::vector<OperandUtilization> u =
+      ComputeOperandUtilization(*root, &context_);
+  ASSERT_EQ(u.size(), 2);
+  EXPECT_EQ(u[0].elements_read, 24);
+  EXPECT_DOUBLE_EQ(u[0].Fraction(), 1.0);
+  EXPECT_EQ(u[1].elements_read, 1);
+}
+
+}  // namespace
+}  // namespace xla_index
