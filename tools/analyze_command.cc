@@ -96,7 +96,7 @@ absl::Status RunAnalyzeCommand(const CommandLine& command_line,
   if (command_line.Has("json")) {
     out << ToJson(*instruction, direction, analyzed.indexing) << "\n";
   } else {
-    out << analyzed.indexing.ToString() << "\n";
+    out << analyzed.indexing.ToString();  // ends with a newline
   }
   return absl::OkStatus();
 }
