@@ -1,5 +1,6 @@
 #include "layout/layout_indexing_map.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -138,6 +139,63 @@ TEST_F(LayoutIndexingMapTest, ComposeWithOperandLayout) {
   absl::StatusOr<Shape> rank3 = ParseShape("f32[3,5,2]");
   EXPECT_THAT(ComposeWithLayout(output_to_operand, *rank3).status().message(),
               HasSubstr("2 results cannot index"));
+}
+
+// Seed 000's slice, output to input, composed with a tiled layout of the
+// operand: each output element reads the memory offset of its input element.
+TEST_F(LayoutIndexingMapTest, ComposeSeedSliceWithTiledOperand) {
+  absl::StatusOr<IndexingMap> slice = ParseIndexingMap(
+      "(d0, d1, d2) -> (d0 + 5, d1 * 7 + 3, d2 * 2)\n"
+      "domain:\n"
+      "d0 in [0, 4]\n"
+      "d1 in [0, 2]\n"
+      "d2 in [0, 24]",
+      &context_);
+  ASSERT_TRUE(slice.ok()) << slice.status();
+  absl::StatusOr<Shape> operand = ParseShape("f32[10,20,50]{2,1,0:T(4,8)}");
+  ASSERT_TRUE(operand.ok());
+  absl::StatusOr<IndexingMap> offsets = ComposeWithLayout(*slice, *operand);
+  ASSERT_TRUE(offsets.ok()) << offsets.status();
+  TiledLayout layout = MakeLayout({10, 20, 50}, {2, 1, 0}, {{4, 8}});
+  for (int64_t i = 0; i < 5; ++i) {
+    for (int64_t j = 0; j < 3; ++j) {
+      for (int64_t k = 0; k < 25; ++k) {
+        ASSERT_TRUE(offsets->ConstraintsSatisfied({i, j, k}, {}));
+        ASSERT_THAT(At(*offsets, {i, j, k}),
+                    ElementsAre(layout.LinearIndex({i + 5, j * 7 + 3, k * 2})))
+            << ToString(*offsets);
+      }
+    }
+  }
+}
+
+// Seed 000's reduce, output to input (d0)[s0] -> (s0, d0), composed with a
+// column-major tiled operand: output element d0 reads the offsets of the
+// whole column d0, one for each value of the range variable s0.
+TEST_F(LayoutIndexingMapTest, ComposeSeedReduceWithTiledOperand) {
+  absl::StatusOr<IndexingMap> reduce = ParseIndexingMap(
+      "(d0)[s0] -> (s0, d0)\n"
+      "domain:\n"
+      "d0 in [0, 9]\n"
+      "s0 in [0, 255]",
+      &context_);
+  ASSERT_TRUE(reduce.ok()) << reduce.status();
+  absl::StatusOr<Shape> operand = ParseShape("f32[256,10]{0,1:T(2,128)}");
+  ASSERT_TRUE(operand.ok());
+  absl::StatusOr<IndexingMap> offsets = ComposeWithLayout(*reduce, *operand);
+  ASSERT_TRUE(offsets.ok()) << offsets.status();
+  absl::StatusOr<std::vector<IndexingPoint>> image = EnumerateImage(*offsets);
+  ASSERT_TRUE(image.ok()) << image.status();
+
+  TiledLayout layout = MakeLayout({256, 10}, {0, 1}, {{2, 128}});
+  std::vector<IndexingPoint> expected;
+  for (int64_t d0 = 0; d0 < 10; ++d0) {
+    for (int64_t s0 = 0; s0 < 256; ++s0) {
+      expected.push_back({{d0}, {layout.LinearIndex({s0, d0})}});
+    }
+  }
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(*image, expected) << ToString(*offsets);
 }
 
 // Property: on thousands of random (shape, layout) pairs, the maps agree
