@@ -7,6 +7,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "mlir/IR/MLIRContext.h"
+#include "sparse/storage_svg.h"
 
 namespace xla_index::sparse {
 namespace {
@@ -108,6 +109,40 @@ TEST(SparseReportTest, ErrorsNameTheInput) {
                               .status()
                               .message()),
               HasSubstr("far.coo:1:3: coordinate 9 of dimension 1"));
+}
+
+// The drawing of the seed's 2x2 BSR example: 24 matrix cells with the 8
+// nonzeros, 3 + 2 block lines, and one box per stored entry.
+TEST(SparseReportTest, SvgDrawsTheSeedsBlockPicture) {
+  mlir::MLIRContext context;
+  absl::StatusOr<SparseReport> report =
+      BuildSparseReport(kBsr2x2, "", ReadFile("sparse/testdata/bsr_2x2.coo"),
+                        "bsr_2x2.coo", &context);
+  ASSERT_TRUE(report.ok()) << report.status();
+  absl::StatusOr<std::string> svg = SparseReportToSvg(*report);
+  ASSERT_TRUE(svg.ok()) << svg.status();
+  auto count = [&](const std::string& needle) {
+    int n = 0;
+    for (size_t at = svg->find(needle); at != std::string::npos;
+         at = svg->find(needle, at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  EXPECT_EQ(svg->rfind("<svg ", 0), 0u);
+  EXPECT_EQ(count("</svg>"), 1);
+  // 24 cells + 3 positions + 3 coordinates + 12 values.
+  EXPECT_EQ(count("<rect "), 24 + 3 + 3 + 12);
+  EXPECT_EQ(count("fill=\"#cde4ff\""), 8 + 12);
+  // Row boundaries at 0, 2, 4 and column boundaries at 0, 2, 4, 6.
+  EXPECT_EQ(count("<line "), 3 + 4);
+  EXPECT_EQ(count(">positions[1]<"), 1);
+  EXPECT_EQ(count(">coordinates[1]<"), 1);
+
+  absl::StatusOr<SparseReport> no_coo =
+      BuildSparseReport(kBsr2x2, "4x6", std::nullopt, "", &context);
+  ASSERT_TRUE(no_coo.ok());
+  EXPECT_FALSE(SparseReportToSvg(*no_coo).ok());
 }
 
 }  // namespace
