@@ -1,5 +1,6 @@
 #include "hlo/opcode.h"
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 
 namespace xla_index {
@@ -97,10 +98,15 @@ absl::string_view HloOpcodeName(HloOpcode opcode) {
 }
 
 HloOpcode HloOpcodeFromName(absl::string_view name) {
-  for (const OpcodeInfo& info : kOpcodes) {
-    if (info.name == name) return info.opcode;
-  }
-  return HloOpcode::kUnknown;
+  // A hash map: the parser looks up one opcode per instruction.
+  static const auto* const kByName = [] {
+    auto* map = new absl::flat_hash_map<absl::string_view, HloOpcode>();
+    for (const OpcodeInfo& info : kOpcodes)
+      map->emplace(info.name, info.opcode);
+    return map;
+  }();
+  auto it = kByName->find(name);
+  return it == kByName->end() ? HloOpcode::kUnknown : it->second;
 }
 
 bool IsElementwiseUnary(HloOpcode opcode) {

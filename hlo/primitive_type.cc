@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
 
 namespace xla_index {
@@ -66,8 +67,10 @@ absl::string_view PrimitiveTypeName(PrimitiveType type) {
 }
 
 std::optional<PrimitiveType> PrimitiveTypeFromName(absl::string_view name) {
+  // Case-insensitive: seed 001 writes F32[3,5].
   for (const TypeInfo& info : kTypes) {
-    if (info.name == name && info.type != PrimitiveType::kInvalid &&
+    if (absl::EqualsIgnoreCase(info.name, name) &&
+        info.type != PrimitiveType::kInvalid &&
         info.type != PrimitiveType::kTuple) {
       return info.type;
     }

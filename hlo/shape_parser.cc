@@ -22,8 +22,7 @@ absl::StatusOr<PrimitiveType> ParseElementType(TextCursor& cursor) {
   cursor.SkipSpace();
   const char* start = cursor.pos();
   absl::string_view word = cursor.ParseWord();
-  std::optional<PrimitiveType> type =
-      PrimitiveTypeFromName(absl::AsciiStrToLower(word));
+  std::optional<PrimitiveType> type = PrimitiveTypeFromName(word);
   if (!type.has_value()) {
     cursor.set_pos(start);
     return cursor.ErrorAt(
@@ -319,10 +318,8 @@ bool LooksLikeShape(TextCursor& cursor) {
   const char* start = cursor.pos();
   if (cursor.PeekRaw() == '(') return true;
   absl::string_view word = cursor.ParseWord();
-  bool result =
-      !word.empty() &&
-      PrimitiveTypeFromName(absl::AsciiStrToLower(word)).has_value() &&
-      cursor.PeekRaw() == '[';
+  bool result = !word.empty() && PrimitiveTypeFromName(word).has_value() &&
+                cursor.PeekRaw() == '[';
   cursor.set_pos(start);
   return result;
 }
