@@ -28,25 +28,37 @@ namespace xla_index {
 namespace {
 
 // The offset in `text` of the '(' that opens tile `tile_number` of the
-// layout: tiles follow "T" after the ':' inside the layout braces. nullopt
-// when the text does not have that shape (then no position is given).
+// layout. After the ':' inside the layout braces, a tile is a
+// parenthesized group at nesting depth 0 that follows a 'T' or directly
+// follows another tile ("T(8,128)(2,1)" and "T(8,128)T(2,1)" both list two
+// tiles); groups of other attributes (S(1), P(shape), ...) are skipped.
+// nullopt when the text does not have that form (then no position is
+// given).
 std::optional<size_t> FindTile(absl::string_view text, int64_t tile_number) {
   const size_t brace = text.find('{');
   if (brace == absl::string_view::npos) return std::nullopt;
   const size_t colon = text.find(':', brace);
   if (colon == absl::string_view::npos) return std::nullopt;
-  size_t open = text.find("T(", colon);
-  if (open == absl::string_view::npos) return std::nullopt;
-  ++open;
-  for (int64_t t = 0; t < tile_number; ++t) {
-    const size_t close = text.find(')', open);
-    if (close == absl::string_view::npos || close + 1 >= text.size() ||
-        text[close + 1] != '(') {
-      return std::nullopt;
+  int depth = 0;
+  int64_t tiles_seen = 0;
+  bool group_is_tile = false;  // the current (or last closed) group
+  for (size_t i = colon + 1; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '(') {
+      if (depth == 0) {
+        const char before = text[i - 1];
+        group_is_tile = before == 'T' || (before == ')' && group_is_tile);
+        if (group_is_tile && tiles_seen++ == tile_number) return i;
+      }
+      ++depth;
+    } else if (c == ')') {
+      --depth;
+    } else if (depth == 0) {
+      if (c == '}') break;
+      group_is_tile = false;
     }
-    open = close + 1;
   }
-  return open;
+  return std::nullopt;
 }
 
 // "line:column: " of `offset` in `text` (both 1-based), as the shape parser

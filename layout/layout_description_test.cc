@@ -119,6 +119,12 @@ TEST_F(LayoutDescriptionTest, ErrorsNameThePosition) {
   EXPECT_THAT(Error("f32[3,5]{1,0:T(2,2)(2,1,1,1,1)}"),
               StartsWith("1:20: tile 1 (2,1,1,1,1) has rank 5"));
   EXPECT_THAT(Error("f32[3,5]{1,0:T(2,2,2)}"), StartsWith("1:15: tile 0"));
+  // Tiles may also be written each with its own T.
+  EXPECT_THAT(Error("f32[3,5]{1,0:T(2,2)T(2,1,1,1,1)}"),
+              StartsWith("1:21: tile 1 (2,1,1,1,1)"));
+  // Other attributes' parentheses are not tiles.
+  EXPECT_THAT(Error("f32[3,5]{1,0:S(1)T(2,2)(2,1,1,1,1)}"),
+              StartsWith("1:24: tile 1"));
   EXPECT_THAT(Error("f32[3,5]{1,0:T(2,*)}"), StartsWith("1:"));
   EXPECT_THAT(Error("f32[3,5]{1,1}"), StartsWith("1:"));
   EXPECT_THAT(Error("f32[3,5]{1,0:T(2,2)"), StartsWith("1:"));
