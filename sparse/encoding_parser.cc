@@ -273,6 +273,12 @@ absl::StatusOr<SparseEncoding> EncodingParser::Parse() {
         seen = &has_pos;
       } else if (key->text == "crdWidth") {
         seen = &has_crd;
+      } else if (key->text == "explicitVal" || key->text == "implicitVal") {
+        return Error(*key, absl::StrCat("'", key->text,
+                                        "' (MLIR's stored-value attribute) is "
+                                        "not supported; the encoding fields "
+                                        "read are map, posWidth and "
+                                        "crdWidth"));
       } else {
         return Error(*key, absl::StrCat("unexpected key: '", key->text,
                                         "' (expected map, posWidth or "

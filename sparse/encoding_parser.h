@@ -22,6 +22,9 @@ namespace xla_index::sparse {
 /// soa)`. Expressions are built with mlir::AffineExpr's operators, as MLIR's
 /// own parser does, so they simplify (and print) exactly as MLIR's.
 ///
+/// MLIR 22's `explicitVal` / `implicitVal` fields are not supported (an
+/// error says so).
+///
 /// Older spellings found in the seed documents are accepted and translated to
 /// their modern meaning, with a line in SparseEncoding::notes:
 ///  - `block2_4` (generally `blockN_M`) is `structured[N, M]`;

@@ -477,6 +477,23 @@ TEST_F(StorageTest, RandomArraysNeverCrashTheDecoder) {
   }
 }
 
+TEST_F(StorageTest, RandomCooTextNeverCrashes) {
+  std::mt19937 rng(5);
+  const std::string alphabet = "0123456789 -.e+x#%\n\tinfa";
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::string text;
+    for (int k = rng() % 40; k > 0; --k)
+      text += alphabet[rng() % alphabet.size()];
+    absl::StatusOr<CooTensor> coo =
+        ParseCooText(text, 1 + rng() % 3, {}, "random.coo");
+    if (coo.ok()) {
+      EXPECT_EQ(coo->coordinates.size(), coo->values.size() * coo->rank());
+    } else {
+      EXPECT_EQ(coo.status().code(), absl::StatusCode::kInvalidArgument);
+    }
+  }
+}
+
 TEST_F(StorageTest, ParsesCooText) {
   absl::StatusOr<CooTensor> coo =
       ParseCooText("# comment\n0 1 2.5\n\n3 0 -1\n", 2, {}, "a.coo");

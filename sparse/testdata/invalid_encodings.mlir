@@ -348,3 +348,10 @@
 // error: failed to infer lvlToDim
 // mlir: rejects
 #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, i mod 2 : dense, j mod 3 : dense) }>
+
+// -----
+// error: 'explicitVal' (MLIR's stored-value attribute) is not supported
+// mlir: accepts
+// The values a sparse tensor stores implicitly or explicitly are outside
+// what this library models (it reads map, posWidth and crdWidth only).
+#sparse_tensor.encoding<{ map = (i) -> (i : compressed), explicitVal = 1 : i32 }>
