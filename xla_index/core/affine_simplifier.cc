@@ -215,9 +215,48 @@ AffineSimplifier::Lin AffineSimplifier::Scale(const Lin& a, int64_t k) {
   return out;
 }
 
-// (x mod c) * k + (x floordiv c) * (c*k)  ->  x * k, and
+// (x mod c) * k + (x floordiv c) * (c*k)  ->  x * k,
+// (x mod c) * k + ((x floordiv c) mod m) * (c*k)  ->  (x mod (c*m)) * k, and
 // x * k + (x floordiv c) * (-c*k)         ->  (x mod c) * k.
+// (x floordiv c is the simplified quotient, e.g. for x = y floordiv 4 and
+// c = 4 it is y floordiv 16.)
 void AffineSimplifier::Recombine(Lin& lin) {
+  if (lin.terms.size() < 2) return;
+  for (size_t i = 0; i < lin.terms.size(); ++i) {
+    const Atom& md = atoms_[lin.terms[i].atom];
+    if (md.kind != AtomKind::kMod) continue;
+    const int64_t c = md.divisor, k = lin.terms[i].coeff;
+    int64_t kc;
+    if (MulOverflows(k, c, &kc)) continue;
+    const Lin x = args_[md.arg];
+    Lin quotient = FloorDivBy(x, c, kMaxDepth - 2, AffineExpr());
+    if (quotient.terms.size() != 1 || quotient.terms[0].coeff != 1 ||
+        quotient.constant != 0) {
+      continue;
+    }
+    for (size_t j = 0; j < lin.terms.size(); ++j) {
+      if (j == i || lin.terms[j].coeff != kc) continue;
+      const int32_t aj = lin.terms[j].atom;
+      Lin replacement;
+      if (aj == quotient.terms[0].atom) {
+        replacement = Scale(x, k);
+      } else if (atoms_[aj].kind == AtomKind::kMod &&
+                 LinEqual(args_[atoms_[aj].arg], quotient)) {
+        int64_t cm;
+        if (MulOverflows(c, atoms_[aj].divisor, &cm)) continue;
+        replacement = Scale(ModBy(x, cm, kMaxDepth - 2, AffineExpr()), k);
+      } else {
+        continue;
+      }
+      Lin rest;
+      rest.constant = lin.constant;
+      for (size_t t = 0; t < lin.terms.size(); ++t) {
+        if (t != i && t != j) rest.terms.push_back(lin.terms[t]);
+      }
+      lin = Add(rest, replacement);
+      return;
+    }
+  }
   for (size_t i = 0; i < lin.terms.size(); ++i) {
     const Atom& fd = atoms_[lin.terms[i].atom];
     if (fd.kind != AtomKind::kFloorDiv) continue;
@@ -377,6 +416,18 @@ AffineSimplifier::Lin AffineSimplifier::FloorDivBy(Lin x, int64_t c, int depth,
     if (SplitSmallPart(inside, c, multiple, small, g)) {
       return Add(outside, FloorDivBy(multiple, c, depth + 1, AffineExpr()));
     }
+    // (y mod (c*b)) floordiv c -> (y floordiv c) mod b: digits of y are
+    // written as "floordiv, then mod", so that they recombine (below).
+    if (inside.terms.size() == 1 && inside.terms[0].coeff == 1 &&
+        inside.constant == 0 &&
+        atoms_[inside.terms[0].atom].kind == AtomKind::kMod &&
+        atoms_[inside.terms[0].atom].divisor % c == 0) {
+      const Atom inner = atoms_[inside.terms[0].atom];
+      Lin y = args_[inner.arg];
+      Lin quotient = FloorDivBy(y, c, depth + 1, AffineExpr());
+      return Add(outside,
+                 ModBy(quotient, inner.divisor / c, depth + 1, AffineExpr()));
+    }
     // (y floordiv a + k) floordiv c -> (y + k*a) floordiv (a*c), 0 <= k < c.
     if (inside.terms.size() == 1 && inside.terms[0].coeff == 1 &&
         atoms_[inside.terms[0].atom].kind == AtomKind::kFloorDiv) {
@@ -469,6 +520,18 @@ AffineSimplifier::Lin AffineSimplifier::ModBy(Lin x, int64_t c, int depth,
 // From and to MLIR.
 
 AffineSimplifier::Lin AffineSimplifier::Visit(AffineExpr expr) {
+  if (!mlir::isa<mlir::AffineBinaryOpExpr>(expr)) return VisitUncached(expr);
+  auto it = visited_.find(expr.getAsOpaquePointer());
+  if (it != visited_.end()) return it->second;
+  bool overflow_before = overflow_;
+  overflow_ = false;
+  Lin lin = VisitUncached(expr);
+  if (!overflow_) visited_[expr.getAsOpaquePointer()] = lin;
+  overflow_ |= overflow_before;
+  return lin;
+}
+
+AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
   switch (expr.getKind()) {
     case AffineExprKind::Constant: {
       Lin lin = Constant(mlir::cast<mlir::AffineConstantExpr>(expr).getValue());
@@ -490,13 +553,23 @@ AffineSimplifier::Lin AffineSimplifier::Visit(AffineExpr expr) {
         lin.source = expr;
         return lin;
       }
+      if (is_dim && dim_values_ != nullptr && pos < dim_values_->size()) {
+        Lin value = (*dim_values_)[pos];
+        value.source = AffineExpr();
+        return value;
+      }
+      bool remapped = false;
+      if (!is_dim && remap_symbols_ && pos < symbol_positions_.size()) {
+        remapped = static_cast<int>(pos) != symbol_positions_[pos];
+        pos = symbol_positions_[pos];
+      }
       int32_t atom =
           VariableAtom(is_dim ? AtomKind::kDim : AtomKind::kSymbol, pos);
       if (atoms_[atom].bounds.IsPoint()) {
         return Constant(atoms_[atom].bounds.lower);
       }
       Lin lin = FromAtom(atom);
-      lin.source = expr;
+      if (!remapped) lin.source = expr;
       return lin;
     }
     default:
@@ -640,6 +713,42 @@ Interval AffineSimplifier::Range(AffineExpr expr) {
   return overflow_ ? Interval::Unbounded() : lin.bounds;
 }
 
+bool AffineSimplifier::SimplifyComposition(
+    llvm::ArrayRef<AffineExpr> inner, llvm::ArrayRef<int> inner_symbols,
+    llvm::ArrayRef<AffineExpr> outer, llvm::ArrayRef<int> outer_symbols,
+    const std::vector<Interval>& outer_dim_bounds,
+    llvm::SmallVectorImpl<AffineExpr>& results) {
+  overflow_ = false;
+  std::vector<Lin> values;
+  values.reserve(inner.size());
+  visited_.clear();
+  remap_symbols_ = true;
+  symbol_positions_ = inner_symbols;
+  for (size_t i = 0; i < inner.size(); ++i) {
+    values.push_back(Visit(inner[i]));
+    if (i >= outer_dim_bounds.size() ||
+        !outer_dim_bounds[i].Contains(values.back().bounds)) {
+      overflow_ = true;  // Needs a domain constraint.
+    }
+  }
+  // The cache holds inner's meaning of dims and symbols.
+  visited_.clear();
+  if (!overflow_) {
+    dim_values_ = &values;
+    symbol_positions_ = outer_symbols;
+    for (AffineExpr e : outer) {
+      Lin lin = Visit(e);
+      if (overflow_) break;
+      results.push_back(Build(lin));
+    }
+  }
+  visited_.clear();
+  dim_values_ = nullptr;
+  remap_symbols_ = false;
+  symbol_positions_ = {};
+  return !overflow_;
+}
+
 void AffineSimplifier::SetAtomRange(AffineExpr expr, Interval interval) {
   overflow_ = false;
   Lin lin = Visit(expr);
@@ -649,6 +758,7 @@ void AffineSimplifier::SetAtomRange(AffineExpr expr, Interval interval) {
   }
   Atom& atom = atoms_[lin.terms[0].atom];
   atom.bounds = atom.bounds.Intersect(interval);
+  visited_.clear();  // Cached ranges may involve the atom.
 }
 
 AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/MLIRContext.h"
@@ -84,6 +85,19 @@ class AffineSimplifier {
   NormalConstraint NormalizeConstraint(mlir::AffineExpr expr,
                                        Interval interval);
 
+  /// Simplified results of `outer` after `inner` (outer's dim i is inner's
+  /// result i) without building the composed MLIR expressions first. Symbol
+  /// j of `inner` / `outer` is symbol inner_symbols[j] / outer_symbols[j] of
+  /// this simplifier's box. Returns false, computing nothing, when some
+  /// inner result may leave `outer_dim_bounds` (the composition then needs a
+  /// constraint: use ComposeIndexingMaps and Simplify).
+  bool SimplifyComposition(llvm::ArrayRef<mlir::AffineExpr> inner,
+                           llvm::ArrayRef<int> inner_symbols,
+                           llvm::ArrayRef<mlir::AffineExpr> outer,
+                           llvm::ArrayRef<int> outer_symbols,
+                           const std::vector<Interval>& outer_dim_bounds,
+                           llvm::SmallVectorImpl<mlir::AffineExpr>& results);
+
   /// Records that `expr` lies in `interval` on the domain (a constraint), so
   /// later simplifications may use the tighter range of that subexpression.
   /// Only has an effect when `expr` simplifies to a single atom.
@@ -114,6 +128,7 @@ class AffineSimplifier {
   };
 
   Lin Visit(mlir::AffineExpr expr);
+  Lin VisitUncached(mlir::AffineExpr expr);
   Lin Constant(int64_t value) const;
   Lin FromAtom(int32_t atom, int64_t coeff = 1) const;
   Lin Add(const Lin& a, const Lin& b);
@@ -145,6 +160,13 @@ class AffineSimplifier {
   std::vector<Lin> args_;  // Arguments of floordiv/mod atoms.
   llvm::SmallVector<int32_t, 16> dim_atoms_, symbol_atoms_;
   bool overflow_ = false;  // Set when coefficient arithmetic overflowed.
+  // Visit results of binary subexpressions: composed maps share them.
+  llvm::DenseMap<const void*, Lin> visited_;
+  // While simplifying a composition: values of dims and positions of
+  // symbols of the expressions being visited (null: themselves).
+  const std::vector<Lin>* dim_values_ = nullptr;
+  llvm::ArrayRef<int> symbol_positions_;
+  bool remap_symbols_ = false;
 };
 
 }  // namespace xla_index

@@ -242,6 +242,12 @@ H AbslHashValue(H h, const IndexingMap& map) {
 IndexingMap ComposeIndexingMaps(const IndexingMap& first,
                                 const IndexingMap& second);
 
+/// ComposeIndexingMaps(first, second) followed by Simplify(), with a fast
+/// path (no intermediate MLIR expressions) when neither map has
+/// constraints and every result of `first` stays inside `second`'s domain.
+IndexingMap ComposeAndSimplifyIndexingMaps(const IndexingMap& first,
+                                           const IndexingMap& second);
+
 /// Value of `expr` at the point; nullopt on division or modulo by a value
 /// < 1 (floordiv/ceildiv by a negative value are evaluated exactly).
 std::optional<int64_t> EvaluateAffineExpr(mlir::AffineExpr expr,

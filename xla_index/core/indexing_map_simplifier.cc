@@ -208,6 +208,52 @@ bool IndexingMapSimplifier::Run() {
   return changed;
 }
 
+IndexingMap ComposeAndSimplifyIndexingMaps(const IndexingMap& first,
+                                           const IndexingMap& second) {
+  auto slow_path = [&] {
+    IndexingMap composed = ComposeIndexingMaps(first, second);
+    composed.Simplify();
+    return composed;
+  };
+  if (first.IsUndefined() || second.IsUndefined() || first.IsKnownEmpty() ||
+      second.IsKnownEmpty() || first.GetConstraintsCount() > 0 ||
+      second.GetConstraintsCount() > 0 || first.GetRuntimeVarsCount() > 0 ||
+      second.GetRuntimeVarsCount() > 0 ||
+      first.GetResultCount() != second.GetDimensionCount()) {
+    return slow_path();
+  }
+  for (Interval b : first.GetDimBounds()) {
+    if (b.IsEmpty()) return slow_path();
+  }
+  for (Interval b : first.GetRangeVarBounds()) {
+    if (b.IsEmpty()) return slow_path();
+  }
+  for (Interval b : second.GetRangeVarBounds()) {
+    if (b.IsEmpty()) return slow_path();
+  }
+  // Symbols as ComposeIndexingMaps orders them: [range(second),
+  // range(first)] (no runtime variables here).
+  const int r1 = first.GetRangeVarsCount(), r2 = second.GetRangeVarsCount();
+  std::vector<Interval> symbols = second.GetRangeVarBounds();
+  symbols.insert(symbols.end(), first.GetRangeVarBounds().begin(),
+                 first.GetRangeVarBounds().end());
+  llvm::SmallVector<int, 8> first_symbols, second_symbols;
+  for (int i = 0; i < r1; ++i) first_symbols.push_back(r2 + i);
+  for (int i = 0; i < r2; ++i) second_symbols.push_back(i);
+  mlir::MLIRContext* ctx = first.GetMLIRContext();
+  AffineSimplifier simplifier(ctx, first.GetDimBounds(), symbols);
+  llvm::SmallVector<mlir::AffineExpr, 8> results;
+  if (!simplifier.SimplifyComposition(
+          first.GetAffineMap().getResults(), first_symbols,
+          second.GetAffineMap().getResults(), second_symbols,
+          second.GetDimBounds(), results)) {
+    return slow_path();
+  }
+  return IndexingMap(
+      mlir::AffineMap::get(first.GetDimensionCount(), r1 + r2, results, ctx),
+      first.GetDimBounds(), std::move(symbols), {});
+}
+
 bool IndexingMap::Simplify() {
   IndexingMapSimplifier simplifier(*this);
   return simplifier.Run();

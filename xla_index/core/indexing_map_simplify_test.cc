@@ -1,7 +1,9 @@
 // Tests of IndexingMap::Simplify: the seed's examples (exact text), each
 // rewrite rule, and the soundness property checked by brute force.
 
+#include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -228,8 +230,10 @@ class RandomMaps {
     }
   }
 
-  IndexingMap Map() {
-    int num_dims = Uniform(1, 3), num_symbols = Uniform(0, 2);
+  IndexingMap Map(int num_dims = -1, int num_results = -1,
+                  bool constraints = true) {
+    if (num_dims < 0) num_dims = Uniform(1, 3);
+    int num_symbols = Uniform(0, 2);
     std::vector<Interval> dims, symbols;
     int64_t points = 1;
     for (int i = 0; i < num_dims + num_symbols; ++i) {
@@ -239,14 +243,14 @@ class RandomMaps {
       (i < num_dims ? dims : symbols).push_back({lo, lo + width});
     }
     std::vector<mlir::AffineExpr> results;
-    int num_results = Uniform(1, 2);
+    if (num_results < 0) num_results = Uniform(1, 2);
     for (int i = 0; i < num_results; ++i) {
       results.push_back(Expr(Uniform(1, 4), num_dims, num_symbols));
     }
     IndexingMap map(
         mlir::AffineMap::get(num_dims, num_symbols, results, context_), dims,
         symbols, {});
-    int num_constraints = Uniform(0, 3) == 0 ? Uniform(1, 2) : 0;
+    int num_constraints = constraints && Uniform(0, 3) == 0 ? Uniform(1, 2) : 0;
     for (int i = 0; i < num_constraints; ++i) {
       int lo = Uniform(-10, 20);
       map.AddConstraint(Expr(Uniform(1, 3), num_dims, num_symbols),
@@ -311,6 +315,61 @@ TEST_F(SimplifyTest, SoundAndIdempotentOnRandomMaps) {
     EXPECT_EQ(ToString(twice), ToString(simplified));
   }
   EXPECT_GT(changed, 2000);  // The generator exercises the rewrites.
+}
+
+using Relation = std::map<std::vector<int64_t>, std::set<std::vector<int64_t>>>;
+
+Relation RelationOf(const IndexingMap& map) {
+  Relation out;
+  absl::StatusOr<std::vector<IndexingPoint>> points = EnumerateImage(map);
+  EXPECT_TRUE(points.ok()) << points.status();
+  if (points.ok()) {
+    for (const IndexingPoint& p : *points) out[p.dims].insert(p.results);
+  }
+  return out;
+}
+
+// ComposeAndSimplifyIndexingMaps (fast path or not) denotes the relational
+// composition of the two maps.
+TEST_F(SimplifyTest, ComposeAndSimplifyOnRandomMaps) {
+  RandomMaps random(&context_, 77);
+  for (int iteration = 0; iteration < 600; ++iteration) {
+    int num_results = random.Uniform(1, 2);
+    bool constraints = iteration % 4 == 0;
+    IndexingMap first =
+        random.Map(random.Uniform(1, 2), num_results, constraints);
+    IndexingMap second =
+        random.Map(num_results, random.Uniform(1, 2), constraints);
+    IndexingMap composed = ComposeAndSimplifyIndexingMaps(first, second);
+    Relation expected;
+    Relation first_relation = RelationOf(first);
+    Relation second_relation = RelationOf(second);
+    for (const auto& [a, bs] : first_relation) {
+      for (const std::vector<int64_t>& b : bs) {
+        auto it = second_relation.find(b);
+        if (it != second_relation.end()) {
+          expected[a].insert(it->second.begin(), it->second.end());
+        }
+      }
+    }
+    ASSERT_EQ(RelationOf(composed), expected)
+        << ToString(first) << "\nthen\n"
+        << ToString(second) << "\n-> " << ToString(composed);
+  }
+}
+
+TEST_F(SimplifyTest, ChainedReshapesFastComposition) {
+  IndexingMap reshape2 = Parse(
+      "(d0, d1, d2) -> ((d0 * 100 + d1 * 10 + d2) floordiv 20, "
+      "(d0 * 100 + d1 * 10 + d2) mod 20)\n"
+      "domain:\nd0 in [0, 9]\nd1 in [0, 9]\nd2 in [0, 9]");
+  IndexingMap reshape1 = Parse(
+      "(d0, d1) -> ((d0 * 20 + d1) floordiv 100, ((d0 * 20 + d1) mod 100) "
+      "floordiv 10, d1 mod 10)\n"
+      "domain:\nd0 in [0, 49]\nd1 in [0, 19]");
+  EXPECT_EQ(ToString(ComposeAndSimplifyIndexingMaps(reshape2, reshape1)),
+            "(d0, d1, d2) -> (d0, d1, d2)\n"
+            "domain:\nd0 in [0, 9]\nd1 in [0, 9]\nd2 in [0, 9]");
 }
 
 }  // namespace

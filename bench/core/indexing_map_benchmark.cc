@@ -1,0 +1,308 @@
+// Speed of IndexingMap::Simplify and ComposeIndexingMaps on a corpus of
+// realistic maps (the seed's examples, reshape maps in the naive
+// linearize-delinearize form and their compositions, tiled-layout maps,
+// maps with symbols and constraints), with mlir::simplifyAffineMap on the
+// same affine maps as the baseline in the same run.
+//
+// Run: bazel run -c opt //bench/core:indexing_map_benchmark
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "benchmark/benchmark.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/indexing_map.h"
+#include "xla_index/core/indexing_map_text.h"
+
+namespace xla_index {
+namespace {
+
+mlir::MLIRContext* Context() {
+  static mlir::MLIRContext* context = new mlir::MLIRContext();
+  return context;
+}
+
+IndexingMap MustParse(const std::string& text) {
+  absl::StatusOr<IndexingMap> map = ParseIndexingMap(text, Context());
+  if (!map.ok()) {
+    fprintf(stderr, "%s\n%s\n", std::string(map.status().message()).c_str(),
+            text.c_str());
+    abort();
+  }
+  return *map;
+}
+
+/// Output-to-input map of a reshape from `in` to `out`, as a naive rule
+/// writes it: linearize the output index, delinearize it into the input.
+IndexingMap ReshapeMap(const std::vector<int64_t>& out,
+                       const std::vector<int64_t>& in) {
+  mlir::MLIRContext* ctx = Context();
+  mlir::AffineExpr linear = mlir::getAffineConstantExpr(0, ctx);
+  int64_t stride = 1;
+  for (int i = out.size() - 1; i >= 0; --i) {
+    linear = linear + mlir::getAffineDimExpr(i, ctx) * stride;
+    stride *= out[i];
+  }
+  std::vector<mlir::AffineExpr> results(in.size());
+  stride = 1;
+  for (int j = in.size() - 1; j >= 0; --j) {
+    mlir::AffineExpr e = linear.floorDiv(stride);
+    if (j > 0) e = e % in[j];
+    results[j] = e;
+    stride *= in[j];
+  }
+  return IndexingMap::FromTensorSizes(
+      mlir::AffineMap::get(out.size(), 0, results, ctx), out, {});
+}
+
+const std::vector<std::vector<int64_t>>& ChainShapes() {
+  // Factorizations of 4096, in a cycle.
+  static const auto* shapes = new std::vector<std::vector<int64_t>>{
+      {8, 8, 8, 8}, {64, 64},  {16, 256},  {4096},       {8, 512},
+      {2, 2048},    {32, 128}, {4, 1024},  {16, 16, 16}, {2, 32, 64},
+      {64, 8, 8},   {128, 32}, {4, 4, 256}};
+  return *shapes;
+}
+
+std::vector<IndexingMap> SeedMaps() {
+  return {
+      MustParse("(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16)\ndomain:\n"
+                "d0 in [0, 6]\nd1 in [0, 14]"),
+      MustParse("(d0, d1, d2) -> ((d0 * 100 + d1 * 10 + d2) floordiv 100, "
+                "((d0 * 100 + d1 * 10 + d2) mod 100) floordiv 10, d2 mod 10)\n"
+                "domain:\nd0 in [0, 9]\nd1 in [0, 9]\nd2 in [0, 9]"),
+      MustParse("(d0, d1, d2) -> ((d0 * 16 + d1 * 4 + d2) floordiv 8, "
+                "(d0 * 16 + d1 * 4 + d2) mod 8)\ndomain:\nd0 in [0, 9]\n"
+                "d1 in [0, 9]\nd2 in [0, 9]"),
+      MustParse("(d0, d1) -> (-((-d0 * 11 - d1 + 109) floordiv 11) + 9)\n"
+                "domain:\nd0 in [0, 9]\nd1 in [0, 10]"),
+      MustParse("(d0)[s0] -> (d0 + s0)\ndomain:\nd0 in [0, 5]\ns0 in [1, 3]\n"
+                "d0 + s0 in [0, 20]"),
+      MustParse("(d0, d1, d2) -> (d0 - 5, (d1 - 3) floordiv 7, d2 floordiv 2)\n"
+                "domain:\nd0 in [5, 9]\nd1 in [3, 17]\nd2 in [0, 48]\n"
+                "(d1 - 3) mod 7 in [0, 0]\nd2 mod 2 in [0, 0]"),
+      MustParse(
+          "(d0, d1, d2) -> (d0 * 2 + d1 floordiv 2, d2 + (d1 mod 2) * 4)\n"
+          "domain:\nd0 in [0, 1]\nd1 in [0, 3]\nd2 in [0, 3]"),
+      MustParse("(d0, d1) -> ((d0 - 1) floordiv 2, d1 - 4)\ndomain:\n"
+                "d0 in [1, 7]\nd1 in [4, 7]\n(d0 - 1) mod 2 in [0, 0]"),
+  };
+}
+
+std::vector<IndexingMap> ReshapeMaps() {
+  std::vector<IndexingMap> maps = {
+      ReshapeMap({32}, {4, 8}),
+      ReshapeMap({4, 8}, {32}),
+      ReshapeMap({2, 4, 4}, {4, 8}),
+      ReshapeMap({32, 3, 4}, {4, 8, 12}),
+      ReshapeMap({50, 20}, {10, 10, 10}),
+      ReshapeMap({10, 10, 10}, {50, 20}),
+      ReshapeMap({8192}, {128, 64}),
+      ReshapeMap({6, 20}, {2, 3, 4, 5}),
+      ReshapeMap({256, 16}, {16, 16, 16}),
+  };
+  // Compositions of two reshapes, as fusion produces them.
+  const auto& shapes = ChainShapes();
+  for (size_t i = 0; i + 2 < shapes.size(); i += 2) {
+    maps.push_back(ComposeIndexingMaps(ReshapeMap(shapes[i + 2], shapes[i + 1]),
+                                       ReshapeMap(shapes[i + 1], shapes[i])));
+  }
+  return maps;
+}
+
+std::vector<IndexingMap> TiledLayoutMaps() {
+  return {
+      // Logical to physical of f32[1024,512]{1,0:T(8,128)}.
+      MustParse("(d0, d1) -> (d0 floordiv 8, d1 floordiv 128, d0 mod 8, "
+                "d1 mod 128)\ndomain:\nd0 in [0, 1023]\nd1 in [0, 511]"),
+      // Its linear position.
+      MustParse("(d0, d1) -> (((d0 floordiv 8) * 4 + d1 floordiv 128) * 1024 "
+                "+ (d0 mod 8) * 128 + d1 mod 128)\ndomain:\nd0 in [0, 1023]\n"
+                "d1 in [0, 511]"),
+      // bf16 (2,1) sub-tiles of an (8,128) tile.
+      MustParse("(d0, d1) -> (d0 floordiv 8, d1 floordiv 128, "
+                "(d0 mod 8) floordiv 2, d1 mod 128, d0 mod 2)\ndomain:\n"
+                "d0 in [0, 15]\nd1 in [0, 255]"),
+      // A tile of 4x128 elements per thread block, thread = 128 lanes.
+      MustParse("(d0, d1)[s0] -> (d1 * 4 + s0, d0 mod 128 + (d0 floordiv 128) "
+                "* 128)\ndomain:\nd0 in [0, 127]\nd1 in [0, 255]\n"
+                "s0 in [0, 3]"),
+      // Reduce-window over a padded input (composition with a constraint).
+      MustParse("(d0, d1)[s0] -> (d0, (d1 + s0 - 1) floordiv 2)\ndomain:\n"
+                "d0 in [0, 1023]\nd1 in [0, 2]\ns0 in [0, 511]\n"
+                "(d1 + s0 - 1) mod 2 in [0, 0]\nd1 + s0 in [1, 511]"),
+  };
+}
+
+std::vector<IndexingMap> Corpus() {
+  std::vector<IndexingMap> all = SeedMaps();
+  for (auto& m : ReshapeMaps()) all.push_back(m);
+  for (auto& m : TiledLayoutMaps()) all.push_back(m);
+  return all;
+}
+
+int64_t CountNodes(mlir::AffineMap map) {
+  int64_t n = 0;
+  for (mlir::AffineExpr e : map.getResults()) {
+    e.walk([&](mlir::AffineExpr) { ++n; });
+  }
+  return n;
+}
+
+template <std::vector<IndexingMap> (*MakeCorpus)()>
+void BM_Simplify(benchmark::State& state) {
+  const std::vector<IndexingMap> corpus = MakeCorpus();
+  int64_t nodes = 0;
+  for (const IndexingMap& m : corpus) {
+    IndexingMap copy = m;
+    copy.Simplify();
+    nodes += CountNodes(copy.GetAffineMap());
+  }
+  for (auto _ : state) {
+    for (const IndexingMap& m : corpus) {
+      IndexingMap copy = m;
+      benchmark::DoNotOptimize(copy.Simplify());
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * corpus.size());
+  state.counters["result_nodes"] = nodes;
+}
+
+template <std::vector<IndexingMap> (*MakeCorpus)()>
+void BM_MlirSimplifyAffineMap(benchmark::State& state) {
+  const std::vector<IndexingMap> corpus = MakeCorpus();
+  int64_t nodes = 0;
+  for (const IndexingMap& m : corpus) {
+    nodes += CountNodes(mlir::simplifyAffineMap(m.GetAffineMap()));
+  }
+  for (auto _ : state) {
+    for (const IndexingMap& m : corpus) {
+      benchmark::DoNotOptimize(mlir::simplifyAffineMap(m.GetAffineMap()));
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * corpus.size());
+  state.counters["result_nodes"] = nodes;
+}
+
+// Fusion passes re-simplify maps that are already simple.
+template <std::vector<IndexingMap> (*MakeCorpus)()>
+void BM_SimplifyAlreadySimple(benchmark::State& state) {
+  std::vector<IndexingMap> corpus = MakeCorpus();
+  for (IndexingMap& m : corpus) m.Simplify();
+  for (auto _ : state) {
+    for (const IndexingMap& m : corpus) {
+      IndexingMap copy = m;
+      benchmark::DoNotOptimize(copy.Simplify());
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * corpus.size());
+}
+
+// The cost of the copy that the Simplify benchmarks include.
+void BM_CopyOnly(benchmark::State& state) {
+  const std::vector<IndexingMap> corpus = Corpus();
+  for (auto _ : state) {
+    for (const IndexingMap& m : corpus) {
+      IndexingMap copy = m;
+      benchmark::DoNotOptimize(copy);
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * corpus.size());
+}
+
+void BM_Compose(benchmark::State& state) {
+  const auto& shapes = ChainShapes();
+  std::vector<std::pair<IndexingMap, IndexingMap>> pairs;
+  for (size_t i = 0; i + 2 < shapes.size(); ++i) {
+    pairs.push_back({ReshapeMap(shapes[i + 2], shapes[i + 1]),
+                     ReshapeMap(shapes[i + 1], shapes[i])});
+  }
+  for (auto _ : state) {
+    for (const auto& [first, second] : pairs) {
+      benchmark::DoNotOptimize(ComposeIndexingMaps(first, second));
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * pairs.size());
+}
+
+// A fusion of `state.range(0)` reshapes: compose the output-to-input maps
+// from the root down, simplifying after each step
+// (ComposeAndSimplifyIndexingMaps). The result must be the map of one
+// reshape from the last shape to the first.
+void BM_ComposeAndSimplifyReshapeChain(benchmark::State& state) {
+  const auto& shapes = ChainShapes();
+  std::vector<IndexingMap> chain;  // chain[k]: shape k+1 -> shape k.
+  const int length = state.range(0);
+  for (int k = 0; k < length; ++k) {
+    chain.push_back(
+        ReshapeMap(shapes[(k + 1) % shapes.size()], shapes[k % shapes.size()]));
+  }
+  int64_t nodes = 0;
+  for (auto _ : state) {
+    IndexingMap map = chain.back();
+    map.Simplify();
+    for (int k = length - 2; k >= 0; --k) {
+      map = ComposeAndSimplifyIndexingMaps(map, chain[k]);
+    }
+    nodes = CountNodes(map.GetAffineMap());
+    benchmark::DoNotOptimize(map);
+  }
+  state.counters["result_nodes"] = nodes;
+}
+
+// The same chain with mlir::simplifyAffineMap (no bounds) after each step;
+// its expressions grow with the chain length (it cannot cancel the reshapes
+// without bounds), so only `state.range(0)` steps.
+void BM_MlirComposeAndSimplifyReshapeChain(benchmark::State& state) {
+  const auto& shapes = ChainShapes();
+  std::vector<mlir::AffineMap> chain;
+  const int length = state.range(0);
+  for (int k = 0; k < length; ++k) {
+    chain.push_back(
+        ReshapeMap(shapes[(k + 1) % shapes.size()], shapes[k % shapes.size()])
+            .GetAffineMap());
+  }
+  int64_t nodes = 0;
+  for (auto _ : state) {
+    mlir::AffineMap map = mlir::simplifyAffineMap(chain.back());
+    for (int k = length - 2; k >= 0; --k) {
+      map = mlir::simplifyAffineMap(chain[k].compose(map));
+    }
+    nodes = CountNodes(map);
+    benchmark::DoNotOptimize(map);
+  }
+  state.counters["result_nodes"] = nodes;
+}
+
+void BM_PrintAndParse(benchmark::State& state) {
+  std::vector<IndexingMap> corpus = Corpus();
+  for (IndexingMap& m : corpus) m.Simplify();
+  for (auto _ : state) {
+    for (const IndexingMap& m : corpus) {
+      benchmark::DoNotOptimize(ParseIndexingMap(ToString(m), Context()));
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * corpus.size());
+}
+
+BENCHMARK_TEMPLATE(BM_Simplify, Corpus);
+BENCHMARK_TEMPLATE(BM_MlirSimplifyAffineMap, Corpus);
+BENCHMARK_TEMPLATE(BM_Simplify, SeedMaps);
+BENCHMARK_TEMPLATE(BM_MlirSimplifyAffineMap, SeedMaps);
+BENCHMARK_TEMPLATE(BM_Simplify, ReshapeMaps);
+BENCHMARK_TEMPLATE(BM_MlirSimplifyAffineMap, ReshapeMaps);
+BENCHMARK_TEMPLATE(BM_Simplify, TiledLayoutMaps);
+BENCHMARK_TEMPLATE(BM_MlirSimplifyAffineMap, TiledLayoutMaps);
+BENCHMARK_TEMPLATE(BM_SimplifyAlreadySimple, Corpus);
+BENCHMARK(BM_CopyOnly);
+BENCHMARK(BM_Compose);
+BENCHMARK(BM_ComposeAndSimplifyReshapeChain)->Arg(4)->Arg(64);
+BENCHMARK(BM_MlirComposeAndSimplifyReshapeChain)->Arg(4);
+BENCHMARK(BM_PrintAndParse);
+
+}  // namespace
+}  // namespace xla_index
