@@ -8,6 +8,7 @@
 //   ...
 //   stdout:                          (optional; exact, trailing newline added)
 //   ...
+//   stdout-contains: some text       (optional, may repeat)
 //   stderr-contains: some text       (optional, may repeat)
 //   exit: 1                          (optional, default 0)
 
@@ -43,6 +44,7 @@ struct CliCase {
   std::string stdin_text;
   bool check_stdout = false;
   std::string stdout_text;
+  std::vector<std::string> stdout_contains;
   std::vector<std::string> stderr_contains;
   int exit_code = 0;
 };
@@ -68,6 +70,9 @@ CliCase ParseCase(const std::filesystem::path& path) {
     } else if (line == "stdout:") {
       c.check_stdout = true;
       block = &c.stdout_text;
+    } else if (absl::ConsumePrefix(&rest, "stdout-contains:")) {
+      c.stdout_contains.emplace_back(absl::StripAsciiWhitespace(rest));
+      block = nullptr;
     } else if (absl::ConsumePrefix(&rest, "stderr-contains:")) {
       c.stderr_contains.emplace_back(absl::StripAsciiWhitespace(rest));
       block = nullptr;
@@ -115,7 +120,11 @@ TEST_P(CliGoldenTest, Matches) {
   ASSERT_TRUE(WIFEXITED(status)) << "killed by a signal: " << command;
   std::string stderr_text = ReadFile(err);
   EXPECT_EQ(WEXITSTATUS(status), c.exit_code) << "stderr: " << stderr_text;
-  if (c.check_stdout) EXPECT_EQ(ReadFile(out), c.stdout_text);
+  std::string stdout_text = ReadFile(out);
+  if (c.check_stdout) EXPECT_EQ(stdout_text, c.stdout_text);
+  for (const std::string& needle : c.stdout_contains) {
+    EXPECT_THAT(stdout_text, testing::HasSubstr(needle));
+  }
   for (const std::string& needle : c.stderr_contains) {
     EXPECT_THAT(stderr_text, testing::HasSubstr(needle));
   }

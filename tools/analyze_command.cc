@@ -9,7 +9,7 @@
 #include "hlo/module.h"
 #include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
-#include "tools/input_text.h"
+#include "tools/file_io.h"
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/indexing_analysis.h"
 

@@ -66,9 +66,14 @@ if ! command -v clang++-22 >/dev/null || [[ -z "$fuzzer_rt" ]]; then
     { echo "fuzz.sh: cannot install clang-22" >&2; exit 1; }
 fi
 
-# 2. Build. The whole library is instrumented for coverage (fuzzer-no-link)
+# 2. Build (C++ only: naming a C compiler makes LLVM's FindFFI probe with it,
+# which fails in this C++-only project). The whole library is instrumented for coverage (fuzzer-no-link)
 # and the sanitizers; only the fuzzer binaries link libFuzzer's main. vptr is
 # off because LLVM/MLIR are built without RTTI. Debug keeps assert() on.
+# -fclang-abi-compat=17: clang 18+ mangles some templates (Abseil's
+# enable_if constructors, e.g. absl::Cord(std::string&&)) differently from
+# gcc, which built Debian's libabsl; the older mangling links against it.
+abi="-fclang-abi-compat=17"
 san="-fsanitize=address,undefined -fno-sanitize=vptr"
 san="$san -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 launcher=()
@@ -77,9 +82,9 @@ if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Debug \
-  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+  -DCMAKE_CXX_COMPILER=clang++-22 \
   "${launcher[@]}" \
-  -DCMAKE_CXX_FLAGS="-O1 -g $san -fsanitize=fuzzer-no-link" \
+  -DCMAKE_CXX_FLAGS="-O1 -g $abi $san -fsanitize=fuzzer-no-link" \
   -DCMAKE_EXE_LINKER_FLAGS="$san" \
   -DXLA_INDEX_FUZZ=ON >"$build_dir.configure.log" 2>&1 ||
   { tail -30 "$build_dir.configure.log"; echo "fuzz.sh: configure failed" >&2; exit 1; }

@@ -8,7 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "mlir/IR/MLIRContext.h"
-#include "tools/input_text.h"
+#include "tools/file_io.h"
 #include "tools/timing.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"

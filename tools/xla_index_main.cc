@@ -15,7 +15,9 @@
 #include "absl/strings/string_view.h"
 #include "tools/analyze_command.h"
 #include "tools/command_line.h"
+#include "tools/layout_command.h"
 #include "tools/map_commands.h"
+#include "tools/sparse_command.h"
 
 namespace xla_index {
 namespace {
@@ -31,6 +33,13 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
       one-line form; - reads standard input)
   compose MAP1 MAP2 [--json] [--timing]
       MAP2 after MAP1: MAP1's results feed MAP2's dimensions
+  layout SHAPE [--index=i,j,...] [--svg=FILE] [--json]
+      element count, padded count, bytes, memory space and the
+      logical-to-physical map of a shape's (tiled) layout, e.g.
+      'f32[3,5]{1,0:T(2,2)}'; --index gives the element's linear offset
+  sparse ENCODING [--shape=AxB...] [--coo=FILE] [--svg=FILE] [--json]
+      canonical '#sparse_tensor.encoding<{...}>', level types, maps,
+      storage sizes; --coo (lines "i j ... value") assembles the storage
 
 --json prints a machine-readable answer; --timing repeats the work
 in-process and reports median times on stderr.
@@ -47,6 +56,8 @@ const std::vector<Subcommand>& Subcommands() {
       {"analyze", {"json", "direction", "instruction"}, RunAnalyzeCommand},
       {"simplify", {"json", "timing"}, RunSimplifyCommand},
       {"compose", {"json", "timing"}, RunComposeCommand},
+      {"layout", {"json", "index", "svg"}, RunLayoutCommand},
+      {"sparse", {"json", "shape", "coo", "svg"}, RunSparseCommand},
   };
   return *subcommands;
 }

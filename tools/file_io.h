@@ -1,5 +1,5 @@
-#ifndef XLA_INDEX_TOOLS_INPUT_TEXT_H_
-#define XLA_INDEX_TOOLS_INPUT_TEXT_H_
+#ifndef XLA_INDEX_TOOLS_FILE_IO_H_
+#define XLA_INDEX_TOOLS_FILE_IO_H_
 
 #include <string>
 
@@ -15,6 +15,10 @@ absl::StatusOr<std::string> ArgumentOrStdin(absl::string_view argument);
 /// The contents of file `path` ("-" reads standard input).
 absl::StatusOr<std::string> ReadInputFile(absl::string_view path);
 
+/// Writes `contents` to file `path`, replacing it (for --svg FILE).
+absl::Status WriteOutputFile(absl::string_view path,
+                             absl::string_view contents);
+
 }  // namespace xla_index
 
-#endif  // XLA_INDEX_TOOLS_INPUT_TEXT_H_
+#endif  // XLA_INDEX_TOOLS_FILE_IO_H_

@@ -1,4 +1,4 @@
-#include "tools/input_text.h"
+#include "tools/file_io.h"
 
 #include <fstream>
 #include <iostream>
@@ -35,6 +35,18 @@ absl::StatusOr<std::string> ReadInputFile(absl::string_view path) {
     return absl::DataLossError(absl::StrCat(path, ": read error"));
   }
   return text;
+}
+
+absl::Status WriteOutputFile(absl::string_view path,
+                             absl::string_view contents) {
+  std::ofstream file{std::string(path), std::ios::binary | std::ios::trunc};
+  file << contents;
+  file.close();
+  if (!file) {
+    return absl::PermissionDeniedError(
+        absl::StrCat(path, ": cannot write file"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace xla_index

@@ -1,0 +1,49 @@
+#include "tools/layout_command.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "layout/layout_description.h"
+#include "mlir/IR/MLIRContext.h"
+#include "tools/file_io.h"
+
+namespace xla_index {
+
+absl::Status RunLayoutCommand(const CommandLine& command_line,
+                              std::ostream& out, std::ostream& err) {
+  if (command_line.positional.size() != 1) {
+    return absl::InvalidArgumentError(
+        "usage: xla-index layout SHAPE [--index=i,j,...] [--svg=FILE] "
+        "[--json]");
+  }
+  const std::string& shape = command_line.positional[0];
+  std::optional<std::vector<int64_t>> index;
+  if (std::optional<std::string> text = command_line.Get("index")) {
+    absl::StatusOr<std::vector<int64_t>> parsed = ParseIndexList(*text);
+    if (!parsed.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--index: ", parsed.status().message()));
+    }
+    index = *std::move(parsed);
+  }
+  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+  absl::StatusOr<LayoutDescription> description =
+      DescribeLayout(shape, index, &context);
+  if (!description.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("SHAPE:", description.status().message()));
+  }
+  if (std::optional<std::string> svg_path = command_line.Get("svg")) {
+    absl::StatusOr<std::string> svg = LayoutSvg(shape);
+    if (!svg.ok()) return svg.status();
+    if (absl::Status s = WriteOutputFile(*svg_path, *svg); !s.ok()) return s;
+  }
+  out << (command_line.Has("json") ? LayoutDescriptionToJson(*description)
+                                   : LayoutDescriptionToText(*description));
+  return absl::OkStatus();
+}
+
+}  // namespace xla_index
