@@ -230,6 +230,74 @@ TEST_F(EncodingTest, InfersLevelToDimensionMaps) {
   }
 }
 
+// InferLvlToDim and LevelSizes against what MLIR itself derives from the
+// same encodings (inferLvlToDim, SparseTensorType::getLvlShape).
+TEST_F(EncodingTest, InverseAndLevelShapeAgreeWithMlir) {
+  struct Case {
+    std::string map;
+    std::vector<int64_t> shape;  // Divisible by the blocks.
+  };
+  for (const Case& test : std::vector<Case>{
+           {"(i) -> (i : compressed)", {7}},
+           {"(i, j) -> (j : compressed, i : compressed)", {8, 5}},
+           {"(i, j, k) -> (k : dense, i : compressed, j : compressed)",
+            {2, 3, 4}},
+           {"(i, j) -> (i floordiv 2 : dense, j floordiv 3 : compressed, i "
+            "mod 2 : dense, j mod 3 : dense)",
+            {20, 30}},
+           {"(i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i "
+            "mod 2 : dense, j mod 2 : dense)",
+            {4, 6}},
+           {"(i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : "
+            "structured[2, 4])",
+            {16, 16}},
+           {"(i, j) -> (j floordiv 8 : compressed, i floordiv 4 : dense, i "
+            "mod 4 : dense, j mod 8 : dense)",
+            {12, 16}},
+       }) {
+    std::string text = "#sparse_tensor.encoding<{ map = " + test.map + " }>";
+    SCOPED_TRACE(text);
+    absl::StatusOr<SparseEncoding> encoding =
+        ParseSparseEncoding(text, &context_);
+    ASSERT_TRUE(encoding.ok()) << encoding.status();
+    absl::StatusOr<MlirEncodingFacts> mlir =
+        MlirFactsOfEncoding(text, test.shape);
+    ASSERT_TRUE(mlir.ok()) << mlir.status();
+    std::string ours;
+    llvm::raw_string_ostream os(ours);
+    InferLvlToDim(encoding->dim_to_lvl).print(os);
+    EXPECT_EQ(os.str(), mlir->lvl_to_dim);
+    EXPECT_EQ(*LevelSizes(encoding->dim_to_lvl, test.shape), mlir->level_shape);
+  }
+}
+
+// Where MLIR 22 and this library knowingly differ, with MLIR's answer
+// recorded so that a change on either side is noticed.
+TEST_F(EncodingTest, DocumentedDifferencesFromMlir) {
+  // 1. An unblocked dimension after a blocked one: MLIR lists unblocked
+  // dimensions first, so its inverse says i = l1, which is wrong (the
+  // brute-force test in InfersLevelToDimensionMaps checks ours).
+  const std::string mixed =
+      "#sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j : "
+      "compressed, i mod 2 : dense) }>";
+  absl::StatusOr<MlirEncodingFacts> mlir = MlirFactsOfEncoding(mixed, {});
+  ASSERT_TRUE(mlir.ok()) << mlir.status();
+  EXPECT_EQ(mlir->lvl_to_dim, "(d0, d1, d2) -> (d1, d0 * 2 + d2)");
+  // 2. A shape that the block does not divide: MLIR rounds the number of
+  // blocks up (11) but evaluates the `i mod 2` level's size as 21 mod 2 = 1,
+  // although that level takes the values 0 and 1; ours says 2.
+  const std::string bsr =
+      "#sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j "
+      "floordiv 3 : compressed, i mod 2 : dense, j mod 3 : dense) }>";
+  mlir = MlirFactsOfEncoding(bsr, {21, 30});
+  ASSERT_TRUE(mlir.ok()) << mlir.status();
+  EXPECT_EQ(mlir->level_shape, (std::vector<int64_t>{11, 10, 1, 3}));
+  absl::StatusOr<SparseEncoding> ours = ParseSparseEncoding(bsr, &context_);
+  ASSERT_TRUE(ours.ok());
+  EXPECT_EQ(*LevelSizes(ours->dim_to_lvl, {21, 30}),
+            (std::vector<int64_t>{11, 10, 2, 3}));
+}
+
 TEST_F(EncodingTest, LevelSizesOfTheSeedExamples) {
   auto sizes = [&](const std::string& map, std::vector<int64_t> shape) {
     absl::StatusOr<SparseEncoding> e = ParseSparseEncoding(

@@ -36,7 +36,8 @@ bool UsesEveryDim(mlir::AffineMap map);
 
 /// The size of every level for a tensor of shape `dim_sizes`: a level `d` has
 /// d's size, `d floordiv c` has ceil(size / c) and `d mod c` has c (a
-/// partial last block is padded, as MLIR does); any other expression gets
+/// partial last block is padded; MLIR 22's getLvlShape says d's size mod c
+/// there, e.g. 1 for 21 rows in blocks of 2); any other expression gets
 /// (the maximum of the expression over the dimension box) + 1. BSR 2x3 on
 /// 20x30 gives 10x10x2x3. Error when a size is not positive, the rank does
 /// not match, or a level's size depends on a symbol (ELL's counting symbol
