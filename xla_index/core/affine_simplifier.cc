@@ -544,6 +544,21 @@ AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
       unsigned pos =
           is_dim ? mlir::cast<mlir::AffineDimExpr>(expr).getPosition()
                  : mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition();
+      // In a composition, outer dims stand for inner results (the outer map
+      // may have more dims than the box).
+      if (is_dim && dim_values_ != nullptr && pos < dim_values_->size()) {
+        Lin value = (*dim_values_)[pos];
+        value.source = AffineExpr();
+        return value;
+      }
+      if (!is_dim && remap_symbols_ && pos < symbol_positions_.size() &&
+          static_cast<int>(pos) != symbol_positions_[pos]) {
+        int32_t atom = VariableAtom(AtomKind::kSymbol, symbol_positions_[pos]);
+        if (atoms_[atom].bounds.IsPoint()) {
+          return Constant(atoms_[atom].bounds.lower);
+        }
+        return FromAtom(atom);  // No source: the position changed.
+      }
       if (pos >= (is_dim ? dim_bounds_.size() : symbol_bounds_.size())) {
         Atom atom;  // A variable the box does not know: nothing is known.
         atom.kind = AtomKind::kOpaque;
@@ -553,23 +568,13 @@ AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
         lin.source = expr;
         return lin;
       }
-      if (is_dim && dim_values_ != nullptr && pos < dim_values_->size()) {
-        Lin value = (*dim_values_)[pos];
-        value.source = AffineExpr();
-        return value;
-      }
-      bool remapped = false;
-      if (!is_dim && remap_symbols_ && pos < symbol_positions_.size()) {
-        remapped = static_cast<int>(pos) != symbol_positions_[pos];
-        pos = symbol_positions_[pos];
-      }
       int32_t atom =
           VariableAtom(is_dim ? AtomKind::kDim : AtomKind::kSymbol, pos);
       if (atoms_[atom].bounds.IsPoint()) {
         return Constant(atoms_[atom].bounds.lower);
       }
       Lin lin = FromAtom(atom);
-      if (!remapped) lin.source = expr;
+      lin.source = expr;
       return lin;
     }
     default:

@@ -358,6 +358,23 @@ TEST_F(SimplifyTest, ComposeAndSimplifyOnRandomMaps) {
   }
 }
 
+// The second map has more dims than the first: its dims must all be bound
+// to the first's results (the fast path once leaked d1 into the result).
+TEST_F(SimplifyTest, FastCompositionWithMoreOuterDims) {
+  IndexingMap first =
+      Parse("(d0) -> (d0 floordiv 4, d0 mod 4)\ndomain:\nd0 in [0, 15]");
+  IndexingMap second = Parse(
+      "(d0, d1)[s0] -> (d1 * 4 + d0 + s0)\ndomain:\nd0 in [0, 3]\n"
+      "d1 in [0, 3]\ns0 in [0, 1]");
+  IndexingMap fast = ComposeAndSimplifyIndexingMaps(first, second);
+  EXPECT_EQ(ToString(fast),
+            "(d0)[s0] -> (d0 floordiv 4 + s0 + (d0 mod 4) * 4)\ndomain:\n"
+            "d0 in [0, 15]\ns0 in [0, 1]");
+  IndexingMap slow = ComposeIndexingMaps(first, second);
+  slow.Simplify();
+  EXPECT_EQ(ToString(fast), ToString(slow));
+}
+
 TEST_F(SimplifyTest, ChainedReshapesFastComposition) {
   IndexingMap reshape2 = Parse(
       "(d0, d1, d2) -> ((d0 * 100 + d1 * 10 + d2) floordiv 20, "
