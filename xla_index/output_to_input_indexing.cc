@@ -697,7 +697,13 @@ HloInstructionIndexing ComputeOutputToInputConvolutionIndexing(
     return UndefinedFor(instruction);
   }
   std::vector<WindowDimension> window = instruction->window().dimensions;
-  if (!instruction->has_window()) window.assign(spatial, WindowDimension{});
+  if (!instruction->has_window()) {
+    // No window attribute: the window is the whole kernel, stride 1.
+    window.assign(spatial, WindowDimension{});
+    for (int64_t k = 0; k < spatial; ++k) {
+      window[k].size = rhs.dimensions(dn.kernel_spatial_dimensions[k]);
+    }
+  }
   if (static_cast<int64_t>(window.size()) != spatial) {
     return UndefinedFor(instruction);
   }
