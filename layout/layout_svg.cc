@@ -34,9 +34,6 @@ struct Grid {
   // Extents including the first tile's padding.
   int64_t padded_rows = 1;
   int64_t padded_columns = 1;
-  // The first tile's size along rows and columns (1 if not tiled there).
-  int64_t tile_rows = 1;
-  int64_t tile_columns = 1;
 };
 
 // The logical index of grid cell (row, column).
@@ -71,7 +68,6 @@ Grid MakeGrid(const TiledLayout& layout) {
     const bool is_row = layout.rank() == 2 && dim == 0;
     int64_t& extent = is_row ? grid.padded_rows : grid.padded_columns;
     extent = CeilOfRatio(extent, size) * size;
-    (is_row ? grid.tile_rows : grid.tile_columns) = size;
   }
   return grid;
 }
@@ -120,6 +116,29 @@ void AppendCell(std::string& svg, int64_t x, int64_t y, const std::string& fill,
                           x + kCell / 2, y + kCell / 2 + font_size / 3,
                           font_size, label);
   }
+}
+
+// The numbers of the steps that tile (not combine), in order.
+std::vector<int64_t> TileStepNumbers(const TiledLayout& layout) {
+  std::vector<int64_t> numbers;
+  for (size_t s = 0; s < layout.steps().size(); ++s) {
+    if (layout.steps()[s].kind == TilingStep::Kind::kTile) {
+      numbers.push_back(s);
+    }
+  }
+  return numbers;
+}
+
+// A cell edge: black if it separates first-level tiles, else red if it
+// separates second-level tiles, else nothing.
+void AppendBoundary(std::string& svg, int64_t x1, int64_t y1, int64_t x2,
+                    int64_t y2, bool first_level, bool second_level) {
+  if (!first_level && !second_level) return;
+  absl::StrAppendFormat(
+      &svg,
+      "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
+      "stroke-width=\"%s\"/>\n",
+      x1, y1, x2, y2, first_level ? "black" : "red", first_level ? "2" : "1.5");
 }
 
 }  // namespace
@@ -188,18 +207,41 @@ absl::StatusOr<std::string> RenderLayoutSvg(const TiledLayout& layout,
                  absl::StrCat(position), 11);
     }
   }
-  // Thick outlines of the first tile.
-  for (int64_t row = 0; row < grid.padded_rows; row += grid.tile_rows) {
-    for (int64_t column = 0; column < grid.padded_columns;
-         column += grid.tile_columns) {
-      absl::StrAppendFormat(
-          &svg,
-          "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-          "stroke=\"black\" stroke-width=\"2\"/>\n",
-          grid_x + column * kCell, grid_y + row * kCell,
-          grid.tile_columns * kCell, grid.tile_rows * kCell);
+  // Tile boundaries: black between cells of different first-level tiles,
+  // red between cells of different second-level tiles (as the seed's
+  // figure 2 outlines its 2x1 tiles), wherever those tiles fall.
+  const std::vector<int64_t> tile_steps = TileStepNumbers(layout);
+  auto tile_of = [&](int64_t level, int64_t row, int64_t column) {
+    if (level >= static_cast<int64_t>(tile_steps.size())) {
+      return std::vector<int64_t>{};
+    }
+    const TilingStep& step = layout.steps()[tile_steps[level]];
+    std::vector<int64_t> physical = layout.PartialPhysicalIndex(
+        GridIndex(layout, row, column), tile_steps[level] + 1);
+    physical.resize(physical.size() - step.tile.size());  // drop in-tile part
+    return physical;
+  };
+  for (int64_t row = 0; row < grid.padded_rows; ++row) {
+    for (int64_t column = 0; column < grid.padded_columns; ++column) {
+      const int64_t x = grid_x + column * kCell;
+      const int64_t y = grid_y + row * kCell;
+      if (column + 1 < grid.padded_columns) {
+        AppendBoundary(svg, x + kCell, y, x + kCell, y + kCell,
+                       tile_of(0, row, column) != tile_of(0, row, column + 1),
+                       tile_of(1, row, column) != tile_of(1, row, column + 1));
+      }
+      if (row + 1 < grid.padded_rows) {
+        AppendBoundary(svg, x, y + kCell, x + kCell, y + kCell,
+                       tile_of(0, row, column) != tile_of(0, row + 1, column),
+                       tile_of(1, row, column) != tile_of(1, row + 1, column));
+      }
     }
   }
+  absl::StrAppendFormat(&svg,
+                        "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                        "fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>\n",
+                        grid_x, grid_y, grid.padded_columns * kCell,
+                        grid.padded_rows * kCell);
 
   // Right: memory in order.
   for (int64_t position = 0; position < positions; ++position) {

@@ -6,8 +6,9 @@
 //
 //  - left, the logical array (rank 0 to 2; rank 1 is one row), extended by
 //    the first tile's padding; each cell shows its position in memory, is
-//    coloured by the first-level tile it belongs to, padding is white, and
-//    thick lines outline the first tile;
+//    coloured by the first-level tile it belongs to, padding is white;
+//    thick black lines separate first-level tiles and red lines
+//    second-level ones (the seed's 2x1 boxes in figure 2);
 //  - right, memory in order, rows as wide as the first tile's volume (the
 //    most minor dimension when untiled); each cell shows the logical index
 //    stored there, padding cells are white and empty.

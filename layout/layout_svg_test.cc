@@ -91,8 +91,11 @@ TEST(LayoutSvgTest, SeedFigure1) {
   EXPECT_EQ(memory, expected);
   // 9 padding cells on each side are white.
   EXPECT_EQ(Count(*svg, "fill=\"white\""), 18);
-  // 6 thick tile outlines.
-  EXPECT_EQ(Count(*svg, "stroke-width=\"2\""), 6);
+  // Black edges between the 2x2 tiles of the 4x6 padded grid: vertical at
+  // columns 2 and 4 (4 rows each), horizontal at row 2 (6 columns); no
+  // second-level tiles, so no red.
+  EXPECT_EQ(Count(*svg, "stroke=\"black\" stroke-width=\"2\"/>"), 14 + 1);
+  EXPECT_EQ(Count(*svg, "stroke=\"red\""), 0);
 }
 
 // Seed 001, figure 2: row 0 of the 4x8 array at 0, 2, ..., 14.
@@ -107,6 +110,11 @@ TEST(LayoutSvgTest, SeedFigure2) {
     EXPECT_EQ(logical[8 + j], std::to_string(2 * j + 1));
   }
   EXPECT_EQ(Count(*svg, "fill=\"white\""), 0);
+  // Black edges between the four 2x4 tiles: 4 vertical + 8 horizontal, and
+  // the outer frame. Red edges between the 2x1 tiles inside each 2x4 tile:
+  // 3 boundaries per tile row per tile, each 2 cells tall: 3 * 2 * 4 = 24.
+  EXPECT_EQ(Count(*svg, "stroke=\"black\" stroke-width=\"2\"/>"), 12 + 1);
+  EXPECT_EQ(Count(*svg, "stroke=\"red\""), 24);
 }
 
 TEST(LayoutSvgTest, RankOneAndScalar) {

@@ -244,6 +244,15 @@ std::vector<int64_t> TiledLayout::PhysicalIndex(
   return std::vector<int64_t>(physical.begin(), physical.end());
 }
 
+std::vector<int64_t> TiledLayout::PartialPhysicalIndex(
+    absl::Span<const int64_t> index, size_t num_steps) const {
+  IndexVector physical = TransposeToPhysical(minor_to_major_, index);
+  for (size_t s = 0; s < num_steps && s < steps_.size(); ++s) {
+    ApplyStep(steps_[s], physical);
+  }
+  return std::vector<int64_t>(physical.begin(), physical.end());
+}
+
 int64_t TiledLayout::LinearIndex(absl::Span<const int64_t> index) const {
   IndexVector physical = TransposeToPhysical(minor_to_major_, index);
   for (const TilingStep& step : steps_) ApplyStep(step, physical);

@@ -118,6 +118,12 @@ class TiledLayout {
   /// Precondition: index is in bounds (see CheckedLinearIndex).
   std::vector<int64_t> PhysicalIndex(absl::Span<const int64_t> index) const;
 
+  /// The index after only the first `num_steps` steps (PhysicalIndex is
+  /// num_steps = steps().size()). `index` may also lie in the first tile's
+  /// padding, which the steps move like elements.
+  std::vector<int64_t> PartialPhysicalIndex(absl::Span<const int64_t> index,
+                                            size_t num_steps) const;
+
   /// The position in memory (in elements) of the logical element `index`.
   /// Precondition: index is in bounds (see CheckedLinearIndex).
   int64_t LinearIndex(absl::Span<const int64_t> index) const;

@@ -146,6 +146,14 @@ TEST(TiledLayoutTest, LaterTileReachesAcrossTileCounts) {
   EXPECT_EQ(layout.LinearIndex({0, 1}), 2);
 }
 
+TEST(TiledLayoutTest, PartialPhysicalIndex) {
+  TiledLayout layout = MakeLayout({4, 8}, {1, 0}, {{2, 4}, {2, 1}});
+  EXPECT_THAT(layout.PartialPhysicalIndex({3, 6}, 0), ElementsAre(3, 6));
+  EXPECT_THAT(layout.PartialPhysicalIndex({3, 6}, 1), ElementsAre(1, 1, 1, 2));
+  EXPECT_EQ(layout.PartialPhysicalIndex({3, 6}, 2),
+            layout.PhysicalIndex({3, 6}));
+}
+
 TEST(TiledLayoutTest, UntiledIsIndexUtil) {
   TiledLayout layout = MakeLayout({2, 3, 4}, {0, 2, 1}, {});
   for (int64_t p = 0; p < 24; ++p) {
