@@ -39,6 +39,41 @@ absl::Status CheckScalarComputation(const HloInstruction& inst,
   return absl::OkStatus();
 }
 
+// Reduce and reduce-window (seed 003): the computation maps
+// (T_0..T_{N-1}, T_0..T_{N-1}) to Collate(T_0..T_{N-1}), a T_0 scalar for
+// N = 1 and a tuple of scalars otherwise; sort's comparator returns pred.
+absl::Status CheckReducerResult(const HloInstruction& inst,
+                                const HloComputation& f) {
+  const Shape& result = f.root()->shape();
+  if (inst.opcode() == HloOpcode::kSort) {
+    if (!result.IsScalar() || result.element_type() != PrimitiveType::kPred) {
+      return InstructionError(inst,
+                              absl::StrCat("comparator '", f.name(),
+                                           "' must return pred[], returns ",
+                                           result.ToString(false)));
+    }
+    return absl::OkStatus();
+  }
+  if (inst.opcode() != HloOpcode::kReduce &&
+      inst.opcode() != HloOpcode::kReduceWindow) {
+    return absl::OkStatus();
+  }
+  int64_t n = inst.operand_count() / 2;
+  std::vector<Shape> expected;
+  for (int64_t k = 0; k < n; ++k) {
+    expected.emplace_back(inst.operand(k)->shape().element_type(),
+                          std::vector<int64_t>{});
+  }
+  Shape want = n == 1 ? expected[0] : Shape::MakeTuple(expected);
+  if (!result.CompatibleWith(want)) {
+    return InstructionError(
+        inst, absl::StrCat("computation '", f.name(), "' must return ",
+                           want.ToString(false), ", returns ",
+                           result.ToString(false)));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status VerifyInstruction(const HloInstruction& inst) {
   absl::StatusOr<Shape> inferred = InferShape(inst);
   if (!inferred.ok())
@@ -60,7 +95,8 @@ absl::Status VerifyInstruction(const HloInstruction& inst) {
     case HloOpcode::kSort:
     case HloOpcode::kMap:
       if (const HloComputation* f = inst.to_apply()) {
-        return CheckScalarComputation(inst, *f);
+        if (auto s = CheckScalarComputation(inst, *f); !s.ok()) return s;
+        return CheckReducerResult(inst, *f);
       }
       break;
     default:
