@@ -240,11 +240,17 @@ absl::StatusOr<SparseStorage> AssembleFromCoo(const SparseEncoding& encoding,
   }
 
   // 3. Level by level, split each parent entry's range into child entries.
+  // The trailing dense levels (the blocks of BSR) are not split: each parent
+  // gets a zero-filled block and its elements are scattered into it.
+  int64_t dense_tail = lvl_rank;
+  while (dense_tail > 0 && encoding.level_types[dense_tail - 1].IsDenseLike()) {
+    --dense_tail;
+  }
   std::vector<std::vector<uint64_t>> positions(lvl_rank);
   std::vector<std::vector<uint64_t>> coordinates(lvl_rank);
   std::vector<Range> parents = {{0, nnz}};
   std::vector<Range> children;
-  for (int64_t l = 0; l < lvl_rank; ++l) {
+  for (int64_t l = 0; l < dense_tail; ++l) {
     const LevelType& type = encoding.level_types[l];
     const int64_t size = (*level_sizes)[l];
     children.clear();
@@ -358,10 +364,30 @@ absl::StatusOr<SparseStorage> AssembleFromCoo(const SparseEncoding& encoding,
   SparseStorage storage;
   storage.dim_sizes = coo.dim_sizes;
   storage.level_sizes = *level_sizes;
-  storage.values.reserve(parents.size());
-  for (const Range& entry : parents) {
-    storage.values.push_back(entry.lo == entry.hi ? 0.0
-                                                  : assembly.values[entry.lo]);
+  if (dense_tail == lvl_rank) {
+    storage.values.reserve(parents.size());
+    for (const Range& entry : parents) {
+      storage.values.push_back(
+          entry.lo == entry.hi ? 0.0 : assembly.values[entry.lo]);
+    }
+  } else {
+    // Row-major offset of an element within its parent's dense block. Each
+    // parent range holds distinct trailing coordinates: duplicates were
+    // rejected above unless a nonunique level split them into one-element
+    // ranges.
+    int64_t block = 1;
+    for (int64_t l = dense_tail; l < lvl_rank; ++l) block *= (*level_sizes)[l];
+    storage.values.assign(parents.size() * block, 0.0);
+    for (size_t p = 0; p < parents.size(); ++p) {
+      double* out = &storage.values[p * block];
+      for (int64_t k = parents[p].lo; k < parents[p].hi; ++k) {
+        int64_t offset = 0;
+        for (int64_t l = dense_tail; l < lvl_rank; ++l) {
+          offset = offset * (*level_sizes)[l] + assembly.Coordinate(k, l);
+        }
+        out[offset] = assembly.values[k];
+      }
+    }
   }
   storage.levels.resize(lvl_rank);
   for (int64_t l = 0; l < lvl_rank; ++l) {
