@@ -1,5 +1,6 @@
 #include "xla_index/fusion_indexing.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -50,74 +51,94 @@ IndexingMap Compose(const IndexingMap& first, const IndexingMap& second) {
   return composed;
 }
 
-}  // namespace
-
-GroupedIndexingMaps ComputeGroupedOutputToInputIndexing(
-    const HloComputation& computation, const HloInstruction* target,
-    int64_t output_id, mlir::MLIRContext* context) {
+// The walk behind ComputeGroupedOutputToInputIndexing: the maps from the
+// target to each instruction are handed to `done(instruction, maps)` once
+// all its users have been processed, and then released, so that a long
+// fusion holds only the maps of its frontier.
+template <typename Done>
+void WalkOutputToInput(const HloComputation& computation,
+                       const HloInstruction* target, int64_t output_id,
+                       mlir::MLIRContext* context, Done done) {
   absl::flat_hash_map<Value, IndexingMapSet> maps;
-  GroupedIndexingMaps grouped;
   // A tuple target: output k is its operand k.
   Value start{target, output_id};
   if (target->opcode() == HloOpcode::kTuple) {
-    if (output_id < 0 || output_id >= target->operand_count()) return grouped;
-    grouped[target].Insert(
-        CreateIdentityMap(target->operand(output_id)->shape(), context));
+    if (output_id < 0 || output_id >= target->operand_count()) return;
+    done(target, IndexingMapSet{CreateIdentityMap(
+                     target->operand(output_id)->shape(), context)});
     start = {target->operand(output_id), 0};
   }
   const Shape* start_shape = OutputShape(start.first, start.second);
   if (start_shape == nullptr || !start_shape->IsArray()) {
-    grouped[start.first].Insert(IndexingMap::Undefined());
-    return grouped;
+    done(start.first, IndexingMapSet{IndexingMap::Undefined()});
+    return;
   }
   maps[start].Insert(CreateIdentityMap(*start_shape, context));
 
   std::vector<HloInstruction*> post_order = computation.PostOrder();
   for (auto it = post_order.rbegin(); it != post_order.rend(); ++it) {
     const HloInstruction* instruction = *it;
+    IndexingMapSet all_outputs;
     for (int64_t out = 0; out < OutputCount(instruction); ++out) {
       auto found = maps.find(Value{instruction, out});
       if (found == maps.end()) continue;
-      // Copy: inserting below may rehash `maps`.
-      IndexingMapSet consumer_maps = found->second;
-      grouped[instruction].InsertAll(consumer_maps);
-      if (instruction->operand_count() == 0) continue;
-      HloInstructionIndexing rule =
-          ComputeOutputToInputIndexing(instruction, out, context);
-      for (int64_t k = 0; k < static_cast<int64_t>(rule.indexing_maps.size()) &&
-                          k < instruction->operand_count();
-           ++k) {
-        if (rule.indexing_maps[k].empty()) continue;
-        IndexingMapSet& operand_maps = maps[OperandValue(instruction, k)];
-        for (const IndexingMap& consumer : consumer_maps) {
-          for (const IndexingMap& producer : rule.indexing_maps[k]) {
-            operand_maps.Insert(Compose(consumer, producer));
+      // All users come earlier in this order, so the set is final.
+      IndexingMapSet consumer_maps = std::move(found->second);
+      maps.erase(found);
+      if (instruction->operand_count() > 0) {
+        HloInstructionIndexing rule =
+            ComputeOutputToInputIndexing(instruction, out, context);
+        const int64_t operands = std::min<int64_t>(
+            rule.indexing_maps.size(), instruction->operand_count());
+        for (int64_t k = 0; k < operands; ++k) {
+          if (rule.indexing_maps[k].empty()) continue;
+          IndexingMapSet& operand_maps = maps[OperandValue(instruction, k)];
+          for (const IndexingMap& consumer : consumer_maps) {
+            for (const IndexingMap& producer : rule.indexing_maps[k]) {
+              operand_maps.Insert(Compose(consumer, producer));
+            }
           }
         }
       }
+      if (OutputCount(instruction) == 1) {
+        all_outputs = std::move(consumer_maps);
+      } else {
+        all_outputs.InsertAll(consumer_maps);
+      }
     }
+    if (!all_outputs.empty()) done(instruction, std::move(all_outputs));
   }
+}
+
+}  // namespace
+
+GroupedIndexingMaps ComputeGroupedOutputToInputIndexing(
+    const HloComputation& computation, const HloInstruction* target,
+    int64_t output_id, mlir::MLIRContext* context) {
+  GroupedIndexingMaps grouped;
+  WalkOutputToInput(
+      computation, target, output_id, context,
+      [&](const HloInstruction* instruction, IndexingMapSet maps) {
+        grouped[instruction].InsertAll(maps);
+      });
   return grouped;
 }
 
 HloInstructionIndexing ComputeComputationOutputToInputIndexing(
     const HloComputation& computation, const HloInstruction* target,
     int64_t output_id, mlir::MLIRContext* context) {
-  GroupedIndexingMaps grouped = ComputeGroupedOutputToInputIndexing(
-      computation, target, output_id, context);
-  std::vector<HloInstruction*> parameters = computation.parameters();
+  const int64_t parameter_count =
+      static_cast<int64_t>(computation.parameters().size());
   HloInstructionIndexing indexing;
-  indexing.indexing_maps.resize(parameters.size());
-  for (const HloInstruction* parameter : parameters) {
-    int64_t number = parameter->parameter_number();
-    if (number < 0 || number >= static_cast<int64_t>(parameters.size())) {
-      continue;
-    }
-    auto found = grouped.find(parameter);
-    if (found != grouped.end()) {
-      indexing.indexing_maps[number] = found->second;
-    }
-  }
+  indexing.indexing_maps.resize(parameter_count);
+  WalkOutputToInput(
+      computation, target, output_id, context,
+      [&](const HloInstruction* instruction, IndexingMapSet maps) {
+        if (instruction->opcode() != HloOpcode::kParameter) return;
+        int64_t number = instruction->parameter_number();
+        if (number < 0 || number >= parameter_count) return;
+        indexing.indexing_maps[number].InsertAll(maps);
+      });
   return indexing;
 }
 
