@@ -32,25 +32,6 @@ Literal ScalarFrom(const Literal& from, int64_t i) {
   return scalar;
 }
 
-// Rounds `x` to a float with `mantissa_bits` explicit mantissa bits and
-// `exponent_bits` exponent bits (round to nearest even, overflow to
-// infinity, tiny values flushed to zero): seed 003's ReducePrecision.
-double ReducePrecision(double x, int64_t exponent_bits, int64_t mantissa_bits) {
-  if (std::isnan(x) || std::isinf(x) || x == 0) return x;
-  int exponent = 0;
-  double fraction = std::frexp(x, &exponent);  // x = fraction * 2^exponent
-  double scale = std::ldexp(1.0, static_cast<int>(mantissa_bits) + 1);
-  double rounded = std::nearbyint(fraction * scale) / scale;
-  double result = std::ldexp(rounded, exponent);
-  int64_t max_exponent = (int64_t{1} << (exponent_bits - 1)) - 1;
-  int64_t min_exponent = 1 - max_exponent;
-  int unbiased = 0;
-  std::frexp(result, &unbiased);
-  if (unbiased - 1 > max_exponent) return std::copysign(INFINITY, x);
-  if (unbiased - 1 < min_exponent) return std::copysign(0.0, x);
-  return result;
-}
-
 // Applies a scalar computation (reducer, comparator, map function).
 absl::StatusOr<Literal> Apply(const HloInstruction& inst,
                               const HloComputation* f,
@@ -314,8 +295,8 @@ absl::Status OpEvaluator::Elementwise() {
             r = std::isfinite(x) ? 1 : 0;
             break;
           case HloOpcode::kReducePrecision:
-            r = ReducePrecision(x, inst_.exponent_bits(),
-                                inst_.mantissa_bits());
+            r = RoundToFloatFormat(x, inst_.exponent_bits(),
+                                   inst_.mantissa_bits());
             break;
           default:
             return Unsupported(inst_, "op on floating-point values");

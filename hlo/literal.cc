@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,6 +53,24 @@ std::string FormatDouble(double value, bool as_float = false) {
 }
 
 }  // namespace
+
+double RoundToFloatFormat(double value, int64_t exponent_bits,
+                          int64_t mantissa_bits) {
+  if (std::isnan(value) || std::isinf(value) || value == 0) return value;
+  int64_t bias = (int64_t{1} << (exponent_bits - 1)) - 1;
+  int exponent = 0;
+  std::frexp(value, &exponent);  // |value| in [2^(exponent-1), 2^exponent)
+  // The spacing of representable numbers near `value`: 2^(e - m) for the
+  // leading-bit exponent e, never finer than the subnormal spacing.
+  int64_t leading = std::max<int64_t>(exponent - 1, 1 - bias);
+  int quantum = static_cast<int>(leading - mantissa_bits);
+  double rounded =
+      std::ldexp(std::nearbyint(std::ldexp(value, -quantum)), quantum);
+  double max_finite =
+      std::ldexp(2.0 - std::ldexp(1.0, -mantissa_bits), static_cast<int>(bias));
+  if (std::fabs(rounded) > max_finite) return std::copysign(INFINITY, value);
+  return rounded;
+}
 
 Literal::Literal(const Shape& shape) : shape_(shape) {
   if (shape.IsTuple()) {
@@ -132,8 +151,22 @@ void Literal::SetDouble(int64_t i, double value) {
     ints_[i] = WrapToWidth(shape_.element_type(), truncated);
     return;
   }
-  if (shape_.element_type() == PrimitiveType::kF32) {
-    value = static_cast<float>(value);  // f32 results round like f32.
+  // Values are kept as doubles, rounded to what the element type can hold.
+  switch (shape_.element_type()) {
+    case PrimitiveType::kF32:
+      value = static_cast<float>(value);
+      break;
+    case PrimitiveType::kBF16:
+      value = RoundToFloatFormat(value, 8, 7);
+      break;
+    case PrimitiveType::kF16:
+      value = RoundToFloatFormat(value, 5, 10);
+      break;
+    case PrimitiveType::kF8E5M2:
+      value = RoundToFloatFormat(value, 5, 2);
+      break;
+    default:
+      break;
   }
   reals_[i] = value;
   if (!imags_.empty()) imags_[i] = 0;
@@ -186,31 +219,34 @@ std::string Literal::ToString() const {
                         type == PrimitiveType::kF32 || BitWidth(type) < 32);
   };
   if (shape_.rank() == 0) return element(0);
-  // Nested braces: open one brace per dimension whose index wraps to 0.
-  std::string out;
+  // One brace level per dimension; `first` is the linear index of the
+  // sub-array's first element and `stride` its element count.
   absl::Span<const int64_t> dims = shape_.dimensions();
-  int64_t n = shape_.ElementCount();
-  if (n == 0) {
-    for (int64_t d = 0; d < shape_.rank(); ++d) out += "{";
-    for (int64_t d = 0; d < shape_.rank(); ++d) out += "}";
-    return out;
+  std::string out;
+  std::function<void(int64_t, int64_t, int64_t)> print =
+      [&](int64_t d, int64_t first, int64_t stride) {
+        if (d == shape_.rank()) {
+          out += element(first);
+          return;
+        }
+        int64_t inner = dims[d] == 0 ? 0 : stride / dims[d];
+        out += "{";
+        for (int64_t k = 0; k < dims[d]; ++k) {
+          if (k > 0) out += ", ";
+          print(d + 1, first + k * inner, inner);
+        }
+        out += "}";
+      };
+  // The stride of dimension 0 must stay exact when some dimension is 0,
+  // so compute it as the product of the dimensions after the first.
+  int64_t inner_product = 1;
+  for (int64_t d = 1; d < shape_.rank(); ++d) inner_product *= dims[d];
+  out += "{";
+  for (int64_t k = 0; k < dims[0]; ++k) {
+    if (k > 0) out += ", ";
+    print(1, k * inner_product, inner_product);
   }
-  for (int64_t i = 0; i < n; ++i) {
-    std::vector<int64_t> index = MultiIndex(dims, i);
-    int64_t opening = 0;
-    for (int64_t d = shape_.rank() - 1; d >= 0 && index[d] == 0; --d) {
-      ++opening;
-    }
-    if (i > 0) out += ", ";
-    for (int64_t k = 0; k < opening; ++k) out += "{";
-    out += element(i);
-    int64_t closing = 0;
-    for (int64_t d = shape_.rank() - 1; d >= 0 && index[d] == dims[d] - 1;
-         --d) {
-      ++closing;
-    }
-    for (int64_t k = 0; k < closing; ++k) out += "}";
-  }
+  out += "}";
   return out;
 }
 

@@ -72,6 +72,14 @@ class Literal {
   std::vector<Literal> tuple_;
 };
 
+/// Rounds `value` to the nearest number of a binary floating-point format
+/// with `exponent_bits` and `mantissa_bits` (explicit) bits, ties to even,
+/// with subnormals; magnitudes beyond the largest finite value become
+/// infinity. NaN and infinities are kept. ReducePrecision's definition
+/// (seed 003), and how bf16 = (8, 7) and f16 = (5, 10) values are stored.
+double RoundToFloatFormat(double value, int64_t exponent_bits,
+                          int64_t mantissa_bits);
+
 /// Row-major linear index of `index` in `dims`.
 int64_t LinearIndex(absl::Span<const int64_t> dims,
                     absl::Span<const int64_t> index);
