@@ -36,6 +36,20 @@ std::string JoinValues(const std::vector<double>& values,
   });
 }
 
+/// "positions 0 3 0 0, coordinates 0 3 0 0, values 12; 144 bytes".
+std::string SizesText(const StorageSizes& sizes) {
+  return absl::StrCat("positions ", absl::StrJoin(sizes.positions, " "),
+                      ", coordinates ", absl::StrJoin(sizes.coordinates, " "),
+                      ", values ", sizes.values, "; ", sizes.bytes, " bytes");
+}
+
+std::string SizesJson(const StorageSizes& sizes) {
+  return absl::StrCat(
+      "{\"positions\": [", absl::StrJoin(sizes.positions, ", "),
+      "], \"coordinates\": [", absl::StrJoin(sizes.coordinates, ", "),
+      "], \"values\": ", sizes.values, ", \"bytes\": ", sizes.bytes, "}");
+}
+
 std::string WidthText(int64_t width) {
   return width == 0 ? "0 (native, 64 bits)" : absl::StrCat(width, " bits");
 }
@@ -123,6 +137,11 @@ std::string SparseReportToText(const SparseReport& report) {
   }
   absl::StrAppend(&text, "dim_to_lvl:\n", ToString(report.dim_to_lvl), "\n",
                   "lvl_to_dim:\n", ToString(report.lvl_to_dim), "\n");
+  if (report.level_sizes.has_value()) {
+    absl::StrAppend(&text, "largest storage (no zero element): ",
+                    SizesText(MaxStorageSizes(encoding, *report.level_sizes)),
+                    " (8-byte values)\n");
+  }
   if (!report.storage.has_value()) return text;
   const SparseStorage& storage = *report.storage;
   absl::StrAppend(&text, "storage of ", report.nonzeros, " nonzeros:\n");
@@ -140,15 +159,9 @@ std::string SparseReportToText(const SparseReport& report) {
     }
   }
   absl::StrAppend(&text, "values : ", JoinValues(storage.values, " "), "\n");
-  int64_t positions = 0, coordinates = 0;
-  for (const LevelStorage& level : storage.levels) {
-    positions += level.positions.size();
-    coordinates += level.coordinates.size();
-  }
-  absl::StrAppend(&text, "storage sizes: ", positions, " positions, ",
-                  coordinates, " coordinates, ", storage.values.size(),
-                  " values; ", StorageBytes(storage),
-                  " bytes with 8-byte values\n");
+  absl::StrAppend(&text,
+                  "storage sizes: ", SizesText(SizesOf(encoding, storage)),
+                  " (8-byte values)\n");
   return text;
 }
 
@@ -178,8 +191,12 @@ std::string SparseReportToJson(const SparseReport& report) {
       ", \"pos_width\": ", encoding.pos_width,
       ", \"crd_width\": ", encoding.crd_width,
       ", \"shape\": ", int_list(report.shape),
-      ", \"level_sizes\": ", int_list(report.level_sizes), ", \"notes\": [",
-      absl::StrJoin(notes, ", "), "]");
+      ", \"level_sizes\": ", int_list(report.level_sizes),
+      ", \"max_storage\": ",
+      report.level_sizes.has_value()
+          ? SizesJson(MaxStorageSizes(encoding, *report.level_sizes))
+          : std::string("null"),
+      ", \"notes\": [", absl::StrJoin(notes, ", "), "]");
   if (report.storage.has_value()) {
     const SparseStorage& storage = *report.storage;
     std::vector<std::string> levels;
@@ -191,7 +208,7 @@ std::string SparseReportToJson(const SparseReport& report) {
     }
     absl::StrAppend(&json, ", \"levels\": [", absl::StrJoin(levels, ", "),
                     "], \"values\": [", JoinValues(storage.values, ", "),
-                    "], \"storage_bytes\": ", StorageBytes(storage));
+                    "], \"storage\": ", SizesJson(SizesOf(encoding, storage)));
   }
   json += "}";
   return json;

@@ -43,8 +43,8 @@ absl::StatusOr<SparseReport> BuildSparseReport(
 
 /// Text for people: canonical encoding, notes on older spellings, ranks,
 /// level types, widths, shape and level sizes, both maps in the indexing map
-/// text format, and with a COO the arrays as the seed prints them
-/// ("positions[1] : 0 2 3") and the storage sizes in bytes.
+/// text format, the largest storage sizes for the shape, and with a COO the
+/// arrays as the seed prints them ("positions[1] : 0 2 3") and their sizes.
 std::string SparseReportToText(const SparseReport& report);
 
 /// One line of JSON:
@@ -52,10 +52,13 @@ std::string SparseReportToText(const SparseReport& report);
 ///    "level_types": ["dense", "compressed(nonunique)", ...],
 ///    "dim_to_lvl": MAP, "lvl_to_dim": MAP or null, "pos_width": N,
 ///    "crd_width": N, "shape": [...] or null, "level_sizes": [...] or null,
-///    "notes": [...]}
+///    "max_storage": SIZES or null, "notes": [...]}
 /// and with a COO also "levels": [{"positions": [...], "coordinates":
 /// [...]}, ...] (empty arrays for levels that store none), "values": [...],
-/// "storage_bytes": N. MAP is IndexingMapToJson's shape.
+/// "storage": SIZES. MAP is IndexingMapToJson's shape; SIZES is
+/// {"positions": [per level], "coordinates": [per level], "values": N,
+/// "bytes": N} (bytes at the encoding's widths, 8-byte values), for
+/// max_storage the sizes when no element is zero (MaxStorageSizes).
 std::string SparseReportToJson(const SparseReport& report);
 
 }  // namespace xla_index::sparse

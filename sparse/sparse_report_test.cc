@@ -48,7 +48,11 @@ TEST(SparseReportTest, SeedBsrTextShowsTheSeedsArrays) {
   EXPECT_THAT(text, HasSubstr("lvl_to_dim:\n(d0, d1, d2, d3) -> (d0 * 2 + d2, "
                               "d1 * 2 + d3)\n"));
   // 3 positions and 3 coordinates at 8 bytes, 12 values at 8 bytes.
-  EXPECT_THAT(text, HasSubstr("3 positions, 3 coordinates, 12 values; 144 "
+  EXPECT_THAT(text, HasSubstr("storage sizes: positions 0 3 0 0, coordinates "
+                              "0 3 0 0, values 12; 144 bytes"));
+  // With every element nonzero: 2 x 3 blocks of 4.
+  EXPECT_THAT(text, HasSubstr("largest storage (no zero element): positions 0 "
+                              "3 0 0, coordinates 0 6 0 0, values 24; 264 "
                               "bytes"));
 
   std::string json = SparseReportToJson(*report);
@@ -60,6 +64,9 @@ TEST(SparseReportTest, SeedBsrTextShowsTheSeedsArrays) {
                               "3], \"coordinates\": [0, 2, 1]}"));
   EXPECT_THAT(json,
               HasSubstr("\"values\": [1, 2, 0, 3, 4, 0, 0, 5, 6, 7, 8, 0]"));
+  EXPECT_THAT(json, HasSubstr("\"storage\": {\"positions\": [0, 3, 0, 0], "
+                              "\"coordinates\": [0, 3, 0, 0], \"values\": 12, "
+                              "\"bytes\": 144}"));
   EXPECT_EQ(json.find('\n'), std::string::npos);
 }
 
@@ -75,7 +82,8 @@ TEST(SparseReportTest, EncodingAloneAndLegacyNotes) {
   EXPECT_THAT(text, HasSubstr("loose_compressed(nonunique)"));
   EXPECT_THAT(text, Not(HasSubstr("level_sizes")));
   std::string json = SparseReportToJson(*report);
-  EXPECT_THAT(json, HasSubstr("\"shape\": null, \"level_sizes\": null"));
+  EXPECT_THAT(json, HasSubstr("\"shape\": null, \"level_sizes\": null, "
+                              "\"max_storage\": null"));
   EXPECT_THAT(json, Not(HasSubstr("\"levels\"")));
 
   absl::StatusOr<SparseReport> ell = BuildSparseReport(

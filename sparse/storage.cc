@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -659,6 +660,92 @@ std::vector<uint64_t> AosCoordinates(const SparseEncoding& encoding,
     }
   }
   return buffer;
+}
+
+namespace {
+
+int64_t SaturatingProduct(int64_t a, int64_t b) {
+  int64_t product;
+  return __builtin_mul_overflow(a, b, &product)
+             ? std::numeric_limits<int64_t>::max()
+             : product;
+}
+
+int64_t SaturatingSum(int64_t a, int64_t b) {
+  int64_t sum;
+  return __builtin_add_overflow(a, b, &sum)
+             ? std::numeric_limits<int64_t>::max()
+             : sum;
+}
+
+int64_t WidthBytes(int64_t width) { return width == 0 ? 8 : width / 8; }
+
+}  // namespace
+
+StorageSizes MaxStorageSizes(const SparseEncoding& encoding,
+                             const std::vector<int64_t>& level_sizes) {
+  StorageSizes sizes;
+  const int64_t rank = encoding.lvl_rank();
+  int64_t entries = 1;  // Entries of the previous level.
+  for (int64_t l = 0; l < rank; ++l) {
+    const LevelType& type = encoding.level_types[l];
+    int64_t children = SaturatingProduct(entries, level_sizes[l]);
+    if (type.nonunique) {
+      // Every element below is an entry of its own.
+      for (int64_t k = l + 1; k < rank; ++k) {
+        children = SaturatingProduct(children, level_sizes[k]);
+      }
+    }
+    int64_t positions = 0, coordinates = 0;
+    switch (type.format) {
+      case LevelFormat::kDense:
+      case LevelFormat::kBatch:
+        break;
+      case LevelFormat::kCompressed:
+        positions = SaturatingSum(entries, 1);
+        coordinates = children;
+        break;
+      case LevelFormat::kLooseCompressed:
+        positions = SaturatingProduct(entries, 2);
+        coordinates = children;
+        break;
+      case LevelFormat::kSingleton:
+        children = entries;
+        coordinates = children;
+        break;
+      case LevelFormat::kStructured:
+        children = SaturatingProduct(entries, type.n);
+        coordinates = children;
+        break;
+    }
+    sizes.positions.push_back(positions);
+    sizes.coordinates.push_back(coordinates);
+    entries = children;
+  }
+  sizes.values = entries;
+  int64_t bytes = SaturatingProduct(sizes.values, 8);
+  for (int64_t l = 0; l < rank; ++l) {
+    bytes = SaturatingSum(
+        bytes,
+        SaturatingProduct(sizes.positions[l], WidthBytes(encoding.pos_width)));
+    bytes =
+        SaturatingSum(bytes, SaturatingProduct(sizes.coordinates[l],
+                                               WidthBytes(encoding.crd_width)));
+  }
+  sizes.bytes = bytes;
+  return sizes;
+}
+
+StorageSizes SizesOf(const SparseEncoding& encoding,
+                     const SparseStorage& storage) {
+  StorageSizes sizes;
+  for (const LevelStorage& level : storage.levels) {
+    sizes.positions.push_back(level.positions.size());
+    sizes.coordinates.push_back(level.coordinates.size());
+  }
+  sizes.values = storage.values.size();
+  sizes.bytes = StorageBytes(storage);
+  return sizes;
 }
 
 int64_t StorageBytes(const SparseStorage& storage, int64_t value_bytes) {

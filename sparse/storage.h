@@ -89,6 +89,27 @@ std::vector<uint64_t> AosCoordinates(const SparseEncoding& encoding,
 /// True when `level` starts an array-of-structs COO segment (see above).
 bool StartsAosSegment(const SparseEncoding& encoding, int level);
 
+/// Array lengths of a storage: per level, the number of positions and of
+/// coordinates; the number of values; and the bytes at the encoding's
+/// widths with 8-byte values.
+struct StorageSizes {
+  std::vector<int64_t> positions;
+  std::vector<int64_t> coordinates;
+  int64_t values = 0;
+  int64_t bytes = 0;
+};
+
+/// The sizes of the largest storage of a tensor with these level sizes: the
+/// one where every element is nonzero (so every level is as full as it can
+/// be; a nonunique level then holds one entry per element below it, an n:m
+/// level n per block). Saturates at INT64_MAX.
+StorageSizes MaxStorageSizes(const SparseEncoding& encoding,
+                             const std::vector<int64_t>& level_sizes);
+
+/// The sizes of an assembled storage.
+StorageSizes SizesOf(const SparseEncoding& encoding,
+                     const SparseStorage& storage);
+
 /// Bytes the storage takes: positions and coordinates at their widths, plus
 /// `value_bytes` per value.
 int64_t StorageBytes(const SparseStorage& storage, int64_t value_bytes = 8);

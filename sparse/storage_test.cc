@@ -303,6 +303,44 @@ TEST_F(StorageTest, RandomRoundTripForEveryFormat) {
   }
 }
 
+// The largest storage is that of a tensor with no zero: assembling a full
+// tensor must give exactly MaxStorageSizes, for every format.
+TEST_F(StorageTest, MaxStorageSizesAreThoseOfAFullTensor) {
+  for (const char* map :
+       {"(i, j) -> (i : dense, j : compressed)",
+        "(i, j) -> (j : compressed, i : compressed)",
+        "(i, j) -> (i : compressed(nonunique), j : singleton)",
+        "(i, j) -> (i : loose_compressed, j : compressed(nonunique))",
+        "(i, j) -> (i : dense, j : loose_compressed)",
+        "(i, j) -> (i : batch, j : compressed)",
+        "(i, j) -> (i floordiv 2 : dense, j floordiv 3 : compressed, i mod 2 "
+        ": dense, j mod 3 : dense)",
+        "(i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : "
+        "structured[2, 4])"}) {
+    SCOPED_TRACE(map);
+    SparseEncoding encoding = Parse(map, 16, 8);
+    CooTensor full;
+    full.dim_sizes = {6, 12};
+    const bool two_four =
+        encoding.level_types.back().format == LevelFormat::kStructured;
+    for (int64_t i = 0; i < 6; ++i) {
+      for (int64_t j = 0; j < 12; ++j) {
+        if (two_four && j % 4 >= 2) continue;  // 2 of every 4 only.
+        full.coordinates.insert(full.coordinates.end(), {i, j});
+        full.values.push_back(1 + i + j);
+      }
+    }
+    absl::StatusOr<SparseStorage> storage = AssembleFromCoo(encoding, full);
+    ASSERT_TRUE(storage.ok()) << storage.status();
+    StorageSizes actual = SizesOf(encoding, *storage);
+    StorageSizes max = MaxStorageSizes(encoding, storage->level_sizes);
+    EXPECT_EQ(actual.positions, max.positions);
+    EXPECT_EQ(actual.coordinates, max.coordinates);
+    EXPECT_EQ(actual.values, max.values);
+    EXPECT_EQ(actual.bytes, max.bytes);
+  }
+}
+
 TEST_F(StorageTest, NonuniqueLevelsKeepDuplicates) {
   SparseEncoding coo_encoding =
       Parse("(i, j) -> (i : compressed(nonunique), j : singleton)");
