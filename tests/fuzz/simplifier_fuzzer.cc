@@ -1,0 +1,274 @@
+// Differential fuzz target for the simplifier: decodes the input bytes into a
+// random indexing map with small variable intervals, simplifies it, and
+// checks by brute force that the simplified map relates exactly the same
+// (domain point, result) pairs as the original. Any difference aborts.
+//
+// The relation of a map is { (d, f(d, s)) : d, s in their intervals and every
+// constraint holds } (DESIGN.md, "Simplifier soundness"); symbols are
+// projected away, so RescaleSymbols and RemoveUnusedSymbols must keep it too.
+// The same byte string always decodes to the same map, so a crash input
+// replays exactly.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/indexing_map.h"
+#include "xla_index/core/indexing_map_text.h"
+#include "xla_index/core/interval.h"
+
+namespace xla_index {
+namespace {
+
+// Reads small integers from the input; past its end every read returns 0, so
+// a short input still decodes to a (small) map.
+class ByteReader {
+ public:
+  ByteReader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  uint8_t Byte() { return pos_ < size_ ? data_[pos_++] : 0; }
+  // Uniform-ish in [lo, hi].
+  int64_t Int(int64_t lo, int64_t hi) {
+    return lo + static_cast<int64_t>(Byte()) % (hi - lo + 1);
+  }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+};
+
+// Points a map's relation may have before the input is skipped: keeps each
+// run well under a millisecond.
+constexpr int64_t kMaxBoxPoints = 1 << 12;
+// The simplified map may not enumerate more than this (it should never have
+// a larger box than the original; if it does, that is itself reported).
+constexpr int64_t kMaxSimplifiedPoints = 1 << 20;
+
+class MapBuilder {
+ public:
+  MapBuilder(ByteReader& in, mlir::MLIRContext* ctx, int num_dims,
+             int num_symbols)
+      : in_(in), ctx_(ctx), num_dims_(num_dims), num_symbols_(num_symbols) {}
+
+  // A random pure-affine expression of at most `depth` levels: sums of
+  // variables times constants, floordiv / ceildiv / mod by small constants.
+  // Divisors are mostly positive; 0 and negative ones are rare and exercise
+  // the "no value" path of Evaluate.
+  mlir::AffineExpr Expr(int depth) {
+    int kind = depth <= 0 ? in_.Int(0, 2) : in_.Int(0, 9);
+    switch (kind) {
+      case 0:
+        return mlir::getAffineDimExpr(in_.Int(0, num_dims_ - 1), ctx_);
+      case 1:
+        if (num_symbols_ > 0) {
+          return mlir::getAffineSymbolExpr(in_.Int(0, num_symbols_ - 1), ctx_);
+        }
+        return mlir::getAffineDimExpr(in_.Int(0, num_dims_ - 1), ctx_);
+      case 2:
+        return mlir::getAffineConstantExpr(in_.Int(-10, 10), ctx_);
+      case 3:
+      case 4:
+        return Expr(depth - 1) + Expr(depth - 1);
+      case 5:
+        return Expr(depth - 1) * in_.Int(-4, 8);
+      case 6:
+        return Expr(depth - 1).floorDiv(Divisor());
+      case 7:
+        return Expr(depth - 1).ceilDiv(Divisor());
+      case 8:
+        return Expr(depth - 1) % Divisor();
+      default:
+        return Expr(depth - 1) - Expr(depth - 1);
+    }
+  }
+
+ private:
+  int64_t Divisor() {
+    int64_t d = in_.Int(0, 31);
+    if (d == 0) return 0;
+    if (d == 1) return -in_.Int(1, 4);
+    return 1 + d % 9;
+  }
+
+  ByteReader& in_;
+  mlir::MLIRContext* ctx_;
+  int num_dims_;
+  int num_symbols_;
+};
+
+IndexingMap DecodeMap(ByteReader& in, mlir::MLIRContext* ctx) {
+  const int num_dims = in.Int(1, 3);
+  const int num_range = in.Int(0, 2);
+  const int num_runtime = in.Int(0, 4) == 0 ? 1 : 0;
+  const int num_symbols = num_range + num_runtime;
+  auto interval = [&in]() {
+    int64_t lo = in.Int(-3, 5);
+    // Mostly non-empty; an empty interval now and then.
+    int64_t size = in.Int(0, 8);
+    return Interval{lo, lo + size - 1};
+  };
+  std::vector<Interval> dims(num_dims);
+  for (Interval& b : dims) b = interval();
+  std::vector<Interval> range(num_range);
+  for (Interval& b : range) b = interval();
+  MapBuilder builder(in, ctx, num_dims, num_symbols);
+  std::vector<RuntimeVar> runtime(num_runtime);
+  for (RuntimeVar& rt : runtime) {
+    rt.feasible_values = interval();
+    rt.hlo_text = "of = s32[] parameter(1)";
+    rt.access = mlir::AffineMap::get(num_dims, 0, {}, ctx);
+  }
+  const int num_results = in.Int(1, 3);
+  std::vector<mlir::AffineExpr> results;
+  for (int i = 0; i < num_results; ++i) results.push_back(builder.Expr(3));
+  std::vector<IndexingConstraint> constraints;
+  const int num_constraints = in.Int(0, 2);
+  for (int i = 0; i < num_constraints; ++i) {
+    mlir::AffineExpr e = builder.Expr(2);
+    int64_t lo = in.Int(-6, 6);
+    constraints.push_back({e, Interval{lo, lo + in.Int(0, 6)}});
+  }
+  return IndexingMap(mlir::AffineMap::get(num_dims, num_symbols, results, ctx),
+                     std::move(dims), std::move(range), std::move(runtime),
+                     std::move(constraints));
+}
+
+using Relation =
+    std::set<std::pair<std::vector<int64_t>, std::vector<int64_t>>>;
+
+// The relation of `map` by brute force, or nullopt when some feasible point
+// has no value (a division by a non-positive constant): such maps say
+// nothing about soundness and are skipped.
+std::optional<Relation> Enumerate(const IndexingMap& map, int64_t max_points,
+                                  bool* too_big) {
+  Relation relation;
+  *too_big = false;
+  if (map.IsKnownEmpty()) return relation;
+  std::vector<Interval> box = map.GetDimBounds();
+  for (int64_t i = 0; i < map.GetSymbolCount(); ++i) {
+    box.push_back(map.GetSymbolBound(i));
+  }
+  int64_t count = 1;
+  for (Interval b : box) {
+    if (b.IsEmpty()) return relation;
+    count = SaturatingMul(count, b.NumElements());
+  }
+  if (count > max_points) {
+    *too_big = true;
+    return std::nullopt;
+  }
+  const size_t nd = map.GetDimensionCount();
+  std::vector<int64_t> point(box.size());
+  for (size_t i = 0; i < box.size(); ++i) point[i] = box[i].lower;
+  while (true) {
+    absl::Span<const int64_t> dims(point.data(), nd);
+    absl::Span<const int64_t> syms(point.data() + nd, point.size() - nd);
+    if (map.ConstraintsSatisfied(dims, syms)) {
+      std::optional<std::vector<int64_t>> results = map.Evaluate(dims, syms);
+      if (!results) return std::nullopt;
+      relation.insert({std::vector<int64_t>(dims.begin(), dims.end()),
+                       std::move(*results)});
+    }
+    int i = static_cast<int>(box.size()) - 1;
+    for (; i >= 0; --i) {
+      if (point[i] < box[i].upper) {
+        ++point[i];
+        break;
+      }
+      point[i] = box[i].lower;
+    }
+    if (i < 0) break;
+  }
+  return relation;
+}
+
+// Whether constraint evaluation can fail anywhere in the box: a constraint
+// with a non-positive divisor makes ConstraintsSatisfied's answer a matter of
+// convention, so such maps are skipped too.
+bool ConstraintsEvaluateEverywhere(const IndexingMap& map) {
+  for (const IndexingConstraint& c : map.GetConstraints()) {
+    bool bad = false;
+    c.expr.walk([&bad](mlir::AffineExpr e) {
+      if (auto bin = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e)) {
+        if (e.getKind() == mlir::AffineExprKind::Mul) return;
+        if (e.getKind() == mlir::AffineExprKind::Add) return;
+        auto rhs = mlir::dyn_cast<mlir::AffineConstantExpr>(bin.getRHS());
+        if (!rhs || rhs.getValue() < 1) bad = true;
+      }
+    });
+    if (bad) return false;
+  }
+  return true;
+}
+
+[[noreturn]] void Fail(const char* what, const IndexingMap& original,
+                       const IndexingMap& transformed) {
+  std::fprintf(stderr,
+               "simplifier_fuzzer: %s\n--- original:\n%s\n--- after:\n%s\n",
+               what, ToString(original).c_str(), ToString(transformed).c_str());
+  std::abort();
+}
+
+void CheckSameRelation(const char* step, const IndexingMap& original,
+                       const Relation& expected, const IndexingMap& after) {
+  bool too_big = false;
+  std::optional<Relation> got =
+      Enumerate(after, kMaxSimplifiedPoints, &too_big);
+  if (too_big) Fail(step, original, after);
+  if (!got) Fail(step, original, after);
+  if (*got != expected) Fail(step, original, after);
+}
+
+}  // namespace
+}  // namespace xla_index
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace xla_index;  // NOLINT: the entry point is outside it
+  // One context per input: uniqued expressions of earlier inputs would
+  // otherwise pile up over a long campaign.
+  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+  ByteReader in(data, size);
+  IndexingMap original = DecodeMap(in, &context);
+  if (!original.Verify().ok()) return 0;
+  if (!ConstraintsEvaluateEverywhere(original)) return 0;
+  bool too_big = false;
+  std::optional<Relation> expected =
+      Enumerate(original, kMaxBoxPoints, &too_big);
+  if (!expected) return 0;
+
+  IndexingMap simplified = original;
+  simplified.Simplify();
+  CheckSameRelation("Simplify changed the relation", original, *expected,
+                    simplified);
+
+  // Printing and parsing gives back an equal map (DESIGN.md).
+  absl::StatusOr<IndexingMap> reparsed =
+      ParseIndexingMap(ToString(simplified), &context);
+  if (!reparsed.ok() || *reparsed != simplified) {
+    std::fprintf(stderr, "reparse: %s\n",
+                 reparsed.ok()
+                     ? ToString(*reparsed).c_str()
+                     : std::string(reparsed.status().message()).c_str());
+    Fail("print/parse round trip differs", original, simplified);
+  }
+
+  IndexingMap rescaled = simplified;
+  rescaled.RescaleSymbols();
+  rescaled.Simplify();
+  CheckSameRelation("RescaleSymbols changed the relation", original, *expected,
+                    rescaled);
+  rescaled.RemoveUnusedSymbols();
+  CheckSameRelation("RemoveUnusedSymbols changed the relation", original,
+                    *expected, rescaled);
+  return 0;
+}
