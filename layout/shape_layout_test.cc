@@ -59,6 +59,16 @@ TEST(ShapeLayoutTest, NoLayoutMeansMajorToMinor) {
   EXPECT_EQ(WithDefaultLayout(Parse("f32[2,3]")).ToString(), "f32[2,3]{1,0}");
 }
 
+// A dynamic dimension `<=n` is laid out at its bound n.
+TEST(ShapeLayoutTest, DynamicDimensionsUseTheirBound) {
+  absl::StatusOr<TiledLayout> layout =
+      TiledLayoutOf(Parse("f32[<=5,3]{1,0:T(2,2)}"));
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  EXPECT_THAT(layout->dimensions(), ElementsAre(5, 3));
+  EXPECT_EQ(layout->tiled_element_count(), 6 * 4);
+  EXPECT_EQ(SizesOf("f32[<=5,3]{1,0:T(2,2)}").bytes, 96);
+}
+
 TEST(ShapeLayoutTest, SizesOfSeedShapes) {
   // 48 MiB of data occupying 6 GiB: the minor dimension pads 1 -> 128.
   LayoutSizes narrow = SizesOf("u32[12582912,1]{1,0:T(8,128)}");
