@@ -520,6 +520,13 @@ AffineSimplifier::Lin AffineSimplifier::ModBy(Lin x, int64_t c, int depth,
 // From and to MLIR.
 
 AffineSimplifier::Lin AffineSimplifier::Visit(AffineExpr expr) {
+  if (!cache_all_ || !mlir::isa<mlir::AffineBinaryOpExpr>(expr)) {
+    return VisitUncached(expr);
+  }
+  return VisitCached(expr);
+}
+
+AffineSimplifier::Lin AffineSimplifier::VisitCached(AffineExpr expr) {
   if (!mlir::isa<mlir::AffineBinaryOpExpr>(expr)) return VisitUncached(expr);
   auto it = visited_.find(expr.getAsOpaquePointer());
   if (it != visited_.end()) return it->second;
@@ -581,7 +588,12 @@ AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
       break;
   }
   auto binary = mlir::cast<mlir::AffineBinaryOpExpr>(expr);
-  Lin lhs = Visit(binary.getLHS());
+  // The numerator of a division is what a composed map repeats (the same
+  // linear index divided by each stride): cache it.
+  const AffineExprKind kind = expr.getKind();
+  Lin lhs = kind == AffineExprKind::Add || kind == AffineExprKind::Mul
+                ? Visit(binary.getLHS())
+                : VisitCached(binary.getLHS());
   Lin rhs = Visit(binary.getRHS());
   switch (expr.getKind()) {
     case AffineExprKind::Add: {
@@ -727,6 +739,7 @@ bool AffineSimplifier::SimplifyComposition(
   std::vector<Lin> values;
   values.reserve(inner.size());
   visited_.clear();
+  cache_all_ = true;
   remap_symbols_ = true;
   symbol_positions_ = inner_symbols;
   for (size_t i = 0; i < inner.size(); ++i) {
@@ -749,6 +762,7 @@ bool AffineSimplifier::SimplifyComposition(
   }
   visited_.clear();
   dim_values_ = nullptr;
+  cache_all_ = false;
   remap_symbols_ = false;
   symbol_positions_ = {};
   return !overflow_;

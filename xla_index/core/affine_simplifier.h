@@ -129,6 +129,7 @@ class AffineSimplifier {
 
   Lin Visit(mlir::AffineExpr expr);
   Lin VisitUncached(mlir::AffineExpr expr);
+  Lin VisitCached(mlir::AffineExpr expr);
   Lin Constant(int64_t value) const;
   Lin FromAtom(int32_t atom, int64_t coeff = 1) const;
   Lin Add(const Lin& a, const Lin& b);
@@ -156,17 +157,20 @@ class AffineSimplifier {
   mlir::MLIRContext* context_;
   const std::vector<Interval>& dim_bounds_;
   const std::vector<Interval>& symbol_bounds_;
-  std::vector<Atom> atoms_;
-  std::vector<Lin> args_;  // Arguments of floordiv/mod atoms.
+  // Inline capacity covers typical maps without a heap allocation.
+  llvm::SmallVector<Atom, 16> atoms_;
+  llvm::SmallVector<Lin, 8> args_;  // Arguments of floordiv/mod atoms.
   llvm::SmallVector<int32_t, 16> dim_atoms_, symbol_atoms_;
   bool overflow_ = false;  // Set when coefficient arithmetic overflowed.
   // Visit results of binary subexpressions: composed maps share them.
-  llvm::DenseMap<const void*, Lin> visited_;
+  llvm::SmallDenseMap<const void*, Lin, 8> visited_;
   // While simplifying a composition: values of dims and positions of
   // symbols of the expressions being visited (null: themselves).
   const std::vector<Lin>* dim_values_ = nullptr;
   llvm::ArrayRef<int> symbol_positions_;
   bool remap_symbols_ = false;
+  // Cache every binary subexpression, not only division numerators.
+  bool cache_all_ = false;
 };
 
 }  // namespace xla_index
