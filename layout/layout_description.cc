@@ -172,6 +172,7 @@ absl::StatusOr<LayoutDescription> DescribeLayout(
     }
     description.index = std::move(index);
     description.linear_index = *linear;
+    description.physical_index = layout->PhysicalIndex(*description.index);
   }
   return description;
 }
@@ -190,7 +191,9 @@ std::string LayoutDescriptionToText(const LayoutDescription& description) {
   if (description.linear_index) {
     absl::StrAppend(&text, "linear index of ",
                     IndexToString(*description.index), ": ",
-                    *description.linear_index, "\n");
+                    *description.linear_index, "\n", "physical index of ",
+                    IndexToString(*description.index), ": ",
+                    IndexToString(*description.physical_index), "\n");
   }
   return text;
 }
@@ -209,7 +212,9 @@ std::string LayoutDescriptionToJson(const LayoutDescription& description) {
   if (description.linear_index) {
     absl::StrAppend(&json, ", \"index\": [",
                     absl::StrJoin(*description.index, ", "),
-                    "], \"linear_index\": ", *description.linear_index);
+                    "], \"linear_index\": ", *description.linear_index,
+                    ", \"physical_index\": [",
+                    absl::StrJoin(*description.physical_index, ", "), "]");
   }
   return json + "}\n";
 }

@@ -42,6 +42,8 @@ struct LayoutDescription {
   /// The --index, if given, and its linear offset.
   std::optional<std::vector<int64_t>> index;
   std::optional<int64_t> linear_index;
+  /// The --index element's index in the physical shape.
+  std::optional<std::vector<int64_t>> physical_index;
 };
 
 /// Parses `shape_text` (an array shape in XLA's syntax) and describes its
@@ -79,13 +81,15 @@ std::string MemorySpaceName(int64_t memory_space);
 ///   linear to logical map:
 ///   ...
 ///   linear index of (2,3): 17
+///   physical index of (2,3): (1,1,0,1)
 /// Ends with a newline.
 std::string LayoutDescriptionToText(const LayoutDescription& description);
 
 /// The --json output on one line (DESIGN.md):
 ///   {"shape": "...", "elements": N, "padded_elements": N, "bytes": N,
 ///    "memory_space": N, "physical_shape": [...], "map": MAP,
-///    "inverse_map": MAP[, "index": [...], "linear_index": N]}
+///    "inverse_map": MAP[, "index": [...], "linear_index": N,
+///    "physical_index": [...]]}
 /// MAP is IndexingMapToJson's shape. Ends with a newline.
 std::string LayoutDescriptionToJson(const LayoutDescription& description);
 

@@ -67,7 +67,8 @@ TEST_F(LayoutDescriptionTest, SeedFigure1) {
                                "physical shape: [2,3,2,2]\n"
                                "logical to linear map:\n" +
                                ToString(d.map) + "\n"));
-  EXPECT_THAT(text, HasSubstr("linear index of (2,3): 17\n"));
+  EXPECT_THAT(text, HasSubstr("linear index of (2,3): 17\n"
+                              "physical index of (2,3): (1,1,0,1)\n"));
 
   const std::string json = LayoutDescriptionToJson(d);
   EXPECT_THAT(json, StartsWith("{\"shape\": \"f32[3,5]{1,0:T(2,2)}\", "
@@ -75,7 +76,8 @@ TEST_F(LayoutDescriptionTest, SeedFigure1) {
                                "\"bytes\": 96, \"memory_space\": 0, "
                                "\"physical_shape\": [2, 3, 2, 2], \"map\": " +
                                IndexingMapToJson(d.map) + ", "));
-  EXPECT_THAT(json, HasSubstr("\"index\": [2, 3], \"linear_index\": 17}\n"));
+  EXPECT_THAT(json, HasSubstr("\"index\": [2, 3], \"linear_index\": 17, "
+                              "\"physical_index\": [1, 1, 0, 1]}\n"));
 }
 
 // The contract's example: seed 002's bf16 layout in VMEM.
