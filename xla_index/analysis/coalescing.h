@@ -1,0 +1,157 @@
+#ifndef XLA_INDEX_ANALYSIS_COALESCING_H_
+#define XLA_INDEX_ANALYSIS_COALESCING_H_
+
+// Memory coalescing of a loop fusion's reads, one warp at a time.
+//
+// For each operand of the fusion and each of its output-to-input maps, the
+// thread-to-offset map is
+//   (thread, block ids) -> output element        (gpu_launch_grid.h)
+//                       -> operand element       (the fusion's map)
+//                       -> memory offset         (the operand's layout)
+// and it is evaluated at the 32 consecutive threads x of one warp (block
+// `block`, threads warp * 32 ... warp * 32 + 31), for every unroll element.
+// Range variables of the operand map (e.g. the reduced dimension) are loop
+// iterations: the warp is analyzed at iteration 0, their lower bound.
+// Runtime variables (dynamic offsets) take a representative value, the
+// lower bound of their feasible values. A thread whose point fails the map's
+// constraints (past the output's end, outside a concatenate operand's slab,
+// in padding) reads nothing.
+//
+// From the element offsets and the element size b bits, an element o
+// covers the bytes [o * b / 8, ceil((o + 1) * b / 8)); the union of these is
+// the warp's set of touched bytes, reported as maximal contiguous ranges. A
+// transaction of T bytes (T = 32, 64, 128) is a T-aligned segment; the warp
+// needs one per segment that holds a touched byte, against the minimum
+// ceil(bytes touched / T) for the same number of bytes. The efficiency is
+// minimum / transactions for T = 32 (the sector size of the memory system).
+// The warp's reads are "coalesced" when they need the minimum number of
+// 32-byte transactions, or when they form one contiguous range (then only
+// alignment costs the extra sector).
+//
+// Example: f32 elementwise, row-major: 32 threads read offsets 0..31, bytes
+// [0, 128): 4 transactions of 32 bytes, minimum 4, efficiency 1, coalesced.
+// A slice with stride 2 reads offsets 0, 2, ..., 62: 32 ranges of 4 bytes
+// over [0, 252), 8 sectors against a minimum of 4: efficiency 0.5, not
+// coalesced.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "hlo/module.h"
+#include "hlo/shape.h"
+#include "mlir/IR/MLIRContext.h"
+#include "xla_index/analysis/gpu_launch_grid.h"
+#include "xla_index/core/indexing_map.h"
+
+namespace xla_index {
+
+struct CoalescingOptions {
+  /// Threads per block (`--block=N`); the launch uses fewer when the output
+  /// is small.
+  int64_t threads_per_block = 128;
+  /// Elements per thread (`--unroll=N`).
+  int64_t unroll = 1;
+  /// The analyzed warp: block id x and warp number within the block.
+  int64_t block = 0;
+  int64_t warp = 0;
+  int64_t warp_size = 32;
+};
+
+/// The bytes [begin, end).
+struct ByteRange {
+  int64_t begin = 0;
+  int64_t end = 0;
+  bool operator==(const ByteRange& o) const {
+    return begin == o.begin && end == o.end;
+  }
+};
+
+/// Transactions of `size` bytes a warp needs, and the minimum for its bytes.
+struct TransactionCount {
+  int64_t size = 0;
+  int64_t count = 0;
+  int64_t minimum = 0;
+};
+
+/// The memory traffic of one warp's set of touched element offsets.
+struct WarpMemoryAccess {
+  int64_t distinct_elements = 0;
+  int64_t bytes_touched = 0;
+  std::vector<ByteRange> byte_ranges;
+  /// For 32, 64 and 128 bytes, in that order.
+  std::vector<TransactionCount> transactions;
+  /// transactions[0].minimum / transactions[0].count (1 when nothing is read).
+  double efficiency = 1.0;
+  bool coalesced = true;
+};
+
+/// The traffic of the elements at `offsets` (in elements, duplicates
+/// allowed) of `bits_per_element` bits each; see the file comment.
+WarpMemoryAccess SummarizeWarpAccess(absl::Span<const int64_t> offsets,
+                                     int64_t bits_per_element);
+
+/// One read of the fusion: operand `operand` through its map `map_index`.
+struct OperandCoalescing {
+  int64_t operand = 0;
+  std::string operand_name;
+  Shape operand_shape;
+  int64_t map_index = 0;
+  /// False when the map is UNDEFINED (no indexing rule) or the layout is
+  /// invalid; `reason` says which. The numbers below are then unset.
+  bool analyzed = true;
+  std::string reason;
+  /// (thread, block ids)[operand range vars, unroll element, runtime vars]
+  /// -> memory offset in elements.
+  IndexingMap thread_to_offset = IndexingMap::Undefined();
+  int64_t bits_per_element = 0;
+  /// Threads of the warp that read at least one element.
+  int64_t active_threads = 0;
+  WarpMemoryAccess access;
+};
+
+struct CoalescingReport {
+  std::string root_name;
+  Shape output_shape;
+  LaunchGrid grid;
+  CoalescingOptions options;
+  /// Thread x ids of the analyzed warp: [first_thread, last_thread].
+  int64_t first_thread = 0;
+  int64_t last_thread = 0;
+  IndexingMap thread_to_output = IndexingMap::Undefined();
+  std::vector<OperandCoalescing> operands;
+};
+
+/// Coalescing of every operand read of `module`'s root, analyzed as a loop
+/// fusion (xla_index/analysis/fusion_operands.h). InvalidArgument for bad
+/// options (block or warp outside the launch grid, sizes < 1) or a root that
+/// is not an array.
+absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
+    const HloModule& module, const CoalescingOptions& options,
+    mlir::MLIRContext* context);
+
+/// Text for people: the launch, the thread map, then per operand read the
+/// thread-to-offset map, the byte ranges, transactions, efficiency and
+/// verdict.
+std::string CoalescingReportToText(const CoalescingReport& report);
+
+/// One line of JSON:
+///   {"root": NAME, "output_shape": "f32[..]{..}",
+///    "launch": {"threads": [x, y, z], "blocks": [x, y, z], "unroll": U},
+///    "warp": {"block": B, "warp": W, "first_thread": T0, "last_thread": T1},
+///    "thread_to_output": MAP,
+///    "operands": [{"operand": K, "name": N, "shape": S, "map_index": I,
+///      "analyzed": true, "reason": "", "thread_to_offset": MAP,
+///      "bits_per_element": 32, "active_threads": 32,
+///      "distinct_elements": 32, "bytes_touched": 128,
+///      "byte_ranges": [[0, 128]], "transactions": [{"size": 32,
+///      "count": 4, "minimum": 4}, ...], "efficiency": 1,
+///      "coalesced": true}, ...]}
+/// MAP in IndexingMapToJson's shape; byte ranges are half-open [begin, end).
+std::string CoalescingReportToJson(const CoalescingReport& report);
+
+}  // namespace xla_index
+
+#endif  // XLA_INDEX_ANALYSIS_COALESCING_H_

@@ -1,0 +1,464 @@
+#include "xla_index/analysis/coalescing.h"
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "hlo/evaluator.h"
+#include "hlo/literal.h"
+#include "hlo/module.h"
+#include "hlo/parser.h"
+#include "layout/shape_layout.h"
+#include "layout/tiled_layout.h"
+#include "mlir/IR/MLIRContext.h"
+
+namespace xla_index {
+namespace {
+
+std::unique_ptr<HloModule> Parse(const std::string& text) {
+  absl::StatusOr<std::unique_ptr<HloModule>> module =
+      ParseAndVerifyHloModule(text);
+  EXPECT_TRUE(module.ok()) << module.status();
+  return module.ok() ? std::move(*module) : nullptr;
+}
+
+// The report's read of operand `operand` (map 0).
+const OperandCoalescing& ReadOf(const CoalescingReport& report,
+                                int64_t operand) {
+  for (const OperandCoalescing& read : report.operands) {
+    if (read.operand == operand && read.map_index == 0) return read;
+  }
+  ADD_FAILURE() << "no read of operand " << operand;
+  static const OperandCoalescing* none = new OperandCoalescing();
+  return *none;
+}
+
+// ---- The brute-force simulation ----
+//
+// Independent of indexing maps: the reference evaluator traces which
+// parameter elements each output element reads; the loop emitter's thread
+// assignment is written out by hand (thread t of block b, unroll element j
+// handles output element (b * T + t) * u + j in row-major order, for the
+// row-major outputs used here); TiledLayout::LinearIndex (plain index
+// arithmetic, not maps) gives each element's memory position. For reads with
+// a loop (a reduction), iteration 0 is the smallest element a thread reads.
+
+struct Simulated {
+  int64_t active_threads = 0;
+  int64_t distinct_elements = 0;
+  int64_t bytes_touched = 0;
+  std::vector<int64_t> transactions;  // 32, 64, 128 bytes
+};
+
+Simulated Simulate(const HloModule& module, int64_t parameter,
+                   int64_t threads_per_block, int64_t unroll, int64_t block,
+                   int64_t warp) {
+  const HloComputation& entry = *module.entry_computation();
+  std::vector<Literal> arguments;
+  for (int64_t k = 0; k < static_cast<int64_t>(entry.parameters().size());
+       ++k) {
+    arguments.emplace_back(entry.parameter(k)->shape());
+  }
+  absl::StatusOr<TracedValue> traced = TraceComputation(entry, arguments);
+  EXPECT_TRUE(traced.ok()) << traced.status();
+  const Shape shape = WithDefaultLayout(entry.parameter(parameter)->shape());
+  absl::StatusOr<TiledLayout> layout = TiledLayoutOf(shape);
+  EXPECT_TRUE(layout.ok()) << layout.status();
+  const int64_t bits = BitsPerElement(shape);
+  const int64_t n = entry.root()->shape().ElementCount();
+  const int64_t threads =
+      std::min(threads_per_block, (n + unroll - 1) / unroll);
+  std::set<int64_t> elements, bytes;
+  Simulated sim;
+  for (int64_t t = warp * 32; t < std::min(warp * 32 + 32, threads); ++t) {
+    bool active = false;
+    for (int64_t j = 0; j < unroll; ++j) {
+      int64_t e = (block * threads + t) * unroll + j;
+      if (e >= n) continue;
+      std::vector<int64_t> read;
+      for (const ElementId& id : traced->reads[0][e]) {
+        if (id.operand == parameter) read.push_back(id.linear_index);
+      }
+      if (read.empty()) continue;
+      active = true;
+      // Row-major linear index -> multi-index -> memory position.
+      int64_t linear = read.front();  // iteration 0 (reads are sorted)
+      std::vector<int64_t> index(shape.rank());
+      for (int64_t d = shape.rank() - 1; d >= 0; --d) {
+        index[d] = linear % shape.dimensions(d);
+        linear /= shape.dimensions(d);
+      }
+      int64_t offset = layout->LinearIndex(index);
+      elements.insert(offset);
+      for (int64_t bit = offset * bits; bit < (offset + 1) * bits; bit += 8) {
+        bytes.insert(bit / 8);
+      }
+    }
+    if (active) ++sim.active_threads;
+  }
+  sim.distinct_elements = elements.size();
+  sim.bytes_touched = bytes.size();
+  for (int64_t size : {32, 64, 128}) {
+    std::set<int64_t> segments;
+    for (int64_t byte : bytes) segments.insert(byte / size);
+    sim.transactions.push_back(segments.size());
+  }
+  return sim;
+}
+
+// Runs the analysis and checks every number against the simulation.
+CoalescingReport AnalyzeAndSimulate(const HloModule& module,
+                                    CoalescingOptions options,
+                                    mlir::MLIRContext* context) {
+  absl::StatusOr<CoalescingReport> report =
+      AnalyzeCoalescing(module, options, context);
+  EXPECT_TRUE(report.ok()) << report.status();
+  if (!report.ok()) return {};
+  for (const OperandCoalescing& read : report->operands) {
+    SCOPED_TRACE(read.operand_name);
+    EXPECT_TRUE(read.analyzed) << read.reason;
+    Simulated sim = Simulate(module, read.operand, options.threads_per_block,
+                             options.unroll, options.block, options.warp);
+    EXPECT_EQ(read.active_threads, sim.active_threads);
+    EXPECT_EQ(read.access.distinct_elements, sim.distinct_elements);
+    EXPECT_EQ(read.access.bytes_touched, sim.bytes_touched);
+    EXPECT_EQ(read.access.transactions.size(), 3u);
+    for (size_t i = 0; i < 3 && i < read.access.transactions.size(); ++i) {
+      EXPECT_EQ(read.access.transactions[i].count, sim.transactions[i]);
+    }
+  }
+  return *report;
+}
+
+void ExpectTransactions(const OperandCoalescing& read,
+                        std::vector<int64_t> counts,
+                        std::vector<int64_t> minimums) {
+  ASSERT_EQ(read.access.transactions.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(read.access.transactions[i].count, counts[i]) << i;
+    EXPECT_EQ(read.access.transactions[i].minimum, minimums[i]) << i;
+  }
+}
+
+TEST(CoalescingTest, ElementwiseRowMajorIsCoalesced) {
+  // 8192 elements, 128 threads per block: 64 blocks. Warp 0 of block 0 is
+  // threads 0..31, writing out[0, 0..31] and reading p0[0, 0..31] and
+  // p1[0, 0..31]: f32 offsets 0..31, bytes [0, 128). 128 bytes need
+  // 4 x 32 B (min 4), 2 x 64 B (min 2), 1 x 128 B (min 1): efficiency 1.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[64,128]{1,0} parameter(0)
+    p1 = f32[64,128]{1,0} parameter(1)
+    ROOT add = f32[64,128]{1,0} add(p0, p1)
+  )");
+  ASSERT_NE(module, nullptr);
+  CoalescingReport report = AnalyzeAndSimulate(*module, {}, &context);
+  ASSERT_EQ(report.operands.size(), 2u);
+  EXPECT_EQ(report.grid.threads[0], 128);
+  EXPECT_EQ(report.grid.blocks[0], 64);
+  for (int64_t k : {0, 1}) {
+    const OperandCoalescing& read = ReadOf(report, k);
+    EXPECT_EQ(read.active_threads, 32);
+    EXPECT_EQ(read.access.bytes_touched, 128);
+    EXPECT_EQ(read.access.byte_ranges, (std::vector<ByteRange>{{0, 128}}));
+    ExpectTransactions(read, {4, 2, 1}, {4, 2, 1});
+    EXPECT_DOUBLE_EQ(read.access.efficiency, 1.0);
+    EXPECT_TRUE(read.access.coalesced);
+  }
+}
+
+TEST(CoalescingTest, ElementwiseUnrolledSecondWarp) {
+  // Unroll 4: thread t handles elements 4t..4t+3. Warp 1 is threads
+  // 32..63: elements 128..255, i.e. row 1 of f32[64,128]: offsets
+  // 128..255, bytes [512, 1024) = 512 bytes: 16 x 32 B, 8 x 64 B,
+  // 4 x 128 B, each the minimum.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[64,128]{1,0} parameter(0)
+    ROOT e = f32[64,128]{1,0} exponential(p0)
+  )");
+  ASSERT_NE(module, nullptr);
+  CoalescingOptions options;
+  options.unroll = 4;
+  options.warp = 1;
+  CoalescingReport report = AnalyzeAndSimulate(*module, options, &context);
+  const OperandCoalescing& read = ReadOf(report, 0);
+  EXPECT_EQ(read.access.distinct_elements, 128);
+  EXPECT_EQ(read.access.byte_ranges, (std::vector<ByteRange>{{512, 1024}}));
+  ExpectTransactions(read, {16, 8, 4}, {16, 8, 4});
+  EXPECT_TRUE(read.access.coalesced);
+}
+
+TEST(CoalescingTest, TransposeOfMinorDimensionIsNotCoalesced) {
+  // out[i, j] = p0[j, i]. Warp 0 writes out[0, 0..31] and reads
+  // p0[t, 0] for t = 0..31: offsets 128 t, bytes [512 t, 512 t + 4).
+  // 32 separate 4-byte ranges, 128 bytes: every range is its own 32, 64
+  // and 128-byte segment, so 32 transactions of each size against minimums
+  // 4, 2, 1. Efficiency 4 / 32 = 0.125.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[64,128]{1,0} parameter(0)
+    ROOT t = f32[128,64]{1,0} transpose(p0), dimensions={1,0}
+  )");
+  ASSERT_NE(module, nullptr);
+  CoalescingReport report = AnalyzeAndSimulate(*module, {}, &context);
+  const OperandCoalescing& read = ReadOf(report, 0);
+  EXPECT_EQ(read.access.bytes_touched, 128);
+  EXPECT_EQ(read.access.byte_ranges.size(), 32u);
+  EXPECT_EQ(read.access.byte_ranges[1], (ByteRange{512, 516}));
+  ExpectTransactions(read, {32, 32, 32}, {4, 2, 1});
+  EXPECT_DOUBLE_EQ(read.access.efficiency, 0.125);
+  EXPECT_FALSE(read.access.coalesced);
+}
+
+TEST(CoalescingTest, BroadcastAlongMinorDimensionIsCoalesced) {
+  // out[i, j] = p0[j]: warp 0 reads p0[0..31], bytes [0, 128): 4 sectors,
+  // the minimum.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[128]{0} parameter(0)
+    ROOT b = f32[64,128]{1,0} broadcast(p0), dimensions={1}
+  )");
+  ASSERT_NE(module, nullptr);
+  CoalescingReport report = AnalyzeAndSimulate(*module, {}, &context);
+  const OperandCoalescing& read = ReadOf(report, 0);
+  EXPECT_EQ(read.access.byte_ranges, (std::vector<ByteRange>{{0, 128}}));
+  ExpectTransactions(read, {4, 2, 1}, {4, 2, 1});
+  EXPECT_TRUE(read.access.coalesced);
+}
+
+TEST(CoalescingTest, BroadcastAlongMajorDimensionReadsOneElement) {
+  // out[i, j] = p0[i]: all 32 threads of warp 0 (row 0) read p0[0]: one
+  // element, 4 bytes, one transaction of each size, the minimum.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[64]{0} parameter(0)
+    ROOT b = f32[64,128]{1,0} broadcast(p0), dimensions={0}
+  )");
+  ASSERT_NE(module, nullptr);
+  CoalescingReport report = AnalyzeAndSimulate(*module, {}, &context);
+  const OperandCoalescing& read = ReadOf(report, 0);
+  EXPECT_EQ(read.active_threads, 32);
+  EXPECT_EQ(read.access.distinct_elements, 1);
+  EXPECT_EQ(read.access.bytes_touched, 4);
+  ExpectTransactions(read, {1, 1, 1}, {1, 1, 1});
+  EXPECT_TRUE(read.access.coalesced);
+}
+
+constexpr char kReduceModule[] = R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  p0 = f32[64,128]{1,0} parameter(0)
+  c = f32[] constant(0)
+  ROOT r = f32[$OUT] reduce(p0, c), dimensions={$DIM}, to_apply=add
+})";
+
+std::string ReduceModule(const std::string& out, const std::string& dim) {
+  std::string text = kReduceModule;
+  text.replace(text.find("$OUT"), 4, out);
+  text.replace(text.find("$DIM"), 4, dim);
+  return text;
+}
+
+TEST(CoalescingTest, ColumnReductionInputIsCoalesced) {
+  // reduce over dim 0: out[j] = sum_s p0[s, j], 128 outputs, one block of
+  // 128 threads. At iteration s = 0, warp 0 reads p0[0, 0..31]: offsets
+  // 0..31, bytes [0, 128): 4 sectors, minimum 4. (Each later iteration
+  // reads the next row, equally coalesced.)
+  mlir::MLIRContext context;
+  auto module = Parse(ReduceModule("128", "0"));
+  ASSERT_NE(module, nullptr);
+  CoalescingReport report = AnalyzeAndSimulate(*module, {}, &context);
+  const OperandCoalescing& read = ReadOf(report, 0);
+  EXPECT_EQ(read.access.byte_ranges, (std::vector<ByteRange>{{0, 128}}));
+  ExpectTransactions(read, {4, 2, 1}, {4, 2, 1});
+  EXPECT_TRUE(read.access.coalesced);
+}
+
+TEST(CoalescingTest, RowReductionInputIsNotCoalescedByTheLoopEmitter) {
+  // reduce over dim 1: out[i] = sum_s p0[i, s], 64 threads. At s = 0 thread
+  // t reads p0[t, 0], offset 128 t: 32 ranges of 4 bytes, 512 bytes apart:
+  // 32 transactions of every size against 4, 2, 1 (why XLA has a separate
+  // row-reduction emitter).
+  mlir::MLIRContext context;
+  auto module = Parse(ReduceModule("64", "1"));
+  ASSERT_NE(module, nullptr);
+  CoalescingReport report = AnalyzeAndSimulate(*module, {}, &context);
+  const OperandCoalescing& read = ReadOf(report, 0);
+  ExpectTransactions(read, {32, 32, 32}, {4, 2, 1});
+  EXPECT_FALSE(read.access.coalesced);
+}
+
+TEST(CoalescingTest, StridedSliceStride2IsHalfEfficient) {
+  // out[i, j] = p0[i, 2 j]: warp 0 reads p0[0, 0], p0[0, 2], ..., p0[0, 62]:
+  // offsets 0, 2, ..., 62, bytes [8k, 8k + 4) for k = 0..31, 128 bytes
+  // spread over [0, 252). 32-byte sectors 0..7: 8 against the minimum 4 ->
+  // efficiency 0.5; 64 B: 4 (min 2); 128 B: 2 (min 1).
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[64,256]{1,0} parameter(0)
+    ROOT s = f32[64,128]{1,0} slice(p0), slice={[0:64:1], [0:256:2]}
+  )");
+  ASSERT_NE(module, nullptr);
+  CoalescingReport report = AnalyzeAndSimulate(*module, {}, &context);
+  const OperandCoalescing& read = ReadOf(report, 0);
+  EXPECT_EQ(read.access.bytes_touched, 128);
+  EXPECT_EQ(read.access.byte_ranges.size(), 32u);
+  EXPECT_EQ(read.access.byte_ranges.back(), (ByteRange{248, 252}));
+  ExpectTransactions(read, {8, 4, 2}, {4, 2, 1});
+  EXPECT_DOUBLE_EQ(read.access.efficiency, 0.5);
+  EXPECT_FALSE(read.access.coalesced);
+}
+
+TEST(CoalescingTest, TiledLayoutReadInRowOrderWithinATileRow) {
+  // f32[16,64]{1,0:T(8,128)}: the minor dim 64 is padded to 128 in each
+  // (8,128) tile, so element (r, c) is at offset (r / 8) * 1024 +
+  // (r mod 8) * 128 + c. Unroll 4: warp 0 (threads 0..31) reads elements
+  // 0..127 in row order = rows 0 and 1, columns 0..63: offsets 0..63 and
+  // 128..191, bytes [0, 256) and [512, 768), 512 bytes in 2 ranges.
+  // Both ranges are 256-byte aligned: 16 x 32 B (min 16), 8 x 64 B (min 8),
+  // 4 x 128 B (min 4); coalesced although memory skips the padding.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[16,64]{1,0:T(8,128)} parameter(0)
+    ROOT n = f32[16,64]{1,0} negate(p0)
+  )");
+  ASSERT_NE(module, nullptr);
+  CoalescingOptions options;
+  options.unroll = 4;
+  CoalescingReport report = AnalyzeAndSimulate(*module, options, &context);
+  const OperandCoalescing& read = ReadOf(report, 0);
+  EXPECT_EQ(read.access.byte_ranges,
+            (std::vector<ByteRange>{{0, 256}, {512, 768}}));
+  ExpectTransactions(read, {16, 8, 4}, {16, 8, 4});
+  EXPECT_TRUE(read.access.coalesced);
+}
+
+TEST(CoalescingTest, TiledLayoutNarrowRowsFillSectorsButNotLines) {
+  // f32[256,8]{1,0:T(8,128)}: each row of 8 floats (32 bytes) sits at the
+  // start of a 128-float (512-byte) tile row: (r, c) -> (r / 8) * 1024 +
+  // (r mod 8) * 128 + c. Warp 0 reads elements 0..31 = rows 0..3: offsets
+  // 0..7, 128..135, 256..263, 384..391, bytes [512 r, 512 r + 32) for
+  // r = 0..3. 4 sectors (min 4, efficiency 1, coalesced at sector
+  // granularity) but 4 x 64 B (min 2) and 4 x 128 B (min 1).
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[256,8]{1,0:T(8,128)} parameter(0)
+    ROOT n = f32[256,8]{1,0} negate(p0)
+  )");
+  ASSERT_NE(module, nullptr);
+  CoalescingReport report = AnalyzeAndSimulate(*module, {}, &context);
+  const OperandCoalescing& read = ReadOf(report, 0);
+  EXPECT_EQ(read.access.byte_ranges.size(), 4u);
+  EXPECT_EQ(read.access.byte_ranges[3], (ByteRange{1536, 1568}));
+  ExpectTransactions(read, {4, 4, 4}, {4, 2, 1});
+  EXPECT_TRUE(read.access.coalesced);
+}
+
+TEST(CoalescingTest, FusionInstructionIsAnalyzedThroughItsComputation) {
+  // The elementwise case written as a fusion: the same numbers.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+HloModule m
+fused {
+  a = f32[64,128]{1,0} parameter(0)
+  ROOT n = f32[64,128]{1,0} negate(a)
+}
+ENTRY e {
+  p0 = f32[64,128]{1,0} parameter(0)
+  ROOT f = f32[64,128]{1,0} fusion(p0), kind=kLoop, calls=fused
+})");
+  ASSERT_NE(module, nullptr);
+  absl::StatusOr<CoalescingReport> report =
+      AnalyzeCoalescing(*module, {}, &context);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_EQ(report->operands.size(), 1u);
+  EXPECT_EQ(report->operands[0].operand_name, "p0");
+  ExpectTransactions(report->operands[0], {4, 2, 1}, {4, 2, 1});
+}
+
+TEST(CoalescingTest, TextAndJson) {
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[64,256]{1,0} parameter(0)
+    ROOT s = f32[64,128]{1,0} slice(p0), slice={[0:64:1], [0:256:2]}
+  )");
+  ASSERT_NE(module, nullptr);
+  absl::StatusOr<CoalescingReport> report =
+      AnalyzeCoalescing(*module, {}, &context);
+  ASSERT_TRUE(report.ok());
+  std::string text = CoalescingReportToText(*report);
+  EXPECT_TRUE(absl::StrContains(text,
+                                "transactions: 32B 8 (min 4) 64B 4 "
+                                "(min 2) 128B 2 (min 1)"))
+      << text;
+  EXPECT_TRUE(absl::StrContains(text, "efficiency: 0.5")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "verdict: not coalesced")) << text;
+  std::string json = CoalescingReportToJson(*report);
+  EXPECT_EQ(json.find('\n'), std::string::npos);
+  EXPECT_TRUE(
+      absl::StrContains(json, "{\"size\": 32, \"count\": 8, \"minimum\": 4}"))
+      << json;
+  EXPECT_TRUE(absl::StrContains(json, "\"coalesced\": false")) << json;
+  EXPECT_TRUE(absl::StrContains(json, "\"efficiency\": 0.5,")) << json;
+}
+
+TEST(CoalescingTest, RejectsWarpOutsideTheGrid) {
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[100]{0} parameter(0)
+    ROOT n = f32[100]{0} negate(p0)
+  )");
+  ASSERT_NE(module, nullptr);
+  CoalescingOptions options;
+  options.warp = 4;  // 100 threads: warps 0..3
+  EXPECT_FALSE(AnalyzeCoalescing(*module, options, &context).ok());
+  options.warp = 0;
+  options.block = 1;  // one block
+  EXPECT_FALSE(AnalyzeCoalescing(*module, options, &context).ok());
+  options.block = 0;
+  options.unroll = 0;
+  EXPECT_FALSE(AnalyzeCoalescing(*module, options, &context).ok());
+}
+
+TEST(SummarizeWarpAccessTest, PackedFourBitElementsShareBytes) {
+  // s4 elements 0..63: bits [0, 256), bytes [0, 32): one sector.
+  std::vector<int64_t> offsets;
+  for (int64_t i = 0; i < 64; ++i) offsets.push_back(i);
+  WarpMemoryAccess access = SummarizeWarpAccess(offsets, 4);
+  EXPECT_EQ(access.bytes_touched, 32);
+  EXPECT_EQ(access.byte_ranges, (std::vector<ByteRange>{{0, 32}}));
+  EXPECT_EQ(access.transactions[0].count, 1);
+}
+
+TEST(SummarizeWarpAccessTest, MisalignedContiguousRunIsCoalesced) {
+  // f32 offsets 1..32: bytes [4, 132), 128 bytes over sectors 0..4: 5
+  // against a minimum of 4 (efficiency 0.8), but one contiguous range, so
+  // the extra sector is alignment only: coalesced.
+  std::vector<int64_t> offsets;
+  for (int64_t i = 1; i <= 32; ++i) offsets.push_back(i);
+  WarpMemoryAccess access = SummarizeWarpAccess(offsets, 32);
+  EXPECT_EQ(access.transactions[0].count, 5);
+  EXPECT_EQ(access.transactions[0].minimum, 4);
+  EXPECT_DOUBLE_EQ(access.efficiency, 0.8);
+  EXPECT_TRUE(access.coalesced);
+}
+
+TEST(SummarizeWarpAccessTest, NothingRead) {
+  WarpMemoryAccess access = SummarizeWarpAccess({}, 32);
+  EXPECT_EQ(access.bytes_touched, 0);
+  EXPECT_EQ(access.transactions[0].count, 0);
+  EXPECT_TRUE(access.coalesced);
+}
+
+}  // namespace
+}  // namespace xla_index
