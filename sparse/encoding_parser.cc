@@ -303,7 +303,8 @@ absl::StatusOr<SparseEncoding> EncodingParser::Parse() {
           crd_width_token = value_token;
         }
       }
-      if (ConsumePunct(",")) continue;
+      // A trailing comma before '}' is accepted, as MLIR does.
+      if (ConsumePunct(",") && !IsPunct("}")) continue;
       break;
     }
   }

@@ -174,6 +174,8 @@ TEST_F(EncodingTest, ExpressionsSimplifyAsMlirDoes) {
            "[s0, s1](i) -> (i * s1 * 2 : dense, -(-i) : compressed)",
            "(i, j) -> (j : compressed(nonordered), i : loose_compressed)",
            "(a, b, c) -> (a : batch, b : batch, c : compressed)",
+           // A trailing comma after the last field.
+           "(i) -> (i : compressed), posWidth = 16,",
        }) {
     std::string text =
         std::string("#sparse_tensor.encoding<{ map = ") + map + " }>";

@@ -1,8 +1,10 @@
 #include "sparse/mlir_reference.h"
 
+#include <cctype>
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/AsmParser/AsmParser.h"
@@ -15,13 +17,43 @@
 
 namespace xla_index::sparse {
 
-absl::StatusOr<std::string> MlirPrintEncoding(absl::string_view text) {
-  // Drop an alias `#NAME =` prefix: parseAttribute takes the attribute only.
-  absl::string_view attribute = text;
-  size_t encoding_start = text.find("#sparse_tensor.encoding");
-  if (encoding_start != absl::string_view::npos) {
-    attribute = text.substr(encoding_start);
+namespace {
+
+/// Drops an alias definition prefix `#NAME =` (parseAttribute takes the
+/// attribute alone); any other text is left for MLIR to judge.
+absl::string_view StripAlias(absl::string_view text) {
+  text = absl::StripAsciiWhitespace(text);
+  size_t i = 0;
+  auto skip_space = [&] {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+      ++i;
+  };
+  skip_space();
+  if (i + 1 >= text.size() || text[i] != '#' ||
+      !(std::isalpha(static_cast<unsigned char>(text[i + 1])) ||
+        text[i + 1] == '_')) {
+    return text;
   }
+  size_t name = ++i;
+  while (i < text.size() &&
+         (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_' ||
+          text[i] == '$' || text[i] == '.')) {
+    ++i;
+  }
+  if (i == name || text.substr(name, i - name) == "sparse_tensor.encoding") {
+    return text;
+  }
+  skip_space();
+  if (i >= text.size() || text[i] != '=') return text;
+  ++i;
+  skip_space();
+  return text.substr(i);
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> MlirPrintEncoding(absl::string_view text) {
+  absl::string_view attribute = StripAlias(text);
   mlir::MLIRContext context;
   context.loadDialect<mlir::sparse_tensor::SparseTensorDialect>();
   std::string diagnostics;
@@ -49,11 +81,7 @@ absl::StatusOr<std::string> MlirPrintEncoding(absl::string_view text) {
 
 absl::StatusOr<MlirEncodingFacts> MlirFactsOfEncoding(
     absl::string_view text, const std::vector<int64_t>& shape) {
-  absl::string_view attribute = text;
-  size_t encoding_start = text.find("#sparse_tensor.encoding");
-  if (encoding_start != absl::string_view::npos) {
-    attribute = text.substr(encoding_start);
-  }
+  absl::string_view attribute = StripAlias(text);
   mlir::MLIRContext context;
   context.loadDialect<mlir::sparse_tensor::SparseTensorDialect>();
   std::string diagnostics;

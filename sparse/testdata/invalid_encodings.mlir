@@ -355,3 +355,10 @@
 // The values a sparse tensor stores implicitly or explicitly are outside
 // what this library models (it reads map, posWidth and crdWidth only).
 #sparse_tensor.encoding<{ map = (i) -> (i : compressed), explicitVal = 1 : i32 }>
+
+// -----
+// error: expected '>' to close '#sparse_tensor<'
+// mlir: accepts
+// MLIR's slice parser stops after "slice(0, 8, ?)" and skips the rest of the
+// attribute body; we read the slice strictly.
+#sparse_tensor.encoding<{ map = (i : #sparse_tensor<slice(0, 4, 1)>, j : #sparse_tensor<slice(0, 8, ?) junk>) -> (i : dense, j : compressed) }>
