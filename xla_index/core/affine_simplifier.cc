@@ -75,6 +75,10 @@ int AffineSimplifier::CompareAtoms(int32_t a, int32_t b) const {
   if (a == b) return 0;
   const Atom& x = atoms_[a];
   const Atom& y = atoms_[b];
+  // Terms of dims first, then those of symbols only: MLIR's `+` moves a
+  // symbolic left operand to the right, so built in this order a sum stays
+  // left-deep and reads back (print, parse) as the same expression.
+  if (x.symbolic != y.symbolic) return x.symbolic ? 1 : -1;
   if (x.kind != y.kind) return x.kind < y.kind ? -1 : 1;
   switch (x.kind) {
     case AtomKind::kDim:
@@ -122,6 +126,7 @@ int32_t AffineSimplifier::VariableAtom(AtomKind kind, int32_t position) {
   atom.var = position;
   atom.bounds =
       kind == AtomKind::kDim ? dim_bounds_[position] : symbol_bounds_[position];
+  atom.symbolic = kind == AtomKind::kSymbol;
   int32_t id = InternAtom(std::move(atom));
   cache[position] = id;
   return id;
@@ -139,6 +144,8 @@ int32_t AffineSimplifier::DivModAtom(AtomKind kind, const Lin& arg,
   atom.kind = kind;
   atom.divisor = divisor;
   atom.arg = args_.size();
+  atom.symbolic = true;
+  for (const Term& t : arg.terms) atom.symbolic &= atoms_[t.atom].symbolic;
   args_.push_back(arg);
   atom.bounds = kind == AtomKind::kFloorDiv
                     ? FloorDiv(arg.bounds, Interval::Point(divisor))
@@ -571,6 +578,7 @@ AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
         atom.kind = AtomKind::kOpaque;
         atom.bounds = Interval::Unbounded();
         atom.expr = expr;
+        atom.symbolic = expr.isSymbolicOrConstant();
         Lin lin = FromAtom(InternAtom(std::move(atom)));
         lin.source = expr;
         return lin;
@@ -655,6 +663,7 @@ AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
   Atom atom;
   atom.kind = AtomKind::kOpaque;
   atom.expr = expr;
+  atom.symbolic = expr.isSymbolicOrConstant();
   switch (expr.getKind()) {
     case AffineExprKind::Mul:
       atom.bounds = lhs.bounds * rhs.bounds;

@@ -20,10 +20,10 @@ namespace xla_index {
 /// Internally an expression is a linear form `c + sum_i k_i * a_i` over
 /// hash-consed atoms a_i (a dim, a symbol, `L floordiv c` or `L mod c` of a
 /// simplified linear form L, or an opaque non-affine node), with terms in a
-/// canonical order: dims, symbols, floordivs, mods (each by position or
-/// structurally), constant last. MLIR expressions are only built for the
-/// final result, and an input subexpression that no rule changed is reused
-/// as is.
+/// canonical order: terms involving dims before those of symbols only, then
+/// by kind (variable, floordiv, mod), position or structure; constant last.
+/// MLIR expressions are only built for the final result, and an input
+/// subexpression that no rule changed is reused as is.
 ///
 /// Rewrites (c > 0 constant; x, y linear forms; all sound for every point
 /// whose variables lie in their intervals):
@@ -124,6 +124,7 @@ class AffineSimplifier {
     int64_t divisor = 0;  // kFloorDiv, kMod.
     int32_t arg = -1;     // kFloorDiv, kMod: index in args_.
     Interval bounds;
+    bool symbolic = false;  // Involves symbols (and constants) only.
     mlir::AffineExpr expr;  // Built lazily; for kOpaque the original.
   };
 
