@@ -45,6 +45,19 @@ int64_t OutputCount(const HloInstruction* instruction) {
                          : 1;
 }
 
+// Fusions nest (a fused computation may contain fusions); a module whose
+// calls form a cycle, or nest deeper than this, gets UNDEFINED instead of
+// unbounded recursion.
+constexpr int kMaxCallDepth = 64;
+thread_local int call_depth = 0;
+
+class CallDepthGuard {
+ public:
+  CallDepthGuard() { ++call_depth; }
+  ~CallDepthGuard() { --call_depth; }
+  bool TooDeep() const { return call_depth > kMaxCallDepth; }
+};
+
 IndexingMap Compose(const IndexingMap& first, const IndexingMap& second) {
   IndexingMap composed = ComposeIndexingMaps(first, second);
   SimplifyAndRemoveUnusedSymbols(composed);
@@ -145,8 +158,9 @@ HloInstructionIndexing ComputeComputationOutputToInputIndexing(
 HloInstructionIndexing ComputeOutputToInputFusionIndexing(
     const HloInstruction* fusion, int64_t output_id,
     mlir::MLIRContext* context) {
+  CallDepthGuard guard;
   const HloComputation* called = fusion->fused_computation();
-  if (called == nullptr || called->root() == nullptr) {
+  if (called == nullptr || called->root() == nullptr || guard.TooDeep()) {
     return HloInstructionIndexing::Undefined(fusion->operand_count());
   }
   HloInstructionIndexing indexing = ComputeComputationOutputToInputIndexing(
@@ -209,10 +223,11 @@ HloInstructionIndexing ComputeInputToOutputIndexingThroughComputation(
 HloInstructionIndexing ComputeInputToOutputFusionIndexing(
     const HloInstruction* fusion, int64_t input_id,
     mlir::MLIRContext* context) {
+  CallDepthGuard guard;
   const HloComputation* called = fusion->fused_computation();
   const HloInstruction* parameter =
       called == nullptr ? nullptr : called->parameter(input_id);
-  if (parameter == nullptr || called->root() == nullptr) {
+  if (parameter == nullptr || called->root() == nullptr || guard.TooDeep()) {
     return HloInstructionIndexing::Undefined(OutputCount(fusion));
   }
   const HloInstruction* root = called->root();

@@ -648,6 +648,55 @@ d1 in [0, 64]
 d2 in [0, 124])"))));
 }
 
+// The same softmax as a plain computation (the form of
+// seed_cases/indexing.json): the root reads more than parameters, so
+// `analyze` composes it back to the computation's parameter 0.
+TEST_F(SeedIndexingTest, SoftmaxComputationRoot) {
+  constexpr absl::string_view kHlo = R"(
+HloModule m
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY softmax {
+  p0 = f32[2,65,125] parameter(0)
+  c_inf = f32[] constant(-inf)
+  mx = f32[2,65] reduce(p0, c_inf), dimensions={2}, to_apply=max
+  mxb = f32[2,65,125] broadcast(mx), dimensions={0,1}
+  sub = f32[2,65,125] subtract(p0, mxb)
+  ex = f32[2,65,125] exponential(sub)
+  c0 = f32[] constant(0)
+  sm = f32[2,65] reduce(ex, c0), dimensions={2}, to_apply=add
+  smb = f32[2,65,125] broadcast(sm), dimensions={0,1}
+  ROOT div = f32[2,65,125] divide(ex, smb)
+}
+)";
+  EXPECT_THAT(OutputToInput(kHlo), ElementsAre(UnorderedElementsAre(Text(R"(
+(d0, d1, d2)[s0] -> (d0, d1, s0)
+domain:
+d0 in [0, 1]
+d1 in [0, 64]
+d2 in [0, 124]
+s0 in [0, 124])"),
+                                                                    Text(R"(
+(d0, d1, d2) -> (d0, d1, d2)
+domain:
+d0 in [0, 1]
+d1 in [0, 64]
+d2 in [0, 124])"))));
+  AnalyzedIndexing analyzed =
+      AnalyzeIndexing(*module_->entry_computation()->root(),
+                      IndexingDirection::kOutputToInput, &context_);
+  EXPECT_EQ(analyzed.operand_kind,
+            AnalyzedIndexing::OperandKind::kComputationParameter);
+}
+
 TEST_F(SeedIndexingTest, ChainedReshapesCancel) {
   constexpr absl::string_view kHlo = R"(
 p0 = f32[10, 10, 10] parameter(0)

@@ -359,6 +359,32 @@ TEST_F(MalformedAttributesTest, FusionWithoutComputation) {
                       {Parameter({4})}));
 }
 
+TEST_F(MalformedAttributesTest, FusionCallingItselfIsUndefined) {
+  // A computation whose root is a fusion of the computation itself: the
+  // analysis must stop (the parser rejects such cycles, a builder may not).
+  HloComputation computation("loop");
+  auto parameter =
+      std::make_unique<HloInstruction>("p", HloOpcode::kParameter, "parameter");
+  parameter->set_shape(Shape(PrimitiveType::kF32, {4}));
+  HloInstruction* p = computation.AddInstruction(std::move(parameter));
+  auto fusion =
+      std::make_unique<HloInstruction>("f", HloOpcode::kFusion, "fusion");
+  fusion->set_shape(Shape(PrimitiveType::kF32, {4}));
+  fusion->AppendOperand(p);
+  fusion->mutable_called_computations()->push_back(
+      {"calls", "loop", &computation});
+  HloInstruction* f = computation.AddInstruction(std::move(fusion));
+  computation.set_root(f);
+  for (const HloInstructionIndexing& indexing :
+       {ComputeOutputToInputIndexing(f, 0, &context_),
+        ComputeInputToOutputIndexing(f, 0, &context_)}) {
+    ASSERT_EQ(indexing.indexing_maps.size(), 1);
+    for (const IndexingMap& map : indexing.indexing_maps[0]) {
+      EXPECT_TRUE(map.IsUndefined()) << ToString(map);
+    }
+  }
+}
+
 TEST(IndexingMapSetTest, DeduplicatesEqualMaps) {
   mlir::MLIRContext context;
   IndexingMapSet set;

@@ -22,9 +22,12 @@ std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims) {
   return strides;
 }
 
+// The element count, or -1 on overflow (or a negative size).
 int64_t Product(absl::Span<const int64_t> dims) {
   int64_t product = 1;
-  for (int64_t d : dims) product *= d;
+  for (int64_t d : dims) {
+    if (d < 0 || __builtin_mul_overflow(product, d, &product)) return -1;
+  }
   return product;
 }
 
@@ -102,7 +105,9 @@ mlir::AffineMap ComputeReshapeAffineMap(absl::Span<const int64_t> input_dims,
                                         mlir::MLIRContext* context) {
   const size_t in_rank = input_dims.size(), out_rank = output_dims.size();
   std::vector<AffineExpr> input_exprs;
-  if (Product(input_dims) == 0 || Product(output_dims) == 0) {
+  // Zero elements (or an element count that overflows, which callers
+  // reject): every index maps to 0.
+  if (Product(input_dims) <= 0 || Product(output_dims) <= 0) {
     input_exprs.assign(in_rank, mlir::getAffineConstantExpr(0, context));
     return mlir::AffineMap::get(out_rank, 0, input_exprs, context);
   }
@@ -149,7 +154,7 @@ mlir::AffineMap ComputeReshapeAffineMap(absl::Span<const int64_t> input_dims,
 IndexingMap ComputeReshapeIndexingMap(absl::Span<const int64_t> input_dims,
                                       absl::Span<const int64_t> output_dims,
                                       mlir::MLIRContext* context) {
-  if (Product(input_dims) != Product(output_dims)) {
+  if (Product(input_dims) != Product(output_dims) || Product(input_dims) < 0) {
     return IndexingMap::Undefined();
   }
   IndexingMap map = IndexingMap::FromTensorSizes(
@@ -162,7 +167,8 @@ IndexingMap ComputeReshapeIndexingMap(absl::Span<const int64_t> input_dims,
 IndexingMap ComputeBitcastIndexingMap(const Shape& input, const Shape& output,
                                       mlir::MLIRContext* context) {
   if (!input.IsArray() || !output.IsArray() ||
-      input.ElementCount() != output.ElementCount()) {
+      Product(input.dimensions()) != Product(output.dimensions()) ||
+      Product(input.dimensions()) < 0) {
     return IndexingMap::Undefined();
   }
   if ((input.has_layout() && !input.layout().tiles.empty()) ||

@@ -1,0 +1,137 @@
+#ifndef XLA_INDEX_ANALYSIS_SYMBOLIC_TILE_H_
+#define XLA_INDEX_ANALYSIS_SYMBOLIC_TILE_H_
+
+// Symbolic tile propagation through indexing maps (seed 000, "tiling"): a
+// tile is a hyperrectangular, strided subset of a tensor, given per
+// dimension by an offset, a size and a stride. The output of a fusion is cut
+// into tiles of the given sizes; tile number (t0, ..., t_{r-1}) starts at
+// offsets (t0 * size0, ..., t_{r-1} * size_{r-1}) with stride 1. Which tile
+// of each operand (and of each instruction inside the fusion) does it read?
+//
+// The answer is generic over the maps. The output tile is itself a map
+//   T: (t0, ..., t_{r-1})[l0, ..., l_{r-1}] -> (t_i * size_i + l_i),
+//   l_i in [0, size_i - 1]  (the position inside the tile),
+// and T followed by the output-to-operand map f gives, for every tile, the
+// operand elements it reads, with the tile's local variables (the l_i and
+// f's own range variables, e.g. a reduced dimension) as symbols. After
+// simplification, operand result k must be
+//   e_k = c_k(t, runtime values) + sum_j a_kj * v_j
+// with each local variable v_j in at most one result, and the values of the
+// sum forming one strided interval: a single variable gives offset c_k + a
+// * lower(v), size |v|, stride a; several variables with positive
+// coefficients (sorted ascending, step g = gcd) must leave no gap, i.e.
+// each a / g <= 1 + (span so far) / g (reshapes that merge whole rows,
+// reduce-window's d + s). `v floordiv c` and `v mod c` with c dividing |v|
+// are split first into v = c * v_hi + v_lo (the reshape of a tile that
+// covers whole rows). Anything else "cannot tile", with the reason:
+// a result that is not affine in the local variables, a variable in two
+// results (a diagonal), gaps between the values, or a constraint on the
+// tile's elements (the operand part would be a subset of the rectangle).
+//
+// Example, dot f32[64,256] x f32[256,512] -> f32[64,512], tile (8, 128):
+//   lhs: offsets (t0 * 8, 0), sizes (8, 256), strides (1, 1)
+//   rhs: offsets (0, t1 * 128), sizes (256, 128), strides (1, 1)
+// and reshape f32[32] -> f32[4,8] with tile (2, 4) cannot tile: the tile
+// reads 16 t0 + 4 t1 + 8 l0 + l1, two runs of 4 elements 8 apart.
+//
+// Exactness constraints: tile sizes are concrete, so the propagated tiles
+// are exact for every full tile. When a size does not divide its dimension
+// the last tile along it is partial (clipped at the end of the dimension);
+// the tile ids range over the full tiles and the constraint
+// "t_i in [0, k - 1]" says so. Constraints of the composed map that only
+// involve tile ids (e.g. which tiles read a concatenate operand) are kept.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "hlo/module.h"
+#include "hlo/shape.h"
+#include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/indexing_map.h"
+#include "xla_index/instruction_indexing.h"
+
+namespace xla_index {
+
+/// A tile of a tensor: offsets as a map from tile ids (and runtime values,
+/// as runtime symbols) to one offset per tensor dimension; sizes and strides
+/// per dimension.
+struct SymbolicTile {
+  IndexingMap offsets = IndexingMap::Undefined();
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> strides;
+};
+
+/// The result of propagating the output tile through one map.
+struct PropagatedTile {
+  bool tileable = false;
+  /// Why it cannot tile (empty when tileable).
+  std::string reason;
+  SymbolicTile tile;
+  /// Conditions on the tile ids (text `expr in [lo, hi]`) under which the
+  /// tile is exact (see the file comment).
+  std::vector<std::string> constraints;
+};
+
+/// The output tile map T of the file comment, for an output of dims
+/// `output_dims` cut into tiles of `tile_sizes` (sizes larger than the
+/// dimension are clamped to it). Tile ids range over the full tiles only.
+/// InvalidArgument when the counts differ or a size is < 1.
+absl::StatusOr<IndexingMap> OutputTileMap(absl::Span<const int64_t> output_dims,
+                                          absl::Span<const int64_t> tile_sizes,
+                                          mlir::MLIRContext* context);
+
+/// Propagates the output tile (`tile_map`, from OutputTileMap) through
+/// `output_to_operand`.
+PropagatedTile PropagateTile(const IndexingMap& tile_map,
+                             const IndexingMap& output_to_operand);
+
+/// The tiles of one tensor (a fusion operand or an instruction inside the
+/// fusion): one per map it is read through.
+struct TensorTiles {
+  /// Operand number (-1 for an instruction inside the fusion).
+  int64_t operand = -1;
+  std::string name;
+  Shape shape;
+  std::vector<PropagatedTile> tiles;
+};
+
+struct TileReport {
+  std::string root_name;
+  Shape output_shape;
+  std::vector<int64_t> tile_sizes;
+  /// The output's own tile (identity propagation).
+  PropagatedTile output_tile;
+  /// The fusion's operands, by number.
+  std::vector<TensorTiles> operands;
+  /// Every instruction of the analyzed computation the output reads,
+  /// users before producers (parameters included).
+  std::vector<TensorTiles> instructions;
+  /// True when every operand read can be tiled.
+  bool tileable = true;
+};
+
+/// Tile propagation from the output of `module`'s root (analyzed as a
+/// fusion, fusion_operands.h) with tiles of `tile_sizes` (one per output
+/// dimension). InvalidArgument for a wrong number of sizes or a size < 1.
+absl::StatusOr<TileReport> AnalyzeTiling(const HloModule& module,
+                                         absl::Span<const int64_t> tile_sizes,
+                                         mlir::MLIRContext* context);
+
+/// Text: the output tile, then per operand and per instruction "offsets
+/// (...) sizes (...) strides (...)" or "cannot tile: REASON".
+std::string TileReportToText(const TileReport& report);
+
+/// One line: {"root": NAME, "output_shape": S, "tile_sizes": [..],
+///  "tileable": B, "output_tile": TILE, "operands": [{"operand": K,
+///  "name": N, "shape": S, "tiles": [TILE, ...]}, ...], "instructions":
+///  [{"name": N, "shape": S, "tiles": [...]}, ...]} where TILE is
+///  {"tileable": B, "reason": R, "offsets": MAP or null, "sizes": [..],
+///  "strides": [..], "constraints": [..]}.
+std::string TileReportToJson(const TileReport& report);
+
+}  // namespace xla_index
+
+#endif  // XLA_INDEX_ANALYSIS_SYMBOLIC_TILE_H_
