@@ -134,14 +134,26 @@ int32_t AffineSimplifier::VariableAtom(AtomKind kind, int32_t position) {
 
 int32_t AffineSimplifier::DivModAtom(AtomKind kind, const Lin& arg,
                                      int64_t divisor, AffineExpr source) {
+  // A cheap fingerprint of (kind, divisor, arg) skips most LinEqual calls.
+  uint64_t fingerprint =
+      static_cast<uint64_t>(kind) * 0x9E3779B97F4A7C15ull ^
+      static_cast<uint64_t>(divisor) * 0xC2B2AE3D27D4EB4Full ^
+      static_cast<uint64_t>(arg.constant);
+  for (const Term& t : arg.terms) {
+    fingerprint = (fingerprint ^ (static_cast<uint64_t>(t.coeff) * 31 +
+                                  static_cast<uint64_t>(t.atom))) *
+                  0x100000001B3ull;
+  }
   for (size_t i = 0; i < atoms_.size(); ++i) {
     const Atom& a = atoms_[i];
-    if (a.kind == kind && a.divisor == divisor && LinEqual(args_[a.arg], arg)) {
+    if (a.fingerprint == fingerprint && a.kind == kind &&
+        a.divisor == divisor && LinEqual(args_[a.arg], arg)) {
       return i;
     }
   }
   Atom atom;
   atom.kind = kind;
+  atom.fingerprint = fingerprint;
   atom.divisor = divisor;
   atom.arg = args_.size();
   atom.symbolic = true;
@@ -235,6 +247,15 @@ void AffineSimplifier::Recombine(Lin& lin) {
     const int64_t c = md.divisor, k = lin.terms[i].coeff;
     int64_t kc;
     if (MulOverflows(k, c, &kc)) continue;
+    // Only a floordiv or mod term with coefficient k*c can pair with it;
+    // look for one before computing the quotient.
+    bool has_partner = false;
+    for (size_t j = 0; j < lin.terms.size() && !has_partner; ++j) {
+      AtomKind kind_j = atoms_[lin.terms[j].atom].kind;
+      has_partner = j != i && lin.terms[j].coeff == kc &&
+                    (kind_j == AtomKind::kFloorDiv || kind_j == AtomKind::kMod);
+    }
+    if (!has_partner) continue;
     const Lin x = args_[md.arg];
     Lin quotient = FloorDivBy(x, c, kMaxDepth - 2, AffineExpr());
     if (quotient.terms.size() != 1 || quotient.terms[0].coeff != 1 ||
@@ -546,7 +567,9 @@ AffineSimplifier::Lin AffineSimplifier::VisitCached(AffineExpr expr) {
 }
 
 AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
-  switch (expr.getKind()) {
+  // getKind() is an out-of-line call into MLIR: read it once.
+  const AffineExprKind kind = expr.getKind();
+  switch (kind) {
     case AffineExprKind::Constant: {
       Lin lin = Constant(mlir::cast<mlir::AffineConstantExpr>(expr).getValue());
       lin.source = expr;
@@ -554,7 +577,7 @@ AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
     }
     case AffineExprKind::DimId:
     case AffineExprKind::SymbolId: {
-      bool is_dim = expr.getKind() == AffineExprKind::DimId;
+      bool is_dim = kind == AffineExprKind::DimId;
       unsigned pos =
           is_dim ? mlir::cast<mlir::AffineDimExpr>(expr).getPosition()
                  : mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition();
@@ -598,12 +621,11 @@ AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
   auto binary = mlir::cast<mlir::AffineBinaryOpExpr>(expr);
   // The numerator of a division is what a composed map repeats (the same
   // linear index divided by each stride): cache it.
-  const AffineExprKind kind = expr.getKind();
   Lin lhs = kind == AffineExprKind::Add || kind == AffineExprKind::Mul
                 ? Visit(binary.getLHS())
                 : VisitCached(binary.getLHS());
   Lin rhs = Visit(binary.getRHS());
-  switch (expr.getKind()) {
+  switch (kind) {
     case AffineExprKind::Add: {
       // The source is kept when it already has the canonical left-deep shape
       // t1 + t2 + ... + c with terms in order.
@@ -664,7 +686,7 @@ AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
   atom.kind = AtomKind::kOpaque;
   atom.expr = expr;
   atom.symbolic = expr.isSymbolicOrConstant();
-  switch (expr.getKind()) {
+  switch (kind) {
     case AffineExprKind::Mul:
       atom.bounds = lhs.bounds * rhs.bounds;
       break;

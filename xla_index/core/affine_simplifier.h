@@ -124,8 +124,9 @@ class AffineSimplifier {
     int64_t divisor = 0;  // kFloorDiv, kMod.
     int32_t arg = -1;     // kFloorDiv, kMod: index in args_.
     Interval bounds;
-    bool symbolic = false;  // Involves symbols (and constants) only.
-    mlir::AffineExpr expr;  // Built lazily; for kOpaque the original.
+    bool symbolic = false;     // Involves symbols (and constants) only.
+    uint64_t fingerprint = 0;  // kFloorDiv, kMod: of kind, divisor, arg.
+    mlir::AffineExpr expr;     // Built lazily; for kOpaque the original.
   };
 
   Lin Visit(mlir::AffineExpr expr);
