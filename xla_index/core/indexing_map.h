@@ -248,6 +248,17 @@ IndexingMap ComposeIndexingMaps(const IndexingMap& first,
 IndexingMap ComposeAndSimplifyIndexingMaps(const IndexingMap& first,
                                            const IndexingMap& second);
 
+/// The range of `expr` (over `map`'s dims and symbols) on the map's domain
+/// box, from the simplifier's interval analysis (constraints whose
+/// expression is a subexpression of `expr` tighten it). Unbounded for an
+/// undefined or known-empty map.
+Interval ComputeExpressionRange(const IndexingMap& map, mlir::AffineExpr expr);
+
+/// `expr` simplified under `map`'s variable intervals and constraints, as
+/// Simplify() simplifies the map's results.
+mlir::AffineExpr SimplifyAffineExpr(const IndexingMap& map,
+                                    mlir::AffineExpr expr);
+
 /// Value of `expr` at the point; nullopt on division or modulo by a value
 /// < 1 (floordiv/ceildiv by a negative value are evaluated exactly).
 std::optional<int64_t> EvaluateAffineExpr(mlir::AffineExpr expr,

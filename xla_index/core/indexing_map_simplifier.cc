@@ -254,6 +254,41 @@ IndexingMap ComposeAndSimplifyIndexingMaps(const IndexingMap& first,
       first.GetDimBounds(), std::move(symbols), {});
 }
 
+namespace {
+
+std::vector<Interval> SymbolBounds(const IndexingMap& map) {
+  std::vector<Interval> symbols;
+  for (int64_t i = 0; i < map.GetSymbolCount(); ++i) {
+    symbols.push_back(map.GetSymbolBound(i));
+  }
+  return symbols;
+}
+
+}  // namespace
+
+Interval ComputeExpressionRange(const IndexingMap& map, mlir::AffineExpr expr) {
+  if (map.IsUndefined() || map.IsKnownEmpty()) return Interval::Unbounded();
+  std::vector<Interval> symbols = SymbolBounds(map);
+  AffineSimplifier simplifier(map.GetMLIRContext(), map.GetDimBounds(),
+                              symbols);
+  for (const IndexingConstraint& c : map.GetConstraints()) {
+    simplifier.SetAtomRange(c.expr, c.interval);
+  }
+  return simplifier.Range(expr);
+}
+
+mlir::AffineExpr SimplifyAffineExpr(const IndexingMap& map,
+                                    mlir::AffineExpr expr) {
+  if (map.IsUndefined() || map.IsKnownEmpty()) return expr;
+  std::vector<Interval> symbols = SymbolBounds(map);
+  AffineSimplifier simplifier(map.GetMLIRContext(), map.GetDimBounds(),
+                              symbols);
+  for (const IndexingConstraint& c : map.GetConstraints()) {
+    simplifier.SetAtomRange(c.expr, c.interval);
+  }
+  return simplifier.Simplify(expr);
+}
+
 bool IndexingMap::Simplify() {
   IndexingMapSimplifier simplifier(*this);
   return simplifier.Run();

@@ -254,6 +254,19 @@ TEST_F(IndexingMapTest, EqualityAndHash) {
             IndexingMap::KnownEmpty(&context_, 2));
 }
 
+TEST_F(IndexingMapTest, ExpressionRangeAndSimplification) {
+  IndexingMap map = Parse(
+      "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 31]\nd1 in [2, 5]\n"
+      "d0 mod 8 in [0, 3]");
+  EXPECT_EQ(ComputeExpressionRange(map, d(0) * 2 - d(1)), (Interval{-5, 60}));
+  EXPECT_EQ(ComputeExpressionRange(map, d(0).floorDiv(8)), (Interval{0, 3}));
+  // The constraint's range of `d0 mod 8` applies to the subexpression.
+  EXPECT_EQ(ComputeExpressionRange(map, d(0) % 8 + d(1)), (Interval{2, 8}));
+  EXPECT_EQ(AffineExprToString(SimplifyAffineExpr(map, (d(0) % 8).floorDiv(4))),
+            "0");
+  EXPECT_EQ(AffineExprToString(SimplifyAffineExpr(map, d(1).floorDiv(8))), "0");
+}
+
 TEST_F(IndexingMapTest, VerifyReportsMismatches) {
   IndexingMap bad(mlir::AffineMap::get(2, 1, {d(0) + s(0)}, &context_),
                   {{0, 1}}, {{0, 1}}, {});
