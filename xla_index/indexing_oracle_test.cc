@@ -12,6 +12,11 @@
 // value (read everywhere, although only padding positions read it); there
 // the traced set must be contained in the map's set. Input-to-output is
 // checked the same way on the inverted trace.
+//
+// Random fusions chain 2-8 of: exp, add, transpose, reverse, slice, reshape,
+// broadcast, reduce, variadic reduce + get-tuple-element, pad (constant
+// padding value), concatenate and dynamic-slice (offsets are parameters);
+// every other fusion is wrapped in a fusion instruction and traced as one.
 
 #include <algorithm>
 #include <cstdint>
@@ -926,10 +931,34 @@ struct FusionBuilder {
   bool AddRandomOp() {
     const auto [v, dims] = Pick();
     const int64_t rank = dims.size();
-    switch (random.Int(0, 10)) {
+    switch (random.Int(0, 11)) {
       case 0:
         Add(dims, absl::StrCat("exponential(", v, ")"));
         return true;
+      case 11: {
+        // A variadic reduce read through a get-tuple-element.
+        if (rank == 0) return false;
+        std::vector<int64_t> reduced = random.Subset(rank);
+        if (reduced.empty()) reduced = {random.Int(0, rank - 1)};
+        Dims out;
+        for (int64_t d = 0; d < rank; ++d) {
+          if (!std::count(reduced.begin(), reduced.end(), d)) {
+            out.push_back(dims[d]);
+          }
+        }
+        std::string other = v;
+        for (const auto& [name, d] : values) {
+          if (d == dims && random.Bool()) other = name;
+        }
+        std::string tuple = Name();
+        lines.push_back(absl::StrCat(
+            tuple, " = (", F32(out), ", ", F32(out), ") reduce(", v, ", ",
+            other, ", zero, zero), dimensions=", List(reduced),
+            ", to_apply=add2"));
+        Add(out, absl::StrCat("get-tuple-element(", tuple,
+                              "), index=", random.Int(0, 1)));
+        return true;
+      }
       case 1: {
         std::string other = v;
         for (const auto& [name, d] : values) {
@@ -1043,14 +1072,29 @@ struct FusionBuilder {
     }
   }
 
-  std::string Module() const {
+  // The ops as the entry computation, or (as_fusion) as a fused
+  // computation called by a fusion instruction of the entry.
+  std::string Module(bool as_fusion) const {
     std::string text(kReducers);
-    absl::StrAppend(&text, "ENTRY fusion {\n");
+    absl::StrAppend(&text, as_fusion ? "fused {\n" : "ENTRY fusion {\n");
     for (size_t i = 0; i < lines.size(); ++i) {
       absl::StrAppend(&text, i + 1 == lines.size() ? "  ROOT " : "  ", lines[i],
                       "\n");
     }
-    return text + "}\n";
+    absl::StrAppend(&text, "}\n");
+    if (!as_fusion) return text;
+    absl::StrAppend(&text, "\nENTRY e {\n");
+    std::vector<std::string> operands;
+    for (size_t k = 0; k < parameter_shapes.size(); ++k) {
+      absl::StrAppend(&text, "  a", k, " = ",
+                      parameter_shapes[k].ToString(false), " parameter(", k,
+                      ")\n");
+      operands.push_back(absl::StrCat("a", k));
+    }
+    absl::StrAppend(&text, "  ROOT f = ", F32(values.back().second), " fusion(",
+                    absl::StrJoin(operands, ", "),
+                    "), kind=kLoop, calls=fused\n}\n");
+    return text;
   }
 };
 
@@ -1074,11 +1118,16 @@ TEST(FusionOracleTest, ComposedMapsNameExactlyTheTracedElements) {
       if (b.AddRandomOp()) ++added;
     }
     ASSERT_GE(added, 2);
-    std::string text = b.Module();
+    // Odd iterations wrap the ops in a fusion instruction, so that the
+    // fusion's operands, its fused computation and its trace are compared.
+    const bool as_fusion = iteration % 2 == 1;
+    std::string text = b.Module(as_fusion);
     auto module = ParseHloModule(text);
     ASSERT_TRUE(module.ok()) << module.status() << "\n" << text;
     const HloComputation& entry = *(*module)->entry_computation();
-    const HloInstruction* root = entry.root();
+    const HloComputation& body =
+        as_fusion ? *entry.root()->fused_computation() : entry;
+    const HloInstruction* root = body.root();
     std::vector<Literal> arguments;
     std::vector<Dims> parameter_dims;
     RuntimeValues values;
@@ -1091,9 +1140,10 @@ TEST(FusionOracleTest, ComposedMapsNameExactlyTheTracedElements) {
     for (size_t k = 0; k < arguments.size(); ++k) {
       RuntimeBinding binding{&arguments[k], {}};
       if (b.clamps.count(k)) binding.clamp = {b.clamps[k]};
-      values[entry.parameter(k)] = binding;
+      values[body.parameter(k)] = binding;
     }
-    auto traced = TraceComputation(entry, arguments);
+    auto traced = as_fusion ? TraceInstruction(*entry.root(), arguments)
+                            : TraceComputation(entry, arguments);
     ASSERT_TRUE(traced.ok()) << traced.status() << "\n" << text;
     ++fusions;
     ops += added;
@@ -1101,7 +1151,9 @@ TEST(FusionOracleTest, ComposedMapsNameExactlyTheTracedElements) {
     auto exact = [](int64_t) { return false; };
 
     HloInstructionIndexing maps =
-        ComputeComputationOutputToInputIndexing(entry, root, 0, &context);
+        as_fusion
+            ? ComputeOutputToInputIndexing(entry.root(), 0, &context)
+            : ComputeComputationOutputToInputIndexing(entry, root, 0, &context);
     ASSERT_EQ(maps.indexing_maps.size(), parameter_dims.size());
     CheckOutputToInput(
         {},
@@ -1115,8 +1167,10 @@ TEST(FusionOracleTest, ComposedMapsNameExactlyTheTracedElements) {
     if (b.has_dynamic_slice) continue;
     std::vector<HloInstructionIndexing> per_parameter;
     for (size_t k = 0; k < parameter_dims.size(); ++k) {
-      per_parameter.push_back(ComputeInputToOutputIndexingThroughComputation(
-          entry, entry.parameter(k), root, &context));
+      per_parameter.push_back(
+          as_fusion ? ComputeInputToOutputIndexing(entry.root(), k, &context)
+                    : ComputeInputToOutputIndexingThroughComputation(
+                          entry, entry.parameter(k), root, &context));
     }
     CheckInputToOutput(
         [&](int64_t k, int64_t t) -> const IndexingMapSet& {

@@ -1,0 +1,430 @@
+#include "xla_index/analysis/symbolic_tile.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "hlo/evaluator.h"
+#include "hlo/literal.h"
+#include "hlo/module.h"
+#include "hlo/parser.h"
+#include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/indexing_map_text.h"
+
+namespace xla_index {
+namespace {
+
+std::unique_ptr<HloModule> Parse(const std::string& text) {
+  absl::StatusOr<std::unique_ptr<HloModule>> module =
+      ParseAndVerifyHloModule(text);
+  EXPECT_TRUE(module.ok()) << module.status();
+  return module.ok() ? std::move(*module) : nullptr;
+}
+
+TileReport Analyze(const HloModule& module, std::vector<int64_t> sizes,
+                   mlir::MLIRContext* context) {
+  absl::StatusOr<TileReport> report = AnalyzeTiling(module, sizes, context);
+  EXPECT_TRUE(report.ok()) << report.status();
+  return report.ok() ? *report : TileReport{};
+}
+
+void ExpectTile(const PropagatedTile& tile, const std::string& offsets,
+                std::vector<int64_t> sizes, std::vector<int64_t> strides) {
+  ASSERT_TRUE(tile.tileable) << tile.reason;
+  EXPECT_EQ(AffineMapToString(tile.tile.offsets.GetAffineMap()), offsets);
+  EXPECT_EQ(tile.tile.sizes, sizes);
+  EXPECT_EQ(tile.tile.strides, strides);
+}
+
+// ---- Brute force ----
+// For every full tile of the output: the operand elements the reference
+// evaluator traces for the tile's output elements (no maps involved) must
+// be exactly the union of the operand's propagated tiles (offsets
+// evaluated at the tile ids, then offset + i * stride for i < size in each
+// dimension).
+
+std::vector<int64_t> Delinearize(int64_t linear,
+                                 absl::Span<const int64_t> dims) {
+  std::vector<int64_t> index(dims.size());
+  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
+    index[d] = linear % dims[d];
+    linear /= dims[d];
+  }
+  return index;
+}
+
+int64_t Linearize(absl::Span<const int64_t> index,
+                  absl::Span<const int64_t> dims) {
+  int64_t linear = 0;
+  for (size_t d = 0; d < dims.size(); ++d) linear = linear * dims[d] + index[d];
+  return linear;
+}
+
+std::set<int64_t> TileElements(const PropagatedTile& tile,
+                               absl::Span<const int64_t> tile_ids,
+                               absl::Span<const int64_t> operand_dims) {
+  std::set<int64_t> elements;
+  std::optional<std::vector<int64_t>> offsets =
+      tile.tile.offsets.Evaluate(tile_ids, {});
+  EXPECT_TRUE(offsets.has_value());
+  if (!offsets) return elements;
+  int64_t count = 1;
+  for (int64_t s : tile.tile.sizes) count *= s;
+  for (int64_t i = 0; i < count; ++i) {
+    std::vector<int64_t> local = Delinearize(i, tile.tile.sizes);
+    std::vector<int64_t> index(local.size());
+    for (size_t d = 0; d < local.size(); ++d) {
+      index[d] = (*offsets)[d] + local[d] * tile.tile.strides[d];
+    }
+    elements.insert(Linearize(index, operand_dims));
+  }
+  return elements;
+}
+
+void CheckAgainstTrace(const HloModule& module, const TileReport& report) {
+  const HloComputation& entry = *module.entry_computation();
+  std::vector<Literal> arguments;
+  for (size_t k = 0; k < entry.parameters().size(); ++k) {
+    arguments.emplace_back(entry.parameter(k)->shape());
+  }
+  absl::StatusOr<TracedValue> traced =
+      entry.root()->opcode() == HloOpcode::kFusion
+          ? TraceInstruction(*entry.root(), arguments)
+          : TraceComputation(entry, arguments);
+  ASSERT_TRUE(traced.ok()) << traced.status();
+  absl::Span<const int64_t> out_dims = report.output_shape.dimensions();
+  std::vector<int64_t> tiles_per_dim;
+  int64_t num_tiles = 1;
+  for (size_t d = 0; d < out_dims.size(); ++d) {
+    tiles_per_dim.push_back(out_dims[d] / report.tile_sizes[d]);
+    num_tiles *= tiles_per_dim.back();
+  }
+  for (const TensorTiles& operand : report.operands) {
+    SCOPED_TRACE(operand.name);
+    for (int64_t t = 0; t < num_tiles; ++t) {
+      std::vector<int64_t> tile_ids = Delinearize(t, tiles_per_dim);
+      std::set<int64_t> expected;
+      int64_t tile_count = 1;
+      for (int64_t s : report.tile_sizes) tile_count *= s;
+      for (int64_t i = 0; i < tile_count; ++i) {
+        std::vector<int64_t> out = Delinearize(i, report.tile_sizes);
+        for (size_t d = 0; d < out.size(); ++d) {
+          out[d] += tile_ids[d] * report.tile_sizes[d];
+        }
+        for (const ElementId& id : traced->reads[0][Linearize(out, out_dims)]) {
+          if (id.operand == operand.operand) expected.insert(id.linear_index);
+        }
+      }
+      std::set<int64_t> got;
+      for (const PropagatedTile& tile : operand.tiles) {
+        ASSERT_TRUE(tile.tileable) << tile.reason;
+        std::set<int64_t> part =
+            TileElements(tile, tile_ids, operand.shape.dimensions());
+        got.insert(part.begin(), part.end());
+      }
+      EXPECT_EQ(got, expected) << "tile " << t;
+    }
+  }
+}
+
+TEST(SymbolicTileTest, Elementwise) {
+  // out tile (t0, t1) covers rows 4 t0 .. 4 t0 + 3, columns 8 t1 .. + 7;
+  // both operands are read at the same tile.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[16,32] parameter(0)
+    p1 = f32[16,32] parameter(1)
+    ROOT add = f32[16,32] add(p0, p1)
+  )");
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {4, 8}, &context);
+  EXPECT_TRUE(report.tileable);
+  ExpectTile(report.output_tile, "(d0, d1) -> (d0 * 4, d1 * 8)", {4, 8},
+             {1, 1});
+  for (const TensorTiles& t : report.operands) {
+    ASSERT_EQ(t.tiles.size(), 1u);
+    ExpectTile(t.tiles[0], "(d0, d1) -> (d0 * 4, d1 * 8)", {4, 8}, {1, 1});
+    EXPECT_EQ(t.tiles[0].constraints,
+              (std::vector<std::string>{"d0 in [0, 3]", "d1 in [0, 3]"}));
+  }
+  CheckAgainstTrace(*module, report);
+}
+
+TEST(SymbolicTileTest, Broadcast) {
+  // Seed 000's broadcast, out[i, j, k] = p0[j], tile (2, 4, 30): the tile
+  // (t0, t1, 0) reads p0[4 t1 .. 4 t1 + 3].
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[20] parameter(0)
+    ROOT bc0 = f32[10, 20, 30] broadcast(p0), dimensions={1}
+  )");
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {2, 4, 30}, &context);
+  ASSERT_EQ(report.operands.size(), 1u);
+  ExpectTile(report.operands[0].tiles[0], "(d0, d1, d2) -> (d1 * 4)", {4}, {1});
+  CheckAgainstTrace(*module, report);
+}
+
+TEST(SymbolicTileTest, Transpose) {
+  // out[i, j] = p0[j, i], out tile (8, 4) at (8 t0, 4 t1) reads the p0
+  // tile at (4 t1, 8 t0) of sizes (4, 8).
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[16,32] parameter(0)
+    ROOT t = f32[32,16] transpose(p0), dimensions={1,0}
+  )");
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {8, 4}, &context);
+  ExpectTile(report.operands[0].tiles[0], "(d0, d1) -> (d1 * 4, d0 * 8)",
+             {4, 8}, {1, 1});
+  CheckAgainstTrace(*module, report);
+}
+
+TEST(SymbolicTileTest, ReshapeExpandWholeRows) {
+  // f32[32] -> f32[4, 8], out[i, j] = p0[8 i + j]. Tile (2, 8) = two whole
+  // rows: p0[16 t0 + 8 l0 + l1], l0 < 2, l1 < 8: coefficients 1 (8
+  // values) then 8 (one past the span 0..7): contiguous, 16 elements.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[32] parameter(0)
+    ROOT r = f32[4,8] reshape(p0)
+  )");
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {2, 8}, &context);
+  ExpectTile(report.operands[0].tiles[0], "(d0, d1) -> (d0 * 16)", {16}, {1});
+  CheckAgainstTrace(*module, report);
+}
+
+TEST(SymbolicTileTest, ReshapeCollapseSplitsTheTile) {
+  // f32[4, 8] -> f32[32], out[e] = p0[e floordiv 8, e mod 8]. Tile (16):
+  // e = 16 t + l, l < 16, reads p0[2 t + l floordiv 8, l mod 8]: l splits
+  // into 8 l_hi + l_lo, giving rows 2 t .. 2 t + 1, all 8 columns.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[4,8] parameter(0)
+    ROOT r = f32[32] reshape(p0)
+  )");
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {16}, &context);
+  ExpectTile(report.operands[0].tiles[0], "(d0) -> (d0 * 2, 0)", {2, 8},
+             {1, 1});
+  CheckAgainstTrace(*module, report);
+}
+
+TEST(SymbolicTileTest, ReshapePartialRowsMustRefuse) {
+  // f32[32] -> f32[4, 8] with tile (2, 4): the tile reads
+  // p0[16 t0 + 4 t1 + 8 l0 + l1], l0 < 2, l1 < 4: for t = (0, 0) the
+  // elements 0..3 and 8..11, two runs with a gap, not one strided interval.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[32] parameter(0)
+    ROOT r = f32[4,8] reshape(p0)
+  )");
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {2, 4}, &context);
+  EXPECT_FALSE(report.tileable);
+  ASSERT_EQ(report.operands[0].tiles.size(), 1u);
+  const PropagatedTile& tile = report.operands[0].tiles[0];
+  EXPECT_FALSE(tile.tileable);
+  EXPECT_TRUE(absl::StrContains(tile.reason, "gaps")) << tile.reason;
+  EXPECT_TRUE(
+      absl::StrContains(TileReportToText(report), "cannot tile: result 0"));
+  // The refusal is right: the traced reads of tile (0, 0) have a gap.
+  const HloComputation& entry = *module->entry_computation();
+  std::vector<Literal> arguments;
+  arguments.emplace_back(entry.parameter(0)->shape());
+  absl::StatusOr<TracedValue> traced = TraceComputation(entry, arguments);
+  ASSERT_TRUE(traced.ok());
+  std::set<int64_t> reads;
+  for (int64_t i : {0, 1}) {
+    for (int64_t j = 0; j < 4; ++j) {
+      for (const ElementId& id : traced->reads[0][i * 8 + j]) {
+        reads.insert(id.linear_index);
+      }
+    }
+  }
+  EXPECT_EQ(reads, (std::set<int64_t>{0, 1, 2, 3, 8, 9, 10, 11}));
+}
+
+TEST(SymbolicTileTest, Reduce) {
+  // out[j] = sum_s p0[s, j] over f32[16, 10], tile (5): all 16 rows of
+  // columns 5 t .. 5 t + 4; the init scalar is a rank-0 tile.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  p0 = f32[16,10] parameter(0)
+  init = f32[] parameter(1)
+  ROOT r = f32[10] reduce(p0, init), dimensions={0}, to_apply=add
+})");
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {5}, &context);
+  ASSERT_EQ(report.operands.size(), 2u);
+  ExpectTile(report.operands[0].tiles[0], "(d0) -> (0, d0 * 5)", {16, 5},
+             {1, 1});
+  ExpectTile(report.operands[1].tiles[0], "(d0) -> ()", {}, {});
+  CheckAgainstTrace(*module, report);
+}
+
+TEST(SymbolicTileTest, Dot) {
+  // out[i, j] = sum_k lhs[i, k] rhs[k, j]; tile (8, 8): lhs rows 8 t0..+7,
+  // all 32 k; rhs all 32 k, columns 8 t1..+7.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    lhs = f32[16,32] parameter(0)
+    rhs = f32[32,24] parameter(1)
+    ROOT dot = f32[16,24] dot(lhs, rhs), lhs_contracting_dims={1},
+      rhs_contracting_dims={0}
+  )");
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {8, 8}, &context);
+  ExpectTile(report.operands[0].tiles[0], "(d0, d1) -> (d0 * 8, 0)", {8, 32},
+             {1, 1});
+  ExpectTile(report.operands[1].tiles[0], "(d0, d1) -> (0, d1 * 8)", {32, 8},
+             {1, 1});
+  CheckAgainstTrace(*module, report);
+}
+
+constexpr char kSoftmax[] = R"(
+HloModule softmax
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+fused {
+  p0 = f32[2,8,16] parameter(0)
+  ninf = f32[] constant(-inf)
+  mx = f32[2,8] reduce(p0, ninf), dimensions={2}, to_apply=max
+  mxb = f32[2,8,16] broadcast(mx), dimensions={0,1}
+  sub = f32[2,8,16] subtract(p0, mxb)
+  ex = f32[2,8,16] exponential(sub)
+  zero = f32[] constant(0)
+  sm = f32[2,8] reduce(ex, zero), dimensions={2}, to_apply=add
+  smb = f32[2,8,16] broadcast(sm), dimensions={0,1}
+  ROOT div = f32[2,8,16] divide(ex, smb)
+}
+ENTRY e {
+  x = f32[2,8,16] parameter(0)
+  ROOT f = f32[2,8,16] fusion(x), kind=kCustom, calls=fused
+})";
+
+TEST(SymbolicTileTest, SoftmaxRowsTileWhole) {
+  // Tile (1, 4, 16) = 4 whole rows: the identity map and the reductions'
+  // (d0, d1)[s0] -> (d0, d1, s0) both read p0 at (t0, 4 t1, 0), sizes
+  // (1, 4, 16).
+  mlir::MLIRContext context;
+  auto module = Parse(kSoftmax);
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {1, 4, 16}, &context);
+  ASSERT_EQ(report.operands.size(), 1u);
+  ASSERT_EQ(report.operands[0].tiles.size(), 2u);
+  for (const PropagatedTile& tile : report.operands[0].tiles) {
+    ExpectTile(tile, "(d0, d1, d2) -> (d0, d1 * 4, 0)", {1, 4, 16}, {1, 1, 1});
+  }
+  CheckAgainstTrace(*module, report);
+}
+
+TEST(SymbolicTileTest, SoftmaxHalfRowsNeedTheWholeRowForTheReduction) {
+  // Tile (1, 4, 8): the elementwise path reads (t0, 4 t1, 8 t2) sizes
+  // (1, 4, 8), the reductions still the whole rows (t0, 4 t1, 0) sizes
+  // (1, 4, 16). Inside the fusion, the reduce `mx` gets tile (t0, 4 t1)
+  // sizes (1, 4).
+  mlir::MLIRContext context;
+  auto module = Parse(kSoftmax);
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {1, 4, 8}, &context);
+  std::set<std::string> got;
+  for (const PropagatedTile& tile : report.operands[0].tiles) {
+    ASSERT_TRUE(tile.tileable) << tile.reason;
+    got.insert(AffineMapToString(tile.tile.offsets.GetAffineMap()) + " " +
+               std::to_string(tile.tile.sizes[2]));
+  }
+  EXPECT_EQ(got, (std::set<std::string>{"(d0, d1, d2) -> (d0, d1 * 4, 0) 16",
+                                        "(d0, d1, d2) -> (d0, d1 * 4, d2 * 8) "
+                                        "8"}));
+  bool found_mx = false;
+  for (const TensorTiles& t : report.instructions) {
+    if (t.name != "mx") continue;
+    found_mx = true;
+    ASSERT_EQ(t.tiles.size(), 1u);
+    ExpectTile(t.tiles[0], "(d0, d1, d2) -> (d0, d1 * 4)", {1, 4}, {1, 1});
+  }
+  EXPECT_TRUE(found_mx);
+  CheckAgainstTrace(*module, report);
+}
+
+TEST(SymbolicTileTest, ReverseHasNegativeStride) {
+  // out[i] = p0[15 - i]; tile (4): starts at 15 - 4 t, stride -1.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[16] parameter(0)
+    ROOT r = f32[16] reverse(p0), dimensions={0}
+  )");
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {4}, &context);
+  ExpectTile(report.operands[0].tiles[0], "(d0) -> (d0 * -4 + 15)", {4}, {-1});
+  CheckAgainstTrace(*module, report);
+}
+
+TEST(SymbolicTileTest, PartialTilesAreExcludedByConstraints) {
+  // f32[10, 20] with tile (4, 8): 2 full tiles per dimension (rows 0..7,
+  // columns 0..15); the tiles at rows 8..9 / columns 16..19 are partial.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[10,20] parameter(0)
+    ROOT n = f32[10,20] negate(p0)
+  )");
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {4, 8}, &context);
+  EXPECT_EQ(report.operands[0].tiles[0].constraints,
+            (std::vector<std::string>{"d0 in [0, 1]", "d1 in [0, 1]"}));
+  CheckAgainstTrace(*module, report);
+}
+
+TEST(SymbolicTileTest, RejectsBadTileSizes) {
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[10,20] parameter(0)
+    ROOT n = f32[10,20] negate(p0)
+  )");
+  ASSERT_NE(module, nullptr);
+  EXPECT_FALSE(AnalyzeTiling(*module, {8}, &context).ok());
+  EXPECT_FALSE(AnalyzeTiling(*module, {0, 8}, &context).ok());
+}
+
+TEST(SymbolicTileTest, Json) {
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[32] parameter(0)
+    ROOT r = f32[4,8] reshape(p0)
+  )");
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {2, 8}, &context);
+  std::string json = TileReportToJson(report);
+  EXPECT_EQ(json.find('\n'), std::string::npos);
+  EXPECT_TRUE(
+      absl::StrContains(json,
+                        "\"sizes\": [16], \"strides\": [1], \"constraints\": "
+                        "[\"d0 in [0, 1]\", \"d1 in [0, 0]\"]"))
+      << json;
+  EXPECT_TRUE(absl::StrContains(json, "\"tileable\": true")) << json;
+}
+
+}  // namespace
+}  // namespace xla_index
