@@ -132,7 +132,10 @@ absl::StatusOr<TiledLayout> ParseTiledLayout(absl::string_view shape_text,
     return absl::InvalidArgumentError(absl::StrCat(
         "a memory layout needs an array shape, not ", parsed->ToString()));
   }
-  *shape_out = WithDefaultLayout(*std::move(parsed));
+  // XLA writes scalars without braces (`f32[]`); other shapes get their
+  // default layout spelled out, so the canonical text shows the order.
+  *shape_out = parsed->rank() == 0 ? *std::move(parsed)
+                                   : WithDefaultLayout(*std::move(parsed));
   absl::StatusOr<TiledLayout> layout = TiledLayoutOf(*shape_out);
   if (!layout.ok()) return WithTilePosition(shape_text, layout.status());
   return layout;
@@ -159,7 +162,8 @@ absl::StatusOr<LayoutDescription> DescribeLayout(
   description.elements = sizes->elements;
   description.padded_elements = sizes->padded_elements;
   description.bytes = sizes->bytes;
-  description.memory_space = shape.layout().memory_space;
+  description.memory_space =
+      shape.has_layout() ? shape.layout().memory_space : 0;
   const absl::Span<const int64_t> physical = layout->physical_dimensions();
   description.physical_shape.assign(physical.begin(), physical.end());
   description.map = LogicalToLinearMap(*layout, context);

@@ -108,7 +108,9 @@ TEST_F(LayoutDescriptionTest, SizesAndDefaults) {
   EXPECT_THAT(plain.linear_index, Optional(5));
 
   LayoutDescription scalar = Describe("f32[]", std::vector<int64_t>{});
+  EXPECT_EQ(scalar.shape, "f32[]");
   EXPECT_THAT(scalar.linear_index, Optional(0));
+  EXPECT_EQ(Describe("f32[]{:S(1)}").memory_space, 1);
   EXPECT_EQ(scalar.bytes, 4);
 
   EXPECT_EQ(Describe("s4[3,5]{1,0:E(4)S(5)}").bytes, 8);
