@@ -232,6 +232,19 @@ CASES = {
             f"p = f32[10] parameter(0)\nc = f32[] constant(0)\n"
             f"ROOT r = f32[1] reduce-window(p, c), window={{size=1 pad={I64_MAX}_{I64_MAX}}}, "
             "to_apply=add",
+        "concatenate_dims_overflow":
+            f"a = f32[{P62}] parameter(0)\nb = f32[{P62}] parameter(1)\n"
+            f"ROOT c = f32[1] concatenate(a, b), dimensions={{0}}",
+        "concatenate_dims_overflow_no_shape":
+            f"a = f32[{P62}] parameter(0)\nb = f32[{P62}] parameter(1)\n"
+            f"ROOT c = concatenate(a, b), dimensions={{0}}",
+        "dot_result_overflow":
+            f"a = f32[{2**32},2] parameter(0)\nb = f32[2,{2**32}] parameter(1)\n"
+            "ROOT d = f32[1,1] dot(a, b), lhs_contracting_dims={1}, "
+            "rhs_contracting_dims={0}",
+        "broadcast_inferred_overflow":
+            f"a = f32[{2**32}] parameter(0)\n"
+            f"ROOT b = f32[{2**32},{2**32}] broadcast(a), dimensions={{0}}",
         "dot_contracting_out_of_range":
             "a = f32[2,3] parameter(0)\nb = f32[3,4] parameter(1)\n"
             "ROOT d = f32[2,4] dot(a, b), lhs_contracting_dims={5}, "
