@@ -58,6 +58,18 @@ class CallDepthGuard {
   bool TooDeep() const { return call_depth > kMaxCallDepth; }
 };
 
+// The most distinct maps one value may collect. Some graphs double the
+// access patterns at every level (a tower of concatenated slices of the
+// same value); past this bound the value's maps collapse to UNDEFINED, so
+// the analysis stays linear instead of exponential on such inputs.
+constexpr int64_t kMaxMapsPerValue = 512;
+
+void InsertBounded(IndexingMapSet& set, IndexingMap map) {
+  if (set.size() == 1 && set[0].IsUndefined()) return;
+  set.Insert(std::move(map));
+  if (set.size() > kMaxMapsPerValue) set = {IndexingMap::Undefined()};
+}
+
 IndexingMap Compose(const IndexingMap& first, const IndexingMap& second) {
   IndexingMap composed = ComposeIndexingMaps(first, second);
   SimplifyAndRemoveUnusedSymbols(composed);
@@ -108,7 +120,7 @@ void WalkOutputToInput(const HloComputation& computation,
           IndexingMapSet& operand_maps = maps[OperandValue(instruction, k)];
           for (const IndexingMap& consumer : consumer_maps) {
             for (const IndexingMap& producer : rule.indexing_maps[k]) {
-              operand_maps.Insert(Compose(consumer, producer));
+              InsertBounded(operand_maps, Compose(consumer, producer));
             }
           }
         }
@@ -207,7 +219,7 @@ HloInstructionIndexing ComputeInputToOutputIndexingThroughComputation(
         IndexingMapSet& out_maps = maps[Value{instruction, out}];
         for (const IndexingMap& first : source_maps) {
           for (const IndexingMap& second : rule.indexing_maps[out]) {
-            out_maps.Insert(Compose(first, second));
+            InsertBounded(out_maps, Compose(first, second));
           }
         }
       }

@@ -20,7 +20,9 @@
 //
 // whereas two different transpose chains that compose to the same map give
 // one map. Input to output walks the other way with the input-to-output
-// rules.
+// rules. A value that collects more than 512 distinct maps (possible only
+// when access patterns multiply at every level, e.g. towers of
+// concatenated slices) gets UNDEFINED instead, keeping the walk linear.
 
 #include <cstdint>
 #include <utility>

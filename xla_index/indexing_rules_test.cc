@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -383,6 +384,39 @@ TEST_F(MalformedAttributesTest, FusionCallingItselfIsUndefined) {
       EXPECT_TRUE(map.IsUndefined()) << ToString(map);
     }
   }
+}
+
+TEST_F(IndexingRulesTest, ExponentiallyManyAccessPatternsBecomeUndefined) {
+  // Level l adds the previous value to itself shifted by 2^(l-1), so after
+  // L levels output d reads p0 at d + k for every k in [0, 2^L): 1024
+  // distinct maps for L = 10, past the bound.
+  std::string hlo = "f {\n  v0 = f32[2048] parameter(0)\n";
+  int64_t size = 2048;
+  for (int level = 1; level <= 10; ++level) {
+    int64_t shift = int64_t{1} << (level - 1);
+    int64_t next = size - shift;
+    absl::StrAppend(&hlo, "  a", level, " = f32[", next, "] slice(v", level - 1,
+                    "), slice={[0:", next, "]}\n");
+    absl::StrAppend(&hlo, "  b", level, " = f32[", next, "] slice(v", level - 1,
+                    "), slice={[", shift, ":", size, "]}\n");
+    absl::StrAppend(&hlo, "  ", level == 10 ? "ROOT " : "", "v", level,
+                    " = f32[", next, "] add(a", level, ", b", level, ")\n");
+    size = next;
+  }
+  hlo += "}\n";
+  const HloInstruction* root = Parse(hlo);
+  ASSERT_NE(root, nullptr);
+  HloInstructionIndexing indexing = ComputeComputationOutputToInputIndexing(
+      *root->parent(), root, 0, &context_);
+  ASSERT_EQ(indexing.indexing_maps.size(), 1);
+  ASSERT_EQ(indexing.indexing_maps[0].size(), 1);
+  EXPECT_TRUE(indexing.indexing_maps[0][0].IsUndefined());
+
+  // Two levels less stay exact: 256 maps, d + k for k in [0, 255].
+  const HloInstruction* v8 = root->parent()->GetInstruction("v8");
+  HloInstructionIndexing exact = ComputeComputationOutputToInputIndexing(
+      *root->parent(), v8, 0, &context_);
+  EXPECT_EQ(exact.indexing_maps[0].size(), 256);
 }
 
 TEST(IndexingMapSetTest, DeduplicatesEqualMaps) {
