@@ -220,13 +220,11 @@ std::set<int64_t> TracedOf(const ReadSet& reads, int64_t operand) {
 
 // Output-to-input: for every output t, element i and operand k.
 void CheckOutputToInput(
-    const std::vector<IndexingMapSet>& maps_per_output_operand_flat,
     const std::function<const IndexingMapSet&(int64_t t, int64_t k)>& maps,
     const TracedValue& traced, const std::vector<Dims>& output_dims,
     const std::vector<Dims>& operand_dims, const RuntimeValues& values,
     const std::function<bool(int64_t k)>& over_approximation,
     const std::string& hlo, Checker& checker) {
-  (void)maps_per_output_operand_flat;
   for (size_t t = 0; t < output_dims.size(); ++t) {
     for (int64_t i = 0; i < Product(output_dims[t]); ++i) {
       Dims o = MultiIndex(output_dims[t], i);
@@ -837,7 +835,6 @@ TEST_P(IndexingOracleTest, MapsNameExactlyTheTracedElements) {
     }
     auto over = [&](int64_t k) { return kind.over_approximation(root, k); };
     CheckOutputToInput(
-        {},
         [&](int64_t t, int64_t k) -> const IndexingMapSet& {
           return per_output[t].indexing_maps[k];
         },
@@ -1156,7 +1153,6 @@ TEST(FusionOracleTest, ComposedMapsNameExactlyTheTracedElements) {
             : ComputeComputationOutputToInputIndexing(entry, root, 0, &context);
     ASSERT_EQ(maps.indexing_maps.size(), parameter_dims.size());
     CheckOutputToInput(
-        {},
         [&](int64_t, int64_t k) -> const IndexingMapSet& {
           return maps.indexing_maps[k];
         },

@@ -211,6 +211,66 @@ d0 in [0, 7]
 s0 in [0, 4])")));
 }
 
+TEST_F(IndexingRulesTest, PerProducerGroupingOfSoftmax) {
+  const HloInstruction* root = Parse(R"(
+HloModule m
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY softmax {
+  p0 = f32[2,65,125] parameter(0)
+  c_inf = f32[] constant(-inf)
+  mx = f32[2,65] reduce(p0, c_inf), dimensions={2}, to_apply=max
+  mxb = f32[2,65,125] broadcast(mx), dimensions={0,1}
+  sub = f32[2,65,125] subtract(p0, mxb)
+  ex = f32[2,65,125] exponential(sub)
+  c0 = f32[] constant(0)
+  sm = f32[2,65] reduce(ex, c0), dimensions={2}, to_apply=add
+  smb = f32[2,65,125] broadcast(sm), dimensions={0,1}
+  ROOT div = f32[2,65,125] divide(ex, smb)
+}
+)");
+  ASSERT_NE(root, nullptr);
+  const HloComputation& softmax = *root->parent();
+  GroupedIndexingMaps grouped =
+      ComputeGroupedOutputToInputIndexing(softmax, root, 0, &context_);
+  auto printed = [&](absl::string_view name) {
+    std::vector<std::string> out;
+    for (const IndexingMap& map : grouped[softmax.GetInstruction(name)]) {
+      out.push_back(ToString(map));
+    }
+    return out;
+  };
+  constexpr absl::string_view kDomain = R"(
+domain:
+d0 in [0, 1]
+d1 in [0, 64]
+d2 in [0, 124])";
+  std::string identity = "(d0, d1, d2) -> (d0, d1, d2)" + std::string(kDomain);
+  std::string row = "(d0, d1, d2)[s0] -> (d0, d1, s0)" + std::string(kDomain) +
+                    "\ns0 in [0, 124]";
+  // Every element of a row of ex feeds the sum; ex itself is read at the
+  // output element.
+  EXPECT_THAT(printed("div"), ElementsAre(identity));
+  EXPECT_THAT(printed("ex"), UnorderedElementsAre(identity, row));
+  EXPECT_THAT(printed("sm"),
+              ElementsAre("(d0, d1, d2) -> (d0, d1)" + std::string(kDomain)));
+  EXPECT_THAT(printed("c0"),
+              ElementsAre("(d0, d1, d2) -> ()" + std::string(kDomain)));
+  // The row max is read for every element of the row: mx at (d0, d1) from
+  // both paths (through ex directly and through the sum).
+  EXPECT_THAT(printed("mx"),
+              ElementsAre("(d0, d1, d2) -> (d0, d1)" + std::string(kDomain)));
+  EXPECT_THAT(printed("p0"), UnorderedElementsAre(identity, row));
+}
+
 TEST_F(IndexingRulesTest, UnsupportedOpsAreUndefined) {
   EXPECT_THAT(OutputToInput(R"(
 p0 = f32[8] parameter(0)

@@ -83,10 +83,6 @@ IndexingMap MakeMap(absl::Span<const int64_t> dims,
       dims, symbol_sizes);
 }
 
-// Simplifies maps whose construction leaves something to simplify
-// (constraints that always hold, floordiv/mod of composed expressions).
-void Finish(IndexingMap& map) { SimplifyAndRemoveUnusedSymbols(map); }
-
 // The text of a runtime variable's instruction as XLA prints it: arrays
 // carry their layout, the default {n-1, ..., 0} when none was written
 // (e.g. "indices = s32[1806,2]{1,0} parameter(1)", seed 000).
@@ -579,7 +575,7 @@ IndexingMap ComputePadIndexingMap(absl::Span<const int64_t> operand_dims,
   }
   IndexingMap map(AffineMap::get(rank, 0, exprs, context),
                   std::move(dim_bounds), {}, {}, std::move(constraints));
-  Finish(map);
+  SimplifyAndRemoveUnusedSymbols(map);
   return map;
 }
 
@@ -659,7 +655,7 @@ HloInstructionIndexing ComputeOutputToInputReduceWindowIndexing(
   for (const IndexingConstraint& c : constraints) {
     input_map.AddConstraint(c.expr, c.interval);
   }
-  Finish(input_map);
+  SimplifyAndRemoveUnusedSymbols(input_map);
   std::vector<IndexingMap> maps(count, input_map);
   maps.insert(maps.end(), count, ScalarReadMap(out_any.dimensions(), context));
   return HloInstructionIndexing::FromIndexingMaps(maps);
@@ -769,7 +765,7 @@ HloInstructionIndexing ComputeOutputToInputConvolutionIndexing(
   for (const IndexingConstraint& c : constraints) {
     lhs_map.AddConstraint(c.expr, c.interval);
   }
-  Finish(lhs_map);
+  SimplifyAndRemoveUnusedSymbols(lhs_map);
   IndexingMap rhs_map = IndexingMap::FromTensorSizes(
       AffineMap::get(rank, symbol_sizes.size(), rhs_exprs, context),
       out.dimensions(), symbol_sizes);
@@ -777,7 +773,7 @@ HloInstructionIndexing ComputeOutputToInputConvolutionIndexing(
   for (const IndexingConstraint& c : constraints) {
     rhs_map.AddConstraint(c.expr, c.interval);
   }
-  Finish(rhs_map);
+  SimplifyAndRemoveUnusedSymbols(rhs_map);
   return HloInstructionIndexing::FromIndexingMaps({lhs_map, rhs_map});
 }
 

@@ -123,6 +123,21 @@ std::string ConstraintText(const IndexingConstraint& c) {
                       c.interval.ToString());
 }
 
+bool SameTile(const PropagatedTile& a, const PropagatedTile& b) {
+  return a.tileable == b.tileable && a.reason == b.reason &&
+         a.tile.offsets == b.tile.offsets && a.tile.sizes == b.tile.sizes &&
+         a.tile.strides == b.tile.strides && a.constraints == b.constraints;
+}
+
+// Adds `tile` unless an equal one is there: two maps (e.g. softmax's
+// identity and reduction reads of a whole row) often give the same tile.
+void AddTile(std::vector<PropagatedTile>& tiles, PropagatedTile tile) {
+  for (const PropagatedTile& existing : tiles) {
+    if (SameTile(existing, tile)) return;
+  }
+  tiles.push_back(std::move(tile));
+}
+
 PropagatedTile CannotTile(std::string reason) {
   PropagatedTile tile;
   tile.reason = std::move(reason);
@@ -325,8 +340,9 @@ absl::StatusOr<TileReport> AnalyzeTiling(const HloModule& module,
     tiles.name = operand.name;
     tiles.shape = operand.shape;
     for (const IndexingMap& map : operand.maps) {
-      tiles.tiles.push_back(PropagateTile(*tile_map, map));
-      if (!tiles.tiles.back().tileable) report.tileable = false;
+      PropagatedTile tile = PropagateTile(*tile_map, map);
+      if (!tile.tileable) report.tileable = false;
+      AddTile(tiles.tiles, std::move(tile));
     }
     report.operands.push_back(std::move(tiles));
   }
@@ -345,7 +361,7 @@ absl::StatusOr<TileReport> AnalyzeTiling(const HloModule& module,
       tiles.name = instruction->name();
       tiles.shape = instruction->shape();
       for (const IndexingMap& map : it->second) {
-        tiles.tiles.push_back(PropagateTile(*tile_map, map));
+        AddTile(tiles.tiles, PropagateTile(*tile_map, map));
       }
       report.instructions.push_back(std::move(tiles));
     }

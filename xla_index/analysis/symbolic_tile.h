@@ -89,7 +89,7 @@ PropagatedTile PropagateTile(const IndexingMap& tile_map,
                              const IndexingMap& output_to_operand);
 
 /// The tiles of one tensor (a fusion operand or an instruction inside the
-/// fusion): one per map it is read through.
+/// fusion): one per map it is read through, equal tiles merged.
 struct TensorTiles {
   /// Operand number (-1 for an instruction inside the fusion).
   int64_t operand = -1;

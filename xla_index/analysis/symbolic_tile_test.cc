@@ -327,7 +327,7 @@ ENTRY e {
 TEST(SymbolicTileTest, SoftmaxRowsTileWhole) {
   // Tile (1, 4, 16) = 4 whole rows: the identity map and the reductions'
   // (d0, d1)[s0] -> (d0, d1, s0) both read p0 at (t0, 4 t1, 0), sizes
-  // (1, 4, 16).
+  // (1, 4, 16): one tile.
   mlir::MLIRContext context;
   auto module = Parse(kSoftmax);
   ASSERT_NE(module, nullptr);
