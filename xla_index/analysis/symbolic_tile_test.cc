@@ -333,7 +333,7 @@ TEST(SymbolicTileTest, SoftmaxRowsTileWhole) {
   ASSERT_NE(module, nullptr);
   TileReport report = Analyze(*module, {1, 4, 16}, &context);
   ASSERT_EQ(report.operands.size(), 1u);
-  ASSERT_EQ(report.operands[0].tiles.size(), 2u);
+  ASSERT_EQ(report.operands[0].tiles.size(), 1u);
   for (const PropagatedTile& tile : report.operands[0].tiles) {
     ExpectTile(tile, "(d0, d1, d2) -> (d0, d1 * 4, 0)", {1, 4, 16}, {1, 1, 1});
   }
