@@ -32,6 +32,18 @@ Literal ScalarFrom(const Literal& from, int64_t i) {
   return scalar;
 }
 
+// Position in the padded, base-dilated operand of window element `k` of
+// output position `o`: o * stride + k * window_dilation - padding_low.
+// False when that does not fit in int64 (then it is outside the operand).
+bool WindowPosition(int64_t o, int64_t k, const WindowDimension& wd,
+                    int64_t* pos) {
+  int64_t a, b;
+  return !__builtin_mul_overflow(o, wd.stride, &a) &&
+         !__builtin_mul_overflow(k, wd.window_dilation, &b) &&
+         !__builtin_add_overflow(a, b, &a) &&
+         !__builtin_sub_overflow(a, wd.padding_low, pos);
+}
+
 // Applies a scalar computation (reducer, comparator, map function).
 absl::StatusOr<Literal> Apply(const HloInstruction& inst,
                               const HloComputation* f,
@@ -666,8 +678,9 @@ absl::Status OpEvaluator::Pad() {
     bool from_operand = true;
     for (int64_t d = 0; d < in.rank() && from_operand; ++d) {
       const PaddingDimension& p = inst_.padding_config()[d];
-      int64_t shifted = o[d] - p.low;
-      if (shifted < 0 || shifted % (p.interior + 1) != 0) {
+      int64_t shifted = 0;
+      if (__builtin_sub_overflow(o[d], p.low, &shifted) || shifted < 0 ||
+          shifted % (p.interior + 1) != 0) {
         from_operand = false;
         break;
       }
@@ -764,9 +777,9 @@ absl::Status OpEvaluator::ReduceWindow() {
       bool real = true;
       for (int64_t d = 0; d < in.rank(); ++d) {
         const WindowDimension& wd = w.dimensions[d];
-        int64_t pos =
-            o[d] * wd.stride + wi[d] * wd.window_dilation - wd.padding_low;
-        if (pos < 0 || pos % wd.base_dilation != 0 ||
+        int64_t pos = 0;
+        if (!WindowPosition(o[d], wi[d], wd, &pos) || pos < 0 ||
+            pos % wd.base_dilation != 0 ||
             pos / wd.base_dilation >= in.dimensions(d)) {
           real = false;
           break;
@@ -910,9 +923,10 @@ absl::Status OpEvaluator::Convolution() {
         bool inside = true;
         for (int64_t s = 0; s < spatial; ++s) {
           const WindowDimension& wd = window.dimensions[s];
-          int64_t pos = o[c.output_spatial_dimensions[s]] * wd.stride +
-                        ki[s] * wd.window_dilation - wd.padding_low;
-          if (pos < 0 || pos % wd.base_dilation != 0 ||
+          int64_t pos = 0;
+          if (!WindowPosition(o[c.output_spatial_dimensions[s]], ki[s], wd,
+                              &pos) ||
+              pos < 0 || pos % wd.base_dilation != 0 ||
               pos / wd.base_dilation >=
                   lhs.dimensions(c.input_spatial_dimensions[s])) {
             inside = false;

@@ -937,8 +937,10 @@ absl::Status Parser::ParseInstructionList(HloComputation& computation,
   std::vector<PendingInstruction> pending;
   const char* root_position = nullptr;
   HloInstruction* root = nullptr;
-  while (cursor_.Peek() != terminator) {
-    if (cursor_.Peek() == '\0') {
+  // The end of the text ends a bare list; a NUL byte is just a character.
+  while (!(terminator == '}' && cursor_.Peek() == '}')) {
+    if (cursor_.AtEnd()) {
+      if (terminator == '\0') break;
       return cursor_.Error(
           absl::StrCat("unexpected end of input in "
                        "computation '",

@@ -66,6 +66,24 @@ absl::Status CheckDimensionNumbers(absl::Span<const int64_t> values,
   return absl::OkStatus();
 }
 
+// Attributes come from user text and may be as large as int64 allows, so
+// every size computed from them is computed with overflow checks.
+absl::StatusOr<int64_t> Add(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) {
+    return Invalid("a size computed from the attributes overflows int64");
+  }
+  return r;
+}
+
+absl::StatusOr<int64_t> Mul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) {
+    return Invalid("a size computed from the attributes overflows int64");
+  }
+  return r;
+}
+
 bool Contains(absl::Span<const int64_t> values, int64_t v) {
   return std::find(values.begin(), values.end(), v) != values.end();
 }
@@ -266,13 +284,25 @@ absl::StatusOr<Shape> InferReduce(const HloInstruction& inst) {
   return Shape::MakeTuple(outs);
 }
 
-// Number of valid window positions along one dimension of size `size`.
-int64_t WindowOutputSize(int64_t size, const WindowDimension& w) {
-  int64_t dilated = size == 0 ? 0 : (size - 1) * w.base_dilation + 1;
-  int64_t padded = dilated + w.padding_low + w.padding_high;
-  int64_t window = (w.size - 1) * w.window_dilation + 1;
-  if (padded < window) return 0;
-  return (padded - window) / w.stride + 1;
+// Number of valid window positions along one dimension of size `size`:
+// the operand dilated ((size - 1) * base_dilation + 1) and padded, and the
+// window dilated ((window - 1) * window_dilation + 1).
+absl::StatusOr<int64_t> WindowOutputSize(int64_t size,
+                                         const WindowDimension& w) {
+  int64_t dilated = 0;
+  if (size > 0) {
+    absl::StatusOr<int64_t> span = Mul(size - 1, w.base_dilation);
+    if (!span.ok()) return span;
+    dilated = *span + 1;
+  }
+  absl::StatusOr<int64_t> padded = Add(dilated, w.padding_low);
+  if (!padded.ok()) return padded;
+  padded = Add(*padded, w.padding_high);
+  if (!padded.ok()) return padded;
+  absl::StatusOr<int64_t> window = Mul(w.size - 1, w.window_dilation);
+  if (!window.ok()) return window;
+  if (*padded <= *window) return int64_t{0};
+  return (*padded - *window - 1) / w.stride + 1;
 }
 
 absl::Status CheckWindow(const Window& window, int64_t rank) {
@@ -314,8 +344,10 @@ absl::StatusOr<Shape> InferReduceWindow(const HloInstruction& inst) {
     }
     Dims dims;
     for (int64_t d = 0; d < input.rank(); ++d) {
-      dims.push_back(
-          WindowOutputSize(input.dimensions(d), inst.window().dimensions[d]));
+      absl::StatusOr<int64_t> size =
+          WindowOutputSize(input.dimensions(d), inst.window().dimensions[d]);
+      if (!size.ok()) return size.status();
+      dims.push_back(*size);
     }
     outs.emplace_back(input.element_type(), dims);
   }
@@ -607,7 +639,9 @@ absl::StatusOr<Shape> InferConvolution(const HloInstruction& inst) {
   int64_t input_features = lhs.dimensions(c.input_feature_dimension);
   int64_t kernel_input = rhs.dimensions(c.kernel_input_feature_dimension);
   int64_t kernel_output = rhs.dimensions(c.kernel_output_feature_dimension);
-  if (input_features != kernel_input * fgc) {
+  absl::StatusOr<int64_t> grouped_features = Mul(kernel_input, fgc);
+  if (!grouped_features.ok()) return grouped_features.status();
+  if (input_features != *grouped_features) {
     return Invalid(absl::StrCat("input features (", input_features,
                                 ") must equal kernel input features (",
                                 kernel_input, ") * feature_group_count (", fgc,
@@ -635,8 +669,10 @@ absl::StatusOr<Shape> InferConvolution(const HloInstruction& inst) {
   dims[c.output_batch_dimension] = batch / bgc;
   dims[c.output_feature_dimension] = kernel_output;
   for (int64_t i = 0; i < spatial; ++i) {
-    dims[c.output_spatial_dimensions[i]] = WindowOutputSize(
+    absl::StatusOr<int64_t> size = WindowOutputSize(
         lhs.dimensions(c.input_spatial_dimensions[i]), window.dimensions[i]);
+    if (!size.ok()) return size.status();
+    dims[c.output_spatial_dimensions[i]] = *size;
   }
   return Shape(WrittenTypeOr(inst, lhs.element_type()), dims);
 }
@@ -663,9 +699,39 @@ absl::StatusOr<Shape> InferCalled(const HloInstruction& inst,
   return out;
 }
 
+absl::StatusOr<Shape> InferShapeUnchecked(const HloInstruction& inst);
+
+// The inferred shape must itself be representable: its element count
+// (for each tuple element) fits in int64.
+absl::Status CheckElementCount(const Shape& shape) {
+  if (shape.IsTuple()) {
+    for (const Shape& element : shape.tuple_shapes()) {
+      if (auto s = CheckElementCount(element); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+  int64_t count = 1;
+  for (int64_t d : shape.dimensions()) {
+    if (__builtin_mul_overflow(count, d, &count)) {
+      return Invalid(absl::StrCat("the result ", shape.ToString(false),
+                                  " has more elements than fit in int64"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Shape> InferShape(const HloInstruction& inst) {
+  absl::StatusOr<Shape> shape = InferShapeUnchecked(inst);
+  if (!shape.ok()) return shape;
+  if (auto s = CheckElementCount(*shape); !s.ok()) return s;
+  return shape;
+}
+
+namespace {
+
+absl::StatusOr<Shape> InferShapeUnchecked(const HloInstruction& inst) {
   HloOpcode op = inst.opcode();
   if (IsElementwise(op)) return InferElementwise(inst);
   switch (op) {
@@ -785,7 +851,9 @@ absl::StatusOr<Shape> InferShape(const HloInstruction& inst) {
                                       " must satisfy 0 <= start <= limit <= ",
                                       in.dimensions(i), " and stride >= 1"));
         }
-        dims.push_back((s.limit - s.start + s.stride - 1) / s.stride);
+        // ceil((limit - start) / stride), written so it cannot overflow.
+        int64_t span = s.limit - s.start;
+        dims.push_back(span == 0 ? 0 : (span - 1) / s.stride + 1);
       }
       return Shape(in.element_type(), dims);
     }
@@ -885,7 +953,9 @@ absl::StatusOr<Shape> InferShape(const HloInstruction& inst) {
                                         first.dimensions(i), ")"));
           }
         }
-        dims[dim] += s.dimensions(dim);
+        absl::StatusOr<int64_t> sum = Add(dims[dim], s.dimensions(dim));
+        if (!sum.ok()) return sum.status();
+        dims[dim] = *sum;
       }
       return Shape(first.element_type(), dims);
     }
@@ -911,13 +981,18 @@ absl::StatusOr<Shape> InferShape(const HloInstruction& inst) {
           return Invalid("interior padding must not be negative");
         }
         int64_t d = in.dimensions(i);
-        int64_t size =
-            p.low + p.high + d + std::max<int64_t>(d - 1, 0) * p.interior;
-        if (size < 0) {
+        // low + high + d + (d - 1) * interior, each step checked.
+        absl::StatusOr<int64_t> size =
+            Mul(std::max<int64_t>(d - 1, 0), p.interior);
+        if (size.ok()) size = Add(*size, d);
+        if (size.ok()) size = Add(*size, p.low);
+        if (size.ok()) size = Add(*size, p.high);
+        if (!size.ok()) return size.status();
+        if (*size < 0) {
           return Invalid(absl::StrCat("padding of dimension ", i,
-                                      " leaves a negative size ", size));
+                                      " leaves a negative size ", *size));
         }
-        dims.push_back(size);
+        dims.push_back(*size);
       }
       return Shape(in.element_type(), dims);
     }
@@ -1011,4 +1086,5 @@ absl::StatusOr<Shape> InferShape(const HloInstruction& inst) {
   }
 }
 
+}  // namespace
 }  // namespace xla_index

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 
 namespace xla_index {
@@ -164,7 +165,8 @@ std::string DescribeNext(TextCursor& cursor) {
   } else {
     ++q;
   }
-  return absl::StrCat("'", absl::string_view(p, q - p), "'");
+  // Control bytes (a NUL in a name, say) are shown escaped.
+  return absl::StrCat("'", absl::CHexEscape(absl::string_view(p, q - p)), "'");
 }
 
 }  // namespace xla_index
