@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
@@ -317,6 +318,27 @@ PropagatedTile PropagateTile(const IndexingMap& tile_map,
                               absl::StrCat("d", i, " in ", ids[i].ToString()));
   }
   return result;
+}
+
+absl::StatusOr<std::vector<int64_t>> ParseTileSizes(absl::string_view text) {
+  std::vector<int64_t> sizes;
+  size_t start = 0;
+  while (true) {
+    size_t comma = text.find(',', start);
+    absl::string_view entry = text.substr(
+        start, comma == absl::string_view::npos ? absl::string_view::npos
+                                                : comma - start);
+    int64_t size = 0;
+    if (!absl::SimpleAtoi(entry, &size) || size < 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--tile: column ", start + 1, ": expected a tile size >= 1, got '",
+          entry, "' (sizes are comma-separated, e.g. --tile=8,128)"));
+    }
+    sizes.push_back(size);
+    if (comma == absl::string_view::npos) break;
+    start = comma + 1;
+  }
+  return sizes;
 }
 
 absl::StatusOr<TileReport> AnalyzeTiling(const HloModule& module,

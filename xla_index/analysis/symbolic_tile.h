@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "hlo/module.h"
 #include "hlo/shape.h"
@@ -112,6 +113,11 @@ struct TileReport {
   /// True when every operand read can be tiled.
   bool tileable = true;
 };
+
+/// Parses `--tile=8,128`: comma-separated sizes, each an integer >= 1.
+/// InvalidArgument naming the bad entry and its position (1-based column in
+/// `text`) otherwise.
+absl::StatusOr<std::vector<int64_t>> ParseTileSizes(absl::string_view text);
 
 /// Tile propagation from the output of `module`'s root (analyzed as a
 /// fusion, fusion_operands.h) with tiles of `tile_sizes` (one per output

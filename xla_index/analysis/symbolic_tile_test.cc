@@ -408,6 +408,28 @@ TEST(SymbolicTileTest, RejectsBadTileSizes) {
   EXPECT_FALSE(AnalyzeTiling(*module, {0, 8}, &context).ok());
 }
 
+TEST(ParseTileSizesTest, CommaSeparatedSizes) {
+  absl::StatusOr<std::vector<int64_t>> sizes = ParseTileSizes("8,128");
+  ASSERT_TRUE(sizes.ok());
+  EXPECT_EQ(*sizes, (std::vector<int64_t>{8, 128}));
+  sizes = ParseTileSizes("16");
+  ASSERT_TRUE(sizes.ok());
+  EXPECT_EQ(*sizes, (std::vector<int64_t>{16}));
+}
+
+TEST(ParseTileSizesTest, NamesTheBadEntry) {
+  absl::StatusOr<std::vector<int64_t>> sizes = ParseTileSizes("8,x,4");
+  ASSERT_FALSE(sizes.ok());
+  EXPECT_TRUE(absl::StrContains(sizes.status().message(), "column 3"))
+      << sizes.status();
+  EXPECT_TRUE(absl::StrContains(sizes.status().message(), "'x'"));
+  EXPECT_FALSE(ParseTileSizes("").ok());
+  EXPECT_FALSE(ParseTileSizes("8,").ok());
+  EXPECT_FALSE(ParseTileSizes("0,8").ok());
+  EXPECT_FALSE(ParseTileSizes("-4").ok());
+  EXPECT_FALSE(ParseTileSizes("99999999999999999999").ok());
+}
+
 TEST(SymbolicTileTest, Json) {
   mlir::MLIRContext context;
   auto module = Parse(R"(
