@@ -1205,6 +1205,20 @@ absl::StatusOr<TracedValue> OpEvaluator::Run() {
         Out(k).CopyElement(ops_[k], i, i);
       }
     }
+  } else if (op == HloOpcode::kCopy && ops_[0].shape().IsTuple()) {
+    // A tuple copy: every element of every tuple element is read once.
+    out_ = ops_[0];
+    if (trace_) {
+      for (size_t t = 0; t < out_.tuple_elements().size(); ++t) {
+        const Literal& element = out_.tuple_elements()[t];
+        if (element.shape().IsTuple())
+          return Unsupported(inst_, "nested tuples");
+        reads_.emplace_back(element.element_count());
+        for (int64_t i = 0; i < element.element_count(); ++i) {
+          reads_[t][i].push_back({0, static_cast<int64_t>(t), i});
+        }
+      }
+    }
   } else if (op == HloOpcode::kGetTupleElement) {
     const Literal& element = ops_[0].tuple_elements()[inst_.tuple_index()];
     if (auto s = Begin(element.shape()); !s.ok()) return s;

@@ -338,6 +338,15 @@ ROOT s = s32[4] select(p, a, b))"),
             "{{0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}}");
 }
 
+TEST(EvaluatorSeedTest, CopyOfATuple) {
+  EXPECT_EQ(EvalText(R"(
+a = s32[2] constant({1, 2})
+b = f32[] constant(3)
+t = (s32[2], f32[]) tuple(a, b)
+ROOT c = (s32[2], f32[]) copy(t))"),
+            "({1, 2}, 3)");
+}
+
 TEST(EvaluatorSeedTest, BroadcastAndTuple) {
   EXPECT_EQ(EvalText("a = f32[] constant(2)\nROOT b = f32[2,3] broadcast(a), "
                      "dimensions={}"),

@@ -60,6 +60,44 @@ TEST(ParserTest, EverySeedSnippetParsesVerifiesAndRoundTrips) {
   EXPECT_GE(count, 30);
 }
 
+// Module-level dumps in the forms XLA prints (while loops, collectives,
+// custom calls, JSON backend configs, TPU layouts, elided constants):
+// parse, verify and round-trip.
+TEST(ParserTest, XlaDumpsParseVerifyAndRoundTrip) {
+  int count = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator("hlo/testdata/dumps")) {
+    std::string path = entry.path().string();
+    absl::StatusOr<std::unique_ptr<HloModule>> module =
+        ParseAndVerifyHloModule(ReadFile(path));
+    ASSERT_TRUE(module.ok()) << path << ": " << module.status();
+    std::string printed = (*module)->ToString();
+    absl::StatusOr<std::unique_ptr<HloModule>> again =
+        ParseAndVerifyHloModule(printed);
+    ASSERT_TRUE(again.ok()) << path << ": " << again.status() << "\n"
+                            << printed;
+    EXPECT_EQ((*again)->ToString(), printed) << path;
+    ++count;
+  }
+  EXPECT_EQ(count, 3);
+}
+
+TEST(ParserTest, WhileAndCollectivesAreOpaqueButLinked) {
+  auto module =
+      ParseOrDie(ReadFile("hlo/testdata/dumps/while_and_custom_call.hlo"));
+  ASSERT_NE(module, nullptr);
+  HloComputation* entry = module->entry_computation();
+  HloInstruction* loop = entry->GetInstruction("while.16");
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->opcode(), HloOpcode::kUnknown);
+  EXPECT_EQ(loop->opcode_name(), "while");
+  ASSERT_NE(loop->called_computation("condition"), nullptr);
+  EXPECT_EQ(loop->called_computation("body")->name(), "region_body.2");
+  EXPECT_EQ(entry->root()->opcode(), HloOpcode::kCopy);
+  EXPECT_EQ(entry->GetInstruction("Arg_1.2")->shape().ToString(),
+            "s32[]{:T(256)}");
+}
+
 TEST(ParserTest, BareListRootIsLastInstruction) {
   auto module = ParseOrDie(
       "p0 = f32[10, 20] parameter(0)\n"

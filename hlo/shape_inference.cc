@@ -104,6 +104,13 @@ absl::StatusOr<Shape> WrittenShape(const HloInstruction& inst) {
 
 absl::StatusOr<Shape> InferElementwise(const HloInstruction& inst) {
   HloOpcode op = inst.opcode();
+  // XLA copies whole tuples too (a deep copy of each element).
+  if (op == HloOpcode::kCopy && inst.operand_count() == 1 &&
+      inst.operand(0)->shape().IsTuple()) {
+    Shape out = inst.operand(0)->shape();
+    out.clear_layout();
+    return out;
+  }
   if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
   if (IsElementwiseUnary(op)) {
     if (auto s = CheckOperandCount(inst, 1); !s.ok()) return s;
