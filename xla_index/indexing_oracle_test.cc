@@ -882,7 +882,7 @@ INSTANTIATE_TEST_SUITE_P(
         OpKind{"Dot", Dot, Never, true},
         OpKind{"Pad", Pad,
                [](const HloInstruction&, int64_t k) { return k == 1; }, true},
-        OpKind{"ReduceWindow", ReduceWindow, Never, false},
+        OpKind{"ReduceWindow", ReduceWindow, Never, true},
         OpKind{"Convolution", Convolution, Never, false},
         OpKind{"Tuple", Tuple, Never, true}),
     [](const ::testing::TestParamInfo<OpKind>& info) {

@@ -282,14 +282,34 @@ p0 = f32[8] parameter(0)
 s = f32[8] some-future-op(p0)
 )"),
               ElementsAre(ElementsAre("UNDEFINED")));
-  // Input-to-output has no exact map for a window.
+  // Input-to-output has no rule for a dynamic slice.
+  EXPECT_THAT(InputToOutput(R"(
+p0 = f32[8] parameter(0)
+o = s32[] parameter(1)
+ds = f32[3] dynamic-slice(p0, o), dynamic_slice_sizes={3}
+)",
+                            0),
+              ElementsAre(ElementsAre("UNDEFINED")));
+}
+
+TEST_F(IndexingRulesTest, ReduceWindowInputToOutput) {
+  // Window 3, stride 2 over 8 elements: outputs 0..2 cover [0, 2], [2, 4],
+  // [4, 6]; element d feeds output (d - s) / 2 for window positions s with
+  // d - s even and within [0, 4]. Element 7 is in no window, so the
+  // domain ends at 6.
   EXPECT_THAT(InputToOutput(R"(
 c = f32[] constant(0)
 p0 = f32[8] parameter(0)
-rw = f32[6] reduce-window(p0, c), window={size=3}, to_apply=add
+rw = f32[3] reduce-window(p0, c), window={size=3 stride=2}, to_apply=add
 )",
-                            1),
-              ElementsAre(ElementsAre("UNDEFINED")));
+                            0),
+              ElementsAre(ElementsAre(Text(R"(
+(d0)[s0] -> ((d0 - s0) floordiv 2)
+domain:
+d0 in [0, 6]
+s0 in [0, 2]
+(d0 - s0) mod 2 in [0, 0]
+d0 - s0 in [0, 4])"))));
 }
 
 TEST_F(IndexingRulesTest, GatherOutsideTheSimplifiedFormIsUndefined) {

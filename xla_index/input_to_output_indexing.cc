@@ -393,6 +393,75 @@ HloInstructionIndexing ComputeInputToOutputPadIndexing(
   return One(std::move(map));
 }
 
+HloInstructionIndexing ComputeInputToOutputReduceWindowIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context) {
+  const int64_t count = instruction->operand_count() / 2;
+  if (instruction->operand_count() % 2 != 0 || count == 0 ||
+      !ValidInput(instruction, input_id)) {
+    return UndefinedFor(instruction);
+  }
+  const Shape& in = instruction->operand(0)->shape();
+  const Shape& out = instruction->shape().IsTuple()
+                         ? instruction->shape().tuple_shapes(0)
+                         : instruction->shape();
+  if (!in.IsArray() || !out.IsArray() || out.rank() != in.rank()) {
+    return UndefinedFor(instruction);
+  }
+  for (int64_t k = 0; k < 2 * count; ++k) {
+    const Shape& s = instruction->operand(k)->shape();
+    if (!s.IsArray() || (k < count ? !s.SameDimensions(in) : !s.IsScalar())) {
+      return UndefinedFor(instruction);
+    }
+  }
+  IndexingMap map = IndexingMap::Undefined();
+  if (input_id >= count) {
+    map = ScalarFeedsAllMap(out.dimensions(), context);
+  } else {
+    const int64_t rank = in.rank();
+    std::vector<WindowDimension> window = instruction->window().dimensions;
+    if (!instruction->has_window()) window.assign(rank, WindowDimension{});
+    if (static_cast<int64_t>(window.size()) != rank) {
+      return UndefinedFor(instruction);
+    }
+    std::vector<AffineExpr> exprs;
+    std::vector<int64_t> symbol_sizes;
+    std::vector<IndexingConstraint> constraints;
+    for (int64_t i = 0; i < rank; ++i) {
+      const WindowDimension& w = window[i];
+      if (w.size < 1 || w.stride < 1 || w.base_dilation < 1 ||
+          w.window_dilation < 1) {
+        return UndefinedFor(instruction);
+      }
+      // The output position times the stride, for window position s.
+      AffineExpr scaled =
+          getAffineDimExpr(i, context) * w.base_dilation + w.padding_low;
+      if (w.size > 1) {
+        scaled = scaled - getAffineSymbolExpr(symbol_sizes.size(), context) *
+                              w.window_dilation;
+        symbol_sizes.push_back(w.size);
+      }
+      exprs.push_back(w.stride == 1 ? scaled : scaled.floorDiv(w.stride));
+      if (w.stride != 1) {
+        constraints.push_back({scaled % w.stride, Interval::Point(0)});
+      }
+      constraints.push_back(
+          {scaled, Interval{0, (out.dimensions(i) - 1) * w.stride}});
+    }
+    map = IndexingMap::FromTensorSizes(
+        AffineMap::get(rank, symbol_sizes.size(), exprs, context),
+        in.dimensions(), symbol_sizes);
+    for (const IndexingConstraint& c : constraints) {
+      map.AddConstraint(c.expr, c.interval);
+    }
+    SimplifyAndRemoveUnusedSymbols(map);
+  }
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(OutputCount(instruction));
+  for (IndexingMapSet& set : indexing.indexing_maps) set.Insert(map);
+  return indexing;
+}
+
 HloInstructionIndexing ComputeInputToOutputTupleIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
@@ -436,6 +505,9 @@ HloInstructionIndexing ComputeInputToOutputIndexing(
       return ComputeInputToOutputDotIndexing(instruction, input_id, context);
     case HloOpcode::kPad:
       return ComputeInputToOutputPadIndexing(instruction, input_id, context);
+    case HloOpcode::kReduceWindow:
+      return ComputeInputToOutputReduceWindowIndexing(instruction, input_id,
+                                                      context);
     case HloOpcode::kTuple:
       return ComputeInputToOutputTupleIndexing(instruction, input_id, context);
     case HloOpcode::kGetTupleElement:

@@ -94,6 +94,21 @@ HloInstructionIndexing ComputeInputToOutputPadIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context);
 
+/// Reduce-window: operand element e (per dim) feeds the outputs o whose
+/// window covers it, o * stride + s * window_dilation - low = e *
+/// base_dilation for a window position s: one range variable per dim with
+/// a window wider than 1,
+///   (d)[s] -> ((d * base_dilation + low - s * window_dilation) floordiv
+///   stride), constraint (...) mod stride in [0, 0] and the quotient within
+///   the output;
+/// the init values feed every output element, `()[s...] -> (s...)`.
+///   reduce-window(f32[8] p0, c), window={size=3 stride=2}:
+///   p0: (d0)[s0] -> ((d0 - s0) floordiv 2), (d0 - s0) mod 2 in [0, 0],
+///       d0 - s0 in [0, 4], d0 in [0, 6] (element 7 is in no window)
+HloInstructionIndexing ComputeInputToOutputReduceWindowIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
 /// Tuple: operand k is output k (identity); it feeds no other output.
 HloInstructionIndexing ComputeInputToOutputTupleIndexing(
     const HloInstruction* instruction, int64_t input_id,

@@ -430,6 +430,68 @@ TEST(CoalescingTest, RejectsWarpOutsideTheGrid) {
   EXPECT_FALSE(AnalyzeCoalescing(*module, options, &context).ok());
 }
 
+TEST(CoalescingTest, LaunchConfigurationsMatchTheSimulation) {
+  // Every case above, and a few more shapes (odd sizes leave idle threads,
+  // a column-major operand, a bf16 tiled layout, a dynamic-slice at its
+  // representative offset 0), for several block sizes, unroll factors,
+  // blocks and warps: every number must equal the brute-force simulation.
+  const std::vector<std::string> modules = {
+      "p0 = f32[64,128]{1,0} parameter(0)\n"
+      "ROOT t = f32[128,64]{1,0} transpose(p0), dimensions={1,0}",
+      "p0 = f32[128]{0} parameter(0)\n"
+      "ROOT b = f32[64,128]{1,0} broadcast(p0), dimensions={1}",
+      "p0 = f32[64,256]{1,0} parameter(0)\n"
+      "ROOT s = f32[64,128]{1,0} slice(p0), slice={[0:64:1], [0:256:2]}",
+      "p0 = f32[16,64]{1,0:T(8,128)} parameter(0)\n"
+      "ROOT n = f32[16,64]{1,0} negate(p0)",
+      "p0 = bf16[24,100]{1,0:T(8,128)(2,1)} parameter(0)\n"
+      "ROOT n = bf16[24,100]{1,0} negate(p0)",
+      "p0 = f32[37,29]{0,1} parameter(0)\n"
+      "p1 = f32[37,29]{1,0} parameter(1)\n"
+      "ROOT a = f32[37,29]{1,0} add(p0, p1)",
+      "p0 = f32[10,20,50]{2,1,0} parameter(0)\n"
+      "ROOT s = f32[5,3,25]{2,1,0} slice(p0), "
+      "slice={[5:10:1], [3:20:7], [0:50:2]}",
+      "src = f32[300]{0} parameter(0)\n"
+      "of = s32[] parameter(1)\n"
+      "ROOT ds = f32[200]{0} dynamic-slice(src, of), "
+      "dynamic_slice_sizes={200}",
+      ReduceModule("128", "0"),
+      ReduceModule("64", "1"),
+  };
+  int64_t checked = 0;
+  for (const std::string& text : modules) {
+    SCOPED_TRACE(text);
+    auto module = Parse(text);
+    ASSERT_NE(module, nullptr);
+    mlir::MLIRContext context;
+    for (int64_t threads : {32, 64, 128}) {
+      for (int64_t unroll : {1, 2, 3, 4}) {
+        CoalescingOptions options;
+        options.threads_per_block = threads;
+        options.unroll = unroll;
+        absl::StatusOr<CoalescingReport> probe =
+            AnalyzeCoalescing(*module, options, &context);
+        ASSERT_TRUE(probe.ok()) << probe.status();
+        const int64_t blocks = probe->grid.blocks[0];
+        const int64_t warps = (probe->grid.threads[0] + 31) / 32;
+        for (int64_t block : {int64_t{0}, blocks / 2, blocks - 1}) {
+          for (int64_t warp : {int64_t{0}, warps - 1}) {
+            SCOPED_TRACE(testing::Message()
+                         << "threads " << threads << " unroll " << unroll
+                         << " block " << block << " warp " << warp);
+            options.block = block;
+            options.warp = warp;
+            AnalyzeAndSimulate(*module, options, &context);
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 10 * 3 * 4 * 3 * 2);
+}
+
 TEST(SummarizeWarpAccessTest, PackedFourBitElementsShareBytes) {
   // s4 elements 0..63: bits [0, 256), bytes [0, 32): one sector.
   std::vector<int64_t> offsets;
