@@ -15,21 +15,23 @@ HloInstruction* HloComputation::AddInstruction(
     std::unique_ptr<HloInstruction> instruction) {
   instruction->set_parent(this);
   instructions_.push_back(std::move(instruction));
-  return instructions_.back().get();
+  HloInstruction* added = instructions_.back().get();
+  by_name_.emplace(added->name(), added);
+  return added;
 }
 
 HloInstruction* HloComputation::PrependInstruction(
     std::unique_ptr<HloInstruction> instruction) {
   instruction->set_parent(this);
   instructions_.insert(instructions_.begin(), std::move(instruction));
-  return instructions_.front().get();
+  HloInstruction* added = instructions_.front().get();
+  by_name_.emplace(added->name(), added);
+  return added;
 }
 
 HloInstruction* HloComputation::GetInstruction(absl::string_view name) const {
-  for (const auto& instruction : instructions_) {
-    if (instruction->name() == name) return instruction.get();
-  }
-  return nullptr;
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : it->second;
 }
 
 std::vector<HloInstruction*> HloComputation::parameters() const {

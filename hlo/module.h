@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "hlo/instruction.h"
 
@@ -41,7 +42,7 @@ class HloComputation {
   int64_t instruction_count() const {
     return static_cast<int64_t>(instructions_.size());
   }
-  /// Null if no instruction has that name.
+  /// Null if no instruction has that name. Constant time (a name index).
   HloInstruction* GetInstruction(absl::string_view name) const;
 
   HloInstruction* root() const { return root_; }
@@ -63,6 +64,8 @@ class HloComputation {
   bool is_entry_ = false;
   HloModule* parent_ = nullptr;
   std::vector<std::unique_ptr<HloInstruction>> instructions_;
+  // Keys view the instructions' own names, which live as long as they do.
+  absl::flat_hash_map<absl::string_view, HloInstruction*> by_name_;
   HloInstruction* root_ = nullptr;
 };
 
