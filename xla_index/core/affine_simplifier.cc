@@ -660,8 +660,10 @@ AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
       }
       break;
     case AffineExprKind::CeilDiv:
-      if (rhs.terms.empty() && rhs.constant > 0) {
-        // ceil(x / c) == floor((x + c - 1) / c) for c > 0.
+      // ceil(x / c) == floor((x + c - 1) / c) for c > 0, unless x + c - 1
+      // may leave int64 (the ceildiv itself cannot overflow).
+      if (rhs.terms.empty() && rhs.constant > 0 &&
+          lhs.bounds.upper < Interval::kMax - (rhs.constant - 1)) {
         return FloorDivBy(Add(lhs, Constant(rhs.constant - 1)), rhs.constant, 0,
                           AffineExpr());
       }

@@ -452,7 +452,18 @@ absl::StatusOr<AffineExpr> MapParser::ParseTerm() {
 
 absl::StatusOr<AffineExpr> MapParser::ParseUnary() {
   if (AtPunct("-")) {
+    // "-9223372036854775808" is one integer: its magnitude alone does not
+    // fit in int64.
+    size_t save_pos = pos_;
+    Token save_tok = tok_;
     Advance();
+    if (tok_.kind == TokenKind::kInteger) {
+      pos_ = save_pos;
+      tok_ = save_tok;
+      auto v = ParseInteger();
+      if (!v.ok()) return v.status();
+      return mlir::getAffineConstantExpr(*v, ctx_);
+    }
     if (++depth_ > 200) return ErrorHere("expression nested too deeply");
     auto operand = ParseUnary();
     --depth_;

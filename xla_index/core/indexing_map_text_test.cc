@@ -109,6 +109,16 @@ TEST_F(IndexingMapTextTest, ParsesNamedVariables) {
             "(d0, d1)[s0] -> (d1 * 128 + d0 + s0)");
 }
 
+TEST_F(IndexingMapTextTest, Int64Limits) {
+  IndexingMap map = Parse(
+      "(d0) -> (d0 - 9223372036854775807, -9223372036854775808)\ndomain:\n"
+      "d0 in [-9223372036854775808, 9223372036854775807]");
+  EXPECT_EQ(ToString(map),
+            "(d0) -> (d0 - 9223372036854775807, -9223372036854775808)\n"
+            "domain:\nd0 in [-9223372036854775808, 9223372036854775807]");
+  EXPECT_EQ(Parse(ToString(map)), map);
+}
+
 TEST_F(IndexingMapTextTest, SpecialMaps) {
   EXPECT_EQ(ToString(IndexingMap::Undefined()), "UNDEFINED");
   EXPECT_EQ(ToString(IndexingMap::KnownEmpty(&context_, 2)), "KNOWN EMPTY");
