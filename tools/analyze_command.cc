@@ -7,9 +7,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "hlo/module.h"
-#include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
-#include "tools/file_io.h"
+#include "tools/hlo_input.h"
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/indexing_analysis.h"
 
@@ -69,15 +68,8 @@ absl::Status RunAnalyzeCommand(const CommandLine& command_line,
     if (!parsed.ok()) return parsed.status();
     direction = *parsed;
   }
-  absl::StatusOr<std::string> text = ReadInputFile(path);
-  if (!text.ok()) return text.status();
-  absl::StatusOr<std::unique_ptr<HloModule>> module =
-      ParseAndVerifyHloModule(*text);
-  if (!module.ok()) {
-    // The parser says "line:column: what"; prefix the file, as compilers do.
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ":", module.status().message()));
-  }
+  absl::StatusOr<std::unique_ptr<HloModule>> module = LoadHloModule(path);
+  if (!module.ok()) return module.status();
   const HloInstruction* instruction = (*module)->entry_computation()->root();
   if (std::optional<std::string> name = command_line.Get("instruction")) {
     absl::StatusOr<const HloInstruction*> found =

@@ -2,10 +2,14 @@
 # Builds the libFuzzer targets of tests/fuzz/ with clang-22 under
 # AddressSanitizer + UndefinedBehaviorSanitizer and runs each one.
 #
-#   tools/fuzz.sh [--runs=N | --time=SECONDS] [--build-dir=DIR] [TARGET...]
+#   tools/fuzz.sh [--runs=N | --time=SECONDS | --merge] [--build-dir=DIR]
+#                 [TARGET...]
 #
 #   --runs=N        run each target for N inputs (CI: a small fixed count)
 #   --time=SECONDS  run each target for that long (campaigns: 1800)
+#   --merge         no fuzzing: add to tests/fuzz/corpus/<target>/ the inputs
+#                   of DIR/corpus/<target>/ that reach new coverage (to
+#                   commit after a campaign; crashing inputs are left out)
 #   TARGET          hlo_parser indexing_map_text shape_layout sparse_encoding
 #                   simplifier (default: all)
 #
@@ -24,6 +28,7 @@ cd "$(dirname "$0")/.."
 
 runs=""
 time_s=""
+merge=0
 build_dir="$PWD/build-fuzz"
 targets=()
 for arg in "$@"; do
@@ -31,6 +36,7 @@ for arg in "$@"; do
     --runs=*) runs="${arg#--runs=}" ;;
     --time=*) time_s="${arg#--time=}" ;;
     --build-dir=*) build_dir="${arg#--build-dir=}" ;;
+    --merge) merge=1 ;;
     -h | --help)
       sed -n '2,20p' "$0"
       exit 0
@@ -107,6 +113,17 @@ for t in "${targets[@]}"; do
   artifacts="$build_dir/artifacts/$t"
   log="$build_dir/logs/$t.log"
   mkdir -p "$work" "$artifacts" "$(dirname "$log")"
+  if ((merge)); then
+    before=$(ls "tests/fuzz/corpus/$t" | wc -l)
+    "$bin" -merge=1 -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+      -artifact_prefix="$artifacts/" "tests/fuzz/corpus/$t" "$work" \
+      >"$log" 2>&1
+    rc=$?
+    after=$(ls "tests/fuzz/corpus/$t" | wc -l)
+    echo "fuzz: $t: merge exit $rc, corpus $before -> $after files"
+    if ((rc == 0)); then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+    continue
+  fi
   limit=()
   if [[ -n "$runs" ]]; then limit+=("-runs=$runs"); fi
   if [[ -n "$time_s" ]]; then limit+=("-max_total_time=$time_s"); fi

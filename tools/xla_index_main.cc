@@ -15,6 +15,7 @@
 #include "absl/strings/string_view.h"
 #include "tools/analyze_command.h"
 #include "tools/command_line.h"
+#include "tools/fusion_analysis_commands.h"
 #include "tools/layout_command.h"
 #include "tools/map_commands.h"
 #include "tools/sparse_command.h"
@@ -40,6 +41,13 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
   sparse ENCODING [--shape=AxB...] [--coo=FILE] [--svg=FILE] [--json]
       canonical '#sparse_tensor.encoding<{...}>', level types, maps,
       storage sizes; --coo (lines "i j ... value") assembles the storage
+  coalescing FILE.hlo [--block=N] [--unroll=N] [--json]
+      per operand read of the root (as a loop fusion): one warp's byte
+      ranges, memory transactions, efficiency and whether it is coalesced
+  utilization FILE.hlo [--json]
+      per operand: fraction of its elements read, reads per element
+  tile FILE.hlo --tile=8,128 [--json]
+      an output tile propagated to a tile of every operand, or why not
 
 --json prints a machine-readable answer; --timing repeats the work
 in-process and reports median times on stderr.
@@ -56,6 +64,9 @@ const std::vector<Subcommand>& Subcommands() {
       {"analyze", {"json", "direction", "instruction"}, RunAnalyzeCommand},
       {"simplify", {"json", "timing"}, RunSimplifyCommand},
       {"compose", {"json", "timing"}, RunComposeCommand},
+      {"coalescing", {"json", "block", "unroll"}, RunCoalescingCommand},
+      {"utilization", {"json"}, RunUtilizationCommand},
+      {"tile", {"json", "tile"}, RunTileCommand},
       {"layout", {"json", "index", "svg"}, RunLayoutCommand},
       {"sparse", {"json", "shape", "coo", "svg"}, RunSparseCommand},
   };

@@ -1,0 +1,25 @@
+#include "tools/hlo_input.h"
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "hlo/parser.h"
+#include "tools/file_io.h"
+
+namespace xla_index {
+
+absl::StatusOr<std::unique_ptr<HloModule>> LoadHloModule(
+    absl::string_view path) {
+  absl::StatusOr<std::string> text = ReadInputFile(path);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<std::unique_ptr<HloModule>> module =
+      ParseAndVerifyHloModule(*text);
+  if (!module.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ":", module.status().message()));
+  }
+  return module;
+}
+
+}  // namespace xla_index

@@ -1,0 +1,19 @@
+#ifndef XLA_INDEX_TOOLS_HLO_INPUT_H_
+#define XLA_INDEX_TOOLS_HLO_INPUT_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "hlo/module.h"
+
+namespace xla_index {
+
+/// Reads, parses and verifies the HLO in file `path` ("-" is standard
+/// input). Errors are "PATH:line:column: what", as compilers print them.
+absl::StatusOr<std::unique_ptr<HloModule>> LoadHloModule(
+    absl::string_view path);
+
+}  // namespace xla_index
+
+#endif  // XLA_INDEX_TOOLS_HLO_INPUT_H_
