@@ -44,6 +44,95 @@ bool WindowPosition(int64_t o, int64_t k, const WindowDimension& wd,
          !__builtin_sub_overflow(a, wd.padding_low, pos);
 }
 
+// IEEE half precision bits of `value` (already rounded to f16 when it
+// was stored): 1 sign, 5 exponent (bias 15), 10 mantissa bits.
+uint64_t HalfBits(double value) {
+  uint64_t sign = std::signbit(value) ? 0x8000 : 0;
+  double a = std::fabs(value);
+  if (std::isnan(value)) return 0x7e00;
+  if (std::isinf(a)) return sign | 0x7c00;
+  if (a == 0) return sign;
+  int exponent = 0;
+  std::frexp(a, &exponent);
+  int unbiased = exponent - 1;
+  if (unbiased < -14) {  // Subnormal: multiples of 2^-24.
+    return sign | static_cast<uint64_t>(std::ldexp(a, 24));
+  }
+  uint64_t mantissa =
+      static_cast<uint64_t>(std::ldexp(std::ldexp(a, -unbiased) - 1, 10));
+  return sign | (static_cast<uint64_t>(unbiased + 15) << 10) | mantissa;
+}
+
+double HalfValue(uint64_t bits) {
+  double sign = (bits & 0x8000) ? -1 : 1;
+  int exponent = static_cast<int>((bits >> 10) & 0x1f);
+  double mantissa = static_cast<double>(bits & 0x3ff);
+  if (exponent == 0x1f) return mantissa == 0 ? sign * INFINITY : NAN;
+  if (exponent == 0) return sign * std::ldexp(mantissa, -24);
+  return sign * std::ldexp(1 + mantissa / 1024, exponent - 15);
+}
+
+// The raw bits of element i, as they sit in memory (low BitWidth bits).
+absl::StatusOr<uint64_t> ElementBits(const Literal& literal, int64_t i) {
+  PrimitiveType type = literal.shape().element_type();
+  uint64_t mask =
+      BitWidth(type) >= 64 ? ~uint64_t{0} : (uint64_t{1} << BitWidth(type)) - 1;
+  if (IsIntegral(type) || type == PrimitiveType::kPred) {
+    return static_cast<uint64_t>(literal.GetInt(i)) & mask;
+  }
+  double value = literal.GetDouble(i);
+  switch (type) {
+    case PrimitiveType::kF64: {
+      uint64_t bits;
+      std::memcpy(&bits, &value, 8);
+      return bits;
+    }
+    case PrimitiveType::kF32:
+    case PrimitiveType::kBF16: {
+      float f = static_cast<float>(value);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      return type == PrimitiveType::kF32 ? bits : bits >> 16;
+    }
+    case PrimitiveType::kF16:
+      return HalfBits(value);
+    default:
+      return absl::UnimplementedError(absl::StrCat(
+          "evaluator: bits of ", PrimitiveTypeName(type), " values"));
+  }
+}
+
+absl::Status SetElementBits(Literal& literal, int64_t i, uint64_t bits) {
+  PrimitiveType type = literal.shape().element_type();
+  if (IsIntegral(type) || type == PrimitiveType::kPred) {
+    literal.SetInt(i, static_cast<int64_t>(bits));
+    return absl::OkStatus();
+  }
+  switch (type) {
+    case PrimitiveType::kF64: {
+      double value;
+      std::memcpy(&value, &bits, 8);
+      literal.SetDouble(i, value);
+      return absl::OkStatus();
+    }
+    case PrimitiveType::kF32:
+    case PrimitiveType::kBF16: {
+      uint32_t word = static_cast<uint32_t>(
+          type == PrimitiveType::kF32 ? bits : bits << 16);
+      float value;
+      std::memcpy(&value, &word, 4);
+      literal.SetDouble(i, value);
+      return absl::OkStatus();
+    }
+    case PrimitiveType::kF16:
+      literal.SetDouble(i, HalfValue(bits));
+      return absl::OkStatus();
+    default:
+      return absl::UnimplementedError(absl::StrCat(
+          "evaluator: bits of ", PrimitiveTypeName(type), " values"));
+  }
+}
+
 // Applies a scalar computation (reducer, comparator, map function).
 absl::StatusOr<Literal> Apply(const HloInstruction& inst,
                               const HloComputation* f,
@@ -121,6 +210,7 @@ class OpEvaluator {
   }
 
   absl::Status Elementwise();
+  absl::Status BitcastConvert();
   absl::Status Broadcast();
   absl::Status Reshape();
   absl::Status Transpose();
@@ -197,41 +287,6 @@ absl::Status OpEvaluator::Elementwise() {
           }
         } else {
           out.SetDouble(i, D(0, i));
-        }
-        continue;
-      }
-      case HloOpcode::kBitcastConvert: {
-        if (BitWidth(in_type) != BitWidth(out_type)) {
-          return Unsupported(inst_, "bitcast-convert between widths");
-        }
-        Note(0, 0, i);
-        uint64_t raw = 0;
-        if (in_type == PrimitiveType::kF32) {
-          float f = static_cast<float>(ops_[0].GetDouble(i));
-          uint32_t u;
-          std::memcpy(&u, &f, 4);
-          raw = u;
-        } else if (in_type == PrimitiveType::kF64) {
-          double d = ops_[0].GetDouble(i);
-          std::memcpy(&raw, &d, 8);
-        } else if (IsIntegral(in_type)) {
-          raw = static_cast<uint64_t>(ops_[0].GetInt(i));
-        } else {
-          return Unsupported(inst_, "bitcast-convert of this type");
-        }
-        if (out_type == PrimitiveType::kF32) {
-          uint32_t u = static_cast<uint32_t>(raw);
-          float f;
-          std::memcpy(&f, &u, 4);
-          out.SetDouble(i, f);
-        } else if (out_type == PrimitiveType::kF64) {
-          double d;
-          std::memcpy(&d, &raw, 8);
-          out.SetDouble(i, d);
-        } else if (IsIntegral(out_type)) {
-          out.SetInt(i, static_cast<int64_t>(raw));
-        } else {
-          return Unsupported(inst_, "bitcast-convert to this type");
         }
         continue;
       }
@@ -524,6 +579,45 @@ absl::Status OpEvaluator::Elementwise() {
       continue;
     }
     return Unsupported(inst_, "elementwise op");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::BitcastConvert() {
+  // The bytes stay; only their reading changes (seed 003). Between widths
+  // B and B', memory order is little-endian as on the hosts XLA runs on:
+  // for B > B' element k of the new minor dimension holds bits
+  // [k*B', (k+1)*B') of the input element; for B < B' the input's minor
+  // dimension of size B'/B is assembled, element k at bits [k*B, (k+1)*B).
+  const Literal& in = ops_[0];
+  Literal& out = Out();
+  int64_t from = BitWidth(in.shape().element_type());
+  int64_t to = BitWidth(out.shape().element_type());
+  for (int64_t o = 0; o < out.element_count(); ++o) {
+    At(0, o);
+    uint64_t bits = 0;
+    if (from == to) {
+      Note(0, 0, o);
+      absl::StatusOr<uint64_t> b = ElementBits(in, o);
+      if (!b.ok()) return b.status();
+      bits = *b;
+    } else if (from > to) {
+      int64_t ratio = from / to;
+      Note(0, 0, o / ratio);
+      absl::StatusOr<uint64_t> b = ElementBits(in, o / ratio);
+      if (!b.ok()) return b.status();
+      bits = (*b >> ((o % ratio) * to)) &
+             (to >= 64 ? ~uint64_t{0} : (uint64_t{1} << to) - 1);
+    } else {
+      int64_t ratio = to / from;
+      for (int64_t k = 0; k < ratio; ++k) {
+        Note(0, 0, o * ratio + k);
+        absl::StatusOr<uint64_t> b = ElementBits(in, o * ratio + k);
+        if (!b.ok()) return b.status();
+        bits |= *b << (k * from);
+      }
+    }
+    if (auto s = SetElementBits(out, o, bits); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
@@ -1238,7 +1332,9 @@ absl::StatusOr<TracedValue> OpEvaluator::Run() {
     result.clear_layout();
     if (auto s = Begin(result); !s.ok()) return s;
     absl::Status status;
-    if (IsElementwise(op)) {
+    if (op == HloOpcode::kBitcastConvert) {
+      status = BitcastConvert();
+    } else if (IsElementwise(op)) {
       status = Elementwise();
     } else {
       switch (op) {

@@ -338,6 +338,35 @@ ROOT s = s32[4] select(p, a, b))"),
             "{{0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}}");
 }
 
+// Seed 003's BitcastConvert forms: same width, narrower (a new minor
+// dimension of B/B' pieces, little-endian), wider (the minor dimension of
+// B'/B pieces is assembled).
+TEST(EvaluatorSeedTest, BitcastConvert) {
+  // 1.0f is 0x3f800000; -2.0f is 0xc0000000.
+  EXPECT_EQ(EvalText("a = f32[2] constant({1, -2})\n"
+                     "ROOT b = s32[2] bitcast-convert(a)"),
+            "{1065353216, -1073741824}");
+  EXPECT_EQ(EvalText("a = f32[2] constant({1, -2})\n"
+                     "ROOT b = u16[2,2] bitcast-convert(a)"),
+            "{{0, 16256}, {0, 49152}}");
+  // f16[10,2] -> f32[10] style, on one element: halves 0x0000 and 0x3f80.
+  EXPECT_EQ(EvalText("a = u16[1,2] constant({{0, 16256}})\n"
+                     "ROOT b = f32[1] bitcast-convert(a)"),
+            "{1}");
+  // f16: 1.0 is 0x3c00, -0.5 is 0xb800; and back.
+  EXPECT_EQ(EvalText("a = f16[2] constant({1, -0.5})\n"
+                     "ROOT b = u16[2] bitcast-convert(a)"),
+            "{15360, 47104}");
+  EXPECT_EQ(EvalText("a = u16[2] constant({15360, 47104})\n"
+                     "ROOT b = f16[2] bitcast-convert(a)"),
+            "{1, -0.5}");
+  // A scalar f32 becomes f16[2] (seed 003: "f16[2]{0} bitcast-convert(f32[])").
+  EXPECT_EQ(EvalText("a = f32[] constant(1)\n"
+                     "b = f16[2] bitcast-convert(a)\n"
+                     "ROOT c = u16[2] bitcast-convert(b)"),
+            "{0, 16256}");
+}
+
 TEST(EvaluatorSeedTest, CopyOfATuple) {
   EXPECT_EQ(EvalText(R"(
 a = s32[2] constant({1, 2})
@@ -520,6 +549,18 @@ TEST(EvaluatorTraceTest, PadReadsPaddingValueOnlyAtPadding) {
   EXPECT_EQ(t->value.ToString(), "{0, 1, 0, 2, 0}");
   EXPECT_THAT(t->reads[0][0], ElementsAre(ElementId{1, 0, 0}));
   EXPECT_THAT(t->reads[0][3], ElementsAre(ElementId{0, 0, 1}));
+}
+
+TEST(EvaluatorTraceTest, BitcastConvertReadsItsPieces) {
+  auto module = ParseHloModule(
+      "a = u16[3,2] parameter(0)\nROOT b = f32[3] bitcast-convert(a)");
+  ASSERT_TRUE(module.ok());
+  Literal a(*ParseShape("u16[3,2]"));
+  absl::StatusOr<TracedValue> t =
+      TraceInstruction(*(*module)->entry_computation()->root(), {a});
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_THAT(t->reads[0][2],
+              ElementsAre(ElementId{0, 0, 4}, ElementId{0, 0, 5}));
 }
 
 TEST(EvaluatorTest, ErrorsAreStatuses) {

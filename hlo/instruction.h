@@ -192,7 +192,7 @@ class HloInstruction {
   void set_exponent_bits(int64_t n) { exponent_bits_ = n; }
   void set_mantissa_bits(int64_t n) { mantissa_bits_ = n; }
 
-  /// fusion kind= without its "k": "kLoop" -> "kLoop" as written.
+  /// fusion `kind=` as written, e.g. "kLoop", "kInput", "kCustom".
   const std::string& fusion_kind() const { return fusion_kind_; }
   void set_fusion_kind(std::string kind) { fusion_kind_ = std::move(kind); }
 

@@ -96,14 +96,13 @@ class Parser {
 absl::StatusOr<std::string> Parser::ParseName(absl::string_view what) {
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
-  bool percent = cursor_.TryConsume('%');
+  cursor_.TryConsume('%');  // XLA's sigil is not part of the name.
   absl::string_view word = cursor_.ParseWord();
   if (word.empty()) {
     cursor_.set_pos(start);
     return cursor_.Error(
         absl::StrCat("expected ", what, ", found ", DescribeNext(cursor_)));
   }
-  (void)percent;
   return std::string(word);
 }
 
