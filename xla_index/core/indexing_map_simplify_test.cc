@@ -303,7 +303,7 @@ void ExpectSameOnDomain(const IndexingMap& original,
 TEST_F(SimplifyTest, SoundAndIdempotentOnRandomMaps) {
   RandomMaps random(&context_, 2024);
   int changed = 0;
-  for (int iteration = 0; iteration < 2500; ++iteration) {
+  for (int iteration = 0; iteration < 2000; ++iteration) {
     IndexingMap original = random.Map();
     IndexingMap simplified = original;
     changed += simplified.Simplify();
@@ -320,7 +320,7 @@ TEST_F(SimplifyTest, SoundAndIdempotentOnRandomMaps) {
         << ToString(twice);
     EXPECT_EQ(ToString(twice), ToString(simplified));
   }
-  EXPECT_GT(changed, 1200);  // The generator exercises the rewrites.
+  EXPECT_GT(changed, 1000);  // The generator exercises the rewrites.
 }
 
 // Large domains (up to 10^6 per variable, coefficients up to 10^3, so that
@@ -358,7 +358,7 @@ TEST_F(SimplifyTest, SoundOnLargeDomainsAtRandomPoints) {
         return a * uniform(1, 1000) + expr(depth - 1);
     }
   };
-  for (int iteration = 0; iteration < 1500; ++iteration) {
+  for (int iteration = 0; iteration < 500; ++iteration) {
     std::vector<Interval> dims, symbols;
     for (int i = 0; i < 3; ++i) {
       int64_t lo = uniform(-1000000, 1000000);
@@ -399,7 +399,7 @@ Relation RelationOf(const IndexingMap& map) {
 // composition of the two maps.
 TEST_F(SimplifyTest, ComposeAndSimplifyOnRandomMaps) {
   RandomMaps random(&context_, 77);
-  for (int iteration = 0; iteration < 400; ++iteration) {
+  for (int iteration = 0; iteration < 250; ++iteration) {
     int num_results = random.Uniform(1, 2);
     bool constraints = iteration % 4 == 0;
     IndexingMap first =
