@@ -54,9 +54,8 @@ struct Simulated {
   std::vector<int64_t> transactions;  // 32, 64, 128 bytes
 };
 
-Simulated Simulate(const HloModule& module, int64_t parameter,
-                   int64_t threads_per_block, int64_t unroll, int64_t block,
-                   int64_t warp) {
+// The evaluator's trace of the module's entry computation on zeros.
+TracedValue Trace(const HloModule& module) {
   const HloComputation& entry = *module.entry_computation();
   std::vector<Literal> arguments;
   for (int64_t k = 0; k < static_cast<int64_t>(entry.parameters().size());
@@ -65,6 +64,13 @@ Simulated Simulate(const HloModule& module, int64_t parameter,
   }
   absl::StatusOr<TracedValue> traced = TraceComputation(entry, arguments);
   EXPECT_TRUE(traced.ok()) << traced.status();
+  return traced.ok() ? std::move(*traced) : TracedValue{};
+}
+
+Simulated Simulate(const HloModule& module, const TracedValue& traced,
+                   int64_t parameter, int64_t threads_per_block, int64_t unroll,
+                   int64_t block, int64_t warp) {
+  const HloComputation& entry = *module.entry_computation();
   const Shape shape = WithDefaultLayout(entry.parameter(parameter)->shape());
   absl::StatusOr<TiledLayout> layout = TiledLayoutOf(shape);
   EXPECT_TRUE(layout.ok()) << layout.status();
@@ -80,7 +86,7 @@ Simulated Simulate(const HloModule& module, int64_t parameter,
       int64_t e = (block * threads + t) * unroll + j;
       if (e >= n) continue;
       std::vector<int64_t> read;
-      for (const ElementId& id : traced->reads[0][e]) {
+      for (const ElementId& id : traced.reads[0][e]) {
         if (id.operand == parameter) read.push_back(id.linear_index);
       }
       if (read.empty()) continue;
@@ -111,9 +117,16 @@ Simulated Simulate(const HloModule& module, int64_t parameter,
 }
 
 // Runs the analysis and checks every number against the simulation.
+// `traced` may be given when the caller checks many configurations.
 CoalescingReport AnalyzeAndSimulate(const HloModule& module,
                                     CoalescingOptions options,
-                                    mlir::MLIRContext* context) {
+                                    mlir::MLIRContext* context,
+                                    const TracedValue* traced = nullptr) {
+  TracedValue own;
+  if (traced == nullptr) {
+    own = Trace(module);
+    traced = &own;
+  }
   absl::StatusOr<CoalescingReport> report =
       AnalyzeCoalescing(module, options, context);
   EXPECT_TRUE(report.ok()) << report.status();
@@ -121,8 +134,9 @@ CoalescingReport AnalyzeAndSimulate(const HloModule& module,
   for (const OperandCoalescing& read : report->operands) {
     SCOPED_TRACE(read.operand_name);
     EXPECT_TRUE(read.analyzed) << read.reason;
-    Simulated sim = Simulate(module, read.operand, options.threads_per_block,
-                             options.unroll, options.block, options.warp);
+    Simulated sim =
+        Simulate(module, *traced, read.operand, options.threads_per_block,
+                 options.unroll, options.block, options.warp);
     EXPECT_EQ(read.active_threads, sim.active_threads);
     EXPECT_EQ(read.access.distinct_elements, sim.distinct_elements);
     EXPECT_EQ(read.access.bytes_touched, sim.bytes_touched);
@@ -465,6 +479,7 @@ TEST(CoalescingTest, LaunchConfigurationsMatchTheSimulation) {
     auto module = Parse(text);
     ASSERT_NE(module, nullptr);
     mlir::MLIRContext context;
+    TracedValue traced = Trace(*module);
     for (int64_t threads : {32, 64, 128}) {
       for (int64_t unroll : {1, 2, 3, 4}) {
         CoalescingOptions options;
@@ -482,7 +497,7 @@ TEST(CoalescingTest, LaunchConfigurationsMatchTheSimulation) {
                          << " block " << block << " warp " << warp);
             options.block = block;
             options.warp = warp;
-            AnalyzeAndSimulate(*module, options, &context);
+            AnalyzeAndSimulate(*module, options, &context, &traced);
             ++checked;
           }
         }
