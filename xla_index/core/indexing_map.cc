@@ -12,6 +12,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "xla_index/core/affine_simplifier.h"
 
 namespace xla_index {
 namespace {
@@ -199,23 +200,20 @@ llvm::SmallBitVector IndexingMap::RemoveUnusedSymbols() {
   // Constraints that only involve unused symbols: drop those that always
   // hold (by interval evaluation); keep (with their symbols) the rest.
   std::vector<IndexingConstraint> kept;
+  std::vector<Interval> symbol_bounds;
+  for (int i = 0; i < num_symbols; ++i)
+    symbol_bounds.push_back(GetSymbolBound(i));
+  std::optional<AffineSimplifier> simplifier;
   for (const IndexingConstraint& c : constraints_) {
     llvm::SmallBitVector c_dims(GetDimensionCount()), c_syms(num_symbols);
     CollectUsedVariables(c.expr, c_dims, c_syms);
     if (c_dims.none() && !c_syms.anyCommon(used)) {
-      // Evaluate the range by brute force-free interval arithmetic.
-      std::vector<int64_t> lows;
-      bool always = true;
-      // Range of the expression over the symbol box (over-approximated by
-      // evaluating at the interval level is not available here without the
-      // simplifier, so only accept constant expressions or single symbols).
-      if (auto cst = mlir::dyn_cast<mlir::AffineConstantExpr>(c.expr)) {
-        always = c.interval.Contains(cst.getValue());
-      } else if (auto sym = mlir::dyn_cast<mlir::AffineSymbolExpr>(c.expr)) {
-        always = c.interval.Contains(GetSymbolBound(sym.getPosition()));
-      } else {
-        always = false;
-      }
+      // It always holds if its range over the symbols' box lies in the
+      // interval (the other constraints must not be used: they could be
+      // this one).
+      if (!simplifier)
+        simplifier.emplace(GetMLIRContext(), dim_bounds_, symbol_bounds);
+      bool always = c.interval.Contains(simplifier->Range(c.expr));
       if (!always) {
         used |= c_syms;
         kept.push_back(c);

@@ -165,6 +165,19 @@ TEST_F(IndexingMapTest, RemoveUnusedSymbols) {
   EXPECT_EQ(RelationOf(map), before);
 }
 
+TEST_F(IndexingMapTest, RemoveUnusedSymbolsDropsConstraintsThatAlwaysHold) {
+  IndexingMap map = Parse(
+      "(d0)[s0, s1] -> (d0 + s1)\ndomain:\nd0 in [0, 9]\ns0 in [0, 3]\n"
+      "s1 in [0, 3]\ns0 * 2 + 1 in [1, 9]");
+  Relation before = RelationOf(map);
+  llvm::SmallBitVector removed = map.RemoveUnusedSymbols();
+  EXPECT_TRUE(removed.test(0));
+  EXPECT_FALSE(removed.test(1));
+  EXPECT_EQ(ToString(map),
+            "(d0)[s0] -> (d0 + s0)\ndomain:\nd0 in [0, 9]\ns0 in [0, 3]");
+  EXPECT_EQ(RelationOf(map), before);
+}
+
 TEST_F(IndexingMapTest, RemoveUnusedDimensions) {
   IndexingMap map = Parse(
       "(d0, d1, d2) -> (d2)\ndomain:\nd0 in [0, 9]\nd1 in [0, 3]\n"
