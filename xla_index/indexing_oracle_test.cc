@@ -883,7 +883,7 @@ INSTANTIATE_TEST_SUITE_P(
         OpKind{"Pad", Pad,
                [](const HloInstruction&, int64_t k) { return k == 1; }, true},
         OpKind{"ReduceWindow", ReduceWindow, Never, true},
-        OpKind{"Convolution", Convolution, Never, false},
+        OpKind{"Convolution", Convolution, Never, true},
         OpKind{"Tuple", Tuple, Never, true}),
     [](const ::testing::TestParamInfo<OpKind>& info) {
       return std::string(info.param.name);

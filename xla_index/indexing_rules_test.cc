@@ -145,6 +145,27 @@ s0 in [0, 2]
 s1 in [0, 7])"))));
 }
 
+TEST_F(IndexingRulesTest, ConvolutionInputToOutput) {
+  // Input (b, e, f) feeds outputs (b, e - p, o) for window positions p with
+  // e - p a valid output position, and every output feature o.
+  EXPECT_THAT(InputToOutput(R"(
+lhs = f32[2,5,8] parameter(0)
+rhs = f32[3,8,4] parameter(1)
+conv = f32[2,3,4] convolution(lhs, rhs), window={size=3},
+  dim_labels=b0f_0io->b0f
+)",
+                            0),
+              ElementsAre(ElementsAre(Text(R"(
+(d0, d1, d2)[s0, s1] -> (d0, d1 - s0, s1)
+domain:
+d0 in [0, 1]
+d1 in [0, 4]
+d2 in [0, 7]
+s0 in [0, 2]
+s1 in [0, 3]
+d1 - s0 in [0, 2])"))));
+}
+
 TEST_F(IndexingRulesTest, TupleAndGetTupleElementInAFusion) {
   // The fusion's root reads p0 through a tuple and a get-tuple-element:
   // element 1 of the tuple is transpose(p0).

@@ -462,6 +462,123 @@ HloInstructionIndexing ComputeInputToOutputReduceWindowIndexing(
   return indexing;
 }
 
+HloInstructionIndexing ComputeInputToOutputConvolutionIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context) {
+  if (!AllArrays(instruction) || instruction->operand_count() != 2 ||
+      !ValidInput(instruction, input_id)) {
+    return UndefinedFor(instruction);
+  }
+  const Shape& out = instruction->shape();
+  const Shape& lhs = instruction->operand(0)->shape();
+  const Shape& rhs = instruction->operand(1)->shape();
+  const ConvolutionDimensionNumbers& dn =
+      instruction->convolution_dimension_numbers();
+  const int64_t rank = out.rank();
+  const int64_t spatial = rank - 2;
+  auto is_permutation = [rank](std::vector<int64_t> dims, int64_t batch_or_in,
+                               int64_t feature_or_out) {
+    dims.push_back(batch_or_in);
+    dims.push_back(feature_or_out);
+    return static_cast<int64_t>(dims.size()) == rank &&
+           IsDistinctSubset(dims, rank);
+  };
+  if (lhs.rank() != rank || rhs.rank() != rank || spatial < 0 ||
+      !is_permutation(dn.input_spatial_dimensions, dn.input_batch_dimension,
+                      dn.input_feature_dimension) ||
+      !is_permutation(dn.kernel_spatial_dimensions,
+                      dn.kernel_input_feature_dimension,
+                      dn.kernel_output_feature_dimension) ||
+      !is_permutation(dn.output_spatial_dimensions, dn.output_batch_dimension,
+                      dn.output_feature_dimension)) {
+    return UndefinedFor(instruction);
+  }
+  std::vector<WindowDimension> window = instruction->window().dimensions;
+  if (!instruction->has_window()) {
+    window.assign(spatial, WindowDimension{});
+    for (int64_t k = 0; k < spatial; ++k) {
+      window[k].size = rhs.dimensions(dn.kernel_spatial_dimensions[k]);
+    }
+  }
+  const int64_t fgc = instruction->feature_group_count();
+  const int64_t bgc = instruction->batch_group_count();
+  const int64_t out_features = out.dimensions(dn.output_feature_dimension);
+  const int64_t out_batch = out.dimensions(dn.output_batch_dimension);
+  const int64_t kernel_in = rhs.dimensions(dn.kernel_input_feature_dimension);
+  if (static_cast<int64_t>(window.size()) != spatial || fgc < 1 || bgc < 1 ||
+      (fgc > 1 && bgc > 1) || out_features % (fgc * bgc) != 0 ||
+      kernel_in * fgc != lhs.dimensions(dn.input_feature_dimension) ||
+      out_batch * bgc != lhs.dimensions(dn.input_batch_dimension) ||
+      rhs.dimensions(dn.kernel_output_feature_dimension) != out_features) {
+    return UndefinedFor(instruction);
+  }
+  const bool is_lhs = input_id == 0;
+  const Shape& in = is_lhs ? lhs : rhs;
+  std::vector<AffineExpr> exprs(rank);
+  std::vector<int64_t> symbol_sizes;
+  std::vector<IndexingConstraint> constraints;
+  auto symbol = [&](int64_t size) {
+    symbol_sizes.push_back(size);
+    return getAffineSymbolExpr(symbol_sizes.size() - 1, context);
+  };
+  for (int64_t k = 0; k < spatial; ++k) {
+    const WindowDimension& w = window[k];
+    const int64_t kernel_dim = dn.kernel_spatial_dimensions[k];
+    const int64_t input_dim = dn.input_spatial_dimensions[k];
+    if (w.size != rhs.dimensions(kernel_dim) || w.stride < 1 ||
+        w.base_dilation < 1 || w.window_dilation < 1) {
+      return UndefinedFor(instruction);
+    }
+    // Output o reads input e at window position p when
+    // o * stride + p * window_dilation - low = e * base_dilation.
+    AffineExpr element, position;
+    if (is_lhs) {
+      element = getAffineDimExpr(input_dim, context);
+      position = symbol(w.size);
+    } else {
+      AffineExpr kernel_index = getAffineDimExpr(kernel_dim, context);
+      position = w.window_reversal ? (w.size - 1) - kernel_index : kernel_index;
+      element = symbol(lhs.dimensions(input_dim));
+    }
+    AffineExpr scaled = element * w.base_dilation + w.padding_low -
+                        position * w.window_dilation;
+    exprs[dn.output_spatial_dimensions[k]] =
+        w.stride == 1 ? scaled : scaled.floorDiv(w.stride);
+    if (w.stride != 1) {
+      constraints.push_back({scaled % w.stride, Interval::Point(0)});
+    }
+    constraints.push_back(
+        {scaled,
+         Interval{0, (out.dimensions(dn.output_spatial_dimensions[k]) - 1) *
+                         w.stride}});
+  }
+  if (is_lhs) {
+    AffineExpr batch = getAffineDimExpr(dn.input_batch_dimension, context);
+    AffineExpr feature = getAffineDimExpr(dn.input_feature_dimension, context);
+    exprs[dn.output_batch_dimension] = bgc == 1 ? batch : batch % out_batch;
+    // The output features of the element's group.
+    const int64_t group_size = out_features / (fgc * bgc);
+    AffineExpr group = fgc > 1   ? feature.floorDiv(kernel_in)
+                       : bgc > 1 ? batch.floorDiv(out_batch)
+                                 : AffineExpr();
+    AffineExpr offset = symbol(group_size);
+    exprs[dn.output_feature_dimension] =
+        group ? group * group_size + offset : offset;
+  } else {
+    exprs[dn.output_batch_dimension] = symbol(out_batch);
+    exprs[dn.output_feature_dimension] =
+        getAffineDimExpr(dn.kernel_output_feature_dimension, context);
+  }
+  IndexingMap map = IndexingMap::FromTensorSizes(
+      AffineMap::get(rank, symbol_sizes.size(), exprs, context),
+      in.dimensions(), symbol_sizes);
+  for (const IndexingConstraint& c : constraints) {
+    map.AddConstraint(c.expr, c.interval);
+  }
+  SimplifyAndRemoveUnusedSymbols(map);
+  return One(std::move(map));
+}
+
 HloInstructionIndexing ComputeInputToOutputTupleIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
@@ -505,6 +622,9 @@ HloInstructionIndexing ComputeInputToOutputIndexing(
       return ComputeInputToOutputDotIndexing(instruction, input_id, context);
     case HloOpcode::kPad:
       return ComputeInputToOutputPadIndexing(instruction, input_id, context);
+    case HloOpcode::kConvolution:
+      return ComputeInputToOutputConvolutionIndexing(instruction, input_id,
+                                                     context);
     case HloOpcode::kReduceWindow:
       return ComputeInputToOutputReduceWindowIndexing(instruction, input_id,
                                                       context);

@@ -109,6 +109,21 @@ HloInstructionIndexing ComputeInputToOutputReduceWindowIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context);
 
+/// Convolution: an input element feeds, like reduce-window, the output
+/// spatial positions whose window covers it (one range variable per window
+/// position), and every output feature of its feature (or batch) group (a
+/// range variable); a kernel element feeds every output batch (a range
+/// variable) at its output feature, at the output positions whose window
+/// holds it at an existing input element (a range variable per input
+/// spatial index). UNDEFINED when both feature and batch groups are used.
+///   conv(f32[2,5,8] lhs, f32[3,8,4] rhs), window={size=3},
+///   dim_labels=b0f_0io->b0f:
+///   lhs: (d0, d1, d2)[s0, s1] -> (d0, d1 - s0, s1), d1 - s0 in [0, 2],
+///        s0 in [0, 2], s1 in [0, 3]
+HloInstructionIndexing ComputeInputToOutputConvolutionIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
 /// Tuple: operand k is output k (identity); it feeds no other output.
 HloInstructionIndexing ComputeInputToOutputTupleIndexing(
     const HloInstruction* instruction, int64_t input_id,

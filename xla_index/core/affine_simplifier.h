@@ -25,25 +25,29 @@ namespace xla_index {
 /// MLIR expressions are only built for the final result, and an input
 /// subexpression that no rule changed is reused as is.
 ///
-/// Rewrites (c > 0 constant; x, y linear forms; all sound for every point
-/// whose variables lie in their intervals):
-///   point-range variable or subexpression     -> its constant
-///   (k*c*x + y) floordiv c                    -> k*x + y floordiv c
-///   (k*c*x + y) mod c                         -> y mod c
-///   x floordiv c, x in [q*c, q*c + c - 1]     -> q
-///   x mod c,      x in [q*c, q*c + c - 1]     -> x - q*c
-///   (g*x + r) floordiv (g*c'), 0 <= r < g*c'  -> (x + r floordiv g) floordiv
-///   c' (g*x + r) mod (g*c')                      -> g * ((x + r floordiv g)
-///   mod
-///                                                c') + r mod g
-///   (x + y) floordiv c, x a multiple of g, g | c, y in [0, g-1]
-///                                             -> x floordiv c
-///   (x + y) mod c, same conditions            -> x mod c + y
-///   (x floordiv a + k) floordiv c, 0 <= k < c -> (x + k*a) floordiv (a*c)
-///   (x mod a) mod c, c | a                    -> x mod c
-///   (x mod c) * k + (x floordiv c) * (c*k)    -> x * k
-///   x * k - (x floordiv c) * (c*k)            -> (x mod c) * k
-///   x ceildiv c                               -> (x + c - 1) floordiv c
+// clang-format off
+/// Rewrites (c > 0 constant; x, y linear forms; each sound at every point
+/// whose variables lie in their intervals), one per line as
+/// `pattern -> replacement [if condition]`:
+///   v                          -> k            if v in [k, k]
+///   (k*c*x + y) floordiv c     -> k*x + y floordiv c
+///   (k*c*x + y) mod c          -> y mod c
+///   x floordiv c               -> q            if x in [q*c, q*c + c - 1]
+///   x mod c                    -> x - q*c      if x in [q*c, q*c + c - 1]
+///   (g*x + r) floordiv (g*c)   -> (x + r floordiv g) floordiv c
+///   (g*x + r) mod (g*c)        -> g*((x + r floordiv g) mod c) + r mod g
+///   (x + y) floordiv c         -> x floordiv c  if g | x, g | c, y in [0, g)
+///   (x + y) mod c              -> x mod c + y   if g | x, g | c, y in [0, g)
+///   (x floordiv a + k) floordiv c  -> (x + k*a) floordiv (a*c)
+///   (x mod (c*b)) floordiv c   -> (x floordiv c) mod b
+///   (m*(x mod a) + y) mod c    -> (m*x + y) mod c           if c | a
+///   (x mod c)*k + (x floordiv c)*(c*k)          -> x*k
+///   (x mod c)*k + ((x floordiv c) mod m)*(c*k)  -> (x mod (c*m))*k
+///   x*k - (x floordiv c)*(c*k)                  -> (x mod c)*k
+///   x ceildiv c                -> (x + c - 1) floordiv c  (if no overflow)
+/// (`x floordiv c` in the recombinations is the simplified quotient, so
+/// (x floordiv 4) mod 4 and x floordiv 16 pair up.)
+// clang-format on
 /// Atoms may carry tighter ranges from constraints (see SetAtomRange).
 class AffineSimplifier {
  public:
