@@ -1413,6 +1413,18 @@ absl::StatusOr<TracedValue> OpEvaluator::Run() {
 absl::StatusOr<TracedValue> RunComputation(const HloComputation& computation,
                                            absl::Span<const Literal> args,
                                            bool trace) {
+  // Called computations nest (a fusion calling a reducer, ...); a cycle in
+  // an unverified module must end in an error, not a stack overflow.
+  static thread_local int depth = 0;
+  if (depth >= 64) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("evaluator: computations nest more than 64 deep at '",
+                     computation.name(), "' (a call cycle?)"));
+  }
+  ++depth;
+  struct DepthGuard {
+    ~DepthGuard() { --depth; }
+  } guard;
   std::vector<HloInstruction*> params = computation.parameters();
   if (params.size() != args.size()) {
     return absl::InvalidArgumentError(

@@ -17,6 +17,8 @@ namespace {
 
 // Deep tuples are legal but a hostile input must not overflow the stack.
 constexpr int kMaxTupleNesting = 64;
+// Literals and printers recurse once per dimension; real ranks are small.
+constexpr size_t kMaxRank = 256;
 
 absl::StatusOr<PrimitiveType> ParseElementType(TextCursor& cursor) {
   cursor.SkipSpace();
@@ -265,6 +267,10 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
       if (!size.ok()) return size.status();
       dims.push_back(*size);
       dynamic.push_back(is_dynamic);
+      if (dims.size() > kMaxRank) {
+        return cursor.ErrorAt(start, absl::StrCat("shape has more than ",
+                                                  kMaxRank, " dimensions"));
+      }
     } while (cursor.TryConsume(','));
     if (auto s = cursor.Expect(']', "or ',' in dimension list"); !s.ok()) {
       return s;

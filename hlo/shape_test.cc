@@ -164,6 +164,17 @@ TEST(ParseShapeTest, ErrorsNameTheColumn) {
            {"f32[2] x", "1:8: unexpected 'x' after the shape"},
            {"f32[?]", "1:5: unbounded dynamic"},
            {"", "1:1: expected an element type"},
+           {"f32[" +
+                std::string(300 * 2, ',')
+                    .replace(0, 600,
+                             [] {
+                               std::string ones;
+                               for (int i = 0; i < 300; ++i)
+                                 ones += i ? ",1" : "1";
+                               return ones;
+                             }()) +
+                "]",
+            "1:1: shape has more than 256 dimensions"},
        }) {
     absl::StatusOr<Shape> shape = ParseShape(bad.text);
     ASSERT_FALSE(shape.ok()) << bad.text;
