@@ -137,6 +137,13 @@ TEST(ShapeTest, CompatibleIgnoresLayout) {
   EXPECT_FALSE(a.CompatibleWith(*ParseShape("s32[10,20]")));
 }
 
+// f32[1,1,...,1] with `rank` dimensions.
+std::string RankShape(int rank) {
+  std::string text = "f32[";
+  for (int i = 0; i < rank; ++i) text += i ? ",1" : "1";
+  return text + "]";
+}
+
 struct BadShape {
   std::string text;
   std::string error;
@@ -164,17 +171,7 @@ TEST(ParseShapeTest, ErrorsNameTheColumn) {
            {"f32[2] x", "1:8: unexpected 'x' after the shape"},
            {"f32[?]", "1:5: unbounded dynamic"},
            {"", "1:1: expected an element type"},
-           {"f32[" +
-                std::string(300 * 2, ',')
-                    .replace(0, 600,
-                             [] {
-                               std::string ones;
-                               for (int i = 0; i < 300; ++i)
-                                 ones += i ? ",1" : "1";
-                               return ones;
-                             }()) +
-                "]",
-            "1:1: shape has more than 256 dimensions"},
+           {RankShape(300), "1:1: shape has more than 256 dimensions"},
        }) {
     absl::StatusOr<Shape> shape = ParseShape(bad.text);
     ASSERT_FALSE(shape.ok()) << bad.text;
