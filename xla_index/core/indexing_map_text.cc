@@ -22,20 +22,136 @@ namespace xla_index {
 using mlir::AffineExpr;
 using mlir::AffineMap;
 
+namespace {
+
+// Prints like MLIR's AsmPrinter (printAffineExprInternal), with one
+// difference: a `+` whose right operand is itself a `+` is parenthesized.
+// MLIR prints Add(a, Add(b, c)) as "a + b + c", which reads back as
+// Add(Add(a, b), c), a different expression; MLIR's own constructors produce
+// such right-nested sums (e.g. from `(d1 * 4 + d2) floordiv 4`), so without
+// the parentheses printing then parsing would not give back an equal map.
+// Left-deep sums, which the simplifier and the seeds use, print as in MLIR.
+enum class Binding { kWeak, kStrong };
+
+void PrintExpr(AffineExpr expr, Binding enclosing, std::string& out) {
+  switch (expr.getKind()) {
+    case mlir::AffineExprKind::SymbolId:
+      absl::StrAppend(&out, "s",
+                      mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition());
+      return;
+    case mlir::AffineExprKind::DimId:
+      absl::StrAppend(&out, "d",
+                      mlir::cast<mlir::AffineDimExpr>(expr).getPosition());
+      return;
+    case mlir::AffineExprKind::Constant:
+      absl::StrAppend(&out,
+                      mlir::cast<mlir::AffineConstantExpr>(expr).getValue());
+      return;
+    default:
+      break;
+  }
+  auto binary = mlir::cast<mlir::AffineBinaryOpExpr>(expr);
+  AffineExpr lhs = binary.getLHS(), rhs = binary.getRHS();
+  const bool parens = enclosing == Binding::kStrong;
+  if (parens) out += "(";
+  if (expr.getKind() != mlir::AffineExprKind::Add) {
+    auto rhs_const = mlir::dyn_cast<mlir::AffineConstantExpr>(rhs);
+    if (expr.getKind() == mlir::AffineExprKind::Mul && rhs_const &&
+        rhs_const.getValue() == -1) {
+      out += "-";
+      PrintExpr(lhs, Binding::kStrong, out);
+    } else {
+      PrintExpr(lhs, Binding::kStrong, out);
+      switch (expr.getKind()) {
+        case mlir::AffineExprKind::Mul:
+          out += " * ";
+          break;
+        case mlir::AffineExprKind::FloorDiv:
+          out += " floordiv ";
+          break;
+        case mlir::AffineExprKind::CeilDiv:
+          out += " ceildiv ";
+          break;
+        default:
+          out += " mod ";
+      }
+      PrintExpr(rhs, Binding::kStrong, out);
+    }
+    if (parens) out += ")";
+    return;
+  }
+  // a + b * -1 -> "a - b"; a + b * -k -> "a - b * k"; a + -k -> "a - k".
+  if (auto product = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(rhs);
+      product && product.getKind() == mlir::AffineExprKind::Mul) {
+    if (auto factor =
+            mlir::dyn_cast<mlir::AffineConstantExpr>(product.getRHS())) {
+      int64_t k = factor.getValue();
+      if (k == -1) {
+        PrintExpr(lhs, Binding::kWeak, out);
+        out += " - ";
+        PrintExpr(product.getLHS(),
+                  product.getLHS().getKind() == mlir::AffineExprKind::Add
+                      ? Binding::kStrong
+                      : Binding::kWeak,
+                  out);
+        if (parens) out += ")";
+        return;
+      }
+      if (k < -1 && k != Interval::kMin) {
+        PrintExpr(lhs, Binding::kWeak, out);
+        out += " - ";
+        PrintExpr(product.getLHS(), Binding::kStrong, out);
+        absl::StrAppend(&out, " * ", -k);
+        if (parens) out += ")";
+        return;
+      }
+    }
+  }
+  if (auto constant = mlir::dyn_cast<mlir::AffineConstantExpr>(rhs);
+      constant && constant.getValue() < 0 &&
+      constant.getValue() != Interval::kMin) {
+    PrintExpr(lhs, Binding::kWeak, out);
+    absl::StrAppend(&out, " - ", -constant.getValue());
+    if (parens) out += ")";
+    return;
+  }
+  PrintExpr(lhs, Binding::kWeak, out);
+  out += " + ";
+  PrintExpr(rhs,
+            rhs.getKind() == mlir::AffineExprKind::Add ? Binding::kStrong
+                                                       : Binding::kWeak,
+            out);
+  if (parens) out += ")";
+}
+
+}  // namespace
+
 std::string AffineExprToString(AffineExpr expr) {
   std::string out;
-  llvm::raw_string_ostream os(out);
-  expr.print(os);
-  os.flush();
+  PrintExpr(expr, Binding::kWeak, out);
   return out;
 }
 
 std::string AffineMapToString(AffineMap map) {
-  // MLIR prints maps the way the seeds do: "(d0, d1)[s0] -> (d0 + s0, d1)".
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  map.print(os);
-  os.flush();
+  if (!map) return "<<NULL AFFINE MAP>>";
+  std::string out = "(";
+  for (unsigned i = 0; i < map.getNumDims(); ++i) {
+    absl::StrAppend(&out, i == 0 ? "" : ", ", "d", i);
+  }
+  out += ")";
+  if (map.getNumSymbols() > 0) {
+    out += "[";
+    for (unsigned i = 0; i < map.getNumSymbols(); ++i) {
+      absl::StrAppend(&out, i == 0 ? "" : ", ", "s", i);
+    }
+    out += "]";
+  }
+  out += " -> (";
+  for (unsigned i = 0; i < map.getNumResults(); ++i) {
+    if (i > 0) out += ", ";
+    PrintExpr(map.getResult(i), Binding::kWeak, out);
+  }
+  out += ")";
   return out;
 }
 

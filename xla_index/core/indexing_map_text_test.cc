@@ -1,5 +1,6 @@
 #include "xla_index/core/indexing_map_text.h"
 
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
@@ -147,6 +149,60 @@ TEST_F(IndexingMapTextTest, ExpressionSpelling) {
   EXPECT_EQ(AffineExprToString(d0 - 5), "d0 - 5");
   EXPECT_EQ(AffineExprToString(d0 - d1 * 3), "d0 - d1 * 3");
   EXPECT_EQ(AffineExprToString(d1 + s0.ceilDiv(4)), "d1 + s0 ceildiv 4");
+}
+
+// The printer agrees with MLIR's on expressions MLIR builds, except that it
+// parenthesizes a right-nested sum so that the text reads back as the same
+// expression (found by tests/fuzz: `(d1 * 4 + d2) floordiv 4` becomes
+// `d1 + d2 floordiv 4` inside `d0 * 2 + ...`).
+TEST_F(IndexingMapTextTest, PrinterMatchesMlirAndRoundTripsRightNestedSums) {
+  std::mt19937 rng(7);
+  mlir::AffineExpr leaves[] = {mlir::getAffineDimExpr(0, &context_),
+                               mlir::getAffineDimExpr(1, &context_),
+                               mlir::getAffineSymbolExpr(0, &context_),
+                               mlir::getAffineConstantExpr(3, &context_),
+                               mlir::getAffineConstantExpr(-2, &context_)};
+  std::function<mlir::AffineExpr(int)> random_expr = [&](int depth) {
+    if (depth == 0 || rng() % 4 == 0) return leaves[rng() % 5];
+    mlir::AffineExpr a = random_expr(depth - 1);
+    switch (rng() % 5) {
+      case 0:
+        return a + random_expr(depth - 1);
+      case 1:
+        return a - random_expr(depth - 1);
+      case 2:
+        return a * static_cast<int64_t>(rng() % 7) - 3;
+      case 3:
+        return a.floorDiv(1 + rng() % 6);
+      default:
+        return a % (1 + rng() % 6);
+    }
+  };
+  for (int i = 0; i < 3000; ++i) {
+    mlir::AffineExpr e = random_expr(4);
+    std::string ours = AffineExprToString(e);
+    std::string mlir_text;
+    llvm::raw_string_ostream os(mlir_text);
+    e.print(os);
+    os.flush();
+    bool right_nested_sum = false;
+    e.walk([&](mlir::AffineExpr sub) {
+      if (auto add = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(sub);
+          add && add.getKind() == mlir::AffineExprKind::Add &&
+          add.getRHS().getKind() == mlir::AffineExprKind::Add) {
+        right_nested_sum = true;
+      }
+    });
+    if (!right_nested_sum) EXPECT_EQ(ours, mlir_text);
+    absl::StatusOr<mlir::AffineExpr> parsed =
+        ParseAffineExpr(ours, {"d0", "d1"}, {"s0"}, &context_);
+    ASSERT_TRUE(parsed.ok()) << parsed.status() << " " << ours;
+    EXPECT_EQ(*parsed, e) << ours;
+  }
+  IndexingMap map = Parse(
+      "(d0, d1, d2) -> (d0 * 2 + (d1 * 4 + d2) floordiv 4, (d1 * 4 + d2) mod "
+      "8)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]\nd2 in [0, 9]");
+  EXPECT_EQ(Parse(ToString(map)), map) << ToString(map);
 }
 
 struct ErrorCase {
