@@ -364,6 +364,9 @@ bool IndexingMap::RescaleSymbols() {
     }
     i = 0;  // The constraint list was rebuilt.
   }
+  // The substitution leaves sums like d0 + (s0 * 4 + 1): put them back into
+  // canonical form.
+  if (rescaled_any) Simplify();
   return rescaled_any;
 }
 

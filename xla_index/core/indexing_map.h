@@ -161,7 +161,8 @@ class IndexingMap {
 
   /// For a range variable s with a constraint `s mod k in [r, r]`, substitutes
   /// s := s' * k + r, with s' in [ceil((lo - r) / k), floor((hi - r) / k)],
-  /// and drops the constraint. Returns true if any symbol was rescaled.
+  /// and drops the constraint, then simplifies the map. Returns true if any
+  /// symbol was rescaled.
   bool RescaleSymbols();
 
   /// The map whose dims are this map's dims followed by all its symbols (in
