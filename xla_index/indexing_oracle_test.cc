@@ -251,7 +251,7 @@ void CheckOutputToInput(
 void CheckInputToOutput(
     const std::function<const IndexingMapSet&(int64_t k, int64_t t)>& maps,
     const TracedValue& traced, const std::vector<Dims>& output_dims,
-    const std::vector<Dims>& operand_dims,
+    const std::vector<Dims>& operand_dims, const RuntimeValues& values,
     const std::function<bool(int64_t k)>& over_approximation,
     const std::string& hlo, Checker& checker) {
   // inverse[k][t][l] = output elements i of output t that read element l.
@@ -273,7 +273,7 @@ void CheckInputToOutput(
         std::string error;
         std::set<int64_t> named =
             NamedElements(maps(k, t), MultiIndex(operand_dims[k], l),
-                          output_dims[t], {}, &error);
+                          output_dims[t], values, &error);
         if (!error.empty()) {
           checker.Fail(absl::StrCat(error, " for operand ", k, " in\n", hlo));
           return;
@@ -851,7 +851,7 @@ TEST_P(IndexingOracleTest, MapsNameExactlyTheTracedElements) {
         [&](int64_t k, int64_t t) -> const IndexingMapSet& {
           return per_operand[k].indexing_maps[t];
         },
-        *traced, output_dims, operand_dims, over, text, in_to_out);
+        *traced, output_dims, operand_dims, values, over, text, in_to_out);
     ASSERT_EQ(in_to_out.failures, 0) << in_to_out.first_failure;
   }
   EXPECT_GE(cases, kCasesPerOp);
@@ -868,7 +868,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         OpKind{"Elementwise", Elementwise, Never, true},
         OpKind{"Broadcast", Broadcast, Never, true},
-        OpKind{"DynamicSlice", DynamicSlice, Never, false},
+        OpKind{"DynamicSlice", DynamicSlice, Never, true},
         OpKind{"DynamicUpdateSlice", DynamicUpdateSlice,
                [](const HloInstruction&, int64_t k) { return k == 0; }, false},
         OpKind{"Gather", Gather, Never, false},
@@ -1159,8 +1159,6 @@ TEST(FusionOracleTest, ComposedMapsNameExactlyTheTracedElements) {
         *traced, output_dims, parameter_dims, values, exact, text, out_to_in);
     ASSERT_EQ(out_to_in.failures, 0) << out_to_in.first_failure;
 
-    // Input-to-output has no rule for dynamic-slice.
-    if (b.has_dynamic_slice) continue;
     std::vector<HloInstructionIndexing> per_parameter;
     for (size_t k = 0; k < parameter_dims.size(); ++k) {
       per_parameter.push_back(
@@ -1172,7 +1170,7 @@ TEST(FusionOracleTest, ComposedMapsNameExactlyTheTracedElements) {
         [&](int64_t k, int64_t t) -> const IndexingMapSet& {
           return per_parameter[k].indexing_maps[t];
         },
-        *traced, output_dims, parameter_dims, exact, text, in_to_out);
+        *traced, output_dims, parameter_dims, values, exact, text, in_to_out);
     ASSERT_EQ(in_to_out.failures, 0) << in_to_out.first_failure;
   }
   std::cout << "fusions: " << fusions << " random fusions (" << ops << " ops), "

@@ -166,6 +166,24 @@ s1 in [0, 3]
 d1 - s0 in [0, 2])"))));
 }
 
+TEST_F(IndexingRulesTest, DynamicSliceInputToOutput) {
+  // Operand element d lands at d - offset when that is inside the slice.
+  EXPECT_THAT(InputToOutput(R"(
+p0 = f32[8] parameter(0)
+o = s32[] parameter(1)
+ds = f32[2] dynamic-slice(p0, o), dynamic_slice_sizes={2}
+)",
+                            0),
+              ElementsAre(ElementsAre(Text(R"(
+(d0)[s0] -> (d0 - s0)
+domain:
+d0 in [0, 7]
+s0 in [0, 6]
+  hlo: o = s32[] parameter(1)
+  (d0) -> ()
+d0 - s0 in [0, 1])"))));
+}
+
 TEST_F(IndexingRulesTest, TupleAndGetTupleElementInAFusion) {
   // The fusion's root reads p0 through a tuple and a get-tuple-element:
   // element 1 of the tuple is transpose(p0).
@@ -303,11 +321,13 @@ p0 = f32[8] parameter(0)
 s = f32[8] some-future-op(p0)
 )"),
               ElementsAre(ElementsAre("UNDEFINED")));
-  // Input-to-output has no rule for a dynamic slice.
+  // Input-to-output has no exact map for the operand of a
+  // dynamic-update-slice (which elements survive depends on the offsets).
   EXPECT_THAT(InputToOutput(R"(
 p0 = f32[8] parameter(0)
-o = s32[] parameter(1)
-ds = f32[3] dynamic-slice(p0, o), dynamic_slice_sizes={3}
+u = f32[3] parameter(1)
+o = s32[] parameter(2)
+dus = f32[8] dynamic-update-slice(p0, u, o)
 )",
                             0),
               ElementsAre(ElementsAre("UNDEFINED")));

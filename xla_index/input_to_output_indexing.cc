@@ -579,6 +579,45 @@ HloInstructionIndexing ComputeInputToOutputConvolutionIndexing(
   return One(std::move(map));
 }
 
+HloInstructionIndexing ComputeInputToOutputDynamicSliceIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context) {
+  if (!AllArrays(instruction) || !ValidInput(instruction, input_id)) {
+    return UndefinedFor(instruction);
+  }
+  const Shape& out = instruction->shape();
+  const Shape& in = instruction->operand(0)->shape();
+  const int64_t rank = in.rank();
+  if (out.rank() != rank || instruction->operand_count() != rank + 1) {
+    return UndefinedFor(instruction);
+  }
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!instruction->operand(i + 1)->shape().IsScalar() ||
+        in.dimensions(i) < out.dimensions(i)) {
+      return UndefinedFor(instruction);
+    }
+  }
+  if (input_id > 0) return One(ScalarFeedsAllMap(out.dimensions(), context));
+  AffineMap scalar_access = AffineMap::get(rank, 0, {}, context);
+  std::vector<AffineExpr> exprs;
+  std::vector<RuntimeVar> offsets;
+  std::vector<Interval> dim_bounds;
+  for (int64_t i = 0; i < rank; ++i) {
+    exprs.push_back(getAffineDimExpr(i, context) -
+                    getAffineSymbolExpr(i, context));
+    offsets.push_back(MakeRuntimeVar(instruction->operand(i + 1),
+                                     in.dimensions(i) - out.dimensions(i),
+                                     scalar_access));
+    dim_bounds.push_back({0, in.dimensions(i) - 1});
+  }
+  IndexingMap map(AffineMap::get(rank, rank, exprs, context),
+                  std::move(dim_bounds), {}, std::move(offsets));
+  for (int64_t i = 0; i < rank; ++i) {
+    map.AddConstraint(exprs[i], Interval{0, out.dimensions(i) - 1});
+  }
+  return One(std::move(map));
+}
+
 HloInstructionIndexing ComputeInputToOutputTupleIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
@@ -622,6 +661,9 @@ HloInstructionIndexing ComputeInputToOutputIndexing(
       return ComputeInputToOutputDotIndexing(instruction, input_id, context);
     case HloOpcode::kPad:
       return ComputeInputToOutputPadIndexing(instruction, input_id, context);
+    case HloOpcode::kDynamicSlice:
+      return ComputeInputToOutputDynamicSliceIndexing(instruction, input_id,
+                                                      context);
     case HloOpcode::kConvolution:
       return ComputeInputToOutputConvolutionIndexing(instruction, input_id,
                                                      context);

@@ -124,6 +124,16 @@ HloInstructionIndexing ComputeInputToOutputConvolutionIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context);
 
+/// Dynamic-slice: operand element d feeds output d - s, where s is the
+/// runtime offset (as in the output-to-input rule, feasible values [0,
+/// operand_dim - slice_size]), when that lies in the slice; each offset
+/// feeds every output element, `()[s...] -> (s...)`.
+///   ds = f32[2] dynamic-slice(f32[8] p0, s32[] o), dynamic_slice_sizes={2}
+///   p0: (d0)[s0] -> (d0 - s0), s0 in [0, 6] (hlo: o), d0 - s0 in [0, 1]
+HloInstructionIndexing ComputeInputToOutputDynamicSliceIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
 /// Tuple: operand k is output k (identity); it feeds no other output.
 HloInstructionIndexing ComputeInputToOutputTupleIndexing(
     const HloInstruction* instruction, int64_t input_id,

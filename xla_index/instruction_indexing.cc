@@ -6,6 +6,7 @@
 
 #include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
+#include "hlo/instruction.h"
 #include "hlo/shape.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/AffineExpr.h"
@@ -81,6 +82,35 @@ void SimplifyAndRemoveUnusedSymbols(IndexingMap& map) {
   map.Simplify();
   if (map.IsKnownEmpty()) return;
   map.RemoveUnusedSymbols();
+}
+
+std::string RuntimeVarHloText(const HloInstruction& instruction) {
+  std::string text = instruction.ToString();
+  const Shape& shape = instruction.shape();
+  if (!shape.IsArray() || shape.rank() == 0 || shape.has_layout()) {
+    return text;
+  }
+  Shape with_layout = shape;
+  Layout layout;
+  for (int64_t d = shape.rank() - 1; d >= 0; --d) {
+    layout.minor_to_major.push_back(d);
+  }
+  with_layout.set_layout(layout);
+  // ToString starts with "name = shape": print the shape with its layout.
+  std::string prefix = instruction.name() + " = " + shape.ToString();
+  if (text.compare(0, prefix.size(), prefix) != 0) return text;
+  return instruction.name() + " = " + with_layout.ToString() +
+         text.substr(prefix.size());
+}
+
+RuntimeVar MakeRuntimeVar(const HloInstruction* source, int64_t max_value,
+                          mlir::AffineMap access) {
+  RuntimeVar var;
+  var.feasible_values = Interval{0, max_value};
+  var.hlo = source;
+  var.hlo_text = RuntimeVarHloText(*source);
+  var.access = access;
+  return var;
 }
 
 }  // namespace xla_index

@@ -9,11 +9,13 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/indexing_map.h"
 
 namespace xla_index {
 
+class HloInstruction;
 class Shape;
 
 /// A duplicate-free list of indexing maps, in insertion order (so printing
@@ -74,9 +76,22 @@ IndexingMap CreateIdentityMap(absl::Span<const int64_t> dims,
                               mlir::MLIRContext* context);
 IndexingMap CreateIdentityMap(const Shape& shape, mlir::MLIRContext* context);
 
-/// Simplify() then RemoveUnusedSymbols(): the normal form every rule and
-/// every composition step returns.
+/// Simplify() then RemoveUnusedSymbols(): the normal form of composed maps
+/// (and of rule maps whose construction leaves something to simplify).
 void SimplifyAndRemoveUnusedSymbols(IndexingMap& map);
+
+/// The text of a runtime variable's instruction as XLA prints it: arrays
+/// carry their layout, the default {n-1, ..., 0} when none was written
+/// (seed 000: "indices = s32[1806,2]{1,0} parameter(1)"; scalars have none:
+/// "of1 = s32[] parameter(1)").
+std::string RuntimeVarHloText(const HloInstruction& instruction);
+
+/// A runtime variable holding a start index read from `source` at `access`
+/// (a map from the owning map's dims to an element of `source`), with
+/// feasible values [0, max_value] (the clamping rule of dynamic-slice,
+/// dynamic-update-slice and gather).
+RuntimeVar MakeRuntimeVar(const HloInstruction* source, int64_t max_value,
+                          mlir::AffineMap access);
 
 }  // namespace xla_index
 

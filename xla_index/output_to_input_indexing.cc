@@ -83,39 +83,6 @@ IndexingMap MakeMap(absl::Span<const int64_t> dims,
       dims, symbol_sizes);
 }
 
-// The text of a runtime variable's instruction as XLA prints it: arrays
-// carry their layout, the default {n-1, ..., 0} when none was written
-// (e.g. "indices = s32[1806,2]{1,0} parameter(1)", seed 000).
-std::string RuntimeVarHloText(const HloInstruction* instruction) {
-  std::string text = instruction->ToString();
-  const Shape& shape = instruction->shape();
-  if (!shape.IsArray() || shape.rank() == 0 || shape.has_layout()) {
-    return text;
-  }
-  Shape with_layout = shape;
-  Layout layout;
-  for (int64_t d = shape.rank() - 1; d >= 0; --d) {
-    layout.minor_to_major.push_back(d);
-  }
-  with_layout.set_layout(layout);
-  std::string prefix = instruction->name() + " = " + shape.ToString();
-  if (text.compare(0, prefix.size(), prefix) != 0) return text;
-  return instruction->name() + " = " + with_layout.ToString() +
-         text.substr(prefix.size());
-}
-
-// A runtime variable read from `offset` at `access`, with feasible values
-// [0, max_value].
-RuntimeVar MakeRuntimeVar(const HloInstruction* offset, int64_t max_value,
-                          AffineMap access) {
-  RuntimeVar var;
-  var.feasible_values = Interval{0, max_value};
-  var.hlo = offset;
-  var.hlo_text = RuntimeVarHloText(offset);
-  var.access = access;
-  return var;
-}
-
 // One spatial dimension of a window (reduce-window, convolution) over a
 // base that is edge-padded by `low`/`high` and dilated by
 // `base_dilation`: the padded position is p = d * stride + s *

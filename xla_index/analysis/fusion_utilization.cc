@@ -220,7 +220,9 @@ ReadCounts CountOperandReads(const IndexingMapSet& maps,
   counts.element_count = 1;
   for (int64_t n : operand_dims) counts.element_count *= n;
   const int64_t rank = static_cast<int64_t>(operand_dims.size());
-  bool one_separable_map = false;
+  // Elements read, when known without enumerating the union: one
+  // separable map, or any separable map that reads every element.
+  std::optional<int64_t> known_elements;
   for (const IndexingMap& map : maps) {
     if (map.IsKnownEmpty()) continue;
     if (map.IsUndefined() || map.GetResultCount() != rank) {
@@ -233,9 +235,8 @@ ReadCounts CountOperandReads(const IndexingMapSet& maps,
     if (std::optional<std::pair<int64_t, int64_t>> separable =
             CountSeparable(map, operand_dims, max_points)) {
       counts.reads += separable->second;
-      if (maps.size() == 1) {
-        counts.elements_read = separable->first;
-        one_separable_map = true;
+      if (maps.size() == 1 || separable->first == counts.element_count) {
+        known_elements = separable->first;
       }
       continue;
     }
@@ -247,7 +248,9 @@ ReadCounts CountOperandReads(const IndexingMapSet& maps,
     counts.exact = false;
     counts.reads += BoxPairs(map);
   }
-  if (!one_separable_map) {
+  if (known_elements) {
+    counts.elements_read = *known_elements;
+  } else {
     // The union over several maps (or one that is not separable): the
     // per-op layer's point-by-point count, or its bound.
     OperandUtilization union_count =

@@ -196,6 +196,26 @@ TEST(FusionUtilizationTest, TwoMapsCountReadsPerMap) {
   EXPECT_DOUBLE_EQ(report.operands[0].counts.AverageReads(), 2.0);
 }
 
+TEST(FusionUtilizationTest, UnionOfTwoPartialMaps) {
+  // out[i] = p0[i] + p0[i + 8], i < 4: maps (d0) -> (d0) and
+  // (d0) -> (d0 + 8) read elements 0..3 and 8..11: 8 of 16 (0.5), 8 reads,
+  // once each. The union is counted point by point.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[16] parameter(0)
+    a = f32[4] slice(p0), slice={[0:4]}
+    b = f32[4] slice(p0), slice={[8:12]}
+    ROOT s = f32[4] add(a, b)
+  )");
+  ASSERT_NE(module, nullptr);
+  UtilizationReport report = Analyze(*module, &context);
+  ASSERT_EQ(report.operands.size(), 1u);
+  EXPECT_EQ(report.operands[0].maps.size(), 2);
+  ExpectCounts(report.operands[0], 16, 8, 8);
+  EXPECT_DOUBLE_EQ(report.operands[0].counts.Fraction(), 0.5);
+  ExpectMatchesTrace(*module, report.operands[0]);
+}
+
 TEST(FusionUtilizationTest, LargeSeparableShapesStayExact) {
   // f32[1024] broadcast to f32[4096, 1024]: 1024 elements, 4096 * 1024 =
   // 4194304 reads, 4096 each; counted per result, without enumerating the
