@@ -101,6 +101,12 @@ CASES = {
                              ") -> (" + " + ".join(f"d{i}" for i in range(NEST)) +
                              ")\ndomain:\n" +
                              "\n".join(f"d{i} in [0, 1]" for i in range(NEST)),
+        # 4,000 and not 10,000 terms: Simplify is quadratic in the number of
+        # terms (10,000 take 14 s unoptimized), too slow for every CI run.
+        "sum_of_4000_dims": "(" + ", ".join(f"d{i}" for i in range(4000)) +
+                            ") -> (" + " + ".join(f"d{i}" for i in range(4000)) +
+                            ")\ndomain:\n" +
+                            "\n".join(f"d{i} in [0, 1]" for i in range(4000)),
         "sum_of_1000_dims": "(" + ", ".join(f"d{i}" for i in range(1000)) +
                             ") -> (" + " + ".join(f"d{i}" for i in range(1000)) +
                             ")\ndomain:\n" +
@@ -133,6 +139,7 @@ CASES = {
         "rank_100_product_overflow": "f32[" + ",".join(["2"] * 100) + "]",
         "rank_10000": "f32[" + ",".join(["1"] * NEST) + "]",
         "rank_1000": "f32[" + ",".join(["1"] * 1000) + "]",
+        "rank_256": "f32[" + ",".join(["1"] * 256) + "]",
         "rank_1000_tiled": "f32[" + ",".join(["1"] * 1000) + "]{" +
                            ",".join(str(i) for i in range(999, -1, -1)) +
                            ":T(2,2)}",
@@ -346,13 +353,8 @@ CASES = {
 # out of the golden test until their fix lands, then moved back with their
 # .expected file (docs/RELIABILITY.md lists each one).
 KNOWN_CRASHES = {
-    ("hlo", "pad_edge_int64_max"),
-    ("hlo", "pad_interior_huge"),
-    ("hlo", "reduce_window_base_dilation_huge"),
-    ("hlo", "reduce_window_dilation_huge"),
-    ("hlo", "reduce_window_padding_huge"),
+    # F4: AffineSimplifier recursion overflows the stack under ASan.
     ("indexing_map", "sum_of_10000_dims"),
-    ("shape", "rank_10000"),
 }
 
 
