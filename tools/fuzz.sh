@@ -85,6 +85,9 @@ san="$san -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 launcher=()
 if command -v ccache >/dev/null; then
   export CCACHE_DIR="${CCACHE_DIR:-/var/cache/xla_index/ccache}"
+  # Hits across clones (CI builds in a fresh one): paths relative to the
+  # checkout, and -g does not put the working directory into the hash.
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Debug \
