@@ -101,6 +101,20 @@ std::optional<std::pair<int64_t, int64_t>> CountSeparable(
       if (symbol_used[s]) return std::nullopt;
       symbol_used[s] = true;
     }
+    // A bare variable (the common case: elementwise, transpose, broadcast,
+    // reduce) takes each value of its interval inside the operand once, so
+    // it is counted without enumerating it.
+    if (dims.size() + symbols.size() == 1 &&
+        (mlir::isa<mlir::AffineDimExpr>(expr) ||
+         mlir::isa<mlir::AffineSymbolExpr>(expr))) {
+      Interval bound = dims.empty() ? map.GetSymbolBound(symbols[0])
+                                    : map.GetDimBound(dims[0]);
+      Interval inside = bound.Intersect({0, operand_dims[k] - 1});
+      int64_t n = inside.IsEmpty() ? 0 : inside.NumElements();
+      elements = Saturate(elements, n, overflow);
+      pairs = Saturate(pairs, n, overflow);
+      continue;
+    }
     // Points of (D_k, S_k), symbols innermost: consecutive points with the
     // same dims form one d_k's group.
     std::vector<Interval> box;
@@ -218,7 +232,10 @@ ReadCounts CountOperandReads(const IndexingMapSet& maps,
                              int64_t max_points) {
   ReadCounts counts;
   counts.element_count = 1;
-  for (int64_t n : operand_dims) counts.element_count *= n;
+  bool overflow = false;
+  for (int64_t n : operand_dims) {
+    counts.element_count = Saturate(counts.element_count, n, overflow);
+  }
   const int64_t rank = static_cast<int64_t>(operand_dims.size());
   // Elements read, when known without enumerating the union: one
   // separable map, or any separable map that reads every element.

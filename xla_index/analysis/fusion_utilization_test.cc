@@ -233,6 +233,19 @@ TEST(FusionUtilizationTest, LargeSeparableShapesStayExact) {
   EXPECT_DOUBLE_EQ(report->operands[0].counts.AverageReads(), 4096.0);
 }
 
+TEST(FusionUtilizationTest, HugeTransposeIsCountedWithoutEnumeration) {
+  // f32[100000000000, 4] transposed: each of the 4e11 elements once; each
+  // result is a bare variable, counted from its interval.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    p0 = f32[100000000000,4] parameter(0)
+    ROOT t = f32[4,100000000000] transpose(p0), dimensions={1,0}
+  )");
+  ASSERT_NE(module, nullptr);
+  UtilizationReport report = Analyze(*module, &context);
+  ExpectCounts(report.operands[0], 400000000000, 400000000000, 400000000000);
+}
+
 TEST(FusionUtilizationTest, SoftmaxFusionThroughFusionInstruction) {
   // Softmax over the minor dim of f32[2, 8]: p0 is read by the max
   // reduction (2 x 8 reads feeding each of the 16 outputs through the
