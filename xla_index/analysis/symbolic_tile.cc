@@ -139,6 +139,70 @@ void AddTile(std::vector<PropagatedTile>& tiles, PropagatedTile tile) {
   tiles.push_back(std::move(tile));
 }
 
+// For a constraint `c` that involves the tile's local variables: appends
+// the equivalent constraint on the tile ids to `out` when every tile
+// satisfies `c` for all or for none of its elements; otherwise says why not.
+std::optional<std::string> TileLevelConstraint(
+    const IndexingConstraint& c, const IndexingMap& composed,
+    const std::set<int64_t>& locals, std::vector<IndexingConstraint>& out) {
+  std::optional<LinearForm> form = Decompose(c.expr, locals);
+  if (!form) return "is not affine in the tile's elements";
+  bool uses_symbols = false;
+  form->rest.walk([&](mlir::AffineExpr e) {
+    if (mlir::isa<mlir::AffineSymbolExpr>(e)) uses_symbols = true;
+  });
+  if (uses_symbols) return "depends on runtime values inside a tile";
+  int64_t min = 0, max = 0;
+  for (auto [v, a] : form->coeffs) {
+    Interval b = composed.GetSymbolBound(v);
+    min += a > 0 ? a * b.lower : a * b.upper;
+    max += a > 0 ? a * b.upper : a * b.lower;
+  }
+  const int64_t lo = c.interval.lower, hi = c.interval.upper;
+  std::vector<int64_t> no_symbols(composed.GetSymbolCount(), 0);
+  std::optional<std::string> straddles;
+  bool enumerable = true;
+  {
+    // Every tile id point (the tile ids of real fusions are few).
+    std::vector<Interval> box = composed.GetDimBounds();
+    int64_t count = 1;
+    for (Interval b : box) {
+      if (b.IsEmpty()) return std::nullopt;
+      if (__builtin_mul_overflow(count, b.NumElements(), &count) ||
+          count > (int64_t{1} << 20)) {
+        enumerable = false;
+        break;
+      }
+    }
+    if (enumerable) {
+      std::vector<int64_t> t(box.size());
+      for (size_t i = 0; i < box.size(); ++i) t[i] = box[i].lower;
+      while (!straddles) {
+        std::optional<int64_t> v =
+            EvaluateAffineExpr(form->rest, t, no_symbols);
+        if (!v) return "cannot be evaluated at every tile";
+        bool all = *v + min >= lo && *v + max <= hi;
+        bool none = *v + max < lo || *v + min > hi;
+        if (!all && !none) {
+          straddles =
+              absl::StrCat("splits the tile at ids (", absl::StrJoin(t, ", "),
+                           "): part of its elements satisfy it");
+        }
+        int64_t i = static_cast<int64_t>(box.size()) - 1;
+        for (; i >= 0; --i) {
+          if (++t[i] <= box[i].upper) break;
+          t[i] = box[i].lower;
+        }
+        if (i < 0) break;
+      }
+    }
+  }
+  if (!enumerable) return "involves too many tiles to check";
+  if (straddles) return straddles;
+  out.push_back({form->rest, {lo - min, hi - max}});
+  return std::nullopt;
+}
+
 PropagatedTile CannotTile(std::string reason) {
   PropagatedTile tile;
   tile.reason = std::move(reason);
@@ -202,23 +266,6 @@ PropagatedTile PropagateTile(const IndexingMap& tile_map,
     bounds[s] = composed.GetSymbolBound(s);
   }
   PropagatedTile result;
-  for (const IndexingConstraint& c : composed.GetConstraints()) {
-    if (ContainsLocal(c.expr, locals)) {
-      return CannotTile(absl::StrCat(
-          "the constraint ", ConstraintText(c),
-          " restricts the tile's elements, so the operand part is not a "
-          "full strided rectangle; composed map:\n",
-          ToString(composed)));
-    }
-    result.constraints.push_back(ConstraintText(c));
-  }
-  std::vector<mlir::AffineExpr> results(
-      composed.GetAffineMap().getResults().begin(),
-      composed.GetAffineMap().getResults().end());
-  int64_t next_symbol = composed.GetSymbolCount();
-  while (SplitDivMod(results, locals, bounds, next_symbol, context)) {
-  }
-
   // Runtime symbols keep their meaning in the offsets map: symbol
   // R + j of the composed map becomes runtime symbol j of the offsets map.
   const int64_t num_ranges = composed.GetRangeVarsCount();
@@ -232,6 +279,32 @@ PropagatedTile PropagateTile(const IndexingMap& tile_map,
   llvm::SmallVector<mlir::AffineExpr> dim_replacements;
   for (int64_t d = 0; d < num_tile_dims; ++d) {
     dim_replacements.push_back(mlir::getAffineDimExpr(d, context));
+  }
+
+  // Constraints on the tile ids (and runtime values) select which tiles
+  // read through this map; one that also involves the tile's elements is
+  // fine when, for every tile, it holds for all of its elements or for
+  // none (the tile does not straddle its boundary): then it is the
+  // tile-level constraint rest in [lo - max, hi - min] of the local part.
+  std::vector<IndexingConstraint> tile_constraints;
+  for (const IndexingConstraint& c : composed.GetConstraints()) {
+    if (!ContainsLocal(c.expr, locals)) {
+      tile_constraints.push_back(c);
+      continue;
+    }
+    std::optional<std::string> problem =
+        TileLevelConstraint(c, composed, locals, tile_constraints);
+    if (problem) {
+      return CannotTile(absl::StrCat("the constraint ", ConstraintText(c), " ",
+                                     *problem, "; composed map:\n",
+                                     ToString(composed)));
+    }
+  }
+  std::vector<mlir::AffineExpr> results(
+      composed.GetAffineMap().getResults().begin(),
+      composed.GetAffineMap().getResults().end());
+  int64_t next_symbol = composed.GetSymbolCount();
+  while (SplitDivMod(results, locals, bounds, next_symbol, context)) {
   }
 
   std::map<int64_t, int64_t> owner;  // local variable -> result using it
@@ -309,10 +382,17 @@ PropagatedTile PropagateTile(const IndexingMap& tile_map,
   result.tile.offsets = IndexingMap(
       mlir::AffineMap::get(num_tile_dims, num_runtime, offsets, context),
       composed.GetDimBounds(), {}, runtime);
-  result.tile.offsets.Simplify();
+  for (const IndexingConstraint& c : tile_constraints) {
+    mlir::AffineExpr expr =
+        c.expr.replaceDimsAndSymbols(dim_replacements, symbol_replacements);
+    result.tile.offsets.AddConstraint(expr, c.interval);
+    result.constraints.push_back(
+        absl::StrCat(AffineExprToString(expr), " in ", c.interval.ToString()));
+  }
   result.tileable = true;
-  // Partial tiles: the tile ids range over full tiles only.
-  const std::vector<Interval>& ids = tile_map.GetDimBounds();
+  // The tile ids: full tiles only, narrowed by the simplifier to the tiles
+  // that read through this map (a concatenate operand's slab).
+  const std::vector<Interval>& ids = composed.GetDimBounds();
   for (size_t i = 0; i < ids.size(); ++i) {
     result.constraints.insert(result.constraints.begin() + i,
                               absl::StrCat("d", i, " in ", ids[i].ToString()));

@@ -25,8 +25,8 @@
 // are split first into v = c * v_hi + v_lo (the reshape of a tile that
 // covers whole rows). Anything else "cannot tile", with the reason:
 // a result that is not affine in the local variables, a variable in two
-// results (a diagonal), gaps between the values, or a constraint on the
-// tile's elements (the operand part would be a subset of the rectangle).
+// results (a diagonal), gaps between the values, or a constraint that
+// splits a tile (only part of its elements read the operand).
 //
 // Example, dot f32[64,256] x f32[256,512] -> f32[64,512], tile (8, 128):
 //   lhs: offsets (t0 * 8, 0), sizes (8, 256), strides (1, 1)
@@ -37,9 +37,13 @@
 // Exactness constraints: tile sizes are concrete, so the propagated tiles
 // are exact for every full tile. When a size does not divide its dimension
 // the last tile along it is partial (clipped at the end of the dimension);
-// the tile ids range over the full tiles and the constraint
-// "t_i in [0, k - 1]" says so. Constraints of the composed map that only
-// involve tile ids (e.g. which tiles read a concatenate operand) are kept.
+// the tile ids range over the full tiles and the constraints
+// "d_i in [lo, hi]" say so, narrowed to the tiles that read through the map
+// (a concatenate operand's slab). A constraint of the composed map that
+// involves the tile's elements is accepted when every tile satisfies it for
+// all of its elements or for none, and becomes a constraint on the tile ids
+// (also attached to the offsets map, so offsets.ConstraintsSatisfied(ids)
+// says whether a tile reads); a tile that straddles it cannot tile.
 
 #include <cstdint>
 #include <string>

@@ -123,6 +123,8 @@ void CheckAgainstTrace(const HloModule& module, const TileReport& report) {
       std::set<int64_t> got;
       for (const PropagatedTile& tile : operand.tiles) {
         ASSERT_TRUE(tile.tileable) << tile.reason;
+        // A tile whose constraints fail at these ids does not read.
+        if (!tile.tile.offsets.ConstraintsSatisfied(tile_ids, {})) continue;
         std::set<int64_t> part =
             TileElements(tile, tile_ids, operand.shape.dimensions());
         got.insert(part.begin(), part.end());
@@ -367,6 +369,51 @@ TEST(SymbolicTileTest, SoftmaxHalfRowsNeedTheWholeRowForTheReduction) {
   }
   EXPECT_TRUE(found_mx);
   CheckAgainstTrace(*module, report);
+}
+
+TEST(SymbolicTileTest, ConcatenateTilesThatDoNotStraddleOperands) {
+  // out = concat(a f32[2,4], b f32[2,8]) along dim 1. Tile (2, 4): tile
+  // t1 = 0 is a, t1 = 1, 2 are in b. a is read by the tile ids d1 in [0, 0]
+  // at (0, 0); b by d1 in [1, 2] at (0, 4 t1 - 4).
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    a = f32[2,4] parameter(0)
+    b = f32[2,8] parameter(1)
+    ROOT c = f32[2,12] concatenate(a, b), dimensions={1}
+  )");
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {2, 4}, &context);
+  EXPECT_TRUE(report.tileable);
+  ExpectTile(report.operands[0].tiles[0], "(d0, d1) -> (0, 0)", {2, 4}, {1, 1});
+  EXPECT_EQ(report.operands[0].tiles[0].constraints,
+            (std::vector<std::string>{"d0 in [0, 0]", "d1 in [0, 0]"}));
+  ExpectTile(report.operands[1].tiles[0], "(d0, d1) -> (0, d1 * 4 - 4)", {2, 4},
+             {1, 1});
+  EXPECT_EQ(report.operands[1].tiles[0].constraints,
+            (std::vector<std::string>{"d0 in [0, 0]", "d1 in [1, 2]"}));
+  CheckAgainstTrace(*module, report);
+}
+
+TEST(SymbolicTileTest, ConcatenateTileStraddlingTwoOperands) {
+  // a f32[2,4], b f32[2,12], tile (2, 8). Tile t1 = 0 covers columns 0..7:
+  // all of a (the simplifier narrows a's tile to its 4 columns: sizes
+  // (2, 4)), but only columns 0..3 of b, while tile t1 = 1 reads columns
+  // 4..11 of b: b's part differs in size from tile to tile, which one
+  // symbolic tile cannot say, so b refuses.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    a = f32[2,4] parameter(0)
+    b = f32[2,12] parameter(1)
+    ROOT c = f32[2,16] concatenate(a, b), dimensions={1}
+  )");
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {2, 8}, &context);
+  EXPECT_FALSE(report.tileable);
+  ExpectTile(report.operands[0].tiles[0], "(d0, d1) -> (0, 0)", {2, 4}, {1, 1});
+  EXPECT_FALSE(report.operands[1].tiles[0].tileable);
+  EXPECT_TRUE(absl::StrContains(report.operands[1].tiles[0].reason,
+                                "splits the tile at ids (0, 0)"))
+      << report.operands[1].tiles[0].reason;
 }
 
 TEST(SymbolicTileTest, ReverseHasNegativeStride) {
