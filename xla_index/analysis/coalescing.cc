@@ -206,6 +206,12 @@ absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
   return report;
 }
 
+std::string CoalescingVerdict(const OperandCoalescing& read) {
+  if (!read.analyzed) return "not analyzed";
+  if (read.active_threads == 0) return "not read by this warp";
+  return read.access.coalesced ? "coalesced" : "not coalesced";
+}
+
 std::string CoalescingReportToText(const CoalescingReport& report) {
   const LaunchGrid& g = report.grid;
   std::string text = absl::StrCat(
@@ -248,9 +254,8 @@ std::string CoalescingReportToText(const CoalescingReport& report) {
       absl::StrAppend(&text, " ", t.size, "B ", t.count, " (min ", t.minimum,
                       ")");
     }
-    absl::StrAppend(
-        &text, "\n  efficiency: ", FormatEfficiency(a.efficiency),
-        "\n  verdict: ", a.coalesced ? "coalesced" : "not coalesced", "\n");
+    absl::StrAppend(&text, "\n  efficiency: ", FormatEfficiency(a.efficiency),
+                    "\n  verdict: ", CoalescingVerdict(read), "\n");
   }
   return text;
 }
@@ -297,7 +302,8 @@ std::string CoalescingReportToJson(const CoalescingReport& report) {
     }
     absl::StrAppend(&json,
                     "], \"efficiency\": ", FormatEfficiency(a.efficiency),
-                    ", \"coalesced\": ", a.coalesced ? "true" : "false", "}");
+                    ", \"coalesced\": ", a.coalesced ? "true" : "false",
+                    ", \"verdict\": ", JsonQuote(CoalescingVerdict(read)), "}");
   }
   absl::StrAppend(&json, "]}");
   return json;

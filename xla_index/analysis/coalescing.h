@@ -137,6 +137,11 @@ absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
 /// verdict.
 std::string CoalescingReportToText(const CoalescingReport& report);
 
+/// "coalesced", "not coalesced", "not read by this warp" (no thread of the
+/// warp reads through the map, e.g. another concatenate operand's slab) or
+/// "not analyzed".
+std::string CoalescingVerdict(const OperandCoalescing& read);
+
 /// One line of JSON:
 ///   {"root": NAME, "output_shape": "f32[..]{..}",
 ///    "launch": {"threads": [x, y, z], "blocks": [x, y, z], "unroll": U},
@@ -148,7 +153,7 @@ std::string CoalescingReportToText(const CoalescingReport& report);
 ///      "distinct_elements": 32, "bytes_touched": 128,
 ///      "byte_ranges": [[0, 128]], "transactions": [{"size": 32,
 ///      "count": 4, "minimum": 4}, ...], "efficiency": 1,
-///      "coalesced": true}, ...]}
+///      "coalesced": true, "verdict": "coalesced"}, ...]}
 /// MAP in IndexingMapToJson's shape; byte ranges are half-open [begin, end).
 std::string CoalescingReportToJson(const CoalescingReport& report);
 

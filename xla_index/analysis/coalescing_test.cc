@@ -400,6 +400,32 @@ ENTRY e {
   ExpectTransactions(report->operands[0], {4, 2, 1}, {4, 2, 1});
 }
 
+TEST(CoalescingTest, ConcatenateOperandNotReadByTheWarp) {
+  // out = concat(a, b) of two f32[32] vectors: 64 threads; warp 0 (threads
+  // 0..31) writes out[0..31] = a[0..31] (128 bytes, 4 sectors) and reads
+  // nothing of b; warp 1 reads b[0..31] and nothing of a.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    a = f32[32]{0} parameter(0)
+    b = f32[32]{0} parameter(1)
+    ROOT c = f32[64]{0} concatenate(a, b), dimensions={0}
+  )");
+  ASSERT_NE(module, nullptr);
+  CoalescingReport report = AnalyzeAndSimulate(*module, {}, &context);
+  ExpectTransactions(ReadOf(report, 0), {4, 2, 1}, {4, 2, 1});
+  EXPECT_EQ(CoalescingVerdict(ReadOf(report, 0)), "coalesced");
+  EXPECT_EQ(ReadOf(report, 1).active_threads, 0);
+  EXPECT_EQ(CoalescingVerdict(ReadOf(report, 1)), "not read by this warp");
+  CoalescingOptions options;
+  options.warp = 1;
+  report = AnalyzeAndSimulate(*module, options, &context);
+  EXPECT_EQ(CoalescingVerdict(ReadOf(report, 0)), "not read by this warp");
+  EXPECT_EQ(ReadOf(report, 1).access.byte_ranges,
+            (std::vector<ByteRange>{{0, 128}}));
+  EXPECT_TRUE(absl::StrContains(CoalescingReportToText(report),
+                                "verdict: not read by this warp"));
+}
+
 TEST(CoalescingTest, TextAndJson) {
   mlir::MLIRContext context;
   auto module = Parse(R"(
@@ -422,7 +448,9 @@ TEST(CoalescingTest, TextAndJson) {
   EXPECT_TRUE(
       absl::StrContains(json, "{\"size\": 32, \"count\": 8, \"minimum\": 4}"))
       << json;
-  EXPECT_TRUE(absl::StrContains(json, "\"coalesced\": false")) << json;
+  EXPECT_TRUE(absl::StrContains(
+      json, "\"coalesced\": false, \"verdict\": \"not coalesced\"}"))
+      << json;
   EXPECT_TRUE(absl::StrContains(json, "\"efficiency\": 0.5,")) << json;
 }
 
