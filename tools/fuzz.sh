@@ -90,13 +90,14 @@ if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
+mkdir -p "$build_dir"
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_CXX_COMPILER=clang++-22 \
   "${launcher[@]}" \
   -DCMAKE_CXX_FLAGS="-O1 -g $abi $san -fsanitize=fuzzer-no-link" \
   -DCMAKE_EXE_LINKER_FLAGS="$san" \
-  -DXLA_INDEX_FUZZ=ON >"$build_dir.configure.log" 2>&1 ||
-  { tail -30 "$build_dir.configure.log"; echo "fuzz.sh: configure failed" >&2; exit 1; }
+  -DXLA_INDEX_FUZZ=ON >"$build_dir/configure.log" 2>&1 ||
+  { tail -30 "$build_dir/configure.log"; echo "fuzz.sh: configure failed" >&2; exit 1; }
 build_targets=()
 for t in "${targets[@]}"; do build_targets+=("tests_fuzz_${t}_fuzzer"); done
 cmake --build "$build_dir" -j2 --target "${build_targets[@]}" \
