@@ -416,6 +416,51 @@ TEST(SymbolicTileTest, ConcatenateTileStraddlingTwoOperands) {
       << report.operands[1].tiles[0].reason;
 }
 
+TEST(SymbolicTileTest, ReduceWindowTilesOverlap) {
+  // out[i] = max(p0[i + s]), s < 3, 62 outputs; tile (4) at 4 t reads
+  // p0[4 t + l + s], l < 4, s < 3: coefficients 1 and 1, no gap, 6
+  // elements from 4 t (neighbouring tiles overlap by 2).
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+HloModule m
+mx {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+ENTRY e {
+  p0 = f32[64] parameter(0)
+  c = f32[] constant(0)
+  ROOT r = f32[62] reduce-window(p0, c), window={size=3}, to_apply=mx
+})");
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {4}, &context);
+  ExpectTile(report.operands[0].tiles[0], "(d0) -> (d0 * 4)", {6}, {1});
+  // 62 = 15 full tiles of 4 and a partial one.
+  EXPECT_EQ(report.operands[0].tiles[0].constraints[0], "d0 in [0, 14]");
+  CheckAgainstTrace(*module, report);
+}
+
+TEST(SymbolicTileTest, DynamicSliceOffsetIsARuntimeSymbol) {
+  // ds = src[of .. of + 3]: tile (2) at 2 t reads src[2 t + of ..], the
+  // offset a runtime symbol of the offsets map, read from `of`.
+  mlir::MLIRContext context;
+  auto module = Parse(R"(
+    src = f32[16] parameter(0)
+    of = s32[] parameter(1)
+    ROOT ds = f32[4] dynamic-slice(src, of), dynamic_slice_sizes={4}
+  )");
+  ASSERT_NE(module, nullptr);
+  TileReport report = Analyze(*module, {2}, &context);
+  const PropagatedTile& tile = report.operands[0].tiles[0];
+  ExpectTile(tile, "(d0)[s0] -> (d0 * 2 + s0)", {2}, {1});
+  ASSERT_EQ(tile.tile.offsets.GetRuntimeVarsCount(), 1);
+  EXPECT_EQ(tile.tile.offsets.GetRuntimeVars()[0].feasible_values,
+            (Interval{0, 12}));
+  EXPECT_TRUE(
+      absl::StrContains(tile.tile.offsets.GetRuntimeVars()[0].hlo_text, "of"));
+}
+
 TEST(SymbolicTileTest, ReverseHasNegativeStride) {
   // out[i] = p0[15 - i]; tile (4): starts at 15 - 4 t, stride -1.
   mlir::MLIRContext context;
