@@ -191,11 +191,15 @@ absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
       read.thread_to_offset = *thread_to_offset;
       std::vector<int64_t> offsets;
       if (!read.thread_to_offset.IsKnownEmpty()) {
-        // Symbols: the operand map's range variables, then the unroll
-        // element (ComposeIndexingMaps' order), then runtime variables.
-        auto [warp_offsets, active] =
-            WarpOffsets(read.thread_to_offset, map.GetRangeVarsCount(),
-                        report.first_thread, report.last_thread, options.block);
+        // Symbols (ComposeIndexingMaps' order): the layout map's range
+        // variables (none today), the operand map's, then the unroll
+        // element, then runtime variables.
+        const int64_t layout_ranges =
+            read.thread_to_offset.GetRangeVarsCount() -
+            thread_to_operand.GetRangeVarsCount();
+        auto [warp_offsets, active] = WarpOffsets(
+            read.thread_to_offset, layout_ranges + map.GetRangeVarsCount(),
+            report.first_thread, report.last_thread, options.block);
         offsets = std::move(warp_offsets);
         read.active_threads = active;
       }
