@@ -12,8 +12,9 @@ tools/setup.sh || exit 1
 start=$(date +%s)
 bazel test --nocache_test_results "$@" //...
 bazel_rc=$?
+# The test logs of the configuration just run (--config=asan has its own).
 bazel_line=$(python3 tools/count_tests.py bazel --newer-than "$start" \
-  "$(bazel info bazel-testlogs 2>/dev/null)")
+  "$(bazel info "$@" bazel-testlogs 2>/dev/null)")
 echo "$bazel_line"
 python3 tools/check_build_parity.py
 parity_rc=$?
