@@ -117,7 +117,7 @@ Exprs Delinearize(mlir::AffineExpr linear, absl::Span<const int64_t> dims) {
   int64_t stride = 1;
   for (size_t k = dims.size(); k-- > 0;) {
     index[k] = linear.floorDiv(stride) % dims[k];
-    stride *= dims[k];  // <= tiled_element_count, no overflow
+    stride *= dims[k];  // nonzero sizes' product fits (TiledLayout::Create)
   }
   return index;
 }

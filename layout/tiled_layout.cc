@@ -163,8 +163,11 @@ absl::StatusOr<TiledLayout> TiledLayout::Create(
                        " makes the physical shape rank ", shape.size(),
                        ", more than the ", kMaxPhysicalRank, " supported"));
     }
+    // The product of the non-zero sizes must fit: with a zero size the
+    // element count is 0, but maps still use strides over the others.
     int64_t count = 1;
     for (int64_t size : shape) {
+      if (size == 0) continue;
       std::optional<int64_t> product = CheckedMul(count, size);
       if (!product) return OverflowError(tile_number, original_tile, shape);
       count = *product;

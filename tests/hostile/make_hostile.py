@@ -118,6 +118,10 @@ CASES = {
     # Shapes and layouts: DescribeLayout (parse, tiles, sizes, maps).
     "shape": {
         "empty": "",
+        # A zero dimension made the element count 0 while the tiles'
+        # product of the other sizes overflowed (fuzzer finding F1).
+        "zero_dim_tiles_overflow":
+            "f32[0,8]{1,0:T(4294967296,4294967296)}",
         "garbage_bytes": bytes(range(256)),
         "nul_in_dims": b"f32[10\x00]",
         "type_only": "f32",
