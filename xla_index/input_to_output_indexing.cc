@@ -11,6 +11,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/fusion_indexing.h"
 #include "xla_index/reshape_indexing.h"
+#include "xla_index/rule_helpers.h"
 
 namespace xla_index {
 namespace {
@@ -28,35 +29,6 @@ int64_t OutputCount(const HloInstruction* instruction) {
 
 HloInstructionIndexing UndefinedFor(const HloInstruction* instruction) {
   return HloInstructionIndexing::Undefined(OutputCount(instruction));
-}
-
-bool AllArrays(const HloInstruction* instruction) {
-  if (!instruction->shape().IsArray()) return false;
-  for (const HloInstruction* operand : instruction->operands()) {
-    if (!operand->shape().IsArray()) return false;
-  }
-  return true;
-}
-
-bool IsDistinctSubset(absl::Span<const int64_t> dims, int64_t n) {
-  std::vector<bool> seen(n, false);
-  for (int64_t d : dims) {
-    if (d < 0 || d >= n || seen[d]) return false;
-    seen[d] = true;
-  }
-  return true;
-}
-
-IndexingMap MakeMap(absl::Span<const int64_t> dims,
-                    absl::Span<const int64_t> symbol_sizes,
-                    absl::Span<const AffineExpr> exprs,
-                    mlir::MLIRContext* context) {
-  IndexingMap map = IndexingMap::FromTensorSizes(
-      AffineMap::get(dims.size(), symbol_sizes.size(),
-                     llvm::ArrayRef<AffineExpr>(exprs.data(), exprs.size()),
-                     context),
-      dims, symbol_sizes);
-  return map;
 }
 
 // `()[s0, ..., sn-1] -> (s0, ..., sn-1)`: a scalar that feeds every element
@@ -292,44 +264,19 @@ HloInstructionIndexing ComputeInputToOutputBitcastIndexing(
 HloInstructionIndexing ComputeInputToOutputDotIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 2 ||
-      !ValidInput(instruction, input_id)) {
+  std::optional<DotDimensionRoles> roles = GetDotDimensionRoles(instruction);
+  if (!roles.has_value() || !ValidInput(instruction, input_id)) {
     return UndefinedFor(instruction);
   }
-  const Shape& out = instruction->shape();
   const Shape& lhs = instruction->operand(0)->shape();
   const Shape& rhs = instruction->operand(1)->shape();
   const DotDimensionNumbers& dn = instruction->dot_dimension_numbers();
-  const auto& lb = dn.lhs_batch_dimensions;
-  const auto& rb = dn.rhs_batch_dimensions;
-  const auto& lc = dn.lhs_contracting_dimensions;
-  const auto& rc = dn.rhs_contracting_dimensions;
-  std::vector<int64_t> lhs_special(lb), rhs_special(rb);
-  lhs_special.insert(lhs_special.end(), lc.begin(), lc.end());
-  rhs_special.insert(rhs_special.end(), rc.begin(), rc.end());
-  if (lb.size() != rb.size() || lc.size() != rc.size() ||
-      !IsDistinctSubset(lhs_special, lhs.rank()) ||
-      !IsDistinctSubset(rhs_special, rhs.rank())) {
-    return UndefinedFor(instruction);
-  }
-  auto free_dims = [](const Shape& s, const std::vector<int64_t>& special) {
-    std::vector<int64_t> free;
-    for (int64_t d = 0; d < s.rank(); ++d) {
-      if (std::find(special.begin(), special.end(), d) == special.end()) {
-        free.push_back(d);
-      }
-    }
-    return free;
-  };
-  std::vector<int64_t> lhs_free = free_dims(lhs, lhs_special);
-  std::vector<int64_t> rhs_free = free_dims(rhs, rhs_special);
-  if (out.rank() !=
-      static_cast<int64_t>(lb.size() + lhs_free.size() + rhs_free.size())) {
-    return UndefinedFor(instruction);
-  }
+  const std::vector<int64_t>& lhs_free = roles->lhs_free;
+  const std::vector<int64_t>& rhs_free = roles->rhs_free;
   const bool is_lhs = input_id == 0;
   const Shape& in = is_lhs ? lhs : rhs;
-  const std::vector<int64_t>& batch = is_lhs ? lb : rb;
+  const std::vector<int64_t>& batch =
+      is_lhs ? dn.lhs_batch_dimensions : dn.rhs_batch_dimensions;
   std::vector<AffineExpr> exprs;
   std::vector<int64_t> symbol_sizes;
   for (int64_t d : batch) exprs.push_back(getAffineDimExpr(d, context));

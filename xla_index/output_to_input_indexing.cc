@@ -14,6 +14,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/fusion_indexing.h"
 #include "xla_index/reshape_indexing.h"
+#include "xla_index/rule_helpers.h"
 
 namespace xla_index {
 namespace {
@@ -30,33 +31,6 @@ HloInstructionIndexing UndefinedFor(const HloInstruction* instruction) {
   return HloInstructionIndexing::Undefined(instruction->operand_count());
 }
 
-bool IsArray(const HloInstruction* instruction) {
-  return instruction->shape().IsArray();
-}
-
-// All operands and the output are arrays.
-bool AllArrays(const HloInstruction* instruction) {
-  if (!IsArray(instruction)) return false;
-  for (const HloInstruction* operand : instruction->operands()) {
-    if (!IsArray(operand)) return false;
-  }
-  return true;
-}
-
-// A permutation of [0, n), or a subset of [0, n) without repeats.
-bool IsDistinctSubset(absl::Span<const int64_t> dims, int64_t n) {
-  std::vector<bool> seen(n, false);
-  for (int64_t d : dims) {
-    if (d < 0 || d >= n || seen[d]) return false;
-    seen[d] = true;
-  }
-  return true;
-}
-
-bool IsPermutation(absl::Span<const int64_t> dims, int64_t n) {
-  return static_cast<int64_t>(dims.size()) == n && IsDistinctSubset(dims, n);
-}
-
 std::vector<int64_t> Dims(const Shape& shape) {
   return {shape.dimensions().begin(), shape.dimensions().end()};
 }
@@ -67,20 +41,6 @@ IndexingMap ScalarReadMap(absl::Span<const int64_t> dims,
                           mlir::MLIRContext* context) {
   return IndexingMap::FromTensorSizes(
       AffineMap::get(dims.size(), 0, {}, context), dims, {});
-}
-
-// A map over `dims` with range variables `symbol_sizes` and `exprs`, as
-// built: the rules that use it produce maps that are already simple, and
-// the seed prints them unsimplified (e.g. `d0` with d0 in [0, 0] stays d0).
-IndexingMap MakeMap(absl::Span<const int64_t> dims,
-                    absl::Span<const int64_t> symbol_sizes,
-                    absl::Span<const AffineExpr> exprs,
-                    mlir::MLIRContext* context) {
-  return IndexingMap::FromTensorSizes(
-      AffineMap::get(dims.size(), symbol_sizes.size(),
-                     llvm::ArrayRef<AffineExpr>(exprs.data(), exprs.size()),
-                     context),
-      dims, symbol_sizes);
 }
 
 // One spatial dimension of a window (reduce-window, convolution) over a
@@ -462,9 +422,8 @@ HloInstructionIndexing ComputeOutputToInputConcatenateIndexing(
 
 HloInstructionIndexing ComputeOutputToInputDotIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 2) {
-    return UndefinedFor(instruction);
-  }
+  std::optional<DotDimensionRoles> roles = GetDotDimensionRoles(instruction);
+  if (!roles.has_value()) return UndefinedFor(instruction);
   const Shape& out = instruction->shape();
   const Shape& lhs = instruction->operand(0)->shape();
   const Shape& rhs = instruction->operand(1)->shape();
@@ -473,42 +432,21 @@ HloInstructionIndexing ComputeOutputToInputDotIndexing(
   const auto& rb = dnums.rhs_batch_dimensions;
   const auto& lc = dnums.lhs_contracting_dimensions;
   const auto& rc = dnums.rhs_contracting_dimensions;
-  std::vector<int64_t> lhs_special(lb), rhs_special(rb);
-  lhs_special.insert(lhs_special.end(), lc.begin(), lc.end());
-  rhs_special.insert(rhs_special.end(), rc.begin(), rc.end());
-  if (lb.size() != rb.size() || lc.size() != rc.size() ||
-      !IsDistinctSubset(lhs_special, lhs.rank()) ||
-      !IsDistinctSubset(rhs_special, rhs.rank())) {
-    return UndefinedFor(instruction);
-  }
-  const int64_t lhs_free = lhs.rank() - lhs_special.size();
-  const int64_t rhs_free = rhs.rank() - rhs_special.size();
-  if (out.rank() != static_cast<int64_t>(lb.size()) + lhs_free + rhs_free) {
-    return UndefinedFor(instruction);
-  }
+  // Output dims: batch, then lhs free, then rhs free; contracting dims are
+  // range variables.
   std::vector<AffineExpr> lhs_exprs(lhs.rank()), rhs_exprs(rhs.rank());
   std::vector<int64_t> symbol_sizes;
   int64_t out_dim = 0;
-  for (size_t i = 0; i < lb.size(); ++i, ++out_dim) {
-    if (lhs.dimensions(lb[i]) != rhs.dimensions(rb[i])) {
-      return UndefinedFor(instruction);
-    }
-    lhs_exprs[lb[i]] = rhs_exprs[rb[i]] = getAffineDimExpr(out_dim, context);
+  for (size_t i = 0; i < lb.size(); ++i) {
+    lhs_exprs[lb[i]] = rhs_exprs[rb[i]] = getAffineDimExpr(out_dim++, context);
   }
-  for (int64_t d = 0; d < lhs.rank(); ++d) {
-    if (!lhs_exprs[d] && std::find(lc.begin(), lc.end(), d) == lc.end()) {
-      lhs_exprs[d] = getAffineDimExpr(out_dim++, context);
-    }
+  for (int64_t d : roles->lhs_free) {
+    lhs_exprs[d] = getAffineDimExpr(out_dim++, context);
   }
-  for (int64_t d = 0; d < rhs.rank(); ++d) {
-    if (!rhs_exprs[d] && std::find(rc.begin(), rc.end(), d) == rc.end()) {
-      rhs_exprs[d] = getAffineDimExpr(out_dim++, context);
-    }
+  for (int64_t d : roles->rhs_free) {
+    rhs_exprs[d] = getAffineDimExpr(out_dim++, context);
   }
   for (size_t j = 0; j < lc.size(); ++j) {
-    if (lhs.dimensions(lc[j]) != rhs.dimensions(rc[j])) {
-      return UndefinedFor(instruction);
-    }
     lhs_exprs[lc[j]] = rhs_exprs[rc[j]] = getAffineSymbolExpr(j, context);
     symbol_sizes.push_back(lhs.dimensions(lc[j]));
   }
@@ -761,7 +699,7 @@ HloInstructionIndexing ComputeOutputToInputTupleIndexing(
 
 HloInstructionIndexing ComputeOutputToInputGetTupleElementIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!IsArray(instruction) || instruction->operand_count() != 1) {
+  if (!instruction->shape().IsArray() || instruction->operand_count() != 1) {
     return UndefinedFor(instruction);
   }
   return HloInstructionIndexing::FromIndexingMaps(

@@ -209,10 +209,6 @@ PropagatedTile CannotTile(std::string reason) {
   return tile;
 }
 
-std::string Indent(const std::string& text, const std::string& prefix) {
-  return prefix + absl::StrReplaceAll(text, {{"\n", "\n" + prefix}});
-}
-
 }  // namespace
 
 absl::StatusOr<IndexingMap> OutputTileMap(absl::Span<const int64_t> output_dims,
