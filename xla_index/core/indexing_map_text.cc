@@ -353,7 +353,12 @@ class MapParser {
   absl::Status ParseHeader(std::vector<std::string>& dims,
                            std::vector<std::string>& symbols,
                            std::vector<std::string>& runtime);
+  /// One whole expression (a result, a constraint, a standalone
+  /// expression): ParseSum with the operator budget reset.
+  absl::StatusOr<AffineExpr> ParseExpression();
   absl::StatusOr<AffineExpr> ParseSum();
+  /// Counts a binary operator against kMaxOperators.
+  absl::Status CountOperator();
   absl::StatusOr<AffineExpr> ParseTerm();
   absl::StatusOr<AffineExpr> ParseUnary();
   absl::StatusOr<AffineExpr> ParsePrimary();
@@ -366,6 +371,13 @@ class MapParser {
   Token tok_;
   absl::flat_hash_map<std::string, Variable> names_;
   int depth_ = 0;  // Parenthesis nesting, bounded against stack overflow.
+  // Binary operators in the current expression. A chain like
+  // d0 + d1 + ... + dN is a tree N deep, and every pass over affine
+  // expressions (MLIR's and the simplifier's) recurses into it; bounding
+  // the operators bounds the stack they use (4,000 terms overflowed it under
+  // AddressSanitizer).
+  static constexpr int kMaxOperators = 1024;
+  int operators_ = 0;
 };
 
 void MapParser::SkipSpace() {
@@ -512,11 +524,25 @@ absl::Status MapParser::ParseHeader(std::vector<std::string>& dims,
   return absl::OkStatus();
 }
 
+absl::StatusOr<AffineExpr> MapParser::ParseExpression() {
+  operators_ = 0;
+  return ParseSum();
+}
+
+absl::Status MapParser::CountOperator() {
+  if (++operators_ > kMaxOperators) {
+    return ErrorHere(
+        absl::StrCat("expression has more than ", kMaxOperators, " operators"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<AffineExpr> MapParser::ParseSum() {
   auto lhs = ParseTerm();
   if (!lhs.ok()) return lhs;
   AffineExpr result = *lhs;
   while (AtPunct("+") || AtPunct("-")) {
+    if (absl::Status s = CountOperator(); !s.ok()) return s;
     bool minus = AtPunct("-");
     Advance();
     auto rhs = ParseTerm();
@@ -543,6 +569,7 @@ absl::StatusOr<AffineExpr> MapParser::ParseTerm() {
     } else {
       return result;
     }
+    if (absl::Status s = CountOperator(); !s.ok()) return s;
     size_t op_offset = tok_.offset;
     Advance();
     auto rhs = ParseUnary();
@@ -625,7 +652,7 @@ absl::StatusOr<std::vector<AffineExpr>> MapParser::ParseResults() {
     return results;
   }
   while (true) {
-    auto e = ParseSum();
+    auto e = ParseExpression();
     if (!e.ok()) return e.status();
     results.push_back(*e);
     if (AtPunct(")")) {
@@ -665,7 +692,7 @@ absl::StatusOr<AffineExpr> MapParser::ParseStandaloneExpr(
   for (size_t i = 0; i < symbols.size(); ++i) {
     names_[symbols[i]] = {false, (int)i};
   }
-  auto e = ParseSum();
+  auto e = ParseExpression();
   if (!e.ok()) return e;
   if (tok_.kind != TokenKind::kEnd) return ErrorHere("expected end of input");
   return e;
@@ -728,7 +755,7 @@ absl::StatusOr<IndexingMap> MapParser::ParseMap() {
           tok_ = save_tok;
         }
       }
-      auto expr = ParseSum();
+      auto expr = ParseExpression();
       if (!expr.ok()) return expr.status();
       if (!AtWord("in")) return ErrorHere("expected 'in'");
       Advance();
