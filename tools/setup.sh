@@ -17,7 +17,8 @@ packages=(
 missing=()
 for p in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+  # "install ok installed", or "hold ok installed" once pinned below.
+  [[ "$status" == *" ok installed" ]] || missing+=("$p")
 done
 
 if ((${#missing[@]} == 0)); then
