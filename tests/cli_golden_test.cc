@@ -121,7 +121,9 @@ TEST_P(CliGoldenTest, Matches) {
   std::string stderr_text = ReadFile(err);
   EXPECT_EQ(WEXITSTATUS(status), c.exit_code) << "stderr: " << stderr_text;
   std::string stdout_text = ReadFile(out);
-  if (c.check_stdout) EXPECT_EQ(stdout_text, c.stdout_text);
+  if (c.check_stdout) {
+    EXPECT_EQ(stdout_text, c.stdout_text);
+  }
   for (const std::string& needle : c.stdout_contains) {
     EXPECT_THAT(stdout_text, testing::HasSubstr(needle));
   }
