@@ -55,12 +55,6 @@ std::string ToJson(const HloInstruction& instruction,
 
 absl::Status RunAnalyzeCommand(const CommandLine& command_line,
                                std::ostream& out, std::ostream& err) {
-  if (command_line.positional.size() != 1) {
-    return absl::InvalidArgumentError(
-        "usage: xla-index analyze FILE.hlo "
-        "[--direction=output-to-input|input-to-output] [--instruction=NAME] "
-        "[--json]");
-  }
   const std::string& path = command_line.positional[0];
   IndexingDirection direction = IndexingDirection::kOutputToInput;
   if (std::optional<std::string> name = command_line.Get("direction")) {

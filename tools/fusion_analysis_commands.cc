@@ -16,15 +16,6 @@
 namespace xla_index {
 namespace {
 
-/// The one FILE.hlo argument, loaded and verified.
-absl::StatusOr<std::unique_ptr<HloModule>> LoadSingleModuleArgument(
-    const CommandLine& command_line, absl::string_view usage) {
-  if (command_line.positional.size() != 1) {
-    return absl::InvalidArgumentError(absl::StrCat("usage: ", usage));
-  }
-  return LoadHloModule(command_line.positional[0]);
-}
-
 /// The value of integer flag `name`, or `default_value` when absent.
 absl::StatusOr<int64_t> IntegerFlag(const CommandLine& command_line,
                                     absl::string_view name,
@@ -43,9 +34,8 @@ absl::StatusOr<int64_t> IntegerFlag(const CommandLine& command_line,
 
 absl::Status RunCoalescingCommand(const CommandLine& command_line,
                                   std::ostream& out, std::ostream& err) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module = LoadSingleModuleArgument(
-      command_line,
-      "xla-index coalescing FILE.hlo [--block=N] [--unroll=N] [--json]");
+  absl::StatusOr<std::unique_ptr<HloModule>> module =
+      LoadHloModule(command_line.positional[0]);
   if (!module.ok()) return module.status();
   CoalescingOptions options;
   absl::StatusOr<int64_t> block =
@@ -67,8 +57,8 @@ absl::Status RunCoalescingCommand(const CommandLine& command_line,
 
 absl::Status RunUtilizationCommand(const CommandLine& command_line,
                                    std::ostream& out, std::ostream& err) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module = LoadSingleModuleArgument(
-      command_line, "xla-index utilization FILE.hlo [--json]");
+  absl::StatusOr<std::unique_ptr<HloModule>> module =
+      LoadHloModule(command_line.positional[0]);
   if (!module.ok()) return module.status();
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   absl::StatusOr<UtilizationReport> report =
@@ -81,8 +71,8 @@ absl::Status RunUtilizationCommand(const CommandLine& command_line,
 
 absl::Status RunTileCommand(const CommandLine& command_line, std::ostream& out,
                             std::ostream& err) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module = LoadSingleModuleArgument(
-      command_line, "xla-index tile FILE.hlo --tile=8,128 [--json]");
+  absl::StatusOr<std::unique_ptr<HloModule>> module =
+      LoadHloModule(command_line.positional[0]);
   if (!module.ok()) return module.status();
   std::optional<std::string> tile = command_line.Get("tile");
   if (!tile.has_value()) {

@@ -14,11 +14,6 @@ namespace xla_index {
 
 absl::Status RunLayoutCommand(const CommandLine& command_line,
                               std::ostream& out, std::ostream& err) {
-  if (command_line.positional.size() != 1) {
-    return absl::InvalidArgumentError(
-        "usage: xla-index layout SHAPE [--index=i,j,...] [--svg=FILE] "
-        "[--json]");
-  }
   const std::string& shape = command_line.positional[0];
   std::optional<std::vector<int64_t>> index;
   if (std::optional<std::string> text = command_line.Get("index")) {

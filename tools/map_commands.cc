@@ -33,23 +33,10 @@ void PrintMap(const IndexingMap& map, bool json, std::ostream& out) {
   out << (json ? IndexingMapToJson(map) : ToString(map)) << "\n";
 }
 
-absl::Status CheckArgumentCount(const CommandLine& command_line,
-                                size_t expected, absl::string_view usage) {
-  if (command_line.positional.size() != expected) {
-    return absl::InvalidArgumentError(absl::StrCat("usage: ", usage));
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 absl::Status RunSimplifyCommand(const CommandLine& command_line,
                                 std::ostream& out, std::ostream& err) {
-  if (absl::Status s = CheckArgumentCount(
-          command_line, 1, "xla-index simplify MAP|- [--json] [--timing]");
-      !s.ok()) {
-    return s;
-  }
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   absl::StatusOr<std::string> text =
       ArgumentOrStdin(command_line.positional[0]);
@@ -81,12 +68,6 @@ absl::Status RunSimplifyCommand(const CommandLine& command_line,
 
 absl::Status RunComposeCommand(const CommandLine& command_line,
                                std::ostream& out, std::ostream& err) {
-  if (absl::Status s = CheckArgumentCount(
-          command_line, 2,
-          "xla-index compose MAP1 MAP2 [--json] [--timing] (MAP2 after MAP1)");
-      !s.ok()) {
-    return s;
-  }
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   absl::StatusOr<std::string> first_text =
       ArgumentOrStdin(command_line.positional[0]);

@@ -14,11 +14,6 @@ namespace xla_index {
 
 absl::Status RunSparseCommand(const CommandLine& command_line,
                               std::ostream& out, std::ostream& err) {
-  if (command_line.positional.size() != 1) {
-    return absl::InvalidArgumentError(
-        "usage: xla-index sparse ENCODING [--shape=AxB...] [--coo=FILE] "
-        "[--svg=FILE] [--json]");
-  }
   std::optional<std::string> coo_text;
   std::string coo_path = command_line.Get("coo").value_or("");
   if (!coo_path.empty()) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "tools/analyze_command.h"
 #include "tools/command_line.h"
@@ -53,22 +54,61 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
 in-process and reports median times on stderr.
 )";
 
+/// One subcommand: its flags, how many positional arguments it takes (the
+/// run function may rely on that count) and the usage line shown otherwise.
 struct Subcommand {
   absl::string_view name;
   std::vector<absl::string_view> flags;
+  size_t positional_count;
+  absl::string_view usage;
   absl::Status (*run)(const CommandLine&, std::ostream&, std::ostream&);
 };
 
 const std::vector<Subcommand>& Subcommands() {
   static const auto* subcommands = new std::vector<Subcommand>{
-      {"analyze", {"json", "direction", "instruction"}, RunAnalyzeCommand},
-      {"simplify", {"json", "timing"}, RunSimplifyCommand},
-      {"compose", {"json", "timing"}, RunComposeCommand},
-      {"coalescing", {"json", "block", "unroll"}, RunCoalescingCommand},
-      {"utilization", {"json"}, RunUtilizationCommand},
-      {"tile", {"json", "tile"}, RunTileCommand},
-      {"layout", {"json", "index", "svg"}, RunLayoutCommand},
-      {"sparse", {"json", "shape", "coo", "svg"}, RunSparseCommand},
+      {"analyze",
+       {"json", "direction", "instruction"},
+       1,
+       "xla-index analyze FILE.hlo "
+       "[--direction=output-to-input|input-to-output] [--instruction=NAME] "
+       "[--json]",
+       RunAnalyzeCommand},
+      {"simplify",
+       {"json", "timing"},
+       1,
+       "xla-index simplify MAP|- [--json] [--timing]",
+       RunSimplifyCommand},
+      {"compose",
+       {"json", "timing"},
+       2,
+       "xla-index compose MAP1 MAP2 [--json] [--timing] (MAP2 after MAP1)",
+       RunComposeCommand},
+      {"coalescing",
+       {"json", "block", "unroll"},
+       1,
+       "xla-index coalescing FILE.hlo [--block=N] [--unroll=N] [--json]",
+       RunCoalescingCommand},
+      {"utilization",
+       {"json"},
+       1,
+       "xla-index utilization FILE.hlo [--json]",
+       RunUtilizationCommand},
+      {"tile",
+       {"json", "tile"},
+       1,
+       "xla-index tile FILE.hlo --tile=8,128 [--json]",
+       RunTileCommand},
+      {"layout",
+       {"json", "index", "svg"},
+       1,
+       "xla-index layout SHAPE [--index=i,j,...] [--svg=FILE] [--json]",
+       RunLayoutCommand},
+      {"sparse",
+       {"json", "shape", "coo", "svg"},
+       1,
+       "xla-index sparse ENCODING [--shape=AxB...] [--coo=FILE] [--svg=FILE] "
+       "[--json]",
+       RunSparseCommand},
   };
   return *subcommands;
 }
@@ -92,9 +132,14 @@ int Main(int argc, char** argv) {
     std::vector<std::string> args(argv + 2, argv + argc);
     absl::StatusOr<CommandLine> command_line =
         ParseCommandLine(args, subcommand.flags);
-    absl::Status status =
-        command_line.ok() ? subcommand.run(*command_line, std::cout, std::cerr)
-                          : command_line.status();
+    absl::Status status = command_line.status();
+    if (status.ok() &&
+        command_line->positional.size() != subcommand.positional_count) {
+      status =
+          absl::InvalidArgumentError(absl::StrCat("usage: ", subcommand.usage));
+    }
+    if (status.ok())
+      status = subcommand.run(*command_line, std::cout, std::cerr);
     std::cout.flush();
     if (!status.ok()) {
       std::cerr << "xla-index " << name << ": " << status.message() << "\n";
