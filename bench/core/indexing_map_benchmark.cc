@@ -261,6 +261,26 @@ void BM_ComposeAndSimplifyReshapeChain(benchmark::State& state) {
 // The same chain with mlir::simplifyAffineMap (no bounds) after each step;
 // its expressions grow with the chain length (it cannot cancel the reshapes
 // without bounds), so only `state.range(0)` steps.
+// The same chain handed over at once (ComposeAndSimplifyIndexingMaps of a
+// span): linear forms go from step to step, MLIR expressions are built once.
+void BM_ComposeAndSimplifyReshapeChainAtOnce(benchmark::State& state) {
+  const auto& shapes = ChainShapes();
+  const int length = state.range(0);
+  const bool presimplified = state.range(1) == 1;
+  std::vector<IndexingMap> chain;  // From the root: chain[0] is applied first.
+  for (int k = length - 1; k >= 0; --k) {
+    chain.push_back(
+        ReshapeMap(shapes[(k + 1) % shapes.size()], shapes[k % shapes.size()]));
+    if (presimplified) chain.back().Simplify();
+  }
+  int64_t nodes = 0;
+  for (auto _ : state) {
+    IndexingMap map = ComposeAndSimplifyIndexingMaps(chain);
+    nodes = CountNodes(map.GetAffineMap());
+    benchmark::DoNotOptimize(map);
+  }
+  state.counters["result_nodes"] = nodes;
+}
 void BM_MlirComposeAndSimplifyReshapeChain(benchmark::State& state) {
   const auto& shapes = ChainShapes();
   std::vector<mlir::AffineMap> chain;
@@ -305,6 +325,10 @@ BENCHMARK_TEMPLATE(BM_SimplifyAlreadySimple, Corpus);
 BENCHMARK(BM_CopyOnly);
 BENCHMARK(BM_Compose);
 BENCHMARK(BM_ComposeAndSimplifyReshapeChain)
+    ->Args({4, 0})
+    ->Args({64, 0})
+    ->Args({64, 1});
+BENCHMARK(BM_ComposeAndSimplifyReshapeChainAtOnce)
     ->Args({4, 0})
     ->Args({64, 0})
     ->Args({64, 1});

@@ -192,7 +192,8 @@ AffineSimplifier::Lin AffineSimplifier::Add(const Lin& a, const Lin& b) {
   Lin out;
   if (AddOverflows(a.constant, b.constant, &out.constant)) overflow_ = true;
   size_t i = 0, j = 0;
-  bool has_div_mod = false;
+  bool has_div_mod = false, merged = false;
+  out.terms.reserve(a.terms.size() + b.terms.size());
   while (i < a.terms.size() || j < b.terms.size()) {
     Term t;
     if (j == b.terms.size() ||
@@ -205,14 +206,21 @@ AffineSimplifier::Lin AffineSimplifier::Add(const Lin& a, const Lin& b) {
       if (AddOverflows(t.coeff, b.terms[j++].coeff, &t.coeff)) {
         overflow_ = true;
       }
+      merged = true;
       if (t.coeff == 0) continue;
     }
     AtomKind kind = atoms_[t.atom].kind;
     has_div_mod |= kind == AtomKind::kFloorDiv || kind == AtomKind::kMod;
     out.terms.push_back(t);
   }
-  if (has_div_mod) Recombine(out);
-  ComputeBounds(out);
+  // Without a shared atom, the range of the sum is the sum of the ranges
+  // (interval addition is exact for independent terms).
+  if (merged) {
+    ComputeBounds(out);
+  } else {
+    out.bounds = a.bounds + b.bounds;
+  }
+  if (has_div_mod && out.terms.size() >= 2) Recombine(out);
   return out;
 }
 
@@ -225,13 +233,26 @@ AffineSimplifier::Lin AffineSimplifier::Scale(const Lin& a, int64_t k) {
   }
   Lin out;
   if (MulOverflows(a.constant, k, &out.constant)) overflow_ = true;
+  out.terms.reserve(a.terms.size());
   for (const Term& t : a.terms) {
     Term s = t;
     if (MulOverflows(t.coeff, k, &s.coeff)) overflow_ = true;
     out.terms.push_back(s);
   }
-  ComputeBounds(out);
+  out.bounds = a.bounds * k;  // k * sum(ranges) == sum(k * ranges).
   return out;
+}
+
+int32_t AffineSimplifier::QuotientAtom(int32_t mod_atom) {
+  if (atoms_[mod_atom].quotient != -2) return atoms_[mod_atom].quotient;
+  const bool overflow_before = overflow_;
+  overflow_ = false;
+  const Lin x = args_[atoms_[mod_atom].arg];
+  Lin q = FloorDivBy(x, atoms_[mod_atom].divisor, kMaxDepth - 2, AffineExpr());
+  const int32_t quotient = IsAtom(q) ? q.terms[0].atom : -1;
+  if (!overflow_) atoms_[mod_atom].quotient = quotient;  // Else not cached.
+  overflow_ |= overflow_before;
+  return quotient;
 }
 
 // (x mod c) * k + (x floordiv c) * (c*k)  ->  x * k,
@@ -256,20 +277,17 @@ void AffineSimplifier::Recombine(Lin& lin) {
                     (kind_j == AtomKind::kFloorDiv || kind_j == AtomKind::kMod);
     }
     if (!has_partner) continue;
-    const Lin x = args_[md.arg];
-    Lin quotient = FloorDivBy(x, c, kMaxDepth - 2, AffineExpr());
-    if (quotient.terms.size() != 1 || quotient.terms[0].coeff != 1 ||
-        quotient.constant != 0) {
-      continue;
-    }
+    const int32_t quotient = QuotientAtom(lin.terms[i].atom);
+    if (quotient < 0) continue;
+    const Lin x = args_[atoms_[lin.terms[i].atom].arg];
     for (size_t j = 0; j < lin.terms.size(); ++j) {
       if (j == i || lin.terms[j].coeff != kc) continue;
       const int32_t aj = lin.terms[j].atom;
       Lin replacement;
-      if (aj == quotient.terms[0].atom) {
+      if (aj == quotient) {
         replacement = Scale(x, k);
       } else if (atoms_[aj].kind == AtomKind::kMod &&
-                 LinEqual(args_[atoms_[aj].arg], quotient)) {
+                 IsAtom(args_[atoms_[aj].arg], quotient)) {
         int64_t cm;
         if (MulOverflows(c, atoms_[aj].divisor, &cm)) continue;
         replacement = Scale(ModBy(x, cm, kMaxDepth - 2, AffineExpr()), k);
@@ -281,6 +299,7 @@ void AffineSimplifier::Recombine(Lin& lin) {
       for (size_t t = 0; t < lin.terms.size(); ++t) {
         if (t != i && t != j) rest.terms.push_back(lin.terms[t]);
       }
+      ComputeBounds(rest);
       lin = Add(rest, replacement);
       return;
     }
@@ -305,6 +324,7 @@ void AffineSimplifier::Recombine(Lin& lin) {
       for (size_t t = 0; t < lin.terms.size(); ++t) {
         if (t != i && t != j) rest.terms.push_back(lin.terms[t]);
       }
+      ComputeBounds(rest);
       lin = Add(rest, Scale(x, k));
       return;
     }
@@ -337,6 +357,7 @@ void AffineSimplifier::Recombine(Lin& lin) {
     std::sort(
         removed.terms.begin(), removed.terms.end(),
         [&](const Term& a, const Term& b) { return AtomLess(a.atom, b.atom); });
+    ComputeBounds(removed);
     Lin rest = Add(lin, Scale(removed, -1));
     Lin mod = Scale(ModBy(x, c, 0, AffineExpr()), neg_k);
     lin = Add(rest, mod);
@@ -530,6 +551,7 @@ AffineSimplifier::Lin AffineSimplifier::ModBy(Lin x, int64_t c, int depth,
       if (inner.kind != AtomKind::kMod || inner.divisor % c != 0) continue;
       Lin rest = inside;
       rest.terms.erase(rest.terms.begin() + i);
+      ComputeBounds(rest);
       Lin y = Scale(args_[inner.arg], inside.terms[i].coeff);
       return ModBy(Add(rest, y), c, depth + 1, AffineExpr());
     }
@@ -557,11 +579,14 @@ AffineSimplifier::Lin AffineSimplifier::Visit(AffineExpr expr) {
 AffineSimplifier::Lin AffineSimplifier::VisitCached(AffineExpr expr) {
   if (!mlir::isa<mlir::AffineBinaryOpExpr>(expr)) return VisitUncached(expr);
   auto it = visited_.find(expr.getAsOpaquePointer());
-  if (it != visited_.end()) return it->second;
+  if (it != visited_.end()) return visited_lins_[it->second];
   bool overflow_before = overflow_;
   overflow_ = false;
   Lin lin = VisitUncached(expr);
-  if (!overflow_) visited_[expr.getAsOpaquePointer()] = lin;
+  if (!overflow_) {
+    visited_[expr.getAsOpaquePointer()] = visited_lins_.size();
+    visited_lins_.push_back(lin);
+  }
   overflow_ |= overflow_before;
   return lin;
 }
@@ -763,37 +788,37 @@ Interval AffineSimplifier::Range(AffineExpr expr) {
   return overflow_ ? Interval::Unbounded() : lin.bounds;
 }
 
-bool AffineSimplifier::SimplifyComposition(
-    llvm::ArrayRef<AffineExpr> inner, llvm::ArrayRef<int> inner_symbols,
-    llvm::ArrayRef<AffineExpr> outer, llvm::ArrayRef<int> outer_symbols,
-    const std::vector<Interval>& outer_dim_bounds,
+bool AffineSimplifier::SimplifyChain(
+    llvm::ArrayRef<ChainLink> chain,
     llvm::SmallVectorImpl<AffineExpr>& results) {
   overflow_ = false;
-  std::vector<Lin> values;
-  values.reserve(inner.size());
-  visited_.clear();
   cache_all_ = true;
   remap_symbols_ = true;
-  symbol_positions_ = inner_symbols;
-  for (size_t i = 0; i < inner.size(); ++i) {
-    values.push_back(Visit(inner[i]));
-    if (i >= outer_dim_bounds.size() ||
-        !outer_dim_bounds[i].Contains(values.back().bounds)) {
-      overflow_ = true;  // Needs a domain constraint.
+  std::vector<Lin> values, next;
+  for (size_t k = 0; k < chain.size() && !overflow_; ++k) {
+    const ChainLink& link = chain[k];
+    if (k > 0) {
+      for (size_t i = 0; i < values.size(); ++i) {
+        if (i >= link.dim_bounds.size() ||
+            !link.dim_bounds[i].Contains(values[i].bounds)) {
+          overflow_ = true;  // Needs a domain constraint.
+        }
+      }
+      dim_values_ = &values;
     }
+    // The cache holds the previous map's meaning of dims and symbols.
+    ClearVisited();
+    symbol_positions_ = link.symbols;
+    next.clear();
+    for (size_t i = 0; i < link.results.size() && !overflow_; ++i) {
+      next.push_back(Visit(link.results[i]));
+    }
+    std::swap(values, next);
   }
-  // The cache holds inner's meaning of dims and symbols.
-  visited_.clear();
   if (!overflow_) {
-    dim_values_ = &values;
-    symbol_positions_ = outer_symbols;
-    for (AffineExpr e : outer) {
-      Lin lin = Visit(e);
-      if (overflow_) break;
-      results.push_back(Build(lin));
-    }
+    for (const Lin& lin : values) results.push_back(Build(lin));
   }
-  visited_.clear();
+  ClearVisited();
   dim_values_ = nullptr;
   cache_all_ = false;
   remap_symbols_ = false;
@@ -810,7 +835,8 @@ void AffineSimplifier::SetAtomRange(AffineExpr expr, Interval interval) {
   }
   Atom& atom = atoms_[lin.terms[0].atom];
   atom.bounds = atom.bounds.Intersect(interval);
-  visited_.clear();  // Cached ranges may involve the atom.
+  for (Atom& a : atoms_) a.quotient = -2;  // May simplify further now.
+  ClearVisited();  // Cached ranges may involve the atom.
 }
 
 AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(

@@ -89,18 +89,22 @@ class AffineSimplifier {
   NormalConstraint NormalizeConstraint(mlir::AffineExpr expr,
                                        Interval interval);
 
-  /// Simplified results of `outer` after `inner` (outer's dim i is inner's
-  /// result i) without building the composed MLIR expressions first. Symbol
-  /// j of `inner` / `outer` is symbol inner_symbols[j] / outer_symbols[j] of
-  /// this simplifier's box. Returns false, computing nothing, when some
-  /// inner result may leave `outer_dim_bounds` (the composition then needs a
-  /// constraint: use ComposeIndexingMaps and Simplify).
-  bool SimplifyComposition(llvm::ArrayRef<mlir::AffineExpr> inner,
-                           llvm::ArrayRef<int> inner_symbols,
-                           llvm::ArrayRef<mlir::AffineExpr> outer,
-                           llvm::ArrayRef<int> outer_symbols,
-                           const std::vector<Interval>& outer_dim_bounds,
-                           llvm::SmallVectorImpl<mlir::AffineExpr>& results);
+  /// One map of a composition chain: its results, where each of its symbols
+  /// sits in this simplifier's box, and its dims' bounds.
+  struct ChainLink {
+    llvm::ArrayRef<mlir::AffineExpr> results;
+    llvm::ArrayRef<int> symbols;  // Symbol j is the box's symbol symbols[j].
+    llvm::ArrayRef<Interval> dim_bounds;
+  };
+  /// Simplified results of the chain's last map after ... after its first
+  /// (map k+1's dim i is map k's result i; the first map's dims are the
+  /// box's), without building the intermediate MLIR expressions: each map's
+  /// results are carried to the next as linear forms. Returns false,
+  /// computing nothing, when some result of map k may leave map k+1's dim
+  /// bounds (the composition then needs a constraint: use
+  /// ComposeIndexingMaps and Simplify).
+  bool SimplifyChain(llvm::ArrayRef<ChainLink> chain,
+                     llvm::SmallVectorImpl<mlir::AffineExpr>& results);
 
   /// Records that `expr` lies in `interval` on the domain (a constraint), so
   /// later simplifications may use the tighter range of that subexpression.
@@ -130,7 +134,10 @@ class AffineSimplifier {
     Interval bounds;
     bool symbolic = false;     // Involves symbols (and constants) only.
     uint64_t fingerprint = 0;  // kFloorDiv, kMod: of kind, divisor, arg.
-    mlir::AffineExpr expr;     // Built lazily; for kOpaque the original.
+    // kMod `x mod c`: the atom that `x floordiv c` simplifies to, -1 if it is
+    // not a single atom, -2 if not computed yet (Recombine asks repeatedly).
+    int32_t quotient = -2;
+    mlir::AffineExpr expr;  // Built lazily; for kOpaque the original.
   };
 
   Lin Visit(mlir::AffineExpr expr);
@@ -148,6 +155,12 @@ class AffineSimplifier {
   bool SplitSmallPart(const Lin& x, int64_t c, Lin& multiple, Lin& small,
                       int64_t& g);
   void Recombine(Lin& lin);
+  int32_t QuotientAtom(int32_t mod_atom);
+  // lin == 1 * atom (any atom when atom < 0).
+  static bool IsAtom(const Lin& lin, int32_t atom = -1) {
+    return lin.terms.size() == 1 && lin.terms[0].coeff == 1 &&
+           lin.constant == 0 && (atom < 0 || lin.terms[0].atom == atom);
+  }
   void ComputeBounds(Lin& lin) const;
   int32_t InternAtom(Atom atom);
   int32_t DivModAtom(AtomKind kind, const Lin& arg, int64_t divisor,
@@ -169,7 +182,14 @@ class AffineSimplifier {
   llvm::SmallVector<int32_t, 16> dim_atoms_, symbol_atoms_;
   bool overflow_ = false;  // Set when coefficient arithmetic overflowed.
   // Visit results of binary subexpressions: composed maps share them.
-  llvm::SmallDenseMap<const void*, Lin, 8> visited_;
+  // The map holds indices into visited_lins_, so that growing it moves no
+  // Lin.
+  llvm::SmallDenseMap<const void*, int32_t, 16> visited_;
+  std::vector<Lin> visited_lins_;
+  void ClearVisited() {
+    visited_.clear();
+    visited_lins_.clear();
+  }
   // While simplifying a composition: values of dims and positions of
   // symbols of the expressions being visited (null: themselves).
   const std::vector<Lin>* dim_values_ = nullptr;

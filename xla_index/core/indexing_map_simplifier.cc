@@ -6,6 +6,8 @@
 #include <optional>
 #include <vector>
 
+#include "absl/types/span.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
@@ -208,50 +210,91 @@ bool IndexingMapSimplifier::Run() {
   return changed;
 }
 
-IndexingMap ComposeAndSimplifyIndexingMaps(const IndexingMap& first,
-                                           const IndexingMap& second) {
-  auto slow_path = [&] {
-    IndexingMap composed = ComposeIndexingMaps(first, second);
+namespace {
+
+// The chain composed pairwise, simplifying after each step.
+IndexingMap FoldComposeAndSimplify(llvm::ArrayRef<const IndexingMap*> chain) {
+  IndexingMap composed = *chain[0];
+  composed.Simplify();
+  for (size_t k = 1; k < chain.size(); ++k) {
+    composed = ComposeIndexingMaps(composed, *chain[k]);
     composed.Simplify();
-    return composed;
-  };
-  if (first.IsUndefined() || second.IsUndefined() || first.IsKnownEmpty() ||
-      second.IsKnownEmpty() || first.GetConstraintsCount() > 0 ||
-      second.GetConstraintsCount() > 0 || first.GetRuntimeVarsCount() > 0 ||
-      second.GetRuntimeVarsCount() > 0 ||
-      first.GetResultCount() != second.GetDimensionCount()) {
-    return slow_path();
   }
-  for (Interval b : first.GetDimBounds()) {
-    if (b.IsEmpty()) return slow_path();
+  return composed;
+}
+
+// Whether AffineSimplifier::SimplifyChain can compose the chain: no
+// constraints or runtime variables anywhere, no empty interval, and each
+// map's results are the next map's dims.
+bool ChainHasFastPath(llvm::ArrayRef<const IndexingMap*> chain) {
+  for (size_t k = 0; k < chain.size(); ++k) {
+    const IndexingMap& map = *chain[k];
+    if (map.IsUndefined() || map.IsKnownEmpty() ||
+        map.GetConstraintsCount() > 0 || map.GetRuntimeVarsCount() > 0) {
+      return false;
+    }
+    if (k + 1 < chain.size() &&
+        map.GetResultCount() != chain[k + 1]->GetDimensionCount()) {
+      return false;
+    }
+    for (Interval b : map.GetRangeVarBounds()) {
+      if (b.IsEmpty()) return false;
+    }
   }
-  for (Interval b : first.GetRangeVarBounds()) {
-    if (b.IsEmpty()) return slow_path();
+  for (Interval b : chain[0]->GetDimBounds()) {
+    if (b.IsEmpty()) return false;
   }
-  for (Interval b : second.GetRangeVarBounds()) {
-    if (b.IsEmpty()) return slow_path();
+  return true;
+}
+
+IndexingMap ComposeAndSimplifyChain(llvm::ArrayRef<const IndexingMap*> chain) {
+  if (chain.empty()) return IndexingMap::Undefined();
+  if (!ChainHasFastPath(chain)) return FoldComposeAndSimplify(chain);
+  // Symbols as pairwise ComposeIndexingMaps orders them: the last map's range
+  // variables first, the first map's last.
+  std::vector<Interval> symbols;
+  std::vector<llvm::SmallVector<int, 4>> positions(chain.size());
+  for (size_t k = chain.size(); k-- > 0;) {
+    for (Interval b : chain[k]->GetRangeVarBounds()) {
+      positions[k].push_back(symbols.size());
+      symbols.push_back(b);
+    }
   }
-  // Symbols as ComposeIndexingMaps orders them: [range(second),
-  // range(first)] (no runtime variables here).
-  const int r1 = first.GetRangeVarsCount(), r2 = second.GetRangeVarsCount();
-  std::vector<Interval> symbols = second.GetRangeVarBounds();
-  symbols.insert(symbols.end(), first.GetRangeVarBounds().begin(),
-                 first.GetRangeVarBounds().end());
-  llvm::SmallVector<int, 8> first_symbols, second_symbols;
-  for (int i = 0; i < r1; ++i) first_symbols.push_back(r2 + i);
-  for (int i = 0; i < r2; ++i) second_symbols.push_back(i);
+  llvm::SmallVector<AffineSimplifier::ChainLink, 8> links;
+  for (size_t k = 0; k < chain.size(); ++k) {
+    links.push_back({chain[k]->GetAffineMap().getResults(), positions[k],
+                     chain[k]->GetDimBounds()});
+  }
+  const IndexingMap& first = *chain.front();
   mlir::MLIRContext* ctx = first.GetMLIRContext();
   AffineSimplifier simplifier(ctx, first.GetDimBounds(), symbols);
   llvm::SmallVector<mlir::AffineExpr, 8> results;
-  if (!simplifier.SimplifyComposition(
-          first.GetAffineMap().getResults(), first_symbols,
-          second.GetAffineMap().getResults(), second_symbols,
-          second.GetDimBounds(), results)) {
-    return slow_path();
+  if (!simplifier.SimplifyChain(links, results)) {
+    return FoldComposeAndSimplify(chain);
   }
-  return IndexingMap(
-      mlir::AffineMap::get(first.GetDimensionCount(), r1 + r2, results, ctx),
-      first.GetDimBounds(), std::move(symbols), {});
+  const int num_symbols = symbols.size();
+  return IndexingMap(mlir::AffineMap::get(first.GetDimensionCount(),
+                                          num_symbols, results, ctx),
+                     first.GetDimBounds(), std::move(symbols), {});
+}
+
+}  // namespace
+
+IndexingMap ComposeAndSimplifyIndexingMaps(const IndexingMap& first,
+                                           const IndexingMap& second) {
+  if (!ChainHasFastPath({&first, &second})) {
+    IndexingMap composed = ComposeIndexingMaps(first, second);
+    composed.Simplify();
+    return composed;
+  }
+  return ComposeAndSimplifyChain({&first, &second});
+}
+
+IndexingMap ComposeAndSimplifyIndexingMaps(
+    absl::Span<const IndexingMap> chain) {
+  llvm::SmallVector<const IndexingMap*, 16> pointers;
+  for (const IndexingMap& map : chain) pointers.push_back(&map);
+  return ComposeAndSimplifyChain(pointers);
 }
 
 namespace {

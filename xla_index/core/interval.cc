@@ -6,62 +6,9 @@
 
 namespace xla_index {
 
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t result;
-  if (__builtin_add_overflow(a, b, &result)) {
-    return b > 0 ? Interval::kMax : Interval::kMin;
-  }
-  return result;
-}
-
-int64_t SaturatingSub(int64_t a, int64_t b) {
-  int64_t result;
-  if (__builtin_sub_overflow(a, b, &result)) {
-    return b < 0 ? Interval::kMax : Interval::kMin;
-  }
-  return result;
-}
-
-int64_t SaturatingMul(int64_t a, int64_t b) {
-  int64_t result;
-  if (__builtin_mul_overflow(a, b, &result)) {
-    return (a < 0) != (b < 0) ? Interval::kMin : Interval::kMax;
-  }
-  return result;
-}
-
-int64_t SaturatingNeg(int64_t a) {
-  return a == Interval::kMin ? Interval::kMax : -a;
-}
-
-int64_t FloorDiv(int64_t a, int64_t b) {
-  if (b == -1) return SaturatingNeg(a);
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
-int64_t CeilDiv(int64_t a, int64_t b) {
-  if (b == -1) return SaturatingNeg(a);
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) == (b < 0))) ++q;
-  return q;
-}
-
-int64_t FloorMod(int64_t a, int64_t b) {
-  if (b == -1) return 0;
-  int64_t r = a % b;
-  if (r != 0 && ((r < 0) != (b < 0))) r += b;
-  return r;
-}
-
 int64_t Interval::NumElements() const {
   if (IsEmpty()) return 0;
   return SaturatingAdd(SaturatingSub(upper, lower), 1);
-}
-
-Interval Interval::Intersect(Interval other) const {
-  return {std::max(lower, other.lower), std::min(upper, other.upper)};
 }
 
 Interval Interval::Union(Interval other) const {
@@ -76,10 +23,6 @@ std::string Interval::ToString() const {
 
 std::ostream& operator<<(std::ostream& os, Interval interval) {
   return os << interval.ToString();
-}
-
-Interval operator+(Interval a, Interval b) {
-  return {SaturatingAdd(a.lower, b.lower), SaturatingAdd(a.upper, b.upper)};
 }
 
 Interval operator-(Interval a, Interval b) {
@@ -102,14 +45,6 @@ static Interval CornerHull(Interval a, Interval b, F f) {
 Interval operator*(Interval a, Interval b) {
   if (a.IsEmpty() || b.IsEmpty()) return {0, -1};
   return CornerHull(a, b, SaturatingMul);
-}
-
-Interval operator*(Interval a, int64_t k) {
-  // Monotone in x: two products instead of four corners (this is on the
-  // simplifier's hot path).
-  if (a.IsEmpty()) return {0, -1};
-  if (k >= 0) return {SaturatingMul(a.lower, k), SaturatingMul(a.upper, k)};
-  return {SaturatingMul(a.upper, k), SaturatingMul(a.lower, k)};
 }
 
 Interval FloorDiv(Interval a, Interval b) {
