@@ -103,6 +103,12 @@ absl::StatusOr<std::string> Parser::ParseName(absl::string_view what) {
     return cursor_.Error(
         absl::StrCat("expected ", what, ", found ", DescribeNext(cursor_)));
   }
+  if (word == "ROOT") {
+    // Printed without the sigil, `ROOT = ...` would read as the keyword.
+    cursor_.set_pos(start);
+    return cursor_.Error(
+        absl::StrCat("expected ", what, ", found the keyword 'ROOT'"));
+  }
   return std::string(word);
 }
 

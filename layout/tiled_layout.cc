@@ -116,6 +116,11 @@ absl::StatusOr<TiledLayout> TiledLayout::Create(
       !status.ok()) {
     return status;
   }
+  if (static_cast<int64_t>(tiles.size()) > kMaxTiles) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the layout has ", tiles.size(), " tiles, more than the ",
+                     kMaxTiles, " supported"));
+  }
   TiledLayout layout;
   layout.dims_.assign(dims.begin(), dims.end());
   layout.minor_to_major_.assign(minor_to_major.begin(), minor_to_major.end());

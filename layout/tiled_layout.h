@@ -50,6 +50,12 @@ inline constexpr int64_t kCombineDimension = -1;
 /// ask for; real layouts stay far below).
 inline constexpr int64_t kMaxPhysicalRank = 64;
 
+/// At most this many tiles in a layout. Each tile nests floordiv/mod of the
+/// previous level's linear index in the layout's indexing maps, so printed
+/// maps can double in size per tile (a fuzzer's 30-tile layout printed 93
+/// MB); XLA's layouts use one to three tiles.
+inline constexpr int64_t kMaxTiles = 8;
+
 /// Errors of TiledLayout::Create about one tile carry the tile's number
 /// (0-based, decimal text) as a payload under this URL, so callers that
 /// have the layout text can point at the tile.
@@ -87,8 +93,8 @@ class TiledLayout {
   /// negative dimensions, minor_to_major not a permutation of the
   /// dimensions, an empty tile, a tile of higher rank than the shape it
   /// tiles, a tile size <= 0 (other than `*`), `*` as a tile's most minor
-  /// entry, physical sizes that overflow int64, and physical shapes of rank
-  /// above kMaxPhysicalRank.
+  /// entry, more than kMaxTiles tiles, physical sizes that overflow int64,
+  /// and physical shapes of rank above kMaxPhysicalRank.
   static absl::StatusOr<TiledLayout> Create(
       absl::Span<const int64_t> dims, absl::Span<const int64_t> minor_to_major,
       absl::Span<const std::vector<int64_t>> tiles);

@@ -206,12 +206,24 @@ TEST(TiledLayoutTest, RejectsInvalidLayouts) {
 }
 
 TEST(TiledLayoutTest, RejectsPhysicalRankBeyondTheLimit) {
-  // Each (1) tile adds one dimension: 2 + 62 = 64 is allowed, 65 is not.
-  std::vector<std::vector<int64_t>> tiles(62, std::vector<int64_t>{1});
+  // Each rank-8 tile of ones adds eight dimensions: 8 + 7 * 8 = 64 is
+  // allowed, 72 is not.
+  const std::vector<int64_t> dims(8, 1),
+      minor_to_major = {7, 6, 5, 4, 3, 2, 1, 0};
+  std::vector<std::vector<int64_t>> tiles(7, std::vector<int64_t>(8, 1));
+  EXPECT_EQ(CreateError(dims, minor_to_major, tiles), "OK");
+  tiles.push_back(std::vector<int64_t>(8, 1));
+  EXPECT_THAT(CreateError(dims, minor_to_major, tiles),
+              HasSubstr("tile 7 (1,1,1,1,1,1,1,1) makes the physical shape "
+                        "rank 72"));
+}
+
+TEST(TiledLayoutTest, RejectsMoreThanEightTiles) {
+  std::vector<std::vector<int64_t>> tiles(8, std::vector<int64_t>{1});
   EXPECT_EQ(CreateError({3, 5}, {1, 0}, tiles), "OK");
   tiles.push_back({1});
   EXPECT_THAT(CreateError({3, 5}, {1, 0}, tiles),
-              HasSubstr("tile 62 (1) makes the physical shape rank 65"));
+              HasSubstr("the layout has 9 tiles, more than the 8 supported"));
 }
 
 TEST(TiledLayoutTest, TileErrorsNameTheTile) {

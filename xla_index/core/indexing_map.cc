@@ -158,6 +158,21 @@ Interval& IndexingMap::GetMutableSymbolBound(int64_t symbol) {
 }
 
 void IndexingMap::AddConstraint(AffineExpr expr, Interval interval) {
+  // `v in interval` on a lone variable narrows its bound: kept as a
+  // constraint it would print exactly like the bound ("s0 in [0, 20]") and
+  // the text would no longer parse back.
+  if (auto dim = mlir::dyn_cast<mlir::AffineDimExpr>(expr);
+      dim && dim.getPosition() < dim_bounds_.size()) {
+    Interval& bound = dim_bounds_[dim.getPosition()];
+    bound = bound.Intersect(interval);
+    return;
+  }
+  if (auto symbol = mlir::dyn_cast<mlir::AffineSymbolExpr>(expr);
+      symbol && symbol.getPosition() < GetSymbolCount()) {
+    Interval& bound = GetMutableSymbolBound(symbol.getPosition());
+    bound = bound.Intersect(interval);
+    return;
+  }
   for (IndexingConstraint& c : constraints_) {
     if (c.expr == expr) {
       c.interval = c.interval.Intersect(interval);

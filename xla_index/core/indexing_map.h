@@ -140,7 +140,8 @@ class IndexingMap {
   }
   int64_t GetConstraintsCount() const { return constraints_.size(); }
   /// Adds `expr in interval`; an existing constraint on the same expression
-  /// is intersected with `interval` instead of duplicated.
+  /// is intersected with `interval` instead of duplicated, and one on a lone
+  /// dim or symbol narrows that variable's bound instead.
   void AddConstraint(mlir::AffineExpr expr, Interval interval);
   void ClearConstraints() { constraints_.clear(); }
 
