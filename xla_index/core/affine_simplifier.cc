@@ -144,16 +144,19 @@ int32_t AffineSimplifier::DivModAtom(AtomKind kind, const Lin& arg,
                                   static_cast<uint64_t>(t.atom))) *
                   0x100000001B3ull;
   }
-  for (size_t i = 0; i < atoms_.size(); ++i) {
+  // DenseMap reserves the two largest keys.
+  if (fingerprint >= ~uint64_t{0} - 1) fingerprint -= 2;
+  auto it = div_mod_atoms_.try_emplace(fingerprint, -1).first;
+  for (int32_t i = it->second; i >= 0; i = atoms_[i].same_fingerprint) {
     const Atom& a = atoms_[i];
-    if (a.fingerprint == fingerprint && a.kind == kind &&
-        a.divisor == divisor && LinEqual(args_[a.arg], arg)) {
+    if (a.kind == kind && a.divisor == divisor && LinEqual(args_[a.arg], arg)) {
       return i;
     }
   }
   Atom atom;
   atom.kind = kind;
-  atom.fingerprint = fingerprint;
+  atom.same_fingerprint = it->second;
+  it->second = atoms_.size();
   atom.divisor = divisor;
   atom.arg = args_.size();
   atom.symbolic = true;
@@ -181,10 +184,13 @@ AffineSimplifier::Lin AffineSimplifier::Constant(int64_t value) const {
 
 AffineSimplifier::Lin AffineSimplifier::FromAtom(int32_t atom,
                                                  int64_t coeff) const {
-  if (coeff == 0) return Constant(0);
-  Lin lin;
-  lin.terms.push_back({coeff, atom});
-  lin.bounds = atoms_[atom].bounds * coeff;
+  Lin lin;  // One return object, so that it is constructed in place.
+  if (coeff == 0) {
+    lin.bounds = Interval::Point(0);
+  } else {
+    lin.terms.push_back({coeff, atom});
+    lin.bounds = atoms_[atom].bounds * coeff;
+  }
   return lin;
 }
 
@@ -225,21 +231,24 @@ AffineSimplifier::Lin AffineSimplifier::Add(const Lin& a, const Lin& b) {
 }
 
 AffineSimplifier::Lin AffineSimplifier::Scale(const Lin& a, int64_t k) {
-  if (k == 0) return Constant(0);
-  if (k == 1) {
-    Lin out = a;
-    out.source = AffineExpr();
-    return out;
-  }
+  // One return object, so that it is constructed in place.
   Lin out;
-  if (MulOverflows(a.constant, k, &out.constant)) overflow_ = true;
-  out.terms.reserve(a.terms.size());
-  for (const Term& t : a.terms) {
-    Term s = t;
-    if (MulOverflows(t.coeff, k, &s.coeff)) overflow_ = true;
-    out.terms.push_back(s);
+  if (k == 0) {
+    out.bounds = Interval::Point(0);
+  } else if (k == 1) {
+    out.terms = a.terms;
+    out.constant = a.constant;
+    out.bounds = a.bounds;
+  } else {
+    if (MulOverflows(a.constant, k, &out.constant)) overflow_ = true;
+    out.terms.reserve(a.terms.size());
+    for (const Term& t : a.terms) {
+      Term s = t;
+      if (MulOverflows(t.coeff, k, &s.coeff)) overflow_ = true;
+      out.terms.push_back(s);
+    }
+    out.bounds = a.bounds * k;  // k * sum(ranges) == sum(k * ranges).
   }
-  out.bounds = a.bounds * k;  // k * sum(ranges) == sum(k * ranges).
   return out;
 }
 

@@ -132,11 +132,12 @@ class AffineSimplifier {
     int64_t divisor = 0;  // kFloorDiv, kMod.
     int32_t arg = -1;     // kFloorDiv, kMod: index in args_.
     Interval bounds;
-    bool symbolic = false;     // Involves symbols (and constants) only.
-    uint64_t fingerprint = 0;  // kFloorDiv, kMod: of kind, divisor, arg.
+    bool symbolic = false;  // Involves symbols (and constants) only.
     // kMod `x mod c`: the atom that `x floordiv c` simplifies to, -1 if it is
     // not a single atom, -2 if not computed yet (Recombine asks repeatedly).
     int32_t quotient = -2;
+    // kFloorDiv, kMod: the previous atom with the same fingerprint, or -1.
+    int32_t same_fingerprint = -1;
     mlir::AffineExpr expr;  // Built lazily; for kOpaque the original.
   };
 
@@ -179,6 +180,9 @@ class AffineSimplifier {
   // Inline capacity covers typical maps without a heap allocation.
   llvm::SmallVector<Atom, 16> atoms_;
   llvm::SmallVector<Lin, 8> args_;  // Arguments of floordiv/mod atoms.
+  // Fingerprint -> the newest floordiv/mod atom with it (older ones are
+  // chained through Atom::same_fingerprint).
+  llvm::SmallDenseMap<uint64_t, int32_t, 16> div_mod_atoms_;
   llvm::SmallVector<int32_t, 16> dim_atoms_, symbol_atoms_;
   bool overflow_ = false;  // Set when coefficient arithmetic overflowed.
   // Visit results of binary subexpressions: composed maps share them.
