@@ -659,6 +659,11 @@ AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
                 ? Visit(binary.getLHS())
                 : VisitCached(binary.getLHS());
   Lin rhs = Visit(binary.getRHS());
+  // The rules below reuse `expr` when its operands came back unchanged; an
+  // operand that simplified to another expression (whose source is that
+  // expression) must not count as unchanged.
+  if (lhs.source != binary.getLHS()) lhs.source = AffineExpr();
+  if (rhs.source != binary.getRHS()) rhs.source = AffineExpr();
   switch (kind) {
     case AffineExprKind::Add: {
       // The source is kept when it already has the canonical left-deep shape
