@@ -43,8 +43,8 @@ bool AddOverflows(int64_t a, int64_t b, int64_t* out) {
 }  // namespace
 
 AffineSimplifier::AffineSimplifier(mlir::MLIRContext* context,
-                                   const std::vector<Interval>& dim_bounds,
-                                   const std::vector<Interval>& symbol_bounds)
+                                   llvm::ArrayRef<Interval> dim_bounds,
+                                   llvm::ArrayRef<Interval> symbol_bounds)
     : context_(context),
       dim_bounds_(dim_bounds),
       symbol_bounds_(symbol_bounds),
@@ -144,19 +144,16 @@ int32_t AffineSimplifier::DivModAtom(AtomKind kind, const Lin& arg,
                                   static_cast<uint64_t>(t.atom))) *
                   0x100000001B3ull;
   }
-  // DenseMap reserves the two largest keys.
-  if (fingerprint >= ~uint64_t{0} - 1) fingerprint -= 2;
-  auto it = div_mod_atoms_.try_emplace(fingerprint, -1).first;
-  for (int32_t i = it->second; i >= 0; i = atoms_[i].same_fingerprint) {
+  for (size_t i = 0; i < atoms_.size(); ++i) {
     const Atom& a = atoms_[i];
-    if (a.kind == kind && a.divisor == divisor && LinEqual(args_[a.arg], arg)) {
+    if (a.fingerprint == fingerprint && a.kind == kind &&
+        a.divisor == divisor && LinEqual(args_[a.arg], arg)) {
       return i;
     }
   }
   Atom atom;
   atom.kind = kind;
-  atom.same_fingerprint = it->second;
-  it->second = atoms_.size();
+  atom.fingerprint = fingerprint;
   atom.divisor = divisor;
   atom.arg = args_.size();
   atom.symbolic = true;
@@ -428,6 +425,10 @@ AffineSimplifier::Lin AffineSimplifier::FloorDivBy(Lin x, int64_t c, int depth,
     int64_t q = FloorDiv(x.bounds.lower, c);
     if (q == FloorDiv(x.bounds.upper, c)) return Constant(q);
   }
+  if (IsVariable(x)) {
+    return DivModTerm(AtomKind::kFloorDiv, x, c,
+                      x.source ? source : AffineExpr());
+  }
   // (k*c*y + z) floordiv c -> k*y + z floordiv c.
   Lin outside, inside;
   for (const Term& t : x.terms) {
@@ -519,6 +520,9 @@ AffineSimplifier::Lin AffineSimplifier::ModBy(Lin x, int64_t c, int depth,
       return Add(x, Constant(-qc));
     }
   }
+  if (IsVariable(x)) {
+    return DivModTerm(AtomKind::kMod, x, c, x.source ? source : AffineExpr());
+  }
   // (k*c*y + z) mod c -> z mod c, constant reduced modulo c.
   Lin inside;
   for (const Term& t : x.terms) {
@@ -565,13 +569,19 @@ AffineSimplifier::Lin AffineSimplifier::ModBy(Lin x, int64_t c, int depth,
       return ModBy(Add(rest, y), c, depth + 1, AffineExpr());
     }
   }
-  int32_t atom =
-      DivModAtom(AtomKind::kMod, inside, c, unchanged ? source : AffineExpr());
+  return DivModTerm(AtomKind::kMod, inside, c,
+                    unchanged ? source : AffineExpr());
+}
+
+AffineSimplifier::Lin AffineSimplifier::DivModTerm(AtomKind kind, const Lin& x,
+                                                   int64_t c,
+                                                   AffineExpr source) {
+  int32_t atom = DivModAtom(kind, x, c, source);
   if (atoms_[atom].bounds.IsPoint()) {
     return Constant(atoms_[atom].bounds.lower);
   }
   Lin result = FromAtom(atom);
-  if (unchanged && source) result.source = source;
+  result.source = source;
   return result;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/AffineExpr.h"
@@ -51,9 +52,10 @@ namespace xla_index {
 /// Atoms may carry tighter ranges from constraints (see SetAtomRange).
 class AffineSimplifier {
  public:
+  /// The bounds are read, not copied: they must outlive the simplifier.
   AffineSimplifier(mlir::MLIRContext* context,
-                   const std::vector<Interval>& dim_bounds,
-                   const std::vector<Interval>& symbol_bounds);
+                   llvm::ArrayRef<Interval> dim_bounds,
+                   llvm::ArrayRef<Interval> symbol_bounds);
 
   /// The simplified expression (equal to `expr` at every point of the box).
   mlir::AffineExpr Simplify(mlir::AffineExpr expr);
@@ -136,9 +138,8 @@ class AffineSimplifier {
     // kMod `x mod c`: the atom that `x floordiv c` simplifies to, -1 if it is
     // not a single atom, -2 if not computed yet (Recombine asks repeatedly).
     int32_t quotient = -2;
-    // kFloorDiv, kMod: the previous atom with the same fingerprint, or -1.
-    int32_t same_fingerprint = -1;
-    mlir::AffineExpr expr;  // Built lazily; for kOpaque the original.
+    uint64_t fingerprint = 0;  // kFloorDiv, kMod: of kind, divisor, arg.
+    mlir::AffineExpr expr;     // Built lazily; for kOpaque the original.
   };
 
   Lin Visit(mlir::AffineExpr expr);
@@ -150,6 +151,17 @@ class AffineSimplifier {
   Lin Scale(const Lin& a, int64_t k);
   Lin FloorDivBy(Lin x, int64_t c, int depth, mlir::AffineExpr source);
   Lin ModBy(Lin x, int64_t c, int depth, mlir::AffineExpr source);
+  // `x floordiv c` or `x mod c` as one atom, when no rule rewrites it.
+  // `source`, if set, is that expression as MLIR (x's source unchanged).
+  Lin DivModTerm(AtomKind kind, const Lin& x, int64_t c,
+                 mlir::AffineExpr source);
+  // x is 1 * (a dim, a symbol or an opaque atom): no division rule applies
+  // to it beyond its range.
+  bool IsVariable(const Lin& x) const {
+    if (!IsAtom(x)) return false;
+    AtomKind kind = atoms_[x.terms[0].atom].kind;
+    return kind != AtomKind::kFloorDiv && kind != AtomKind::kMod;
+  }
   // Splits x = a + b where every coefficient of `a` is a multiple of some
   // g dividing c and b in [0, g - 1] after moving a multiple of g from b's
   // range into a. Returns false if no split exists.
@@ -175,21 +187,18 @@ class AffineSimplifier {
   mlir::AffineExpr BuildAtom(int32_t atom);
 
   mlir::MLIRContext* context_;
-  const std::vector<Interval>& dim_bounds_;
-  const std::vector<Interval>& symbol_bounds_;
+  llvm::ArrayRef<Interval> dim_bounds_;
+  llvm::ArrayRef<Interval> symbol_bounds_;
   // Inline capacity covers typical maps without a heap allocation.
   llvm::SmallVector<Atom, 16> atoms_;
   llvm::SmallVector<Lin, 8> args_;  // Arguments of floordiv/mod atoms.
-  // Fingerprint -> the newest floordiv/mod atom with it (older ones are
-  // chained through Atom::same_fingerprint).
-  llvm::SmallDenseMap<uint64_t, int32_t, 16> div_mod_atoms_;
   llvm::SmallVector<int32_t, 16> dim_atoms_, symbol_atoms_;
   bool overflow_ = false;  // Set when coefficient arithmetic overflowed.
   // Visit results of binary subexpressions: composed maps share them.
   // The map holds indices into visited_lins_, so that growing it moves no
   // Lin.
   llvm::SmallDenseMap<const void*, int32_t, 16> visited_;
-  std::vector<Lin> visited_lins_;
+  llvm::SmallVector<Lin, 4> visited_lins_;
   void ClearVisited() {
     visited_.clear();
     visited_lins_.clear();

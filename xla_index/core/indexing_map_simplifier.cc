@@ -1,6 +1,7 @@
 // IndexingMap::Simplify: the interval-aware simplification of a whole map
 // (results and constraints), built on AffineSimplifier.
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <optional>
@@ -31,7 +32,8 @@ class IndexingMapSimplifier {
   bool MergeModConstraints();
 
   IndexingMap& map_;
-  std::vector<Interval> dims_, symbols_;
+  // Inline capacity: no heap allocation for typical maps.
+  llvm::SmallVector<Interval, 8> dims_, symbols_;
   std::vector<IndexingConstraint> constraints_;
 };
 
@@ -131,7 +133,7 @@ bool IndexingMapSimplifier::MergeModConstraints() {
 
 bool IndexingMapSimplifier::Run() {
   if (map_.IsUndefined() || map_.IsKnownEmpty()) return false;
-  dims_ = map_.dim_bounds_;
+  dims_.assign(map_.dim_bounds_.begin(), map_.dim_bounds_.end());
   symbols_.clear();
   for (int64_t i = 0; i < map_.GetSymbolCount(); ++i) {
     symbols_.push_back(map_.GetSymbolBound(i));
@@ -186,8 +188,9 @@ bool IndexingMapSimplifier::Run() {
     map_.affine_map_ = mlir::AffineMap::get(
         old_map.getNumDims(), old_map.getNumSymbols(), results, ctx);
   }
-  if (dims_ != map_.dim_bounds_) {
-    map_.dim_bounds_ = dims_;
+  if (!std::equal(dims_.begin(), dims_.end(), map_.dim_bounds_.begin(),
+                  map_.dim_bounds_.end())) {
+    map_.dim_bounds_.assign(dims_.begin(), dims_.end());
     changed = true;
   }
   for (int64_t i = 0; i < map_.GetSymbolCount(); ++i) {
