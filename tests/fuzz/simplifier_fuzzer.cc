@@ -299,6 +299,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   rescaled.Simplify();
   CheckSameRelation("RescaleSymbols changed the relation", original, *expected,
                     rescaled);
+  if (verbose) {
+    std::fprintf(stderr, "--- rescaled:\n%s\n", ToString(rescaled).c_str());
+  }
   rescaled.RemoveUnusedSymbols();
   CheckSameRelation("RemoveUnusedSymbols changed the relation", original,
                     *expected, rescaled);

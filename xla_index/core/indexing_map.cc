@@ -192,53 +192,65 @@ llvm::SmallBitVector IndexingMap::RemoveUnusedSymbols() {
   for (AffineExpr r : affine_map_.getResults()) {
     CollectUsedVariables(r, used_dims, used);
   }
-  // A constraint ties its symbols to the domain; it keeps them unless it
-  // holds for every value of its (otherwise unused) symbols, which is only
-  // known here when it involves no dims and no used symbols and its range
-  // lies inside the interval. Iterate: keeping a constraint may make more
-  // symbols used.
-  std::vector<bool> constraint_dropped(constraints_.size(), false);
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (size_t i = 0; i < constraints_.size(); ++i) {
-      if (constraint_dropped[i]) continue;
-      llvm::SmallBitVector c_dims(GetDimensionCount()), c_syms(num_symbols);
-      CollectUsedVariables(constraints_[i].expr, c_dims, c_syms);
-      bool only_unused = c_dims.none() && !c_syms.anyCommon(used);
-      if (only_unused) continue;
-      llvm::SmallBitVector before = used;
-      used |= c_syms;
-      changed |= before != used;
-    }
-  }
-  // Constraints that only involve unused symbols: drop those that always
-  // hold (by interval evaluation); keep (with their symbols) the rest.
-  std::vector<IndexingConstraint> kept;
-  std::vector<Interval> symbol_bounds;
-  for (int i = 0; i < num_symbols; ++i)
-    symbol_bounds.push_back(GetSymbolBound(i));
-  std::optional<AffineSimplifier> simplifier;
+  // A constraint with a dim or a used symbol ties its symbols to the
+  // domain: it stays and its symbols are used. One over unused symbols only
+  // is dropped if it holds for every value of them (by interval evaluation
+  // over the box, without the other constraints, which could be this one),
+  // and otherwise stays too. Each kept constraint may make more symbols
+  // used, so iterate to a fixed point.
+  enum class Fate : uint8_t { kOpen, kKept, kDropped };
+  std::vector<Fate> fate(constraints_.size(), Fate::kOpen);
+  std::vector<llvm::SmallBitVector> constraint_symbols;
+  std::vector<bool> has_dims;
   for (const IndexingConstraint& c : constraints_) {
     llvm::SmallBitVector c_dims(GetDimensionCount()), c_syms(num_symbols);
     CollectUsedVariables(c.expr, c_dims, c_syms);
-    if (c_dims.none() && !c_syms.anyCommon(used)) {
-      // It always holds if its range over the symbols' box lies in the
-      // interval (the other constraints must not be used: they could be
-      // this one).
-      if (!simplifier)
-        simplifier.emplace(GetMLIRContext(), dim_bounds_, symbol_bounds);
-      bool always = c.interval.Contains(simplifier->Range(c.expr));
-      if (!always) {
-        used |= c_syms;
-        kept.push_back(c);
+    constraint_symbols.push_back(std::move(c_syms));
+    has_dims.push_back(c_dims.any());
+  }
+  std::vector<Interval> symbol_bounds;
+  for (int i = 0; i < num_symbols; ++i) {
+    symbol_bounds.push_back(GetSymbolBound(i));
+  }
+  std::optional<AffineSimplifier> simplifier;
+  auto keep = [&](size_t i) {
+    fate[i] = Fate::kKept;
+    used |= constraint_symbols[i];
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < constraints_.size(); ++i) {
+      if (fate[i] == Fate::kOpen &&
+          (has_dims[i] || constraint_symbols[i].anyCommon(used))) {
+        keep(i);
+        changed = true;
       }
-      continue;
     }
-    kept.push_back(c);
+    if (changed) continue;
+    for (size_t i = 0; i < constraints_.size() && !changed; ++i) {
+      if (fate[i] != Fate::kOpen) continue;
+      if (!simplifier) {
+        simplifier.emplace(GetMLIRContext(), dim_bounds_, symbol_bounds);
+      }
+      const IndexingConstraint& c = constraints_[i];
+      if (c.interval.Contains(simplifier->Range(c.expr))) {
+        fate[i] = Fate::kDropped;
+      } else {
+        keep(i);
+        changed = true;  // Its symbols are used now.
+      }
+    }
+  }
+  std::vector<IndexingConstraint> kept;
+  for (size_t i = 0; i < constraints_.size(); ++i) {
+    if (fate[i] == Fate::kKept) kept.push_back(constraints_[i]);
   }
   removed = used;
   removed.flip();
+  // An empty interval of an unused symbol still makes the map empty.
+  for (int i = 0; i < num_symbols; ++i) {
+    if (removed.test(i) && symbol_bounds[i].IsEmpty()) removed.reset(i);
+  }
   if (removed.none()) {
     constraints_ = std::move(kept);
     return removed;

@@ -165,6 +165,27 @@ TEST_F(IndexingMapTest, RemoveUnusedSymbols) {
   EXPECT_EQ(RelationOf(map), before);
 }
 
+// Found by the simplifier fuzzer: s1 is kept by a constraint of its own,
+// and only then does the constraint s0 + s1 (listed after it) tie s0. s0
+// was removed, leaving s0 + s1 to name a symbol that no longer existed.
+// Also: an unused symbol with an empty interval keeps the map empty.
+TEST_F(IndexingMapTest, RemoveUnusedSymbolsKeepsSymbolsOfLiveConstraints) {
+  mlir::AffineExpr s0 = mlir::getAffineSymbolExpr(0, &context_);
+  mlir::AffineExpr s1 = mlir::getAffineSymbolExpr(1, &context_);
+  IndexingMap map(
+      mlir::AffineMap::get(1, 2, {mlir::getAffineConstantExpr(0, &context_)},
+                           &context_),
+      {{-3, 4}}, {{2, 4}, {-1, 0}}, {}, {{s1 % 3, {0, 1}}, {s0 + s1, {1, 3}}});
+  Relation before = RelationOf(map);
+  EXPECT_TRUE(map.RemoveUnusedSymbols().none()) << ToString(map);
+  EXPECT_EQ(RelationOf(map), before) << ToString(map);
+
+  IndexingMap empty =
+      Parse("(d0)[s0] -> (d0)\ndomain:\nd0 in [0, 3]\ns0 in [1, 0]");
+  EXPECT_TRUE(empty.RemoveUnusedSymbols().none());
+  EXPECT_EQ(empty.GetSymbolCount(), 1);
+}
+
 TEST_F(IndexingMapTest, RemoveUnusedSymbolsDropsConstraintsThatAlwaysHold) {
   IndexingMap map = Parse(
       "(d0)[s0, s1] -> (d0 + s1)\ndomain:\nd0 in [0, 9]\ns0 in [0, 3]\n"
