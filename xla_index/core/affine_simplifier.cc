@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <numeric>
 #include <utility>
 
 #include "mlir/IR/AffineExpr.h"
@@ -378,11 +377,18 @@ bool AffineSimplifier::SplitSmallPart(const Lin& x, int64_t c, Lin& multiple,
                                       Lin& small, int64_t& g) {
   const size_t n = x.terms.size();
   if (n < 2) return false;
-  llvm::SmallVector<size_t, 8> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return Gcd(x.terms[a].coeff, 0) > Gcd(x.terms[b].coeff, 0);
-  });
+  // Terms by decreasing |coefficient|, ties in term order: an insertion sort,
+  // since n is small (std::stable_sort allocates a buffer).
+  llvm::SmallVector<size_t, 8> order;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t magnitude = Gcd(x.terms[i].coeff, 0);
+    size_t j = order.size();
+    order.push_back(i);
+    for (; j > 0 && Gcd(x.terms[order[j - 1]].coeff, 0) < magnitude; --j) {
+      order[j] = order[j - 1];
+    }
+    order[j] = i;
+  }
   int64_t prefix_gcd = c;
   for (size_t p = 1; p < n; ++p) {
     prefix_gcd = Gcd(prefix_gcd, x.terms[order[p - 1]].coeff);
