@@ -26,10 +26,13 @@ class IndexingMapSimplifier {
  private:
   // Simplifies the constraints under the current bounds. Returns false if the
   // map became known-empty.
-  bool SimplifyConstraints(AffineSimplifier& simplifier, bool& bounds_changed);
+  // Sets `bounds_changed` when a variable bound was tightened and `merged`
+  // when mod constraints were merged into a new one (not yet normalized).
+  bool SimplifyConstraints(AffineSimplifier& simplifier, bool& bounds_changed,
+                           bool& merged);
   // Merges `x mod a in [r, r]` and `x mod b in [q, q]` into one constraint
   // modulo lcm(a, b) (Chinese remainder). Returns false if they conflict.
-  bool MergeModConstraints();
+  bool MergeModConstraints(bool& merged);
 
   IndexingMap& map_;
   // Inline capacity: no heap allocation for typical maps.
@@ -38,7 +41,8 @@ class IndexingMapSimplifier {
 };
 
 bool IndexingMapSimplifier::SimplifyConstraints(AffineSimplifier& simplifier,
-                                                bool& bounds_changed) {
+                                                bool& bounds_changed,
+                                                bool& merged) {
   using Kind = AffineSimplifier::NormalConstraint::Kind;
   std::vector<IndexingConstraint> kept;
   for (const IndexingConstraint& c : constraints_) {
@@ -84,10 +88,10 @@ bool IndexingMapSimplifier::SimplifyConstraints(AffineSimplifier& simplifier,
     }
   }
   constraints_ = std::move(kept);
-  return MergeModConstraints();
+  return MergeModConstraints(merged);
 }
 
-bool IndexingMapSimplifier::MergeModConstraints() {
+bool IndexingMapSimplifier::MergeModConstraints(bool& merged) {
   for (size_t i = 0; i < constraints_.size(); ++i) {
     auto mod_i = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(constraints_[i].expr);
     if (!mod_i || mod_i.getKind() != mlir::AffineExprKind::Mod ||
@@ -125,7 +129,8 @@ bool IndexingMapSimplifier::MergeModConstraints() {
       if (found < 0) return false;  // No x satisfies both.
       constraints_[i] = {mod_i.getLHS() % lcm, Interval::Point(found)};
       constraints_.erase(constraints_.begin() + j);
-      return MergeModConstraints();
+      merged = true;
+      return MergeModConstraints(merged);
     }
   }
   return true;
@@ -153,21 +158,22 @@ bool IndexingMapSimplifier::Run() {
   mlir::MLIRContext* ctx = map_.GetMLIRContext();
   constraints_ = map_.constraints_;
 
-  // Constraints tighten bounds, which may simplify other constraints: iterate
-  // until they stop changing (each round shrinks a bound; 32 rounds bound
-  // the cost of slowly converging cases).
+  // Constraints tighten bounds, which may simplify other constraints, and
+  // merged mod constraints must be normalized in turn: iterate until they
+  // stop changing (each round shrinks a bound or the number of constraints;
+  // 32 rounds bound the cost of slowly converging cases).
   std::optional<AffineSimplifier> simplifier;
   simplifier.emplace(ctx, dims_, symbols_);
   if (!constraints_.empty()) {
     for (int iteration = 0; iteration < 32; ++iteration) {
-      bool bounds_changed = false;
-      if (!SimplifyConstraints(*simplifier, bounds_changed)) {
+      bool bounds_changed = false, merged = false;
+      if (!SimplifyConstraints(*simplifier, bounds_changed, merged)) {
         map_.ResetToKnownEmpty();
         return true;
       }
       // Atom ranges in the simplifier were derived from the old bounds.
       if (bounds_changed) simplifier.emplace(ctx, dims_, symbols_);
-      if (!bounds_changed) break;
+      if (!bounds_changed && !merged) break;
     }
     // Results may use the constraints' ranges of their subexpressions. (Not
     // the constraints themselves: a constraint must not justify itself.)

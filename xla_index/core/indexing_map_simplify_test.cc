@@ -149,6 +149,23 @@ TEST_F(SimplifyTest, Rules) {
   }
 }
 
+// Found by the simplifier fuzzer: d0 mod 5 in [0, 0] and d0 mod 6 in [1, 1]
+// merge into d0 mod 30 in [25, 25], which cannot hold for d0 in [0, 6]; the
+// merged constraint must be normalized in the same Simplify, not the next.
+TEST_F(SimplifyTest, MergedModConstraintIsNormalized) {
+  IndexingMap map = Parse(
+      "(d0) -> (d0)\ndomain:\nd0 in [0, 6]\n(d0 mod 5) mod 7 in [-6, 0]\n"
+      "d0 mod 6 in [1, 1]");
+  EXPECT_TRUE(map.Simplify());
+  EXPECT_TRUE(map.IsKnownEmpty()) << ToString(map);
+  IndexingMap feasible = Parse(
+      "(d0) -> (d0)\ndomain:\nd0 in [0, 40]\nd0 mod 5 in [0, 0]\n"
+      "d0 mod 6 in [1, 1]");
+  feasible.Simplify();
+  EXPECT_EQ(ToString(feasible),
+            "(d0) -> (d0)\ndomain:\nd0 in [0, 40]\nd0 mod 30 in [25, 25]");
+}
+
 TEST_F(SimplifyTest, PointRangeVariablesBecomeConstants) {
   EXPECT_EQ(Simplified("(d0, d1)[s0] -> (d0 + d1 * 2 + s0)\ndomain:\n"
                        "d0 in [0, 4]\nd1 in [3, 3]\ns0 in [1, 1]\n"
