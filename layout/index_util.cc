@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -38,16 +39,26 @@ absl::Status ValidateMinorToMajor(int64_t rank,
 }
 
 absl::Status ValidateDimensions(absl::Span<const int64_t> dims) {
+  // The product of the nonzero sizes must fit: with a zero size the element
+  // count is 0, but index arithmetic still uses strides over the others.
   int64_t count = 1;
+  bool has_zero = false;
   for (size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] < 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("dimension ", i, " has negative size ", dims[i]));
     }
+    if (dims[i] == 0) {
+      has_zero = true;
+      continue;
+    }
     std::optional<int64_t> product = CheckedMul(count, dims[i]);
     if (!product) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "element count of [", absl::StrJoin(dims, ","), "] overflows int64"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(has_zero || absl::c_linear_search(dims.subspan(i), 0)
+                           ? "the product of the nonzero sizes of ["
+                           : "element count of [",
+                       absl::StrJoin(dims, ","), "] overflows int64"));
     }
     count = *product;
   }

@@ -26,7 +26,9 @@ namespace xla_index {
 absl::Status ValidateMinorToMajor(int64_t rank,
                                   absl::Span<const int64_t> minor_to_major);
 
-/// OK when every dimension size is >= 0 and their product fits in int64_t.
+/// OK when every dimension size is >= 0 and the product of the nonzero sizes
+/// fits in int64_t (index arithmetic uses strides over them even when the
+/// element count is 0).
 absl::Status ValidateDimensions(absl::Span<const int64_t> dims);
 
 /// OK when index has one entry per dimension and 0 <= index[i] < dims[i].

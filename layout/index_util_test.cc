@@ -116,6 +116,12 @@ TEST(IndexUtilTest, RejectsBadDimensionsAndIndices) {
       ValidateDimensions({int64_t{1} << 40, int64_t{1} << 40}).message(),
       HasSubstr("overflows"));
   EXPECT_TRUE(ValidateDimensions({0, int64_t{1} << 62}).ok());
+  // A zero size makes the element count 0, but the maps still multiply the
+  // other sizes into strides (found by the shape_layout fuzzer).
+  EXPECT_THAT(
+      ValidateDimensions({int64_t{1} << 40, 0, int64_t{1} << 40}).message(),
+      HasSubstr("the product of the nonzero sizes of [1099511627776,0,"
+                "1099511627776] overflows int64"));
 
   EXPECT_THAT(ValidateIndex({3, 5}, {2, 5}).message(),
               HasSubstr("entry 1 is 5, outside [0, 4]"));
