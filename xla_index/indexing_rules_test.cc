@@ -3,6 +3,7 @@
 // UNDEFINED for unsupported ops and malformed attributes.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "xla_index/indexing_analysis.h"
 #include "xla_index/operand_utilization.h"
 #include "xla_index/reshape_indexing.h"
+#include "xla_index/rule_helpers.h"
 
 namespace xla_index {
 namespace {
@@ -365,6 +367,85 @@ gather = f32[5,7,8] gather(operand, indices), offset_dims={1,2},
               ElementsAre(ElementsAre("UNDEFINED"), ElementsAre("UNDEFINED")));
 }
 
+// The attribute checks both directions share (rule_helpers.h) accept what
+// the verifier accepts.
+TEST_F(IndexingRulesTest, AttributeChecksAcceptVerifiedInstructions) {
+  constexpr absl::string_view kAdd = R"(
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+)";
+  struct Case {
+    std::string hlo;
+    bool (*check)(const HloInstruction*);
+  };
+  const Case cases[] = {
+      {R"(
+p0 = f32[3] parameter(0)
+b = f32[2,3] broadcast(p0), dimensions={1})",
+       IsValidBroadcast},
+      {R"(
+p0 = f32[2,3] parameter(0)
+t = f32[3,2] transpose(p0), dimensions={1,0})",
+       IsValidTranspose},
+      {R"(
+p0 = f32[2,3] parameter(0)
+r = f32[2,3] reverse(p0), dimensions={1})",
+       IsValidReverse},
+      {R"(
+p0 = f32[6,4] parameter(0)
+s = f32[3,2] slice(p0), slice={[0:6:2], [1:3]})",
+       IsValidSlice},
+      {R"(
+p0 = f32[4] parameter(0)
+c = f32[] constant(0)
+p = f32[10] pad(p0, c), padding=1_2_1)",
+       IsValidPad},
+      {R"(
+p0 = f32[2,3] parameter(0)
+p1 = f32[2,5] parameter(1)
+c = f32[2,8] concatenate(p0, p1), dimensions={1})",
+       IsValidConcatenate},
+      {R"(
+p0 = f32[8] parameter(0)
+o = s32[] parameter(1)
+ds = f32[3] dynamic-slice(p0, o), dynamic_slice_sizes={3})",
+       IsValidDynamicSlice},
+      {absl::StrCat(kAdd, R"(
+ENTRY e {
+  p0 = f32[4,5] parameter(0)
+  c = f32[] constant(0)
+  ROOT r = f32[4] reduce(p0, c), dimensions={1}, to_apply=add
+})"),
+       IsValidReduce},
+      {absl::StrCat(kAdd, R"(
+ENTRY e {
+  p0 = f32[8] parameter(0)
+  c = f32[] constant(0)
+  ROOT rw = f32[3] reduce-window(p0, c), window={size=3 stride=2},
+    to_apply=add
+})"),
+       [](const HloInstruction* i) {
+         return GetReduceWindowWindow(i).has_value();
+       }},
+      {R"(
+lhs = f32[2,5,8] parameter(0)
+rhs = f32[3,8,4] parameter(1)
+conv = f32[2,3,4] convolution(lhs, rhs), window={size=3},
+  dim_labels=b0f_0io->b0f)",
+       [](const HloInstruction* i) {
+         return GetConvolutionWindow(i).has_value();
+       }},
+  };
+  for (const Case& c : cases) {
+    auto module = ParseAndVerifyHloModule(c.hlo);
+    ASSERT_TRUE(module.ok()) << module.status();
+    EXPECT_TRUE(c.check((*module)->entry_computation()->root())) << c.hlo;
+  }
+}
+
 // Instructions built by hand with attributes that do not fit their
 // operands (the parser would reject them) give UNDEFINED, never a crash.
 class MalformedAttributesTest : public ::testing::Test {
@@ -384,7 +465,8 @@ class MalformedAttributesTest : public ::testing::Test {
   HloInstruction* Parameter(std::vector<int64_t> dims) {
     return Add(HloOpcode::kParameter, Shape(PrimitiveType::kF32, dims), {});
   }
-  // Every operand's maps are exactly {UNDEFINED}, in both directions.
+  // Every operand's maps are exactly {UNDEFINED}, in both directions (they
+  // share the attribute checks of rule_helpers.h).
   void ExpectUndefined(const HloInstruction* instruction) {
     HloInstructionIndexing out_to_in =
         ComputeOutputToInputIndexing(instruction, 0, &context_);
@@ -398,12 +480,33 @@ class MalformedAttributesTest : public ::testing::Test {
           ComputeInputToOutputIndexing(instruction, k, &context_);
       for (const IndexingMapSet& set : in_to_out.indexing_maps) {
         for (const IndexingMap& map : set) {
-          if (k < 0 || k >= instruction->operand_count()) {
-            EXPECT_TRUE(map.IsUndefined()) << ToString(map);
-          }
+          EXPECT_TRUE(map.IsUndefined())
+              << "input " << k << ": " << ToString(map);
         }
       }
     }
+  }
+
+  // dim_labels=bf0_oi0->bf0.
+  static ConvolutionDimensionNumbers Bf0Labels() {
+    ConvolutionDimensionNumbers dn;
+    dn.input_batch_dimension = 0;
+    dn.input_feature_dimension = 1;
+    dn.input_spatial_dimensions = {2};
+    dn.kernel_output_feature_dimension = 0;
+    dn.kernel_input_feature_dimension = 1;
+    dn.kernel_spatial_dimensions = {2};
+    dn.output_batch_dimension = 0;
+    dn.output_feature_dimension = 1;
+    dn.output_spatial_dimensions = {2};
+    return dn;
+  }
+  static Window OneDimWindow(int64_t size, int64_t stride) {
+    Window window;
+    window.dimensions.push_back(WindowDimension{});
+    window.dimensions[0].size = size;
+    window.dimensions[0].stride = stride;
+    return window;
   }
 
   mlir::MLIRContext context_;
@@ -455,17 +558,7 @@ TEST_F(MalformedAttributesTest, ConvolutionWithBadFeatureGroups) {
   HloInstruction* c =
       Add(HloOpcode::kConvolution, Shape(PrimitiveType::kF32, {1, 4, 3}),
           {Parameter({1, 5, 3}), Parameter({4, 3, 1})});
-  ConvolutionDimensionNumbers dn;
-  dn.input_batch_dimension = 0;
-  dn.input_feature_dimension = 1;
-  dn.input_spatial_dimensions = {2};
-  dn.kernel_output_feature_dimension = 0;
-  dn.kernel_input_feature_dimension = 1;
-  dn.kernel_spatial_dimensions = {2};
-  dn.output_batch_dimension = 0;
-  dn.output_feature_dimension = 1;
-  dn.output_spatial_dimensions = {2};
-  c->set_convolution_dimension_numbers(dn);
+  c->set_convolution_dimension_numbers(Bf0Labels());
   c->set_feature_group_count(2);  // 5 input features are not divisible.
   ExpectUndefined(c);
 }
@@ -474,6 +567,130 @@ TEST_F(MalformedAttributesTest, DynamicSliceWithMissingOffsets) {
   ExpectUndefined(Add(HloOpcode::kDynamicSlice,
                       Shape(PrimitiveType::kF32, {2, 2}),
                       {Parameter({4, 4}), Parameter({})}));
+}
+
+// The cases below were accepted by one direction before both shared one
+// check per op.
+
+TEST_F(MalformedAttributesTest, BroadcastWithRepeatedDimension) {
+  HloInstruction* b =
+      Add(HloOpcode::kBroadcast, Shape(PrimitiveType::kF32, {2, 3}),
+          {Parameter({3, 3})});
+  b->set_dimensions({1, 1});
+  EXPECT_FALSE(IsValidBroadcast(b));
+  ExpectUndefined(b);
+}
+
+TEST_F(MalformedAttributesTest, TransposeToAnotherRank) {
+  HloInstruction* t =
+      Add(HloOpcode::kTranspose, Shape(PrimitiveType::kF32, {3, 2, 1}),
+          {Parameter({2, 3})});
+  t->set_dimensions({1, 0});
+  EXPECT_FALSE(IsValidTranspose(t));
+  ExpectUndefined(t);
+}
+
+TEST_F(MalformedAttributesTest, ReverseToAnotherRank) {
+  HloInstruction* r =
+      Add(HloOpcode::kReverse, Shape(PrimitiveType::kF32, {2, 3, 1}),
+          {Parameter({2, 3})});
+  r->set_dimensions({0});
+  EXPECT_FALSE(IsValidReverse(r));
+  ExpectUndefined(r);
+}
+
+TEST_F(MalformedAttributesTest, SliceOfAnOperandOfAnotherRank) {
+  HloInstruction* s = Add(HloOpcode::kSlice, Shape(PrimitiveType::kF32, {2}),
+                          {Parameter({6, 1})});
+  s->set_slice({SliceDimension{0, 2, 1}});
+  EXPECT_FALSE(IsValidSlice(s));
+  ExpectUndefined(s);
+}
+
+TEST_F(MalformedAttributesTest, PadToTheWrongSize) {
+  // The padding makes 6 elements; the output has 5.
+  HloInstruction* p = Add(HloOpcode::kPad, Shape(PrimitiveType::kF32, {5}),
+                          {Parameter({4}), Parameter({})});
+  p->set_padding_config({PaddingDimension{1, 1, 0}});
+  EXPECT_FALSE(IsValidPad(p));
+  ExpectUndefined(p);
+}
+
+TEST_F(MalformedAttributesTest, PadWithAnArrayValue) {
+  HloInstruction* p = Add(HloOpcode::kPad, Shape(PrimitiveType::kF32, {4}),
+                          {Parameter({4}), Parameter({1})});
+  p->set_padding_config({PaddingDimension{0, 0, 0}});
+  EXPECT_FALSE(IsValidPad(p));
+  ExpectUndefined(p);
+}
+
+TEST_F(MalformedAttributesTest, ConcatenateOfOperandsThatDoNotFit) {
+  // Along dimension 1 into f32[2, 8]: sizes adding up to 7, then an operand
+  // that differs in dimension 0.
+  for (const std::vector<int64_t>& second :
+       {std::vector<int64_t>{2, 4}, std::vector<int64_t>{1, 5}}) {
+    HloInstruction* c =
+        Add(HloOpcode::kConcatenate, Shape(PrimitiveType::kF32, {2, 8}),
+            {Parameter({2, 3}), Parameter(second)});
+    c->set_dimensions({1});
+    EXPECT_FALSE(IsValidConcatenate(c));
+    ExpectUndefined(c);
+  }
+}
+
+TEST_F(MalformedAttributesTest, DynamicSliceWithoutOperands) {
+  HloInstruction* ds =
+      Add(HloOpcode::kDynamicSlice, Shape(PrimitiveType::kF32, {2}), {});
+  EXPECT_FALSE(IsValidDynamicSlice(ds));
+  ExpectUndefined(ds);
+}
+
+TEST_F(MalformedAttributesTest, ReduceWithAnArrayInit) {
+  HloInstruction* r = Add(HloOpcode::kReduce, Shape(PrimitiveType::kF32, {4}),
+                          {Parameter({4, 5}), Parameter({1})});
+  r->set_dimensions({1});
+  EXPECT_FALSE(IsValidReduce(r));
+  ExpectUndefined(r);
+}
+
+TEST_F(MalformedAttributesTest, ReduceWindowWithZeroStride) {
+  HloInstruction* r =
+      Add(HloOpcode::kReduceWindow, Shape(PrimitiveType::kF32, {8}),
+          {Parameter({8}), Parameter({})});
+  r->set_window(OneDimWindow(1, 0));
+  EXPECT_FALSE(GetReduceWindowWindow(r).has_value());
+  ExpectUndefined(r);
+}
+
+TEST_F(MalformedAttributesTest, WithoutAWindowAttribute) {
+  // A reduce-window has size-1 windows; a convolution's window is the
+  // whole kernel.
+  auto sizes = [](std::optional<std::vector<WindowDimension>> window) {
+    std::vector<int64_t> sizes;
+    if (window.has_value()) {
+      for (const WindowDimension& w : *window) sizes.push_back(w.size);
+    }
+    return sizes;
+  };
+  EXPECT_THAT(sizes(GetReduceWindowWindow(Add(
+                  HloOpcode::kReduceWindow, Shape(PrimitiveType::kF32, {4, 5}),
+                  {Parameter({4, 5}), Parameter({})}))),
+              ElementsAre(1, 1));
+  HloInstruction* c =
+      Add(HloOpcode::kConvolution, Shape(PrimitiveType::kF32, {1, 4, 3}),
+          {Parameter({1, 3, 5}), Parameter({4, 3, 3})});
+  c->set_convolution_dimension_numbers(Bf0Labels());
+  EXPECT_THAT(sizes(GetConvolutionWindow(c)), ElementsAre(3));
+}
+
+TEST_F(MalformedAttributesTest, ConvolutionWindowSmallerThanTheKernel) {
+  HloInstruction* c =
+      Add(HloOpcode::kConvolution, Shape(PrimitiveType::kF32, {1, 4, 4}),
+          {Parameter({1, 3, 5}), Parameter({4, 3, 3})});
+  c->set_convolution_dimension_numbers(Bf0Labels());
+  c->set_window(OneDimWindow(2, 1));
+  EXPECT_FALSE(GetConvolutionWindow(c).has_value());
+  ExpectUndefined(c);
 }
 
 TEST_F(MalformedAttributesTest, FusionWithoutComputation) {

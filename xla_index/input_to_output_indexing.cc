@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "hlo/module.h"
@@ -90,16 +91,10 @@ HloInstructionIndexing ComputeInputToOutputElementwiseIndexing(
 
 HloInstructionIndexing ComputeInputToOutputBroadcastIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
-    return UndefinedFor(instruction);
-  }
+  if (!IsValidBroadcast(instruction)) return UndefinedFor(instruction);
   const Shape& out = instruction->shape();
   const Shape& in = instruction->operand(0)->shape();
   const std::vector<int64_t>& dims = instruction->dimensions();
-  if (static_cast<int64_t>(dims.size()) != in.rank() ||
-      !IsDistinctSubset(dims, out.rank())) {
-    return UndefinedFor(instruction);
-  }
   std::vector<AffineExpr> exprs(out.rank());
   for (size_t i = 0; i < dims.size(); ++i) {
     exprs[dims[i]] = getAffineDimExpr(i, context);
@@ -116,23 +111,15 @@ HloInstructionIndexing ComputeInputToOutputBroadcastIndexing(
 HloInstructionIndexing ComputeInputToOutputConcatenateIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || !ValidInput(instruction, input_id)) {
+  if (!IsValidConcatenate(instruction) || !ValidInput(instruction, input_id)) {
     return UndefinedFor(instruction);
   }
-  const Shape& out = instruction->shape();
   const int64_t dim = instruction->dimension();
-  if (dim < 0 || dim >= out.rank()) return UndefinedFor(instruction);
   int64_t offset = 0;
   for (int64_t k = 0; k < input_id; ++k) {
-    const Shape& s = instruction->operand(k)->shape();
-    if (s.rank() != out.rank()) return UndefinedFor(instruction);
-    offset += s.dimensions(dim);
+    offset += instruction->operand(k)->shape().dimensions(dim);
   }
   const Shape& in = instruction->operand(input_id)->shape();
-  if (in.rank() != out.rank() ||
-      offset + in.dimensions(dim) > out.dimensions(dim)) {
-    return UndefinedFor(instruction);
-  }
   std::vector<AffineExpr> exprs;
   for (int64_t i = 0; i < in.rank(); ++i) {
     AffineExpr d = getAffineDimExpr(i, context);
@@ -144,17 +131,13 @@ HloInstructionIndexing ComputeInputToOutputConcatenateIndexing(
 HloInstructionIndexing ComputeInputToOutputReduceIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
-  const int64_t count = instruction->operand_count() / 2;
-  if (instruction->operand_count() % 2 != 0 || count == 0 ||
-      !ValidInput(instruction, input_id)) {
+  if (!IsValidReduce(instruction) || !ValidInput(instruction, input_id)) {
     return UndefinedFor(instruction);
   }
+  const int64_t count = instruction->operand_count() / 2;
   const Shape& in = instruction->operand(0)->shape();
   std::vector<int64_t> reduced = instruction->dimensions();
   std::sort(reduced.begin(), reduced.end());
-  if (!in.IsArray() || !IsDistinctSubset(reduced, in.rank())) {
-    return UndefinedFor(instruction);
-  }
   std::vector<int64_t> out_dims;
   std::vector<AffineExpr> exprs;
   for (int64_t d = 0; d < in.rank(); ++d) {
@@ -163,13 +146,9 @@ HloInstructionIndexing ComputeInputToOutputReduceIndexing(
       out_dims.push_back(in.dimensions(d));
     }
   }
-  const Shape& operand = instruction->operand(input_id)->shape();
-  IndexingMap map = IndexingMap::Undefined();
-  if (input_id < count && operand.IsArray() && operand.SameDimensions(in)) {
-    map = MakeMap(in.dimensions(), {}, exprs, context);
-  } else if (input_id >= count && operand.IsScalar()) {
-    map = ScalarFeedsAllMap(out_dims, context);
-  }
+  IndexingMap map = input_id < count
+                        ? MakeMap(in.dimensions(), {}, exprs, context)
+                        : ScalarFeedsAllMap(out_dims, context);
   HloInstructionIndexing indexing;
   indexing.indexing_maps.resize(OutputCount(instruction));
   for (IndexingMapSet& set : indexing.indexing_maps) set.Insert(map);
@@ -178,9 +157,7 @@ HloInstructionIndexing ComputeInputToOutputReduceIndexing(
 
 HloInstructionIndexing ComputeInputToOutputReshapeIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
-    return UndefinedFor(instruction);
-  }
+  if (!AllArraysWithOperands(instruction, 1)) return UndefinedFor(instruction);
   return One(ComputeReshapeIndexingMap(
       instruction->shape().dimensions(),
       instruction->operand(0)->shape().dimensions(), context));
@@ -188,13 +165,8 @@ HloInstructionIndexing ComputeInputToOutputReshapeIndexing(
 
 HloInstructionIndexing ComputeInputToOutputReverseIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
-    return UndefinedFor(instruction);
-  }
+  if (!IsValidReverse(instruction)) return UndefinedFor(instruction);
   const Shape& in = instruction->operand(0)->shape();
-  if (!IsDistinctSubset(instruction->dimensions(), in.rank())) {
-    return UndefinedFor(instruction);
-  }
   std::vector<AffineExpr> exprs;
   for (int64_t i = 0; i < in.rank(); ++i) {
     exprs.push_back(getAffineDimExpr(i, context));
@@ -207,22 +179,15 @@ HloInstructionIndexing ComputeInputToOutputReverseIndexing(
 
 HloInstructionIndexing ComputeInputToOutputSliceIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
-    return UndefinedFor(instruction);
-  }
+  if (!IsValidSlice(instruction)) return UndefinedFor(instruction);
   const Shape& out = instruction->shape();
   const Shape& in = instruction->operand(0)->shape();
   const std::vector<SliceDimension>& slice = instruction->slice();
-  if (static_cast<int64_t>(slice.size()) != in.rank() ||
-      out.rank() != in.rank()) {
-    return UndefinedFor(instruction);
-  }
   std::vector<AffineExpr> exprs;
   std::vector<Interval> dim_bounds;
   std::vector<IndexingConstraint> constraints;
   for (int64_t i = 0; i < in.rank(); ++i) {
     const SliceDimension& s = slice[i];
-    if (s.stride < 1) return UndefinedFor(instruction);
     AffineExpr shifted = getAffineDimExpr(i, context) - s.start;
     exprs.push_back(s.stride == 1 ? shifted : shifted.floorDiv(s.stride));
     if (s.stride != 1) {
@@ -238,25 +203,18 @@ HloInstructionIndexing ComputeInputToOutputSliceIndexing(
 
 HloInstructionIndexing ComputeInputToOutputTransposeIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
-    return UndefinedFor(instruction);
-  }
+  if (!IsValidTranspose(instruction)) return UndefinedFor(instruction);
   const Shape& in = instruction->operand(0)->shape();
-  const std::vector<int64_t>& perm = instruction->dimensions();
-  if (static_cast<int64_t>(perm.size()) != in.rank() ||
-      !IsDistinctSubset(perm, in.rank())) {
-    return UndefinedFor(instruction);
-  }
   std::vector<AffineExpr> exprs;
-  for (int64_t p : perm) exprs.push_back(getAffineDimExpr(p, context));
+  for (int64_t p : instruction->dimensions()) {
+    exprs.push_back(getAffineDimExpr(p, context));
+  }
   return One(MakeMap(in.dimensions(), {}, exprs, context));
 }
 
 HloInstructionIndexing ComputeInputToOutputBitcastIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
-    return UndefinedFor(instruction);
-  }
+  if (!AllArraysWithOperands(instruction, 1)) return UndefinedFor(instruction);
   return One(ComputeBitcastIndexingMap(
       instruction->shape(), instruction->operand(0)->shape(), context));
 }
@@ -304,82 +262,49 @@ HloInstructionIndexing ComputeInputToOutputDotIndexing(
 HloInstructionIndexing ComputeInputToOutputPadIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 2 ||
-      !ValidInput(instruction, input_id)) {
+  if (!IsValidPad(instruction) || !ValidInput(instruction, input_id)) {
     return UndefinedFor(instruction);
   }
   const Shape& out = instruction->shape();
-  if (input_id == 1) {
-    if (!instruction->operand(1)->shape().IsScalar()) {
-      return UndefinedFor(instruction);
-    }
-    return One(ScalarFeedsAllMap(out.dimensions(), context));
-  }
+  if (input_id == 1) return One(ScalarFeedsAllMap(out.dimensions(), context));
   const Shape& in = instruction->operand(0)->shape();
   const PaddingConfig& config = instruction->padding_config();
-  if (static_cast<int64_t>(config.size()) != in.rank() ||
-      out.rank() != in.rank()) {
-    return UndefinedFor(instruction);
-  }
   std::vector<AffineExpr> exprs;
   std::vector<IndexingConstraint> constraints;
   for (int64_t i = 0; i < in.rank(); ++i) {
     const PaddingDimension& p = config[i];
-    if (p.interior < 0) return UndefinedFor(instruction);
     AffineExpr e = getAffineDimExpr(i, context) * (p.interior + 1) + p.low;
     exprs.push_back(e);
     // Negative edge padding removes elements: they feed nothing.
     constraints.push_back({e, Interval{0, out.dimensions(i) - 1}});
   }
-  IndexingMap map = IndexingMap::FromTensorSizes(
-      AffineMap::get(in.rank(), 0, exprs, context), in.dimensions(), {});
-  for (const IndexingConstraint& c : constraints) {
-    map.AddConstraint(c.expr, c.interval);
-  }
-  SimplifyAndRemoveUnusedSymbols(map);
-  return One(std::move(map));
+  return One(
+      MakeConstrainedMap(in.dimensions(), {}, exprs, constraints, context));
 }
 
 HloInstructionIndexing ComputeInputToOutputReduceWindowIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
-  const int64_t count = instruction->operand_count() / 2;
-  if (instruction->operand_count() % 2 != 0 || count == 0 ||
-      !ValidInput(instruction, input_id)) {
+  std::optional<std::vector<WindowDimension>> window =
+      GetReduceWindowWindow(instruction);
+  if (!window.has_value() || !ValidInput(instruction, input_id)) {
     return UndefinedFor(instruction);
   }
+  const int64_t count = instruction->operand_count() / 2;
   const Shape& in = instruction->operand(0)->shape();
   const Shape& out = instruction->shape().IsTuple()
                          ? instruction->shape().tuple_shapes(0)
                          : instruction->shape();
-  if (!in.IsArray() || !out.IsArray() || out.rank() != in.rank()) {
-    return UndefinedFor(instruction);
-  }
-  for (int64_t k = 0; k < 2 * count; ++k) {
-    const Shape& s = instruction->operand(k)->shape();
-    if (!s.IsArray() || (k < count ? !s.SameDimensions(in) : !s.IsScalar())) {
-      return UndefinedFor(instruction);
-    }
-  }
   IndexingMap map = IndexingMap::Undefined();
   if (input_id >= count) {
     map = ScalarFeedsAllMap(out.dimensions(), context);
   } else {
     const int64_t rank = in.rank();
-    std::vector<WindowDimension> window = instruction->window().dimensions;
-    if (!instruction->has_window()) window.assign(rank, WindowDimension{});
-    if (static_cast<int64_t>(window.size()) != rank) {
-      return UndefinedFor(instruction);
-    }
     std::vector<AffineExpr> exprs;
     std::vector<int64_t> symbol_sizes;
     std::vector<IndexingConstraint> constraints;
     for (int64_t i = 0; i < rank; ++i) {
-      const WindowDimension& w = window[i];
-      if (w.size < 1 || w.stride < 1 || w.base_dilation < 1 ||
-          w.window_dilation < 1) {
-        return UndefinedFor(instruction);
-      }
+      const WindowDimension& w = (*window)[i];
       // The output position times the stride, for window position s.
       AffineExpr scaled =
           getAffineDimExpr(i, context) * w.base_dilation + w.padding_low;
@@ -395,13 +320,8 @@ HloInstructionIndexing ComputeInputToOutputReduceWindowIndexing(
       constraints.push_back(
           {scaled, Interval{0, (out.dimensions(i) - 1) * w.stride}});
     }
-    map = IndexingMap::FromTensorSizes(
-        AffineMap::get(rank, symbol_sizes.size(), exprs, context),
-        in.dimensions(), symbol_sizes);
-    for (const IndexingConstraint& c : constraints) {
-      map.AddConstraint(c.expr, c.interval);
-    }
-    SimplifyAndRemoveUnusedSymbols(map);
+    map = MakeConstrainedMap(in.dimensions(), symbol_sizes, exprs, constraints,
+                             context);
   }
   HloInstructionIndexing indexing;
   indexing.indexing_maps.resize(OutputCount(instruction));
@@ -412,7 +332,12 @@ HloInstructionIndexing ComputeInputToOutputReduceWindowIndexing(
 HloInstructionIndexing ComputeInputToOutputConvolutionIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 2 ||
+  std::optional<std::vector<WindowDimension>> window =
+      GetConvolutionWindow(instruction);
+  const int64_t fgc = instruction->feature_group_count();
+  const int64_t bgc = instruction->batch_group_count();
+  // This direction does not handle feature and batch groups together.
+  if (!window.has_value() || (fgc > 1 && bgc > 1) ||
       !ValidInput(instruction, input_id)) {
     return UndefinedFor(instruction);
   }
@@ -423,42 +348,9 @@ HloInstructionIndexing ComputeInputToOutputConvolutionIndexing(
       instruction->convolution_dimension_numbers();
   const int64_t rank = out.rank();
   const int64_t spatial = rank - 2;
-  auto is_permutation = [rank](std::vector<int64_t> dims, int64_t batch_or_in,
-                               int64_t feature_or_out) {
-    dims.push_back(batch_or_in);
-    dims.push_back(feature_or_out);
-    return static_cast<int64_t>(dims.size()) == rank &&
-           IsDistinctSubset(dims, rank);
-  };
-  if (lhs.rank() != rank || rhs.rank() != rank || spatial < 0 ||
-      !is_permutation(dn.input_spatial_dimensions, dn.input_batch_dimension,
-                      dn.input_feature_dimension) ||
-      !is_permutation(dn.kernel_spatial_dimensions,
-                      dn.kernel_input_feature_dimension,
-                      dn.kernel_output_feature_dimension) ||
-      !is_permutation(dn.output_spatial_dimensions, dn.output_batch_dimension,
-                      dn.output_feature_dimension)) {
-    return UndefinedFor(instruction);
-  }
-  std::vector<WindowDimension> window = instruction->window().dimensions;
-  if (!instruction->has_window()) {
-    window.assign(spatial, WindowDimension{});
-    for (int64_t k = 0; k < spatial; ++k) {
-      window[k].size = rhs.dimensions(dn.kernel_spatial_dimensions[k]);
-    }
-  }
-  const int64_t fgc = instruction->feature_group_count();
-  const int64_t bgc = instruction->batch_group_count();
   const int64_t out_features = out.dimensions(dn.output_feature_dimension);
   const int64_t out_batch = out.dimensions(dn.output_batch_dimension);
   const int64_t kernel_in = rhs.dimensions(dn.kernel_input_feature_dimension);
-  if (static_cast<int64_t>(window.size()) != spatial || fgc < 1 || bgc < 1 ||
-      (fgc > 1 && bgc > 1) || out_features % (fgc * bgc) != 0 ||
-      kernel_in * fgc != lhs.dimensions(dn.input_feature_dimension) ||
-      out_batch * bgc != lhs.dimensions(dn.input_batch_dimension) ||
-      rhs.dimensions(dn.kernel_output_feature_dimension) != out_features) {
-    return UndefinedFor(instruction);
-  }
   const bool is_lhs = input_id == 0;
   const Shape& in = is_lhs ? lhs : rhs;
   std::vector<AffineExpr> exprs(rank);
@@ -469,13 +361,9 @@ HloInstructionIndexing ComputeInputToOutputConvolutionIndexing(
     return getAffineSymbolExpr(symbol_sizes.size() - 1, context);
   };
   for (int64_t k = 0; k < spatial; ++k) {
-    const WindowDimension& w = window[k];
+    const WindowDimension& w = (*window)[k];
     const int64_t kernel_dim = dn.kernel_spatial_dimensions[k];
     const int64_t input_dim = dn.input_spatial_dimensions[k];
-    if (w.size != rhs.dimensions(kernel_dim) || w.stride < 1 ||
-        w.base_dilation < 1 || w.window_dilation < 1) {
-      return UndefinedFor(instruction);
-    }
     // Output o reads input e at window position p when
     // o * stride + p * window_dilation - low = e * base_dilation.
     AffineExpr element, position;
@@ -516,34 +404,19 @@ HloInstructionIndexing ComputeInputToOutputConvolutionIndexing(
     exprs[dn.output_feature_dimension] =
         getAffineDimExpr(dn.kernel_output_feature_dimension, context);
   }
-  IndexingMap map = IndexingMap::FromTensorSizes(
-      AffineMap::get(rank, symbol_sizes.size(), exprs, context),
-      in.dimensions(), symbol_sizes);
-  for (const IndexingConstraint& c : constraints) {
-    map.AddConstraint(c.expr, c.interval);
-  }
-  SimplifyAndRemoveUnusedSymbols(map);
-  return One(std::move(map));
+  return One(MakeConstrainedMap(in.dimensions(), symbol_sizes, exprs,
+                                constraints, context));
 }
 
 HloInstructionIndexing ComputeInputToOutputDynamicSliceIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || !ValidInput(instruction, input_id)) {
+  if (!IsValidDynamicSlice(instruction) || !ValidInput(instruction, input_id)) {
     return UndefinedFor(instruction);
   }
   const Shape& out = instruction->shape();
   const Shape& in = instruction->operand(0)->shape();
   const int64_t rank = in.rank();
-  if (out.rank() != rank || instruction->operand_count() != rank + 1) {
-    return UndefinedFor(instruction);
-  }
-  for (int64_t i = 0; i < rank; ++i) {
-    if (!instruction->operand(i + 1)->shape().IsScalar() ||
-        in.dimensions(i) < out.dimensions(i)) {
-      return UndefinedFor(instruction);
-    }
-  }
   if (input_id > 0) return One(ScalarFeedsAllMap(out.dimensions(), context));
   AffineMap scalar_access = AffineMap::get(rank, 0, {}, context);
   std::vector<AffineExpr> exprs;

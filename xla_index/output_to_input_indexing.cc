@@ -73,11 +73,6 @@ WindowedIndex ComputeWindowedIndex(AffineExpr output_dim, AffineExpr window,
   return result;
 }
 
-bool IsValidWindowDimension(const WindowDimension& w) {
-  return w.size >= 1 && w.stride >= 1 && w.base_dilation >= 1 &&
-         w.window_dilation >= 1;
-}
-
 }  // namespace
 
 HloInstructionIndexing ComputeOutputToInputElementwiseIndexing(
@@ -120,43 +115,31 @@ HloInstructionIndexing ComputeOutputToInputElementwiseIndexing(
 
 HloInstructionIndexing ComputeOutputToInputBroadcastIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
-    return UndefinedFor(instruction);
-  }
+  if (!IsValidBroadcast(instruction)) return UndefinedFor(instruction);
   const Shape& out = instruction->shape();
-  const Shape& in = instruction->operand(0)->shape();
-  const std::vector<int64_t>& dims = instruction->dimensions();
-  if (static_cast<int64_t>(dims.size()) != in.rank() ||
-      !IsDistinctSubset(dims, out.rank())) {
-    return UndefinedFor(instruction);
-  }
   std::vector<AffineExpr> exprs;
-  for (int64_t d : dims) exprs.push_back(getAffineDimExpr(d, context));
+  for (int64_t d : instruction->dimensions()) {
+    exprs.push_back(getAffineDimExpr(d, context));
+  }
   return HloInstructionIndexing::FromIndexingMaps(
       {MakeMap(out.dimensions(), {}, exprs, context)});
 }
 
 HloInstructionIndexing ComputeOutputToInputDynamicSliceIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction)) return UndefinedFor(instruction);
+  if (!IsValidDynamicSlice(instruction)) return UndefinedFor(instruction);
   const Shape& out = instruction->shape();
   const Shape& in = instruction->operand(0)->shape();
   const int64_t rank = in.rank();
-  if (out.rank() != rank || instruction->operand_count() != rank + 1) {
-    return UndefinedFor(instruction);
-  }
   AffineMap scalar_access = AffineMap::get(rank, 0, {}, context);
   std::vector<AffineExpr> exprs;
   std::vector<RuntimeVar> offsets;
   for (int64_t i = 0; i < rank; ++i) {
-    const HloInstruction* offset = instruction->operand(i + 1);
-    int64_t max_offset = in.dimensions(i) - out.dimensions(i);
-    if (!offset->shape().IsScalar() || max_offset < 0) {
-      return UndefinedFor(instruction);
-    }
     exprs.push_back(getAffineDimExpr(i, context) +
                     getAffineSymbolExpr(i, context));
-    offsets.push_back(MakeRuntimeVar(offset, max_offset, scalar_access));
+    offsets.push_back(MakeRuntimeVar(instruction->operand(i + 1),
+                                     in.dimensions(i) - out.dimensions(i),
+                                     scalar_access));
   }
   std::vector<Interval> dim_bounds;
   for (int64_t size : out.dimensions()) dim_bounds.push_back({0, size - 1});
@@ -270,15 +253,9 @@ HloInstructionIndexing ComputeOutputToInputGatherIndexing(
 
 HloInstructionIndexing ComputeOutputToInputTransposeIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
-    return UndefinedFor(instruction);
-  }
+  if (!IsValidTranspose(instruction)) return UndefinedFor(instruction);
   const Shape& out = instruction->shape();
   const std::vector<int64_t>& perm = instruction->dimensions();
-  if (!IsPermutation(perm, out.rank()) ||
-      instruction->operand(0)->shape().rank() != out.rank()) {
-    return UndefinedFor(instruction);
-  }
   std::vector<AffineExpr> exprs(out.rank());
   for (int64_t i = 0; i < out.rank(); ++i) {
     exprs[perm[i]] = getAffineDimExpr(i, context);
@@ -289,13 +266,8 @@ HloInstructionIndexing ComputeOutputToInputTransposeIndexing(
 
 HloInstructionIndexing ComputeOutputToInputReverseIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
-    return UndefinedFor(instruction);
-  }
+  if (!IsValidReverse(instruction)) return UndefinedFor(instruction);
   const Shape& out = instruction->shape();
-  if (!IsDistinctSubset(instruction->dimensions(), out.rank())) {
-    return UndefinedFor(instruction);
-  }
   std::vector<AffineExpr> exprs;
   for (int64_t i = 0; i < out.rank(); ++i) {
     exprs.push_back(getAffineDimExpr(i, context));
@@ -309,16 +281,11 @@ HloInstructionIndexing ComputeOutputToInputReverseIndexing(
 
 HloInstructionIndexing ComputeOutputToInputReduceIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
+  if (!IsValidReduce(instruction)) return UndefinedFor(instruction);
   const int64_t count = instruction->operand_count() / 2;
-  if (instruction->operand_count() % 2 != 0 || count == 0) {
-    return UndefinedFor(instruction);
-  }
   const Shape& in = instruction->operand(0)->shape();
   std::vector<int64_t> reduced = instruction->dimensions();
   std::sort(reduced.begin(), reduced.end());
-  if (!in.IsArray() || !IsDistinctSubset(reduced, in.rank())) {
-    return UndefinedFor(instruction);
-  }
   std::vector<int64_t> out_dims, symbol_sizes;
   std::vector<AffineExpr> exprs;
   for (int64_t d = 0; d < in.rank(); ++d) {
@@ -330,12 +297,6 @@ HloInstructionIndexing ComputeOutputToInputReduceIndexing(
       out_dims.push_back(in.dimensions(d));
     }
   }
-  for (int64_t k = 0; k < 2 * count; ++k) {
-    const Shape& s = instruction->operand(k)->shape();
-    if (!s.IsArray() || (k < count ? !s.SameDimensions(in) : !s.IsScalar())) {
-      return UndefinedFor(instruction);
-    }
-  }
   IndexingMap input_map = MakeMap(out_dims, symbol_sizes, exprs, context);
   IndexingMap init_map = ScalarReadMap(out_dims, context);
   std::vector<IndexingMap> maps(count, input_map);
@@ -345,17 +306,11 @@ HloInstructionIndexing ComputeOutputToInputReduceIndexing(
 
 HloInstructionIndexing ComputeOutputToInputSliceIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
-    return UndefinedFor(instruction);
-  }
+  if (!IsValidSlice(instruction)) return UndefinedFor(instruction);
   const Shape& out = instruction->shape();
   const std::vector<SliceDimension>& slice = instruction->slice();
-  if (static_cast<int64_t>(slice.size()) != out.rank()) {
-    return UndefinedFor(instruction);
-  }
   std::vector<AffineExpr> exprs;
   for (int64_t i = 0; i < out.rank(); ++i) {
-    if (slice[i].stride < 1) return UndefinedFor(instruction);
     exprs.push_back(getAffineDimExpr(i, context) * slice[i].stride +
                     slice[i].start);
   }
@@ -365,9 +320,7 @@ HloInstructionIndexing ComputeOutputToInputSliceIndexing(
 
 HloInstructionIndexing ComputeOutputToInputReshapeIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
-    return UndefinedFor(instruction);
-  }
+  if (!AllArraysWithOperands(instruction, 1)) return UndefinedFor(instruction);
   return HloInstructionIndexing::FromIndexingMaps(
       {ComputeReshapeIndexingMap(instruction->operand(0)->shape().dimensions(),
                                  instruction->shape().dimensions(), context)});
@@ -375,26 +328,20 @@ HloInstructionIndexing ComputeOutputToInputReshapeIndexing(
 
 HloInstructionIndexing ComputeOutputToInputBitcastIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 1) {
-    return UndefinedFor(instruction);
-  }
+  if (!AllArraysWithOperands(instruction, 1)) return UndefinedFor(instruction);
   return HloInstructionIndexing::FromIndexingMaps({ComputeBitcastIndexingMap(
       instruction->operand(0)->shape(), instruction->shape(), context)});
 }
 
 HloInstructionIndexing ComputeOutputToInputConcatenateIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() == 0) {
-    return UndefinedFor(instruction);
-  }
+  if (!IsValidConcatenate(instruction)) return UndefinedFor(instruction);
   const Shape& out = instruction->shape();
   const int64_t dim = instruction->dimension();
-  if (dim < 0 || dim >= out.rank()) return UndefinedFor(instruction);
   HloInstructionIndexing indexing;
   int64_t offset = 0;
   for (const HloInstruction* operand : instruction->operands()) {
     const Shape& in = operand->shape();
-    if (in.rank() != out.rank()) return UndefinedFor(instruction);
     std::vector<AffineExpr> exprs;
     std::vector<Interval> dim_bounds;
     for (int64_t i = 0; i < out.rank(); ++i) {
@@ -403,9 +350,6 @@ HloInstructionIndexing ComputeOutputToInputConcatenateIndexing(
         exprs.push_back(d - offset);
         dim_bounds.push_back({offset, offset + in.dimensions(i) - 1});
       } else {
-        if (in.dimensions(i) != out.dimensions(i)) {
-          return UndefinedFor(instruction);
-        }
         exprs.push_back(d);
         dim_bounds.push_back({0, out.dimensions(i) - 1});
       }
@@ -416,7 +360,6 @@ HloInstructionIndexing ComputeOutputToInputConcatenateIndexing(
     indexing.indexing_maps.emplace_back();
     indexing.indexing_maps.back().Insert(std::move(map));
   }
-  if (offset != out.dimensions(dim)) return UndefinedFor(instruction);
   return indexing;
 }
 
@@ -486,25 +429,11 @@ IndexingMap ComputePadIndexingMap(absl::Span<const int64_t> operand_dims,
 
 HloInstructionIndexing ComputeOutputToInputPadIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 2 ||
-      !instruction->operand(1)->shape().IsScalar()) {
-    return UndefinedFor(instruction);
-  }
+  if (!IsValidPad(instruction)) return UndefinedFor(instruction);
   const Shape& out = instruction->shape();
   const Shape& in = instruction->operand(0)->shape();
-  const PaddingConfig& config = instruction->padding_config();
-  if (in.rank() != out.rank() ||
-      static_cast<int64_t>(config.size()) != in.rank()) {
-    return UndefinedFor(instruction);
-  }
   std::vector<PadDimension> padding;
-  for (int64_t i = 0; i < in.rank(); ++i) {
-    const PaddingDimension& p = config[i];
-    int64_t padded = p.low + p.high + in.dimensions(i) +
-                     std::max<int64_t>(in.dimensions(i) - 1, 0) * p.interior;
-    if (p.interior < 0 || padded != out.dimensions(i)) {
-      return UndefinedFor(instruction);
-    }
+  for (const PaddingDimension& p : instruction->padding_config()) {
     padding.push_back({p.low, p.high, p.interior});
   }
   return HloInstructionIndexing::FromIndexingMaps(
@@ -514,29 +443,20 @@ HloInstructionIndexing ComputeOutputToInputPadIndexing(
 
 HloInstructionIndexing ComputeOutputToInputReduceWindowIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
+  std::optional<std::vector<WindowDimension>> window =
+      GetReduceWindowWindow(instruction);
+  if (!window.has_value()) return UndefinedFor(instruction);
   const int64_t count = instruction->operand_count() / 2;
-  if (instruction->operand_count() % 2 != 0 || count == 0) {
-    return UndefinedFor(instruction);
-  }
   const Shape& in = instruction->operand(0)->shape();
   const Shape& out_any = instruction->shape().IsTuple()
                              ? instruction->shape().tuple_shapes(0)
                              : instruction->shape();
-  if (!in.IsArray() || !out_any.IsArray() || out_any.rank() != in.rank()) {
-    return UndefinedFor(instruction);
-  }
   const int64_t rank = in.rank();
-  std::vector<WindowDimension> window = instruction->window().dimensions;
-  if (!instruction->has_window()) window.assign(rank, WindowDimension{});
-  if (static_cast<int64_t>(window.size()) != rank) {
-    return UndefinedFor(instruction);
-  }
   std::vector<AffineExpr> exprs;
   std::vector<int64_t> symbol_sizes;
   std::vector<IndexingConstraint> constraints;
   for (int64_t i = 0; i < rank; ++i) {
-    const WindowDimension& w = window[i];
-    if (!IsValidWindowDimension(w)) return UndefinedFor(instruction);
+    const WindowDimension& w = (*window)[i];
     AffineExpr symbol;
     if (w.size > 1) {
       symbol = getAffineSymbolExpr(symbol_sizes.size(), context);
@@ -548,19 +468,8 @@ HloInstructionIndexing ComputeOutputToInputReduceWindowIndexing(
     constraints.insert(constraints.end(), index.constraints.begin(),
                        index.constraints.end());
   }
-  for (int64_t k = 0; k < 2 * count; ++k) {
-    const Shape& s = instruction->operand(k)->shape();
-    if (!s.IsArray() || (k < count ? !s.SameDimensions(in) : !s.IsScalar())) {
-      return UndefinedFor(instruction);
-    }
-  }
-  IndexingMap input_map = IndexingMap::FromTensorSizes(
-      AffineMap::get(rank, symbol_sizes.size(), exprs, context),
-      out_any.dimensions(), symbol_sizes);
-  for (const IndexingConstraint& c : constraints) {
-    input_map.AddConstraint(c.expr, c.interval);
-  }
-  SimplifyAndRemoveUnusedSymbols(input_map);
+  IndexingMap input_map = MakeConstrainedMap(out_any.dimensions(), symbol_sizes,
+                                             exprs, constraints, context);
   std::vector<IndexingMap> maps(count, input_map);
   maps.insert(maps.end(), count, ScalarReadMap(out_any.dimensions(), context));
   return HloInstructionIndexing::FromIndexingMaps(maps);
@@ -568,9 +477,9 @@ HloInstructionIndexing ComputeOutputToInputReduceWindowIndexing(
 
 HloInstructionIndexing ComputeOutputToInputConvolutionIndexing(
     const HloInstruction* instruction, mlir::MLIRContext* context) {
-  if (!AllArrays(instruction) || instruction->operand_count() != 2) {
-    return UndefinedFor(instruction);
-  }
+  std::optional<std::vector<WindowDimension>> window =
+      GetConvolutionWindow(instruction);
+  if (!window.has_value()) return UndefinedFor(instruction);
   const Shape& out = instruction->shape();
   const Shape& lhs = instruction->operand(0)->shape();
   const Shape& rhs = instruction->operand(1)->shape();
@@ -578,60 +487,18 @@ HloInstructionIndexing ComputeOutputToInputConvolutionIndexing(
       instruction->convolution_dimension_numbers();
   const int64_t rank = out.rank();
   const int64_t spatial = rank - 2;
-  if (lhs.rank() != rank || rhs.rank() != rank || spatial < 0 ||
-      static_cast<int64_t>(dn.input_spatial_dimensions.size()) != spatial ||
-      static_cast<int64_t>(dn.kernel_spatial_dimensions.size()) != spatial ||
-      static_cast<int64_t>(dn.output_spatial_dimensions.size()) != spatial) {
-    return UndefinedFor(instruction);
-  }
-  std::vector<int64_t> in_dims = dn.input_spatial_dimensions;
-  in_dims.push_back(dn.input_batch_dimension);
-  in_dims.push_back(dn.input_feature_dimension);
-  std::vector<int64_t> k_dims = dn.kernel_spatial_dimensions;
-  k_dims.push_back(dn.kernel_input_feature_dimension);
-  k_dims.push_back(dn.kernel_output_feature_dimension);
-  std::vector<int64_t> o_dims = dn.output_spatial_dimensions;
-  o_dims.push_back(dn.output_batch_dimension);
-  o_dims.push_back(dn.output_feature_dimension);
-  if (!IsPermutation(in_dims, rank) || !IsPermutation(k_dims, rank) ||
-      !IsPermutation(o_dims, rank)) {
-    return UndefinedFor(instruction);
-  }
-  std::vector<WindowDimension> window = instruction->window().dimensions;
-  if (!instruction->has_window()) {
-    // No window attribute: the window is the whole kernel, stride 1.
-    window.assign(spatial, WindowDimension{});
-    for (int64_t k = 0; k < spatial; ++k) {
-      window[k].size = rhs.dimensions(dn.kernel_spatial_dimensions[k]);
-    }
-  }
-  if (static_cast<int64_t>(window.size()) != spatial) {
-    return UndefinedFor(instruction);
-  }
   const int64_t fgc = instruction->feature_group_count();
   const int64_t bgc = instruction->batch_group_count();
-  const int64_t in_features = lhs.dimensions(dn.input_feature_dimension);
-  const int64_t in_batch = lhs.dimensions(dn.input_batch_dimension);
   const int64_t out_features = out.dimensions(dn.output_feature_dimension);
   const int64_t out_batch = out.dimensions(dn.output_batch_dimension);
   const int64_t kernel_in_features =
       rhs.dimensions(dn.kernel_input_feature_dimension);
-  if (fgc < 1 || bgc < 1 || in_features % fgc != 0 || out_features % fgc != 0 ||
-      out_features % bgc != 0 || kernel_in_features * fgc != in_features ||
-      out_batch * bgc != in_batch ||
-      rhs.dimensions(dn.kernel_output_feature_dimension) != out_features) {
-    return UndefinedFor(instruction);
-  }
   // Symbols: one window variable per spatial dim, then the input feature.
   std::vector<int64_t> symbol_sizes;
   std::vector<AffineExpr> lhs_exprs(rank), rhs_exprs(rank);
   std::vector<IndexingConstraint> constraints;
   for (int64_t k = 0; k < spatial; ++k) {
-    const WindowDimension& w = window[k];
-    if (!IsValidWindowDimension(w) ||
-        rhs.dimensions(dn.kernel_spatial_dimensions[k]) != w.size) {
-      return UndefinedFor(instruction);
-    }
+    const WindowDimension& w = (*window)[k];
     AffineExpr s = getAffineSymbolExpr(k, context);
     symbol_sizes.push_back(w.size);
     WindowedIndex index = ComputeWindowedIndex(
@@ -664,21 +531,11 @@ HloInstructionIndexing ComputeOutputToInputConvolutionIndexing(
   rhs_exprs[dn.kernel_input_feature_dimension] = feature;
   rhs_exprs[dn.kernel_output_feature_dimension] = out_feature;
 
-  IndexingMap lhs_map = IndexingMap::FromTensorSizes(
-      AffineMap::get(rank, symbol_sizes.size(), lhs_exprs, context),
-      out.dimensions(), symbol_sizes);
-  for (const IndexingConstraint& c : constraints) {
-    lhs_map.AddConstraint(c.expr, c.interval);
-  }
-  SimplifyAndRemoveUnusedSymbols(lhs_map);
-  IndexingMap rhs_map = IndexingMap::FromTensorSizes(
-      AffineMap::get(rank, symbol_sizes.size(), rhs_exprs, context),
-      out.dimensions(), symbol_sizes);
+  IndexingMap lhs_map = MakeConstrainedMap(out.dimensions(), symbol_sizes,
+                                           lhs_exprs, constraints, context);
   // The kernel element is only read where the input element exists.
-  for (const IndexingConstraint& c : constraints) {
-    rhs_map.AddConstraint(c.expr, c.interval);
-  }
-  SimplifyAndRemoveUnusedSymbols(rhs_map);
+  IndexingMap rhs_map = MakeConstrainedMap(out.dimensions(), symbol_sizes,
+                                           rhs_exprs, constraints, context);
   return HloInstructionIndexing::FromIndexingMaps({lhs_map, rhs_map});
 }
 
