@@ -643,6 +643,12 @@ absl::StatusOr<Shape> InferConvolution(const HloInstruction& inst) {
   int64_t fgc = inst.feature_group_count();
   int64_t bgc = inst.batch_group_count();
   if (fgc < 1 || bgc < 1) return Invalid("group counts must be >= 1");
+  if (fgc > 1 && bgc > 1) {
+    // As XLA's shape inference: the two groupings cannot be combined.
+    return Invalid(absl::StrCat("feature_group_count (", fgc,
+                                ") and batch_group_count (", bgc,
+                                ") cannot both be greater than 1"));
+  }
   int64_t input_features = lhs.dimensions(c.input_feature_dimension);
   int64_t kernel_input = rhs.dimensions(c.kernel_input_feature_dimension);
   int64_t kernel_output = rhs.dimensions(c.kernel_output_feature_dimension);
