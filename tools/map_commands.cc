@@ -88,8 +88,7 @@ absl::Status RunComposeCommand(const CommandLine& command_line,
         second->GetDimensionCount(), " dimensions; they must be equal"));
   }
   auto compose = [&] {
-    IndexingMap composed = ComposeIndexingMaps(*first, *second);
-    composed.Simplify();
+    IndexingMap composed = ComposeAndSimplifyIndexingMaps(*first, *second);
     composed.RemoveUnusedSymbols();
     return composed;
   };
