@@ -943,9 +943,42 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
         out.tightened.push_back({atom.kind == AtomKind::kDim, atom.var, v});
       }
     }
+    TightenModuloBound(lin, tight, out);
     return out;
   }
   return {Kind::kExpression, Build(lin), interval};
+}
+
+// v mod c in [r, s] with 0 <= r <= s < c: v's bounds move inward to the
+// nearest values whose residue lies in [r, s] (saturating: past the int64
+// limits no value has it, and the bound becomes empty).
+void AffineSimplifier::TightenModuloBound(const Lin& lin, Interval residues,
+                                          NormalConstraint& out) const {
+  if (!IsAtom(lin) || atoms_[lin.terms[0].atom].kind != AtomKind::kMod) return;
+  const Atom& mod = atoms_[lin.terms[0].atom];
+  const Lin& arg = args_[mod.arg];
+  if (!IsAtom(arg)) return;
+  const Atom& var = atoms_[arg.terms[0].atom];
+  const int64_t c = mod.divisor;
+  if ((var.kind != AtomKind::kDim && var.kind != AtomKind::kSymbol) ||
+      var.bounds.IsEmpty() || residues.lower < 0 || residues.upper >= c) {
+    return;
+  }
+  int64_t lo = var.bounds.lower, hi = var.bounds.upper;
+  const int64_t r_lo = FloorMod(lo, c), r_hi = FloorMod(hi, c);
+  if (r_lo < residues.lower) {
+    lo = SaturatingAdd(lo, residues.lower - r_lo);
+  } else if (r_lo > residues.upper) {
+    lo = SaturatingAdd(lo, c - r_lo + residues.lower);
+  }
+  if (r_hi > residues.upper) {
+    hi = SaturatingSub(hi, r_hi - residues.upper);
+  } else if (r_hi < residues.lower) {
+    hi = SaturatingSub(hi, r_hi + (c - residues.upper));
+  }
+  if (lo != var.bounds.lower || hi != var.bounds.upper) {
+    out.tightened.push_back({var.kind == AtomKind::kDim, var.var, {lo, hi}});
+  }
 }
 
 }  // namespace xla_index

@@ -168,6 +168,8 @@ class AffineSimplifier {
   bool SplitSmallPart(const Lin& x, int64_t c, Lin& multiple, Lin& small,
                       int64_t& g);
   void Recombine(Lin& lin);
+  void TightenModuloBound(const Lin& lin, Interval residues,
+                          NormalConstraint& out) const;
   int32_t QuotientAtom(int32_t mod_atom);
   // lin == 1 * atom (any atom when atom < 0).
   static bool IsAtom(const Lin& lin, int32_t atom = -1) {
