@@ -79,8 +79,9 @@ class AffineSimplifier {
     bool is_dim = false;  // For kVariable.
     int variable = -1;    // For kVariable.
     /// For kExpression: bounds of its dims/symbols implied by the constraint
-    /// (k*v in [lo - max(rest), hi - min(rest)]) that are tighter than the
-    /// current ones.
+    /// (k*v in [lo - max(rest), hi - min(rest)]; for `v mod c in [r, s]`,
+    /// the nearest values of v with a residue in [r, s]) that are tighter
+    /// than the current ones.
     struct VariableBound {
       bool is_dim;
       int variable;
@@ -120,7 +121,9 @@ class AffineSimplifier {
     int32_t atom;
   };
   /// constant + sum(coeff * atom): terms sorted by AtomLess, no zero
-  /// coefficients, each atom once. `source`, when set, is an MLIR
+  /// coefficients, each atom once. `bounds` contains every value it takes
+  /// on the box (the sum of its terms' ranges, or of its operands' ranges
+  /// when it was built by Add or Scale). `source`, when set, is an MLIR
   /// expression of exactly this canonical shape that can be returned as is.
   struct Lin {
     llvm::SmallVector<Term, 4> terms;
@@ -171,6 +174,10 @@ class AffineSimplifier {
   void TightenModuloBound(const Lin& lin, Interval residues,
                           NormalConstraint& out) const;
   int32_t QuotientAtom(int32_t mod_atom);
+  void ClearVisited() {
+    visited_.clear();
+    visited_lins_.clear();
+  }
   // lin == 1 * atom (any atom when atom < 0).
   static bool IsAtom(const Lin& lin, int32_t atom = -1) {
     return lin.terms.size() == 1 && lin.terms[0].coeff == 1 &&
@@ -201,10 +208,6 @@ class AffineSimplifier {
   // Lin.
   llvm::SmallDenseMap<const void*, int32_t, 16> visited_;
   llvm::SmallVector<Lin, 4> visited_lins_;
-  void ClearVisited() {
-    visited_.clear();
-    visited_lins_.clear();
-  }
   // While simplifying a composition: values of dims and positions of
   // symbols of the expressions being visited (null: themselves).
   const std::vector<Lin>* dim_values_ = nullptr;

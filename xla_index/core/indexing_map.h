@@ -252,11 +252,11 @@ IndexingMap ComposeAndSimplifyIndexingMaps(const IndexingMap& first,
 
 /// The chain composed in order (chain[0] first, then chain[1] after it, ...)
 /// and simplified: the same map as folding the pairwise
-/// ComposeAndSimplifyIndexingMaps over it. When no map has constraints or
-/// runtime variables, the intermediate maps are never built: each step's
-/// results go to the next as the simplifier's linear forms, and MLIR
-/// expressions are made once, for the final results. Undefined for an empty
-/// chain.
+/// ComposeAndSimplifyIndexingMaps over it (chain[0] alone is simplified). When
+/// no map has constraints or runtime variables, the intermediate maps are never
+/// built: each step's results go to the next as the simplifier's linear forms,
+/// and MLIR expressions are made once, for the final results. Undefined for an
+/// empty chain.
 IndexingMap ComposeAndSimplifyIndexingMaps(absl::Span<const IndexingMap> chain);
 
 /// The range of `expr` (over `map`'s dims and symbols) on the map's domain

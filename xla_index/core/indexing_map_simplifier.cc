@@ -221,14 +221,15 @@ bool IndexingMapSimplifier::Run() {
 
 namespace {
 
-// The chain composed pairwise, simplifying after each step.
+// The chain composed pairwise (ComposeIndexingMaps), simplifying after each
+// step.
 IndexingMap FoldComposeAndSimplify(llvm::ArrayRef<const IndexingMap*> chain) {
   IndexingMap composed = *chain[0];
-  composed.Simplify();
   for (size_t k = 1; k < chain.size(); ++k) {
     composed = ComposeIndexingMaps(composed, *chain[k]);
     composed.Simplify();
   }
+  if (chain.size() == 1) composed.Simplify();
   return composed;
 }
 
@@ -291,11 +292,6 @@ IndexingMap ComposeAndSimplifyChain(llvm::ArrayRef<const IndexingMap*> chain) {
 
 IndexingMap ComposeAndSimplifyIndexingMaps(const IndexingMap& first,
                                            const IndexingMap& second) {
-  if (!ChainHasFastPath({&first, &second})) {
-    IndexingMap composed = ComposeIndexingMaps(first, second);
-    composed.Simplify();
-    return composed;
-  }
   return ComposeAndSimplifyChain({&first, &second});
 }
 

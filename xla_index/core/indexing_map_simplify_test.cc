@@ -521,12 +521,13 @@ TEST_F(SimplifyTest, ChainCompositionMatchesPairwiseFold) {
     const int length = random.Uniform(2, 5);
     std::vector<IndexingMap> chain = {
         random.Map(random.Uniform(1, 2), random.Uniform(1, 2), false)};
-    IndexingMap fold = chain[0];
-    fold.Simplify();
-    for (int k = 1; k < length && !fold.IsKnownEmpty(); ++k) {
+    // The composition so far, to size the next map's dims.
+    IndexingMap prefix = chain[0];
+    prefix.Simplify();
+    for (int k = 1; k < length && !prefix.IsKnownEmpty(); ++k) {
       std::vector<Interval> dims;
-      for (mlir::AffineExpr r : fold.GetAffineMap().getResults()) {
-        Interval range = ComputeExpressionRange(fold, r);
+      for (mlir::AffineExpr r : prefix.GetAffineMap().getResults()) {
+        Interval range = ComputeExpressionRange(prefix, r);
         // Wide ranges make the brute-force check slow: cut them, so that
         // some chains need a constraint and take the slow path.
         if (range.NumElements() > 12) range.upper = range.lower + 11;
@@ -542,8 +543,13 @@ TEST_F(SimplifyTest, ChainCompositionMatchesPairwiseFold) {
       chain.push_back(IndexingMap(
           mlir::AffineMap::get(dims.size(), num_symbols, results, &context_),
           dims, symbols, {}));
-      fold = ComposeAndSimplifyIndexingMaps(fold, chain.back());
+      prefix = ComposeAndSimplifyIndexingMaps(prefix, chain.back());
     }
+    IndexingMap fold = chain[0];
+    for (size_t k = 1; k < chain.size(); ++k) {
+      fold = ComposeAndSimplifyIndexingMaps(fold, chain[k]);
+    }
+    if (chain.size() == 1) fold.Simplify();
     IndexingMap composed = ComposeAndSimplifyIndexingMaps(chain);
     std::string chain_text;
     for (const IndexingMap& map : chain) chain_text += ToString(map) + "\n";
