@@ -32,17 +32,61 @@ Literal ScalarFrom(const Literal& from, int64_t i) {
   return scalar;
 }
 
-// Position in the padded, base-dilated operand of window element `k` of
-// output position `o`: o * stride + k * window_dilation - padding_low.
-// False when that does not fit in int64 (then it is outside the operand).
-bool WindowPosition(int64_t o, int64_t k, const WindowDimension& wd,
-                    int64_t* pos) {
-  int64_t a, b;
-  return !__builtin_mul_overflow(o, wd.stride, &a) &&
-         !__builtin_mul_overflow(k, wd.window_dilation, &b) &&
-         !__builtin_add_overflow(a, b, &a) &&
-         !__builtin_sub_overflow(a, wd.padding_low, pos);
-}
+// The window of one output position of a reduce-window or convolution,
+// walked offset by offset. Along window dimension d, window offset k_d of
+// output position o_d sits at
+//   pos_d = o_d * stride_d + k_d * window_dilation_d - padding_low_d
+// in the padded, base-dilated operand, and reads operand element
+//   in_d = pos_d / base_dilation_d
+// when 0 <= pos_d, pos_d % base_dilation_d == 0 and in_d < input_size_d.
+// Otherwise (or when pos_d does not fit in int64) the offset falls in
+// padding or in a hole between base-dilated elements and reads nothing.
+class WindowWalk {
+ public:
+  // `dims[d]` walks `sizes[d]` offsets over an operand dimension of
+  // `input_sizes[d]` elements, for d < input_sizes.size().
+  WindowWalk(absl::Span<const WindowDimension> dims, Index sizes,
+             Index input_sizes)
+      : dims_(dims),
+        sizes_(std::move(sizes)),
+        input_sizes_(std::move(input_sizes)) {
+    for (int64_t size : sizes_) count_ *= size;
+  }
+
+  // Number of window offsets.
+  int64_t count() const { return count_; }
+
+  // Window offset number `r`, row-major over the window sizes.
+  Index Offset(int64_t r) const { return MultiIndex(sizes_, r); }
+
+  // The operand element `in` read at window `offset` of output position
+  // `out` (both one entry per window dimension); false when it falls in
+  // padding or between base-dilated elements (`in` is then partial).
+  bool Source(absl::Span<const int64_t> out, absl::Span<const int64_t> offset,
+              Index* in) const {
+    in->resize(input_sizes_.size());
+    for (size_t d = 0; d < input_sizes_.size(); ++d) {
+      const WindowDimension& wd = dims_[d];
+      int64_t a, b, pos;
+      if (__builtin_mul_overflow(out[d], wd.stride, &a) ||
+          __builtin_mul_overflow(offset[d], wd.window_dilation, &b) ||
+          __builtin_add_overflow(a, b, &a) ||
+          __builtin_sub_overflow(a, wd.padding_low, &pos) || pos < 0 ||
+          pos % wd.base_dilation != 0 ||
+          pos / wd.base_dilation >= input_sizes_[d]) {
+        return false;
+      }
+      (*in)[d] = pos / wd.base_dilation;
+    }
+    return true;
+  }
+
+ private:
+  absl::Span<const WindowDimension> dims_;
+  Index sizes_;
+  Index input_sizes_;
+  int64_t count_ = 1;
+};
 
 // IEEE half precision bits of `value` (already rounded to f16 when it
 // was stored): 1 sign, 5 exponent (bias 15), 10 mantissa bits.
@@ -852,34 +896,19 @@ absl::Status OpEvaluator::ReduceWindow() {
   const HloComputation* f = inst_.to_apply();
   const Window& w = inst_.window();
   Index window_sizes;
-  int64_t window_count = 1;
-  for (const WindowDimension& d : w.dimensions) {
-    window_sizes.push_back(d.size);
-    window_count *= d.size;
-  }
+  for (const WindowDimension& d : w.dimensions) window_sizes.push_back(d.size);
+  WindowWalk walk(w.dimensions, std::move(window_sizes),
+                  Index(in.dimensions().begin(), in.dimensions().end()));
+  Index e;
   for (int64_t i = 0; i < Out(0).element_count(); ++i) {
     Index o = MultiIndex(Out(0).shape().dimensions(), i);
     std::vector<Literal> acc;
     for (int64_t k = 0; k < n; ++k) acc.push_back(ScalarFrom(ops_[n + k], 0));
     std::vector<ElementId> element_reads;
     for (int64_t k = 0; k < n; ++k) element_reads.push_back({n + k, 0, 0});
-    for (int64_t r = 0; r < window_count; ++r) {
-      Index wi = MultiIndex(window_sizes, r);
-      // Position in the padded, base-dilated operand; holes and padding
-      // hold the init value.
-      Index e(in.rank());
-      bool real = true;
-      for (int64_t d = 0; d < in.rank(); ++d) {
-        const WindowDimension& wd = w.dimensions[d];
-        int64_t pos = 0;
-        if (!WindowPosition(o[d], wi[d], wd, &pos) || pos < 0 ||
-            pos % wd.base_dilation != 0 ||
-            pos / wd.base_dilation >= in.dimensions(d)) {
-          real = false;
-          break;
-        }
-        e[d] = pos / wd.base_dilation;
-      }
+    for (int64_t r = 0; r < walk.count(); ++r) {
+      // Padding and holes hold the init value.
+      bool real = walk.Source(o, walk.Offset(r), &e);
       std::vector<Literal> args = acc;
       int64_t linear = real ? LinearIndex(in.dimensions(), e) : 0;
       for (int64_t k = 0; k < n; ++k) {
@@ -992,18 +1021,25 @@ absl::Status OpEvaluator::Convolution() {
   int64_t kernel_in = rhs.dimensions(c.kernel_input_feature_dimension);
   int64_t out_features = rhs.dimensions(c.kernel_output_feature_dimension);
   int64_t out_batch = lhs.dimensions(c.input_batch_dimension) / bgc;
-  Index kernel_sizes;
-  int64_t kernel_count = 1;
+  Index kernel_sizes, input_sizes;
   for (int64_t k : c.kernel_spatial_dimensions) {
     kernel_sizes.push_back(rhs.dimensions(k));
-    kernel_count *= rhs.dimensions(k);
   }
+  for (int64_t s : c.input_spatial_dimensions) {
+    input_sizes.push_back(lhs.dimensions(s));
+  }
+  WindowWalk walk(window.dimensions, std::move(kernel_sizes),
+                  std::move(input_sizes));
+  Index out_spatial(spatial), source;
   bool use_float = IsFloatingPoint(Out().shape().element_type());
   for (int64_t i = 0; i < Out().element_count(); ++i) {
     At(0, i);
     Index o = MultiIndex(OutDims(), i);
     int64_t b = o[c.output_batch_dimension];
     int64_t oz = o[c.output_feature_dimension];
+    for (int64_t s = 0; s < spatial; ++s) {
+      out_spatial[s] = o[c.output_spatial_dimensions[s]];
+    }
     // Feature groups: output feature oz uses input features of its group;
     // batch groups: it uses the batch slice of its group.
     int64_t feature_group = oz / (out_features / fgc);
@@ -1011,26 +1047,16 @@ absl::Status OpEvaluator::Convolution() {
     double sum = 0;
     int64_t isum = 0;
     for (int64_t kz = 0; kz < kernel_in; ++kz) {
-      for (int64_t k = 0; k < kernel_count; ++k) {
-        Index ki = MultiIndex(kernel_sizes, k);
+      for (int64_t k = 0; k < walk.count(); ++k) {
+        Index ki = walk.Offset(k);
+        if (!walk.Source(out_spatial, ki, &source)) continue;
         Index li(lhs.rank()), ri(rhs.rank());
-        bool inside = true;
         for (int64_t s = 0; s < spatial; ++s) {
           const WindowDimension& wd = window.dimensions[s];
-          int64_t pos = 0;
-          if (!WindowPosition(o[c.output_spatial_dimensions[s]], ki[s], wd,
-                              &pos) ||
-              pos < 0 || pos % wd.base_dilation != 0 ||
-              pos / wd.base_dilation >=
-                  lhs.dimensions(c.input_spatial_dimensions[s])) {
-            inside = false;
-            break;
-          }
-          li[c.input_spatial_dimensions[s]] = pos / wd.base_dilation;
+          li[c.input_spatial_dimensions[s]] = source[s];
           ri[c.kernel_spatial_dimensions[s]] =
               wd.window_reversal ? wd.size - 1 - ki[s] : ki[s];
         }
-        if (!inside) continue;
         li[c.input_batch_dimension] = b + batch_group * out_batch;
         li[c.input_feature_dimension] = feature_group * kernel_in + kz;
         ri[c.kernel_input_feature_dimension] = kz;
