@@ -563,6 +563,18 @@ TEST_F(MalformedAttributesTest, ConvolutionWithBadFeatureGroups) {
   ExpectUndefined(c);
 }
 
+// Consistent in every other way; XLA never combines the two groupings, and
+// output-to-input used to index it anyway.
+TEST_F(MalformedAttributesTest, ConvolutionWithBothGroupCounts) {
+  HloInstruction* c =
+      Add(HloOpcode::kConvolution, Shape(PrimitiveType::kF32, {1, 4, 3}),
+          {Parameter({2, 4, 3}), Parameter({4, 2, 1})});
+  c->set_convolution_dimension_numbers(Bf0Labels());
+  c->set_feature_group_count(2);
+  c->set_batch_group_count(2);
+  ExpectUndefined(c);
+}
+
 TEST_F(MalformedAttributesTest, DynamicSliceWithMissingOffsets) {
   ExpectUndefined(Add(HloOpcode::kDynamicSlice,
                       Shape(PrimitiveType::kF32, {2, 2}),

@@ -334,11 +334,7 @@ HloInstructionIndexing ComputeInputToOutputConvolutionIndexing(
     mlir::MLIRContext* context) {
   std::optional<std::vector<WindowDimension>> window =
       GetConvolutionWindow(instruction);
-  const int64_t fgc = instruction->feature_group_count();
-  const int64_t bgc = instruction->batch_group_count();
-  // This direction does not handle feature and batch groups together.
-  if (!window.has_value() || (fgc > 1 && bgc > 1) ||
-      !ValidInput(instruction, input_id)) {
+  if (!window.has_value() || !ValidInput(instruction, input_id)) {
     return UndefinedFor(instruction);
   }
   const Shape& out = instruction->shape();
@@ -348,6 +344,8 @@ HloInstructionIndexing ComputeInputToOutputConvolutionIndexing(
       instruction->convolution_dimension_numbers();
   const int64_t rank = out.rank();
   const int64_t spatial = rank - 2;
+  const int64_t fgc = instruction->feature_group_count();
+  const int64_t bgc = instruction->batch_group_count();
   const int64_t out_features = out.dimensions(dn.output_feature_dimension);
   const int64_t out_batch = out.dimensions(dn.output_batch_dimension);
   const int64_t kernel_in = rhs.dimensions(dn.kernel_input_feature_dimension);

@@ -273,6 +273,12 @@ std::optional<std::vector<WindowDimension>> GetConvolutionWindow(
   if (lhs.rank() != rank || rhs.rank() != rank || spatial < 0) {
     return std::nullopt;
   }
+  // XLA does not combine feature and batch grouping (the verifier rejects
+  // it), and the rules do not index it.
+  if (convolution->feature_group_count() > 1 &&
+      convolution->batch_group_count() > 1) {
+    return std::nullopt;
+  }
   // Each of input, kernel and output: the spatial dims then the two others
   // are a permutation of the dims.
   auto is_permutation = [rank](std::vector<int64_t> dims, int64_t first,

@@ -100,9 +100,10 @@ std::optional<std::vector<WindowDimension>> GetReduceWindowWindow(
 /// dimension numbers that are not a permutation of the dims for each of
 /// input, kernel and output, a window of another rank, a window size other
 /// than the kernel's spatial size, a stride or dilation below 1, group
-/// counts below 1, input features other than kernel input features *
-/// feature_group_count, output features not divisible by either group
-/// count or unequal to the kernel's, or input batch other than output batch
+/// counts below 1 or both above 1, input features other than kernel input
+/// features * feature_group_count, output features not divisible by either
+/// group count or unequal to the kernel's, or input batch other than output
+/// batch
 /// * batch_group_count.
 std::optional<std::vector<WindowDimension>> GetConvolutionWindow(
     const HloInstruction* convolution);
