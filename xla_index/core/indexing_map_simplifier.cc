@@ -312,29 +312,34 @@ std::vector<Interval> SymbolBounds(const IndexingMap& map) {
   return symbols;
 }
 
-}  // namespace
-
-Interval ComputeExpressionRange(const IndexingMap& map, mlir::AffineExpr expr) {
-  if (map.IsUndefined() || map.IsKnownEmpty()) return Interval::Unbounded();
+// `use` applied to a simplifier over the map's box that knows the ranges
+// the map's constraints give their subexpressions.
+template <typename Use>
+auto WithConstrainedSimplifier(const IndexingMap& map, Use use) {
   std::vector<Interval> symbols = SymbolBounds(map);
   AffineSimplifier simplifier(map.GetMLIRContext(), map.GetDimBounds(),
                               symbols);
   for (const IndexingConstraint& c : map.GetConstraints()) {
     simplifier.SetAtomRange(c.expr, c.interval);
   }
-  return simplifier.Range(expr);
+  return use(simplifier);
+}
+
+}  // namespace
+
+Interval ComputeExpressionRange(const IndexingMap& map, mlir::AffineExpr expr) {
+  if (map.IsUndefined() || map.IsKnownEmpty()) return Interval::Unbounded();
+  return WithConstrainedSimplifier(map, [&](AffineSimplifier& simplifier) {
+    return simplifier.Range(expr);
+  });
 }
 
 mlir::AffineExpr SimplifyAffineExpr(const IndexingMap& map,
                                     mlir::AffineExpr expr) {
   if (map.IsUndefined() || map.IsKnownEmpty()) return expr;
-  std::vector<Interval> symbols = SymbolBounds(map);
-  AffineSimplifier simplifier(map.GetMLIRContext(), map.GetDimBounds(),
-                              symbols);
-  for (const IndexingConstraint& c : map.GetConstraints()) {
-    simplifier.SetAtomRange(c.expr, c.interval);
-  }
-  return simplifier.Simplify(expr);
+  return WithConstrainedSimplifier(map, [&](AffineSimplifier& simplifier) {
+    return simplifier.Simplify(expr);
+  });
 }
 
 bool IndexingMap::Simplify() {
