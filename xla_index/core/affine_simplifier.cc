@@ -54,18 +54,14 @@ AffineSimplifier::AffineSimplifier(mlir::MLIRContext* context,
 // Atoms and linear forms.
 
 int AffineSimplifier::CompareLins(const Lin& a, const Lin& b) const {
-  size_t n = std::min(a.terms.size(), b.terms.size());
+  size_t n = std::min(a.size, b.size);
   for (size_t i = 0; i < n; ++i) {
-    if (a.terms[i].atom != b.terms[i].atom) {
-      return CompareAtoms(a.terms[i].atom, b.terms[i].atom);
-    }
-    if (a.terms[i].coeff != b.terms[i].coeff) {
-      return a.terms[i].coeff < b.terms[i].coeff ? -1 : 1;
-    }
+    const Term& s = TermAt(a, i);
+    const Term& t = TermAt(b, i);
+    if (s.atom != t.atom) return CompareAtoms(s.atom, t.atom);
+    if (s.coeff != t.coeff) return s.coeff < t.coeff ? -1 : 1;
   }
-  if (a.terms.size() != b.terms.size()) {
-    return a.terms.size() < b.terms.size() ? -1 : 1;
-  }
+  if (a.size != b.size) return a.size < b.size ? -1 : 1;
   if (a.constant != b.constant) return a.constant < b.constant ? -1 : 1;
   return 0;
 }
@@ -100,14 +96,12 @@ bool AffineSimplifier::AtomLess(int32_t a, int32_t b) const {
 }
 
 bool AffineSimplifier::LinEqual(const Lin& a, const Lin& b) const {
-  if (a.constant != b.constant || a.terms.size() != b.terms.size()) {
-    return false;
-  }
-  for (size_t i = 0; i < a.terms.size(); ++i) {
-    if (a.terms[i].atom != b.terms[i].atom ||
-        a.terms[i].coeff != b.terms[i].coeff) {
-      return false;
-    }
+  if (a.constant != b.constant || a.size != b.size) return false;
+  if (a.begin == b.begin) return true;
+  for (size_t i = 0; i < a.size; ++i) {
+    const Term& s = TermAt(a, i);
+    const Term& t = TermAt(b, i);
+    if (s.atom != t.atom || s.coeff != t.coeff) return false;
   }
   return true;
 }
@@ -138,7 +132,8 @@ int32_t AffineSimplifier::DivModAtom(AtomKind kind, const Lin& arg,
       static_cast<uint64_t>(kind) * 0x9E3779B97F4A7C15ull ^
       static_cast<uint64_t>(divisor) * 0xC2B2AE3D27D4EB4Full ^
       static_cast<uint64_t>(arg.constant);
-  for (const Term& t : arg.terms) {
+  for (size_t i = 0; i < arg.size; ++i) {
+    const Term& t = TermAt(arg, i);
     fingerprint = (fingerprint ^ (static_cast<uint64_t>(t.coeff) * 31 +
                                   static_cast<uint64_t>(t.atom))) *
                   0x100000001B3ull;
@@ -156,7 +151,9 @@ int32_t AffineSimplifier::DivModAtom(AtomKind kind, const Lin& arg,
   atom.divisor = divisor;
   atom.arg = args_.size();
   atom.symbolic = true;
-  for (const Term& t : arg.terms) atom.symbolic &= atoms_[t.atom].symbolic;
+  for (size_t i = 0; i < arg.size; ++i) {
+    atom.symbolic &= atoms_[TermAt(arg, i).atom].symbolic;
+  }
   args_.push_back(arg);
   atom.bounds = kind == AtomKind::kFloorDiv
                     ? FloorDiv(arg.bounds, Interval::Point(divisor))
@@ -167,45 +164,45 @@ int32_t AffineSimplifier::DivModAtom(AtomKind kind, const Lin& arg,
 
 void AffineSimplifier::ComputeBounds(Lin& lin) const {
   Interval b = Interval::Point(lin.constant);
-  for (const Term& t : lin.terms) b = b + atoms_[t.atom].bounds * t.coeff;
+  for (size_t i = 0; i < lin.size; ++i) {
+    const Term& t = TermAt(lin, i);
+    b = b + atoms_[t.atom].bounds * t.coeff;
+  }
   lin.bounds = b;
 }
 
 AffineSimplifier::Lin AffineSimplifier::Constant(int64_t value) const {
-  Lin lin;
-  lin.constant = value;
+  Lin lin = StartLin(value);
   lin.bounds = Interval::Point(value);
   return lin;
 }
 
-AffineSimplifier::Lin AffineSimplifier::FromAtom(int32_t atom,
-                                                 int64_t coeff) const {
-  Lin lin;  // One return object, so that it is constructed in place.
+AffineSimplifier::Lin AffineSimplifier::FromAtom(int32_t atom, int64_t coeff) {
+  Lin lin = StartLin();
   if (coeff == 0) {
     lin.bounds = Interval::Point(0);
   } else {
-    lin.terms.push_back({coeff, atom});
+    Append(lin, {coeff, atom});
     lin.bounds = atoms_[atom].bounds * coeff;
   }
   return lin;
 }
 
 AffineSimplifier::Lin AffineSimplifier::Add(const Lin& a, const Lin& b) {
-  Lin out;
+  Lin out = StartLin();
   if (AddOverflows(a.constant, b.constant, &out.constant)) overflow_ = true;
   size_t i = 0, j = 0;
   bool has_div_mod = false, merged = false;
-  out.terms.reserve(a.terms.size() + b.terms.size());
-  while (i < a.terms.size() || j < b.terms.size()) {
+  while (i < a.size || j < b.size) {
     Term t;
-    if (j == b.terms.size() ||
-        (i < a.terms.size() && AtomLess(a.terms[i].atom, b.terms[j].atom))) {
-      t = a.terms[i++];
-    } else if (i == a.terms.size() || a.terms[i].atom != b.terms[j].atom) {
-      t = b.terms[j++];
+    if (j == b.size ||
+        (i < a.size && AtomLess(TermAt(a, i).atom, TermAt(b, j).atom))) {
+      t = TermAt(a, i++);
+    } else if (i == a.size || TermAt(a, i).atom != TermAt(b, j).atom) {
+      t = TermAt(b, j++);
     } else {
-      t = a.terms[i++];
-      if (AddOverflows(t.coeff, b.terms[j++].coeff, &t.coeff)) {
+      t = TermAt(a, i++);
+      if (AddOverflows(t.coeff, TermAt(b, j++).coeff, &t.coeff)) {
         overflow_ = true;
       }
       merged = true;
@@ -213,7 +210,7 @@ AffineSimplifier::Lin AffineSimplifier::Add(const Lin& a, const Lin& b) {
     }
     AtomKind kind = atoms_[t.atom].kind;
     has_div_mod |= kind == AtomKind::kFloorDiv || kind == AtomKind::kMod;
-    out.terms.push_back(t);
+    Append(out, t);
   }
   // Without a shared atom, the range of the sum is the sum of the ranges
   // (interval addition is exact for independent terms).
@@ -222,29 +219,28 @@ AffineSimplifier::Lin AffineSimplifier::Add(const Lin& a, const Lin& b) {
   } else {
     out.bounds = a.bounds + b.bounds;
   }
-  if (has_div_mod && out.terms.size() >= 2) Recombine(out);
+  if (has_div_mod && out.size >= 2) Recombine(out);
   return out;
 }
 
 AffineSimplifier::Lin AffineSimplifier::Scale(const Lin& a, int64_t k) {
-  // One return object, so that it is constructed in place.
-  Lin out;
+  if (k == 1) {
+    Lin out = a;  // The same terms.
+    out.source = AffineExpr();
+    return out;
+  }
+  Lin out = StartLin();
   if (k == 0) {
     out.bounds = Interval::Point(0);
-  } else if (k == 1) {
-    out.terms = a.terms;
-    out.constant = a.constant;
-    out.bounds = a.bounds;
-  } else {
-    if (MulOverflows(a.constant, k, &out.constant)) overflow_ = true;
-    out.terms.reserve(a.terms.size());
-    for (const Term& t : a.terms) {
-      Term s = t;
-      if (MulOverflows(t.coeff, k, &s.coeff)) overflow_ = true;
-      out.terms.push_back(s);
-    }
-    out.bounds = a.bounds * k;  // k * sum(ranges) == sum(k * ranges).
+    return out;
   }
+  if (MulOverflows(a.constant, k, &out.constant)) overflow_ = true;
+  for (size_t i = 0; i < a.size; ++i) {
+    Term t = TermAt(a, i);
+    if (MulOverflows(t.coeff, k, &t.coeff)) overflow_ = true;
+    Append(out, t);
+  }
+  out.bounds = a.bounds * k;  // k * sum(ranges) == sum(k * ranges).
   return out;
 }
 
@@ -254,7 +250,7 @@ int32_t AffineSimplifier::QuotientAtom(int32_t mod_atom) {
   overflow_ = false;
   const Lin x = args_[atoms_[mod_atom].arg];
   Lin q = FloorDivBy(x, atoms_[mod_atom].divisor, kMaxDepth - 2, AffineExpr());
-  const int32_t quotient = IsAtom(q) ? q.terms[0].atom : -1;
+  const int32_t quotient = IsAtom(q) ? TermAt(q, 0).atom : -1;
   if (!overflow_) atoms_[mod_atom].quotient = quotient;  // Else not cached.
   overflow_ |= overflow_before;
   return quotient;
@@ -266,28 +262,28 @@ int32_t AffineSimplifier::QuotientAtom(int32_t mod_atom) {
 // (x floordiv c is the simplified quotient, e.g. for x = y floordiv 4 and
 // c = 4 it is y floordiv 16.)
 void AffineSimplifier::Recombine(Lin& lin) {
-  if (lin.terms.size() < 2) return;
-  for (size_t i = 0; i < lin.terms.size(); ++i) {
-    const Atom& md = atoms_[lin.terms[i].atom];
+  if (lin.size < 2) return;
+  for (size_t i = 0; i < lin.size; ++i) {
+    const Atom& md = atoms_[TermAt(lin, i).atom];
     if (md.kind != AtomKind::kMod) continue;
-    const int64_t c = md.divisor, k = lin.terms[i].coeff;
+    const int64_t c = md.divisor, k = TermAt(lin, i).coeff;
     int64_t kc;
     if (MulOverflows(k, c, &kc)) continue;
     // Only a floordiv or mod term with coefficient k*c can pair with it;
     // look for one before computing the quotient.
     bool has_partner = false;
-    for (size_t j = 0; j < lin.terms.size() && !has_partner; ++j) {
-      AtomKind kind_j = atoms_[lin.terms[j].atom].kind;
-      has_partner = j != i && lin.terms[j].coeff == kc &&
+    for (size_t j = 0; j < lin.size && !has_partner; ++j) {
+      AtomKind kind_j = atoms_[TermAt(lin, j).atom].kind;
+      has_partner = j != i && TermAt(lin, j).coeff == kc &&
                     (kind_j == AtomKind::kFloorDiv || kind_j == AtomKind::kMod);
     }
     if (!has_partner) continue;
-    const int32_t quotient = QuotientAtom(lin.terms[i].atom);
+    const int32_t quotient = QuotientAtom(TermAt(lin, i).atom);
     if (quotient < 0) continue;
-    const Lin x = args_[atoms_[lin.terms[i].atom].arg];
-    for (size_t j = 0; j < lin.terms.size(); ++j) {
-      if (j == i || lin.terms[j].coeff != kc) continue;
-      const int32_t aj = lin.terms[j].atom;
+    const Lin x = args_[atoms_[TermAt(lin, i).atom].arg];
+    for (size_t j = 0; j < lin.size; ++j) {
+      if (j == i || TermAt(lin, j).coeff != kc) continue;
+      const int32_t aj = TermAt(lin, j).atom;
       Lin replacement;
       if (aj == quotient) {
         replacement = Scale(x, k);
@@ -299,69 +295,61 @@ void AffineSimplifier::Recombine(Lin& lin) {
       } else {
         continue;
       }
-      Lin rest;
-      rest.constant = lin.constant;
-      for (size_t t = 0; t < lin.terms.size(); ++t) {
-        if (t != i && t != j) rest.terms.push_back(lin.terms[t]);
-      }
-      ComputeBounds(rest);
-      lin = Add(rest, replacement);
+      lin = Add(Without(lin, i, j), replacement);
       return;
     }
   }
-  for (size_t i = 0; i < lin.terms.size(); ++i) {
-    const Atom& fd = atoms_[lin.terms[i].atom];
+  for (size_t i = 0; i < lin.size; ++i) {
+    const Atom& fd = atoms_[TermAt(lin, i).atom];
     if (fd.kind != AtomKind::kFloorDiv) continue;
     const int64_t c = fd.divisor;
-    const int64_t m = lin.terms[i].coeff;
+    const int64_t m = TermAt(lin, i).coeff;
     if (m % c != 0) continue;
     const Lin x = args_[fd.arg];
     // Pattern 1: a mod term with the same argument and coefficient m / c.
     const int64_t k = m / c;
-    for (size_t j = 0; j < lin.terms.size(); ++j) {
-      const Atom& md = atoms_[lin.terms[j].atom];
+    for (size_t j = 0; j < lin.size; ++j) {
+      const Atom& md = atoms_[TermAt(lin, j).atom];
       if (md.kind != AtomKind::kMod || md.divisor != c ||
-          lin.terms[j].coeff != k || !LinEqual(args_[md.arg], x)) {
+          TermAt(lin, j).coeff != k || !LinEqual(args_[md.arg], x)) {
         continue;
       }
-      Lin rest;
-      rest.constant = lin.constant;
-      for (size_t t = 0; t < lin.terms.size(); ++t) {
-        if (t != i && t != j) rest.terms.push_back(lin.terms[t]);
-      }
-      ComputeBounds(rest);
-      lin = Add(rest, Scale(x, k));
+      lin = Add(Without(lin, i, j), Scale(x, k));
       return;
     }
     // Pattern 2: the terms of x * (-k) are all present.
-    if (x.terms.empty()) continue;
+    if (x.size == 0) continue;
     const int64_t neg_k = -k;
     bool all_present = true;
-    for (const Term& xt : x.terms) {
+    for (size_t p = 0; p < x.size && all_present; ++p) {
+      const Term& xt = TermAt(x, p);
       int64_t want;
       if (MulOverflows(xt.coeff, neg_k, &want)) {
         all_present = false;
         break;
       }
       bool found = false;
-      for (const Term& lt : lin.terms) {
-        if (lt.atom == xt.atom) {
-          found = lt.coeff == want;
+      for (size_t q = 0; q < lin.size; ++q) {
+        if (TermAt(lin, q).atom == xt.atom) {
+          found = TermAt(lin, q).coeff == want;
           break;
         }
       }
-      if (!found) {
-        all_present = false;
-        break;
-      }
+      all_present = found;
     }
     if (!all_present) continue;
     // lin - (x*(-k) + (x floordiv c)*m) + (x mod c)*(-k) + x.constant*(-k).
-    Lin removed = Scale(x, neg_k);
-    removed.terms.push_back({m, lin.terms[i].atom});
+    llvm::SmallVector<Term, 8> removed_terms;
+    for (size_t p = 0; p < x.size; ++p) {
+      removed_terms.push_back({TermAt(x, p).coeff * neg_k, TermAt(x, p).atom});
+    }
+    removed_terms.push_back({m, TermAt(lin, i).atom});
     std::sort(
-        removed.terms.begin(), removed.terms.end(),
+        removed_terms.begin(), removed_terms.end(),
         [&](const Term& a, const Term& b) { return AtomLess(a.atom, b.atom); });
+    Lin removed = StartLin();
+    if (MulOverflows(x.constant, neg_k, &removed.constant)) overflow_ = true;
+    for (const Term& t : removed_terms) Append(removed, t);
     ComputeBounds(removed);
     Lin rest = Add(lin, Scale(removed, -1));
     Lin mod = Scale(ModBy(x, c, 0, AffineExpr()), neg_k);
@@ -370,32 +358,58 @@ void AffineSimplifier::Recombine(Lin& lin) {
   }
 }
 
+AffineSimplifier::Lin AffineSimplifier::Without(const Lin& lin, size_t i,
+                                                size_t j) {
+  Lin rest = StartLin(lin.constant);
+  for (size_t t = 0; t < lin.size; ++t) {
+    if (t != i && t != j) Append(rest, TermAt(lin, t));
+  }
+  ComputeBounds(rest);
+  return rest;
+}
+
 // ---------------------------------------------------------------------------
 // Division and modulo.
 
+int64_t AffineSimplifier::CommonFactor(const Lin& lin, int64_t c) const {
+  int64_t g = c;
+  for (size_t i = 0; i < lin.size; ++i) g = Gcd(g, TermAt(lin, i).coeff);
+  return g;
+}
+
+AffineSimplifier::Lin AffineSimplifier::DivideTerms(const Lin& lin, int64_t g) {
+  Lin reduced = StartLin(FloorDiv(lin.constant, g));
+  for (size_t i = 0; i < lin.size; ++i) {
+    const Term t = TermAt(lin, i);
+    Append(reduced, {t.coeff / g, t.atom});
+  }
+  ComputeBounds(reduced);
+  return reduced;
+}
+
 bool AffineSimplifier::SplitSmallPart(const Lin& x, int64_t c, Lin& multiple,
                                       Lin& small, int64_t& g) {
-  const size_t n = x.terms.size();
+  const size_t n = x.size;
   if (n < 2) return false;
   // Terms by decreasing |coefficient|, ties in term order: an insertion sort,
   // since n is small (std::stable_sort allocates a buffer).
   llvm::SmallVector<size_t, 8> order;
   for (size_t i = 0; i < n; ++i) {
-    const int64_t magnitude = Gcd(x.terms[i].coeff, 0);
+    const int64_t magnitude = Gcd(TermAt(x, i).coeff, 0);
     size_t j = order.size();
     order.push_back(i);
-    for (; j > 0 && Gcd(x.terms[order[j - 1]].coeff, 0) < magnitude; --j) {
+    for (; j > 0 && Gcd(TermAt(x, order[j - 1]).coeff, 0) < magnitude; --j) {
       order[j] = order[j - 1];
     }
     order[j] = i;
   }
   int64_t prefix_gcd = c;
   for (size_t p = 1; p < n; ++p) {
-    prefix_gcd = Gcd(prefix_gcd, x.terms[order[p - 1]].coeff);
+    prefix_gcd = Gcd(prefix_gcd, TermAt(x, order[p - 1]).coeff);
     if (prefix_gcd <= 1) return false;
     Interval rest = Interval::Point(x.constant);
     for (size_t q = p; q < n; ++q) {
-      const Term& t = x.terms[order[q]];
+      const Term& t = TermAt(x, order[q]);
       rest = rest + atoms_[t.atom].bounds * t.coeff;
     }
     if (rest.IsEmpty() || rest.lower == Interval::kMin ||
@@ -406,15 +420,16 @@ bool AffineSimplifier::SplitSmallPart(const Lin& x, int64_t c, Lin& multiple,
     if (FloorDiv(rest.upper, prefix_gcd) != base) continue;
     int64_t shift;
     if (MulOverflows(base, prefix_gcd, &shift)) continue;
-    multiple = Lin();
-    small = Lin();
     llvm::SmallVector<bool, 8> in_prefix(n, false);
     for (size_t q = 0; q < p; ++q) in_prefix[order[q]] = true;
+    multiple = StartLin(shift);
     for (size_t q = 0; q < n; ++q) {
-      (in_prefix[q] ? multiple : small).terms.push_back(x.terms[q]);
+      if (in_prefix[q]) Append(multiple, TermAt(x, q));
     }
-    multiple.constant = shift;
-    small.constant = x.constant - shift;  // In [0, g) by construction.
+    small = StartLin(x.constant - shift);  // In [0, g) by construction.
+    for (size_t q = 0; q < n; ++q) {
+      if (!in_prefix[q]) Append(small, TermAt(x, q));
+    }
     ComputeBounds(multiple);
     ComputeBounds(small);
     g = prefix_gcd;
@@ -436,26 +451,31 @@ AffineSimplifier::Lin AffineSimplifier::FloorDivBy(Lin x, int64_t c, int depth,
                       x.source ? source : AffineExpr());
   }
   // (k*c*y + z) floordiv c -> k*y + z floordiv c.
-  Lin outside, inside;
-  for (const Term& t : x.terms) {
-    if (t.coeff % c == 0) {
-      outside.terms.push_back({t.coeff / c, t.atom});
-    } else {
-      inside.terms.push_back(t);
-    }
-  }
   // The constant's quotient rounded toward zero: `(d1 - 3) floordiv 7`
   // stays as the seeds write it; `(x + 109) floordiv 11` gives 9 + ....
-  outside.constant = x.constant / c;
+  Lin outside = StartLin(x.constant / c);
+  for (size_t i = 0; i < x.size; ++i) {
+    const Term t = TermAt(x, i);
+    if (t.coeff % c == 0) Append(outside, {t.coeff / c, t.atom});
+  }
+  Lin inside = x;
   inside.constant = x.constant % c;
-  if (inside.terms.empty()) {
+  inside.source = AffineExpr();
+  if (outside.size > 0) {
+    inside = StartLin(x.constant % c);
+    for (size_t i = 0; i < x.size; ++i) {
+      const Term t = TermAt(x, i);
+      if (t.coeff % c != 0) Append(inside, t);
+    }
+  }
+  if (inside.size == 0) {
     outside.constant = FloorDiv(x.constant, c);
     ComputeBounds(outside);
     return outside;
   }
   ComputeBounds(outside);
   ComputeBounds(inside);
-  const bool moved = !outside.terms.empty() || outside.constant != 0;
+  const bool moved = outside.size > 0 || outside.constant != 0;
   if (moved && depth < kMaxDepth) {
     return Add(outside, FloorDivBy(inside, c, depth + 1, AffineExpr()));
   }
@@ -464,42 +484,36 @@ AffineSimplifier::Lin AffineSimplifier::FloorDivBy(Lin x, int64_t c, int depth,
   if (unchanged) inside.source = x.source;
   if (depth < kMaxDepth) {
     // (g*y + r) floordiv (g*c') -> (y + r floordiv g) floordiv c'.
-    int64_t g = c;
-    for (const Term& t : inside.terms) g = Gcd(g, t.coeff);
+    const int64_t g = CommonFactor(inside, c);
     if (g > 1) {
-      Lin reduced;
-      for (const Term& t : inside.terms) {
-        reduced.terms.push_back({t.coeff / g, t.atom});
-      }
-      reduced.constant = FloorDiv(inside.constant, g);
-      ComputeBounds(reduced);
+      Lin reduced = DivideTerms(inside, g);
       return Add(outside, FloorDivBy(reduced, c / g, depth + 1, AffineExpr()));
     }
     // (y + z) floordiv c -> y floordiv c when y is a multiple of g | c and
     // z in [0, g).
     Lin multiple, small;
-    if (SplitSmallPart(inside, c, multiple, small, g)) {
+    int64_t split_g;
+    if (SplitSmallPart(inside, c, multiple, small, split_g)) {
       return Add(outside, FloorDivBy(multiple, c, depth + 1, AffineExpr()));
     }
     // (y mod (c*b)) floordiv c -> (y floordiv c) mod b: digits of y are
     // written as "floordiv, then mod", so that they recombine (below).
-    if (inside.terms.size() == 1 && inside.terms[0].coeff == 1 &&
-        inside.constant == 0 &&
-        atoms_[inside.terms[0].atom].kind == AtomKind::kMod &&
-        atoms_[inside.terms[0].atom].divisor % c == 0) {
-      const Atom inner = atoms_[inside.terms[0].atom];
-      Lin y = args_[inner.arg];
+    if (IsAtom(inside) &&
+        atoms_[TermAt(inside, 0).atom].kind == AtomKind::kMod &&
+        atoms_[TermAt(inside, 0).atom].divisor % c == 0) {
+      const Atom& inner = atoms_[TermAt(inside, 0).atom];
+      const int64_t b = inner.divisor / c;
+      const Lin y = args_[inner.arg];
       Lin quotient = FloorDivBy(y, c, depth + 1, AffineExpr());
-      return Add(outside,
-                 ModBy(quotient, inner.divisor / c, depth + 1, AffineExpr()));
+      return Add(outside, ModBy(quotient, b, depth + 1, AffineExpr()));
     }
     // (y floordiv a + k) floordiv c -> (y + k*a) floordiv (a*c), 0 <= k < c.
-    if (inside.terms.size() == 1 && inside.terms[0].coeff == 1 &&
-        atoms_[inside.terms[0].atom].kind == AtomKind::kFloorDiv) {
-      const Atom& inner = atoms_[inside.terms[0].atom];
+    if (inside.size == 1 && TermAt(inside, 0).coeff == 1 &&
+        atoms_[TermAt(inside, 0).atom].kind == AtomKind::kFloorDiv) {
+      const Atom& inner = atoms_[TermAt(inside, 0).atom];
       int64_t a = inner.divisor, ac, ka;
       if (!MulOverflows(a, c, &ac) && !MulOverflows(inside.constant, a, &ka)) {
-        Lin y = args_[inner.arg];
+        const Lin y = args_[inner.arg];
         return Add(outside, FloorDivBy(Add(y, Constant(ka)), ac, depth + 1,
                                        AffineExpr()));
       }
@@ -530,15 +544,21 @@ AffineSimplifier::Lin AffineSimplifier::ModBy(Lin x, int64_t c, int depth,
     return DivModTerm(AtomKind::kMod, x, c, x.source ? source : AffineExpr());
   }
   // (k*c*y + z) mod c -> z mod c, constant reduced modulo c.
-  Lin inside;
-  for (const Term& t : x.terms) {
-    if (t.coeff % c != 0) inside.terms.push_back(t);
-  }
+  size_t kept = 0;
+  for (size_t i = 0; i < x.size; ++i) kept += TermAt(x, i).coeff % c != 0;
+  if (kept == 0) return Constant(FloorMod(x.constant, c));
+  Lin inside = x;
   inside.constant = x.constant % c;  // Keeps `(d1 - 3) mod 7` as is.
-  if (inside.terms.empty()) return Constant(FloorMod(x.constant, c));
+  inside.source = AffineExpr();
+  if (kept < x.size) {
+    inside = StartLin(x.constant % c);
+    for (size_t i = 0; i < x.size; ++i) {
+      const Term t = TermAt(x, i);
+      if (t.coeff % c != 0) Append(inside, t);
+    }
+  }
   ComputeBounds(inside);
-  const bool moved =
-      inside.terms.size() != x.terms.size() || inside.constant != x.constant;
+  const bool moved = kept != x.size || inside.constant != x.constant;
   if (moved && depth < kMaxDepth) {
     return ModBy(inside, c, depth + 1, AffineExpr());
   }
@@ -546,32 +566,25 @@ AffineSimplifier::Lin AffineSimplifier::ModBy(Lin x, int64_t c, int depth,
   if (unchanged) inside.source = x.source;
   if (depth < kMaxDepth) {
     // (g*y + r) mod (g*c') -> g * ((y + r floordiv g) mod c') + r mod g.
-    int64_t g = c;
-    for (const Term& t : inside.terms) g = Gcd(g, t.coeff);
+    const int64_t g = CommonFactor(inside, c);
     if (g > 1) {
-      Lin reduced;
-      for (const Term& t : inside.terms) {
-        reduced.terms.push_back({t.coeff / g, t.atom});
-      }
-      reduced.constant = FloorDiv(inside.constant, g);
-      ComputeBounds(reduced);
+      Lin reduced = DivideTerms(inside, g);
       Lin mod = ModBy(reduced, c / g, depth + 1, AffineExpr());
       return Add(Scale(mod, g), Constant(FloorMod(inside.constant, g)));
     }
     // (y + z) mod c -> y mod c + z when y is a multiple of g | c and
     // z in [0, g).
     Lin multiple, small;
-    if (SplitSmallPart(inside, c, multiple, small, g)) {
+    int64_t split_g;
+    if (SplitSmallPart(inside, c, multiple, small, split_g)) {
       return Add(ModBy(multiple, c, depth + 1, AffineExpr()), small);
     }
     // (m * (y mod a) + z) mod c -> (m * y + z) mod c when c | a.
-    for (size_t i = 0; i < inside.terms.size(); ++i) {
-      const Atom& inner = atoms_[inside.terms[i].atom];
+    for (size_t i = 0; i < inside.size; ++i) {
+      const Atom& inner = atoms_[TermAt(inside, i).atom];
       if (inner.kind != AtomKind::kMod || inner.divisor % c != 0) continue;
-      Lin rest = inside;
-      rest.terms.erase(rest.terms.begin() + i);
-      ComputeBounds(rest);
-      Lin y = Scale(args_[inner.arg], inside.terms[i].coeff);
+      const Lin rest = Without(inside, i, i);
+      const Lin y = Scale(args_[inner.arg], TermAt(inside, i).coeff);
       return ModBy(Add(rest, y), c, depth + 1, AffineExpr());
     }
   }
@@ -661,6 +674,7 @@ AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
       if (atoms_[atom].bounds.IsPoint()) {
         return Constant(atoms_[atom].bounds.lower);
       }
+      if (!atoms_[atom].expr) atoms_[atom].expr = expr;  // Saves building it.
       Lin lin = FromAtom(atom);
       lin.source = expr;
       return lin;
@@ -685,46 +699,44 @@ AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
       // The source is kept when it already has the canonical left-deep shape
       // t1 + t2 + ... + c with terms in order.
       bool canonical =
-          lhs.source && rhs.source && !lhs.terms.empty() && lhs.constant == 0 &&
-          (rhs.terms.empty()
-               ? rhs.constant != 0
-               : rhs.terms.size() == 1 && rhs.constant == 0 &&
-                     AtomLess(lhs.terms.back().atom, rhs.terms[0].atom));
+          lhs.source && rhs.source && lhs.size > 0 && lhs.constant == 0 &&
+          (rhs.size == 0 ? rhs.constant != 0
+                         : rhs.size == 1 && rhs.constant == 0 &&
+                               AtomLess(TermAt(lhs, lhs.size - 1).atom,
+                                        TermAt(rhs, 0).atom));
       Lin sum = Add(lhs, rhs);
-      if (canonical &&
-          sum.terms.size() == lhs.terms.size() + rhs.terms.size()) {
+      if (canonical && sum.size == lhs.size + rhs.size) {
         sum.source = expr;
       }
       return sum;
     }
     case AffineExprKind::Mul: {
-      if (rhs.terms.empty()) {
-        bool canonical = lhs.source && lhs.terms.size() == 1 &&
-                         lhs.constant == 0 && lhs.terms[0].coeff == 1 &&
-                         rhs.constant != 0 && rhs.constant != 1;
+      if (rhs.size == 0) {
+        bool canonical =
+            lhs.source && IsAtom(lhs) && rhs.constant != 0 && rhs.constant != 1;
         Lin product = Scale(lhs, rhs.constant);
         if (canonical) product.source = expr;
         return product;
       }
-      if (lhs.terms.empty()) return Scale(rhs, lhs.constant);
+      if (lhs.size == 0) return Scale(rhs, lhs.constant);
       break;  // Not affine: opaque below.
     }
     case AffineExprKind::FloorDiv:
-      if (rhs.terms.empty() && rhs.constant > 0) {
+      if (rhs.size == 0 && rhs.constant > 0) {
         return FloorDivBy(std::move(lhs), rhs.constant, 0, expr);
       }
       break;
     case AffineExprKind::CeilDiv:
       // ceil(x / c) == floor((x + c - 1) / c) for c > 0, unless x + c - 1
       // may leave int64 (the ceildiv itself cannot overflow).
-      if (rhs.terms.empty() && rhs.constant > 0 &&
+      if (rhs.size == 0 && rhs.constant > 0 &&
           lhs.bounds.upper < Interval::kMax - (rhs.constant - 1)) {
         return FloorDivBy(Add(lhs, Constant(rhs.constant - 1)), rhs.constant, 0,
                           AffineExpr());
       }
       break;
     case AffineExprKind::Mod:
-      if (rhs.terms.empty() && rhs.constant > 0) {
+      if (rhs.size == 0 && rhs.constant > 0) {
         return ModBy(std::move(lhs), rhs.constant, 0, expr);
       }
       break;
@@ -795,7 +807,8 @@ AffineExpr AffineSimplifier::BuildAtom(int32_t id) {
 AffineExpr AffineSimplifier::Build(const Lin& lin) {
   if (lin.source) return lin.source;
   AffineExpr sum;
-  for (const Term& t : lin.terms) {
+  for (size_t i = 0; i < lin.size; ++i) {
+    const Term t = TermAt(lin, i);
     AffineExpr term = BuildAtom(t.atom);
     if (t.coeff != 1) term = term * t.coeff;
     sum = sum ? sum + term : term;
@@ -859,11 +872,8 @@ bool AffineSimplifier::SimplifyChain(
 void AffineSimplifier::SetAtomRange(AffineExpr expr, Interval interval) {
   overflow_ = false;
   Lin lin = Visit(expr);
-  if (overflow_ || lin.terms.size() != 1 || lin.terms[0].coeff != 1 ||
-      lin.constant != 0) {
-    return;
-  }
-  Atom& atom = atoms_[lin.terms[0].atom];
+  if (overflow_ || !IsAtom(lin)) return;
+  Atom& atom = atoms_[TermAt(lin, 0).atom];
   atom.bounds = atom.bounds.Intersect(interval);
   for (Atom& a : atoms_) a.quotient = -2;  // May simplify further now.
   ClearVisited();  // Cached ranges may involve the atom.
@@ -882,16 +892,15 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
     if (lin.constant != 0) lin.source = AffineExpr();
     lin.constant = 0;
     if (iv.IsEmpty()) return {Kind::kInfeasible, expr, iv};
-    if (lin.terms.empty()) {
+    if (lin.size == 0) {
       return {iv.Contains(0) ? Kind::kAlwaysTrue : Kind::kInfeasible, expr, iv};
     }
     // Divide out the common factor: g*y in [lo, hi] <=> y in
     // [ceil(lo/g), floor(hi/g)]; make the first coefficient positive.
-    int64_t g = 0;
-    for (const Term& t : lin.terms) g = Gcd(g, t.coeff);
-    if (lin.terms[0].coeff < 0) g = -g;
+    int64_t g = CommonFactor(lin, 0);
+    if (TermAt(lin, 0).coeff < 0) g = -g;
     if (g != 1) {
-      for (Term& t : lin.terms) t.coeff /= g;
+      lin = DivideTerms(lin, g);  // The constant is 0.
       iv = g > 0 ? Interval{CeilDiv(iv.lower, g), FloorDiv(iv.upper, g)}
                  : Interval{CeilDiv(iv.upper, g), FloorDiv(iv.lower, g)};
       lin.source = AffineExpr();
@@ -901,8 +910,8 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
     if (iv.Contains(lin.bounds)) return {Kind::kAlwaysTrue, expr, iv};
     Interval tight = iv.Intersect(lin.bounds);
     if (tight.IsEmpty()) return {Kind::kInfeasible, expr, tight};
-    if (lin.terms.size() == 1 && lin.terms[0].coeff == 1) {
-      const Atom& atom = atoms_[lin.terms[0].atom];
+    if (lin.size == 1 && TermAt(lin, 0).coeff == 1) {
+      const Atom& atom = atoms_[TermAt(lin, 0).atom];
       if (atom.kind == AtomKind::kDim || atom.kind == AtomKind::kSymbol) {
         NormalConstraint out{Kind::kVariable, Build(lin), tight};
         out.is_dim = atom.kind == AtomKind::kDim;
@@ -921,20 +930,22 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
       }
     }
     NormalConstraint out{Kind::kExpression, Build(lin), tight};
-    for (size_t i = 0; i < lin.terms.size(); ++i) {
-      const Atom& atom = atoms_[lin.terms[i].atom];
+    for (size_t i = 0; i < lin.size; ++i) {
+      const Atom& atom = atoms_[TermAt(lin, i).atom];
       if (atom.kind != AtomKind::kDim && atom.kind != AtomKind::kSymbol) {
         continue;
       }
       Interval rest = Interval::Point(0);
-      for (size_t j = 0; j < lin.terms.size(); ++j) {
-        if (j != i)
-          rest = rest + atoms_[lin.terms[j].atom].bounds * lin.terms[j].coeff;
+      for (size_t j = 0; j < lin.size; ++j) {
+        if (j != i) {
+          rest =
+              rest + atoms_[TermAt(lin, j).atom].bounds * TermAt(lin, j).coeff;
+        }
       }
       Interval kv = {SaturatingSub(tight.lower, rest.upper),
                      SaturatingSub(tight.upper, rest.lower)};
       if (kv.lower == Interval::kMin || kv.upper == Interval::kMax) continue;
-      int64_t k = lin.terms[i].coeff;
+      int64_t k = TermAt(lin, i).coeff;
       Interval v = k > 0
                        ? Interval{CeilDiv(kv.lower, k), FloorDiv(kv.upper, k)}
                        : Interval{CeilDiv(kv.upper, k), FloorDiv(kv.lower, k)};
@@ -954,11 +965,13 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
 // limits no value has it, and the bound becomes empty).
 void AffineSimplifier::TightenModuloBound(const Lin& lin, Interval residues,
                                           NormalConstraint& out) const {
-  if (!IsAtom(lin) || atoms_[lin.terms[0].atom].kind != AtomKind::kMod) return;
-  const Atom& mod = atoms_[lin.terms[0].atom];
+  if (!IsAtom(lin) || atoms_[TermAt(lin, 0).atom].kind != AtomKind::kMod) {
+    return;
+  }
+  const Atom& mod = atoms_[TermAt(lin, 0).atom];
   const Lin& arg = args_[mod.arg];
   if (!IsAtom(arg)) return;
-  const Atom& var = atoms_[arg.terms[0].atom];
+  const Atom& var = atoms_[TermAt(arg, 0).atom];
   const int64_t c = mod.divisor;
   if ((var.kind != AtomKind::kDim && var.kind != AtomKind::kSymbol) ||
       var.bounds.IsEmpty() || residues.lower < 0 || residues.upper >= c) {

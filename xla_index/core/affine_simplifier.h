@@ -121,12 +121,16 @@ class AffineSimplifier {
     int32_t atom;
   };
   /// constant + sum(coeff * atom): terms sorted by AtomLess, no zero
-  /// coefficients, each atom once. `bounds` contains every value it takes
-  /// on the box (the sum of its terms' ranges, or of its operands' ranges
-  /// when it was built by Add or Scale). `source`, when set, is an MLIR
-  /// expression of exactly this canonical shape that can be returned as is.
+  /// coefficients, each atom once. The terms are terms_[begin, begin + size):
+  /// a linear form is a handle, copied for free, and its terms never change
+  /// once appended (a rewrite appends new ones; the pool lives as long as the
+  /// simplifier). `bounds` contains every value it takes on the box (the sum
+  /// of its terms' ranges, or of its operands' ranges when it was built by
+  /// Add or Scale). `source`, when set, is an MLIR expression of exactly this
+  /// canonical shape that can be returned as is.
   struct Lin {
-    llvm::SmallVector<Term, 4> terms;
+    uint32_t begin = 0;
+    uint32_t size = 0;
     int64_t constant = 0;
     Interval bounds{0, 0};
     mlir::AffineExpr source;
@@ -149,7 +153,7 @@ class AffineSimplifier {
   Lin VisitUncached(mlir::AffineExpr expr);
   Lin VisitCached(mlir::AffineExpr expr);
   Lin Constant(int64_t value) const;
-  Lin FromAtom(int32_t atom, int64_t coeff = 1) const;
+  Lin FromAtom(int32_t atom, int64_t coeff = 1);
   Lin Add(const Lin& a, const Lin& b);
   Lin Scale(const Lin& a, int64_t k);
   Lin FloorDivBy(Lin x, int64_t c, int depth, mlir::AffineExpr source);
@@ -162,15 +166,22 @@ class AffineSimplifier {
   // to it beyond its range.
   bool IsVariable(const Lin& x) const {
     if (!IsAtom(x)) return false;
-    AtomKind kind = atoms_[x.terms[0].atom].kind;
+    AtomKind kind = atoms_[TermAt(x, 0).atom].kind;
     return kind != AtomKind::kFloorDiv && kind != AtomKind::kMod;
   }
   // Splits x = a + b where every coefficient of `a` is a multiple of some
   // g dividing c and b in [0, g - 1] after moving a multiple of g from b's
   // range into a. Returns false if no split exists.
+  // gcd(c, the coefficients of lin).
+  int64_t CommonFactor(const Lin& lin, int64_t c) const;
+  // lin's terms divided by g (which divides them all), its constant
+  // floor-divided by g.
+  Lin DivideTerms(const Lin& lin, int64_t g);
   bool SplitSmallPart(const Lin& x, int64_t c, Lin& multiple, Lin& small,
                       int64_t& g);
   void Recombine(Lin& lin);
+  // `lin` without its terms i and j.
+  Lin Without(const Lin& lin, size_t i, size_t j);
   void TightenModuloBound(const Lin& lin, Interval residues,
                           NormalConstraint& out) const;
   int32_t QuotientAtom(int32_t mod_atom);
@@ -178,10 +189,27 @@ class AffineSimplifier {
     visited_.clear();
     visited_lins_.clear();
   }
+  // Term i of `lin`. A reference into the pool is invalidated by appending,
+  // so loops that append copy each term first.
+  const Term& TermAt(const Lin& lin, size_t i) const {
+    return terms_[lin.begin + i];
+  }
+  // An empty linear form whose terms are appended next (with Append; no other
+  // form may be appended to until it is complete).
+  Lin StartLin(int64_t constant = 0) const {
+    Lin lin;
+    lin.begin = terms_.size();
+    lin.constant = constant;
+    return lin;
+  }
+  void Append(Lin& lin, Term term) {
+    terms_.push_back(term);
+    ++lin.size;
+  }
   // lin == 1 * atom (any atom when atom < 0).
-  static bool IsAtom(const Lin& lin, int32_t atom = -1) {
-    return lin.terms.size() == 1 && lin.terms[0].coeff == 1 &&
-           lin.constant == 0 && (atom < 0 || lin.terms[0].atom == atom);
+  bool IsAtom(const Lin& lin, int32_t atom = -1) const {
+    return lin.size == 1 && TermAt(lin, 0).coeff == 1 && lin.constant == 0 &&
+           (atom < 0 || TermAt(lin, 0).atom == atom);
   }
   void ComputeBounds(Lin& lin) const;
   int32_t InternAtom(Atom atom);
@@ -200,7 +228,8 @@ class AffineSimplifier {
   llvm::ArrayRef<Interval> symbol_bounds_;
   // Inline capacity covers typical maps without a heap allocation.
   llvm::SmallVector<Atom, 16> atoms_;
-  llvm::SmallVector<Lin, 8> args_;  // Arguments of floordiv/mod atoms.
+  llvm::SmallVector<Term, 64> terms_;  // The terms of every linear form.
+  llvm::SmallVector<Lin, 8> args_;     // Arguments of floordiv/mod atoms.
   llvm::SmallVector<int32_t, 16> dim_atoms_, symbol_atoms_;
   bool overflow_ = false;  // Set when coefficient arithmetic overflowed.
   // Visit results of binary subexpressions: composed maps share them.
