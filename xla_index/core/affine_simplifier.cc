@@ -50,6 +50,15 @@ AffineSimplifier::AffineSimplifier(mlir::MLIRContext* context,
       dim_atoms_(dim_bounds.size(), -1),
       symbol_atoms_(symbol_bounds.size(), -1) {}
 
+void AffineSimplifier::ResetBounds() {
+  atoms_.clear();
+  terms_.clear();
+  args_.clear();
+  std::fill(dim_atoms_.begin(), dim_atoms_.end(), -1);
+  std::fill(symbol_atoms_.begin(), symbol_atoms_.end(), -1);
+  ClearVisited();
+}
+
 // ---------------------------------------------------------------------------
 // Atoms and linear forms.
 
@@ -607,31 +616,26 @@ AffineSimplifier::Lin AffineSimplifier::DivModTerm(AtomKind kind, const Lin& x,
 // ---------------------------------------------------------------------------
 // From and to MLIR.
 
-AffineSimplifier::Lin AffineSimplifier::Visit(AffineExpr expr) {
-  if (!cache_all_ || !mlir::isa<mlir::AffineBinaryOpExpr>(expr)) {
-    return VisitUncached(expr);
+AffineSimplifier::Lin AffineSimplifier::Visit(AffineExpr expr, bool cache) {
+  // getKind() is an out-of-line call into MLIR: each node reads it once.
+  const AffineExprKind kind = expr.getKind();
+  if (!cache || kind > AffineExprKind::LAST_AFFINE_BINARY_OP) {
+    return VisitNode(expr, kind);
   }
-  return VisitCached(expr);
-}
-
-AffineSimplifier::Lin AffineSimplifier::VisitCached(AffineExpr expr) {
-  if (!mlir::isa<mlir::AffineBinaryOpExpr>(expr)) return VisitUncached(expr);
   auto it = visited_.find(expr.getAsOpaquePointer());
-  if (it != visited_.end()) return visited_lins_[it->second];
+  if (it != visited_.end()) return it->second;
   bool overflow_before = overflow_;
   overflow_ = false;
-  Lin lin = VisitUncached(expr);
+  Lin lin = VisitNode(expr, kind);
   if (!overflow_) {
-    visited_[expr.getAsOpaquePointer()] = visited_lins_.size();
-    visited_lins_.push_back(lin);
+    visited_[expr.getAsOpaquePointer()] = lin;
   }
   overflow_ |= overflow_before;
   return lin;
 }
 
-AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
-  // getKind() is an out-of-line call into MLIR: read it once.
-  const AffineExprKind kind = expr.getKind();
+AffineSimplifier::Lin AffineSimplifier::VisitNode(AffineExpr expr,
+                                                  AffineExprKind kind) {
   switch (kind) {
     case AffineExprKind::Constant: {
       Lin lin = Constant(mlir::cast<mlir::AffineConstantExpr>(expr).getValue());
@@ -683,12 +687,10 @@ AffineSimplifier::Lin AffineSimplifier::VisitUncached(AffineExpr expr) {
       break;
   }
   auto binary = mlir::cast<mlir::AffineBinaryOpExpr>(expr);
-  // The numerator of a division is what a composed map repeats (the same
-  // linear index divided by each stride): cache it.
-  Lin lhs = kind == AffineExprKind::Add || kind == AffineExprKind::Mul
-                ? Visit(binary.getLHS())
-                : VisitCached(binary.getLHS());
-  Lin rhs = Visit(binary.getRHS());
+  // Division numerators are cached (see visited_).
+  Lin lhs = Visit(binary.getLHS(),
+                  kind != AffineExprKind::Add && kind != AffineExprKind::Mul);
+  Lin rhs = Visit(binary.getRHS(), /*cache=*/false);
   // The rules below reuse `expr` when its operands came back unchanged; an
   // operand that simplified to another expression (whose source is that
   // expression) must not count as unchanged.
@@ -820,14 +822,14 @@ AffineExpr AffineSimplifier::Build(const Lin& lin) {
 
 AffineExpr AffineSimplifier::Simplify(AffineExpr expr) {
   overflow_ = false;
-  Lin lin = Visit(expr);
+  Lin lin = Visit(expr, /*cache=*/false);
   if (overflow_) return expr;
   return Build(lin);
 }
 
 Interval AffineSimplifier::Range(AffineExpr expr) {
   overflow_ = false;
-  Lin lin = Visit(expr);
+  Lin lin = Visit(expr, /*cache=*/false);
   return overflow_ ? Interval::Unbounded() : lin.bounds;
 }
 
@@ -835,7 +837,6 @@ bool AffineSimplifier::SimplifyChain(
     llvm::ArrayRef<ChainLink> chain,
     llvm::SmallVectorImpl<AffineExpr>& results) {
   overflow_ = false;
-  cache_all_ = true;
   remap_symbols_ = true;
   std::vector<Lin> values, next;
   for (size_t k = 0; k < chain.size() && !overflow_; ++k) {
@@ -854,7 +855,7 @@ bool AffineSimplifier::SimplifyChain(
     symbol_positions_ = link.symbols;
     next.clear();
     for (size_t i = 0; i < link.results.size() && !overflow_; ++i) {
-      next.push_back(Visit(link.results[i]));
+      next.push_back(Visit(link.results[i], /*cache=*/false));
     }
     std::swap(values, next);
   }
@@ -863,7 +864,6 @@ bool AffineSimplifier::SimplifyChain(
   }
   ClearVisited();
   dim_values_ = nullptr;
-  cache_all_ = false;
   remap_symbols_ = false;
   symbol_positions_ = {};
   return !overflow_;
@@ -871,7 +871,7 @@ bool AffineSimplifier::SimplifyChain(
 
 void AffineSimplifier::SetAtomRange(AffineExpr expr, Interval interval) {
   overflow_ = false;
-  Lin lin = Visit(expr);
+  Lin lin = Visit(expr, /*cache=*/false);
   if (overflow_ || !IsAtom(lin)) return;
   Atom& atom = atoms_[TermAt(lin, 0).atom];
   atom.bounds = atom.bounds.Intersect(interval);
@@ -883,7 +883,7 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
     AffineExpr expr, Interval interval) {
   using Kind = NormalConstraint::Kind;
   overflow_ = false;
-  Lin lin = Visit(expr);
+  Lin lin = Visit(expr, /*cache=*/false);
   if (overflow_) return {Kind::kExpression, expr, interval};
   for (int step = 0; step < kMaxDepth; ++step) {
     // Move the constant into the interval.

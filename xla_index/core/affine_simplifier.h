@@ -57,6 +57,10 @@ class AffineSimplifier {
                    llvm::ArrayRef<Interval> dim_bounds,
                    llvm::ArrayRef<Interval> symbol_bounds);
 
+  /// Forgets everything derived from the bounds, after the caller changed
+  /// the intervals it passed (same number of dims and symbols).
+  void ResetBounds();
+
   /// The simplified expression (equal to `expr` at every point of the box).
   mlir::AffineExpr Simplify(mlir::AffineExpr expr);
 
@@ -149,9 +153,10 @@ class AffineSimplifier {
     mlir::AffineExpr expr;     // Built lazily; for kOpaque the original.
   };
 
-  Lin Visit(mlir::AffineExpr expr);
-  Lin VisitUncached(mlir::AffineExpr expr);
-  Lin VisitCached(mlir::AffineExpr expr);
+  // The linear form of `expr`; with `cache`, a binary node's form is
+  // remembered (composed maps repeat subexpressions).
+  Lin Visit(mlir::AffineExpr expr, bool cache);
+  Lin VisitNode(mlir::AffineExpr expr, mlir::AffineExprKind kind);
   Lin Constant(int64_t value) const;
   Lin FromAtom(int32_t atom, int64_t coeff = 1);
   Lin Add(const Lin& a, const Lin& b);
@@ -185,10 +190,7 @@ class AffineSimplifier {
   void TightenModuloBound(const Lin& lin, Interval residues,
                           NormalConstraint& out) const;
   int32_t QuotientAtom(int32_t mod_atom);
-  void ClearVisited() {
-    visited_.clear();
-    visited_lins_.clear();
-  }
+  void ClearVisited() { visited_.clear(); }
   // Term i of `lin`. A reference into the pool is invalidated by appending,
   // so loops that append copy each term first.
   const Term& TermAt(const Lin& lin, size_t i) const {
@@ -232,18 +234,14 @@ class AffineSimplifier {
   llvm::SmallVector<Lin, 8> args_;     // Arguments of floordiv/mod atoms.
   llvm::SmallVector<int32_t, 16> dim_atoms_, symbol_atoms_;
   bool overflow_ = false;  // Set when coefficient arithmetic overflowed.
-  // Visit results of binary subexpressions: composed maps share them.
-  // The map holds indices into visited_lins_, so that growing it moves no
-  // Lin.
-  llvm::SmallDenseMap<const void*, int32_t, 16> visited_;
-  llvm::SmallVector<Lin, 4> visited_lins_;
+  // Linear forms of division numerators: a composed map divides the same
+  // linear index by each stride.
+  llvm::SmallDenseMap<const void*, Lin, 8> visited_;
   // While simplifying a composition: values of dims and positions of
   // symbols of the expressions being visited (null: themselves).
   const std::vector<Lin>* dim_values_ = nullptr;
   llvm::ArrayRef<int> symbol_positions_;
   bool remap_symbols_ = false;
-  // Cache every binary subexpression, not only division numerators.
-  bool cache_all_ = false;
 };
 
 }  // namespace xla_index

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
-#include <optional>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -162,23 +161,22 @@ bool IndexingMapSimplifier::Run() {
   // merged mod constraints must be normalized in turn: iterate until they
   // stop changing (each round shrinks a bound or the number of constraints;
   // 32 rounds bound the cost of slowly converging cases).
-  std::optional<AffineSimplifier> simplifier;
-  simplifier.emplace(ctx, dims_, symbols_);
+  AffineSimplifier simplifier(ctx, dims_, symbols_);
   if (!constraints_.empty()) {
     for (int iteration = 0; iteration < 32; ++iteration) {
       bool bounds_changed = false, merged = false;
-      if (!SimplifyConstraints(*simplifier, bounds_changed, merged)) {
+      if (!SimplifyConstraints(simplifier, bounds_changed, merged)) {
         map_.ResetToKnownEmpty();
         return true;
       }
       // Atom ranges in the simplifier were derived from the old bounds.
-      if (bounds_changed) simplifier.emplace(ctx, dims_, symbols_);
+      if (bounds_changed) simplifier.ResetBounds();
       if (!bounds_changed && !merged) break;
     }
     // Results may use the constraints' ranges of their subexpressions. (Not
     // the constraints themselves: a constraint must not justify itself.)
     for (const IndexingConstraint& c : constraints_) {
-      simplifier->SetAtomRange(c.expr, c.interval);
+      simplifier.SetAtomRange(c.expr, c.interval);
     }
   }
 
@@ -186,7 +184,7 @@ bool IndexingMapSimplifier::Run() {
   llvm::SmallVector<mlir::AffineExpr, 8> results;
   bool results_changed = false;
   for (mlir::AffineExpr r : old_map.getResults()) {
-    results.push_back(simplifier->Simplify(r));
+    results.push_back(simplifier.Simplify(r));
     results_changed |= results.back() != r;
   }
   bool changed = results_changed;
