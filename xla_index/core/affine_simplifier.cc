@@ -616,20 +616,14 @@ AffineSimplifier::Lin AffineSimplifier::DivModTerm(AtomKind kind, const Lin& x,
 // ---------------------------------------------------------------------------
 // From and to MLIR.
 
-AffineSimplifier::Lin AffineSimplifier::Visit(AffineExpr expr, bool cache) {
-  // getKind() is an out-of-line call into MLIR: each node reads it once.
-  const AffineExprKind kind = expr.getKind();
-  if (!cache || kind > AffineExprKind::LAST_AFFINE_BINARY_OP) {
-    return VisitNode(expr, kind);
-  }
+AffineSimplifier::Lin AffineSimplifier::VisitCached(AffineExpr expr,
+                                                    AffineExprKind kind) {
   auto it = visited_.find(expr.getAsOpaquePointer());
   if (it != visited_.end()) return it->second;
   bool overflow_before = overflow_;
   overflow_ = false;
   Lin lin = VisitNode(expr, kind);
-  if (!overflow_) {
-    visited_[expr.getAsOpaquePointer()] = lin;
-  }
+  if (!overflow_) visited_[expr.getAsOpaquePointer()] = lin;
   overflow_ |= overflow_before;
   return lin;
 }

@@ -154,8 +154,16 @@ class AffineSimplifier {
   };
 
   // The linear form of `expr`; with `cache`, a binary node's form is
-  // remembered (composed maps repeat subexpressions).
-  Lin Visit(mlir::AffineExpr expr, bool cache);
+  // remembered (see visited_). getKind() is an out-of-line call into MLIR:
+  // each node reads it once.
+  Lin Visit(mlir::AffineExpr expr, bool cache) {
+    const mlir::AffineExprKind kind = expr.getKind();
+    if (cache && kind <= mlir::AffineExprKind::LAST_AFFINE_BINARY_OP) {
+      return VisitCached(expr, kind);
+    }
+    return VisitNode(expr, kind);
+  }
+  Lin VisitCached(mlir::AffineExpr expr, mlir::AffineExprKind kind);
   Lin VisitNode(mlir::AffineExpr expr, mlir::AffineExprKind kind);
   Lin Constant(int64_t value) const;
   Lin FromAtom(int32_t atom, int64_t coeff = 1);
