@@ -51,6 +51,7 @@ AffineSimplifier::AffineSimplifier(mlir::MLIRContext* context,
       symbol_atoms_(symbol_bounds.size(), -1) {}
 
 void AffineSimplifier::ResetBounds() {
+  built_args_.clear();
   atoms_.clear();
   terms_.clear();
   args_.clear();
@@ -783,21 +784,27 @@ AffineExpr AffineSimplifier::BuildAtom(int32_t id) {
     case AtomKind::kSymbol:
       e = mlir::getAffineSymbolExpr(atom.var, context_);
       break;
-    case AtomKind::kFloorDiv: {
-      Lin arg = args_[atom.arg];
-      e = Build(arg).floorDiv(atom.divisor);
+    case AtomKind::kFloorDiv:
+      e = BuildArg(args_[atom.arg]).floorDiv(atom.divisor);
       break;
-    }
-    case AtomKind::kMod: {
-      Lin arg = args_[atom.arg];
-      e = Build(arg) % atom.divisor;
+    case AtomKind::kMod:
+      e = BuildArg(args_[atom.arg]) % atom.divisor;
       break;
-    }
     case AtomKind::kOpaque:
       break;  // Always has expr.
   }
   atoms_[id].expr = e;
   return e;
+}
+
+AffineExpr AffineSimplifier::BuildArg(const Lin& arg) {
+  if (arg.source) return arg.source;
+  for (const auto& [built, expr] : built_args_) {
+    if (LinEqual(built, arg)) return expr;
+  }
+  AffineExpr expr = Build(arg);
+  built_args_.push_back({arg, expr});
+  return expr;
 }
 
 AffineExpr AffineSimplifier::Build(const Lin& lin) {

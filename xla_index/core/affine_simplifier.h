@@ -232,6 +232,9 @@ class AffineSimplifier {
   bool LinEqual(const Lin& a, const Lin& b) const;
   mlir::AffineExpr Build(const Lin& lin);
   mlir::AffineExpr BuildAtom(int32_t atom);
+  // Build for the numerator of a floordiv or mod atom: `x floordiv c` and
+  // `x mod c` come in pairs (digits), and build x once.
+  mlir::AffineExpr BuildArg(const Lin& arg);
 
   mlir::MLIRContext* context_;
   llvm::ArrayRef<Interval> dim_bounds_;
@@ -240,6 +243,7 @@ class AffineSimplifier {
   llvm::SmallVector<Atom, 16> atoms_;
   llvm::SmallVector<Term, 64> terms_;  // The terms of every linear form.
   llvm::SmallVector<Lin, 8> args_;     // Arguments of floordiv/mod atoms.
+  llvm::SmallVector<std::pair<Lin, mlir::AffineExpr>, 4> built_args_;
   llvm::SmallVector<int32_t, 16> dim_atoms_, symbol_atoms_;
   bool overflow_ = false;  // Set when coefficient arithmetic overflowed.
   // Linear forms of division numerators: a composed map divides the same
