@@ -823,6 +823,7 @@ AffineExpr AffineSimplifier::Build(const Lin& lin) {
 
 AffineExpr AffineSimplifier::Simplify(AffineExpr expr) {
   overflow_ = false;
+  ForgetStaleVisits();
   Lin lin = Visit(expr, /*cache=*/false);
   if (overflow_) return expr;
   return Build(lin);
@@ -830,6 +831,7 @@ AffineExpr AffineSimplifier::Simplify(AffineExpr expr) {
 
 Interval AffineSimplifier::Range(AffineExpr expr) {
   overflow_ = false;
+  ForgetStaleVisits();
   Lin lin = Visit(expr, /*cache=*/false);
   return overflow_ ? Interval::Unbounded() : lin.bounds;
 }
@@ -872,19 +874,22 @@ bool AffineSimplifier::SimplifyChain(
 
 void AffineSimplifier::SetAtomRange(AffineExpr expr, Interval interval) {
   overflow_ = false;
-  Lin lin = Visit(expr, /*cache=*/false);
+  // The constraint was normalized just before: its form is cached (the
+  // cache may be stale, but an atom equal to `expr` stays equal to it).
+  Lin lin = Visit(expr, /*cache=*/true);
   if (overflow_ || !IsAtom(lin)) return;
   Atom& atom = atoms_[TermAt(lin, 0).atom];
   atom.bounds = atom.bounds.Intersect(interval);
   for (Atom& a : atoms_) a.quotient = -2;  // May simplify further now.
-  ClearVisited();  // Cached ranges may involve the atom.
+  visited_stale_ = true;  // Cached ranges may involve the atom.
 }
 
 AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
     AffineExpr expr, Interval interval) {
   using Kind = NormalConstraint::Kind;
   overflow_ = false;
-  Lin lin = Visit(expr, /*cache=*/false);
+  ForgetStaleVisits();
+  Lin lin = Visit(expr, /*cache=*/true);  // For SetAtomRange.
   if (overflow_) return {Kind::kExpression, expr, interval};
   for (int step = 0; step < kMaxDepth; ++step) {
     // Move the constant into the interval.

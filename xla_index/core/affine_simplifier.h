@@ -198,7 +198,13 @@ class AffineSimplifier {
   void TightenModuloBound(const Lin& lin, Interval residues,
                           NormalConstraint& out) const;
   int32_t QuotientAtom(int32_t mod_atom);
-  void ClearVisited() { visited_.clear(); }
+  void ClearVisited() {
+    visited_.clear();
+    visited_stale_ = false;
+  }
+  void ForgetStaleVisits() {
+    if (visited_stale_) ClearVisited();
+  }
   // Term i of `lin`. A reference into the pool is invalidated by appending,
   // so loops that append copy each term first.
   const Term& TermAt(const Lin& lin, size_t i) const {
@@ -249,6 +255,10 @@ class AffineSimplifier {
   // Linear forms of division numerators: a composed map divides the same
   // linear index by each stride.
   llvm::SmallDenseMap<const void*, Lin, 8> visited_;
+  // Set when an atom's range changed since the entries were made: a
+  // simplification must not use them (their bounds are looser), an atom
+  // lookup may (SetAtomRange).
+  bool visited_stale_ = false;
   // While simplifying a composition: values of dims and positions of
   // symbols of the expressions being visited (null: themselves).
   const std::vector<Lin>* dim_values_ = nullptr;

@@ -36,14 +36,14 @@ class IndexingMapSimplifier {
   IndexingMap& map_;
   // Inline capacity: no heap allocation for typical maps.
   llvm::SmallVector<Interval, 8> dims_, symbols_;
-  std::vector<IndexingConstraint> constraints_;
+  llvm::SmallVector<IndexingConstraint, 4> constraints_;
 };
 
 bool IndexingMapSimplifier::SimplifyConstraints(AffineSimplifier& simplifier,
                                                 bool& bounds_changed,
                                                 bool& merged) {
   using Kind = AffineSimplifier::NormalConstraint::Kind;
-  std::vector<IndexingConstraint> kept;
+  llvm::SmallVector<IndexingConstraint, 4> kept;
   for (const IndexingConstraint& c : constraints_) {
     AffineSimplifier::NormalConstraint n =
         simplifier.NormalizeConstraint(c.expr, c.interval);
@@ -155,7 +155,7 @@ bool IndexingMapSimplifier::Run() {
     }
   }
   mlir::MLIRContext* ctx = map_.GetMLIRContext();
-  constraints_ = map_.constraints_;
+  constraints_.assign(map_.constraints_.begin(), map_.constraints_.end());
 
   // Constraints tighten bounds, which may simplify other constraints, and
   // merged mod constraints must be normalized in turn: iterate until they
@@ -203,17 +203,14 @@ bool IndexingMapSimplifier::Run() {
       changed = true;
     }
   }
-  if (constraints_.size() != map_.constraints_.size()) {
+  if (!std::equal(constraints_.begin(), constraints_.end(),
+                  map_.constraints_.begin(), map_.constraints_.end(),
+                  [](const IndexingConstraint& a, const IndexingConstraint& b) {
+                    return a.expr == b.expr && a.interval == b.interval;
+                  })) {
+    map_.constraints_.assign(constraints_.begin(), constraints_.end());
     changed = true;
-  } else {
-    for (size_t i = 0; i < constraints_.size(); ++i) {
-      if (constraints_[i].expr != map_.constraints_[i].expr ||
-          constraints_[i].interval != map_.constraints_[i].interval) {
-        changed = true;
-      }
-    }
   }
-  map_.constraints_ = std::move(constraints_);
   return changed;
 }
 
