@@ -199,6 +199,9 @@ AffineSimplifier::Lin AffineSimplifier::FromAtom(int32_t atom, int64_t coeff) {
 }
 
 AffineSimplifier::Lin AffineSimplifier::Add(const Lin& a, const Lin& b) {
+  // x + 0 (a division with nothing moved out of it): the same terms.
+  if (a.size == 0 && a.constant == 0) return WithoutSource(b);
+  if (b.size == 0 && b.constant == 0) return WithoutSource(a);
   Lin out = StartLin();
   if (AddOverflows(a.constant, b.constant, &out.constant)) overflow_ = true;
   size_t i = 0, j = 0;

@@ -168,6 +168,10 @@ class AffineSimplifier {
   Lin Constant(int64_t value) const;
   Lin FromAtom(int32_t atom, int64_t coeff = 1);
   Lin Add(const Lin& a, const Lin& b);
+  static Lin WithoutSource(Lin lin) {
+    lin.source = mlir::AffineExpr();
+    return lin;
+  }
   Lin Scale(const Lin& a, int64_t k);
   Lin FloorDivBy(Lin x, int64_t c, int depth, mlir::AffineExpr source);
   Lin ModBy(Lin x, int64_t c, int depth, mlir::AffineExpr source);
