@@ -188,12 +188,24 @@ void BM_MlirSimplifyAffineMap(benchmark::State& state) {
   state.counters["result_nodes"] = nodes;
 }
 
+// The corpus size, for the per-map benchmarks' arguments.
+constexpr int kCorpusSize = 28;
+
+const std::vector<IndexingMap>& CorpusOnce() {
+  static const std::vector<IndexingMap>* corpus =
+      new std::vector<IndexingMap>(Corpus());
+  if (corpus->size() != kCorpusSize) {
+    fprintf(stderr, "kCorpusSize is %d, the corpus has %zu maps\n", kCorpusSize,
+            corpus->size());
+    abort();
+  }
+  return *corpus;
+}
+
 // One map of the corpus (`state.range(0)` is its index), for the
 // distribution of per-map times: its median is the "typical map".
 void BM_SimplifyOne(benchmark::State& state) {
-  static const std::vector<IndexingMap>* corpus =
-      new std::vector<IndexingMap>(Corpus());
-  const IndexingMap& map = (*corpus)[state.range(0)];
+  const IndexingMap& map = CorpusOnce()[state.range(0)];
   for (auto _ : state) {
     IndexingMap copy = map;
     benchmark::DoNotOptimize(copy.Simplify());
@@ -202,6 +214,14 @@ void BM_SimplifyOne(benchmark::State& state) {
   copy.Simplify();
   state.counters["result_nodes"] = CountNodes(copy.GetAffineMap());
   state.counters["constraints"] = map.GetConstraintsCount();
+}
+
+void BM_MlirSimplifyOne(benchmark::State& state) {
+  const mlir::AffineMap map = CorpusOnce()[state.range(0)].GetAffineMap();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(mlir::simplifyAffineMap(map));
+  }
+  state.counters["result_nodes"] = CountNodes(mlir::simplifyAffineMap(map));
 }
 
 // Fusion passes re-simplify maps that are already simple.
@@ -338,7 +358,8 @@ BENCHMARK_TEMPLATE(BM_MlirSimplifyAffineMap, ReshapeMaps);
 BENCHMARK_TEMPLATE(BM_Simplify, TiledLayoutMaps);
 BENCHMARK_TEMPLATE(BM_MlirSimplifyAffineMap, TiledLayoutMaps);
 BENCHMARK_TEMPLATE(BM_SimplifyAlreadySimple, Corpus);
-BENCHMARK(BM_SimplifyOne)->DenseRange(0, 27);
+BENCHMARK(BM_SimplifyOne)->DenseRange(0, kCorpusSize - 1);
+BENCHMARK(BM_MlirSimplifyOne)->DenseRange(0, kCorpusSize - 1);
 BENCHMARK(BM_CopyOnly);
 BENCHMARK(BM_Compose);
 BENCHMARK(BM_ComposeAndSimplifyReshapeChain)
