@@ -48,11 +48,15 @@ function(xi_cc_binary)
   endif()
 endfunction()
 
-# xi_cc_benchmark(NAME n SRCS a_benchmark.cc DEPS ...): Google Benchmark
-# binary; not a test (CI runs benchmarks briefly, by hand).
+# xi_cc_benchmark(NAME n SRCS a_benchmark.cc DEPS ... [SMOKE_ARGS ...]):
+# Google Benchmark binary, plus the test n_smoke_test that runs each
+# benchmark once (bench/smoke_test.sh) with the extra flags SMOKE_ARGS.
 function(xi_cc_benchmark)
-  cmake_parse_arguments(A "" "NAME" "SRCS;DEPS" ${ARGN})
+  cmake_parse_arguments(A "" "NAME" "SRCS;DEPS;SMOKE_ARGS" ${ARGN})
   xi_target_name(target ${A_NAME})
   add_executable(${target} ${A_SRCS})
   target_link_libraries(${target} PRIVATE ${A_DEPS} benchmark::benchmark_main)
+  add_test(NAME ${target}_smoke_test
+           COMMAND ${PROJECT_SOURCE_DIR}/bench/smoke_test.sh
+                   $<TARGET_FILE:${target}> ${A_SMOKE_ARGS})
 endfunction()

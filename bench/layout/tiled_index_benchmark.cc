@@ -137,7 +137,8 @@ void BM_BuildMap(benchmark::State& state) {
 }
 
 BENCHMARK(BM_DirectFormula)->DenseRange(0, 3);
-BENCHMARK(BM_SeparableOffsets)->DenseRange(0, 3);
+// Shape 3 combines dimensions: SeparableOffsets has no tables for it.
+BENCHMARK(BM_SeparableOffsets)->DenseRange(0, 2);
 BENCHMARK(BM_ThroughMapEvaluate)->DenseRange(0, 3);
 BENCHMARK(BM_ThroughMapExpression)->DenseRange(0, 3);
 BENCHMARK(BM_BuildMap)->DenseRange(0, 3);

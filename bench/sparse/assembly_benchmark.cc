@@ -23,7 +23,14 @@
 namespace xla_index::sparse {
 namespace {
 
-constexpr int64_t kNonzeros = int64_t{1} << 20;
+// 2^20 nonzeros; 2^12 in CI's smoke run (bench/smoke_test.sh), which only
+// checks that the benchmarks run.
+int64_t Nonzeros() {
+  static const int64_t nonzeros =
+      std::getenv("XLA_INDEX_BENCHMARK_SMOKE") != nullptr ? int64_t{1} << 12
+                                                          : int64_t{1} << 20;
+  return nonzeros;
+}
 
 struct Format {
   const char* name;
@@ -43,7 +50,7 @@ const Format kFormats[] = {
      {8192, 8192}},
 };
 
-/// One shared input per format: kNonzeros distinct random coordinates.
+/// One shared input per format: Nonzeros() distinct random coordinates.
 struct Input {
   SparseEncoding encoding;
   CooTensor coo;
@@ -68,7 +75,7 @@ const Input& GetInput(int format_index) {
       absl::flat_hash_set<int64_t> seen;
       const int64_t rows = format.shape[0], cols = format.shape[1];
       input.coo.dim_sizes = format.shape;
-      while (static_cast<int64_t>(seen.size()) < kNonzeros) {
+      while (static_cast<int64_t>(seen.size()) < Nonzeros()) {
         int64_t linear = rng() % (rows * cols);
         if (!seen.insert(linear).second) continue;
         input.coo.coordinates.push_back(linear / cols);
@@ -94,7 +101,7 @@ void BM_XlaIndexAssemble(benchmark::State& state) {
     if (!storage.ok()) state.SkipWithError("assembly failed");
     benchmark::DoNotOptimize(storage->values.data());
   }
-  state.SetItemsProcessed(state.iterations() * kNonzeros);
+  state.SetItemsProcessed(state.iterations() * Nonzeros());
 }
 
 void BM_MlirRuntimeAssemble(benchmark::State& state) {
@@ -106,7 +113,7 @@ void BM_MlirRuntimeAssemble(benchmark::State& state) {
         input.level_coordinates, input.coo.values);
     benchmark::DoNotOptimize(arrays.values.data());
   }
-  state.SetItemsProcessed(state.iterations() * kNonzeros);
+  state.SetItemsProcessed(state.iterations() * Nonzeros());
 }
 
 BENCHMARK(BM_XlaIndexAssemble)
