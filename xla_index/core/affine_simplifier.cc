@@ -51,6 +51,7 @@ AffineSimplifier::AffineSimplifier(mlir::MLIRContext* context,
       symbol_atoms_(symbol_bounds.size(), -1) {}
 
 void AffineSimplifier::ResetBounds() {
+  divisions_.reset();
   built_args_.clear();
   atoms_.clear();
   terms_.clear();
@@ -617,6 +618,40 @@ AffineSimplifier::Lin AffineSimplifier::DivModTerm(AtomKind kind, const Lin& x,
   return result;
 }
 
+AffineSimplifier::Lin AffineSimplifier::DivideInChain(AtomKind kind,
+                                                      const Lin& x, int64_t c) {
+  uint64_t key = (static_cast<uint64_t>(kind) * 0x9E3779B97F4A7C15ull) ^
+                 (static_cast<uint64_t>(c) * 0xC2B2AE3D27D4EB4Full) ^
+                 static_cast<uint64_t>(x.constant) ^
+                 (static_cast<uint64_t>(x.bounds.lower) << 21) ^
+                 (static_cast<uint64_t>(x.bounds.upper) << 42);
+  for (size_t i = 0; i < x.size; ++i) {
+    const Term& t = TermAt(x, i);
+    key = (key ^ (static_cast<uint64_t>(t.coeff) * 31 +
+                  static_cast<uint64_t>(t.atom))) *
+          0x100000001B3ull;
+  }
+  if (divisions_ == nullptr) {
+    divisions_ = std::make_unique<llvm::DenseMap<uint64_t, Division>>();
+  }
+  auto it = divisions_->find(key);
+  if (it != divisions_->end()) {
+    const Division& d = it->second;
+    if (d.kind == kind && d.divisor == c && d.numerator.bounds == x.bounds &&
+        LinEqual(d.numerator, x)) {
+      return d.result;
+    }
+  }
+  const bool overflow_before = overflow_;
+  overflow_ = false;
+  // No source: x is no input expression, so the result is not one either.
+  Lin result = kind == AtomKind::kFloorDiv ? FloorDivBy(x, c, 0, AffineExpr())
+                                           : ModBy(x, c, 0, AffineExpr());
+  if (!overflow_) (*divisions_)[key] = {kind, c, x, result};
+  overflow_ |= overflow_before;
+  return result;
+}
+
 // ---------------------------------------------------------------------------
 // From and to MLIR.
 
@@ -653,7 +688,7 @@ AffineSimplifier::Lin AffineSimplifier::VisitNode(AffineExpr expr,
         value.source = AffineExpr();
         return value;
       }
-      if (!is_dim && remap_symbols_ && pos < symbol_positions_.size() &&
+      if (!is_dim && in_chain_ && pos < symbol_positions_.size() &&
           static_cast<int>(pos) != symbol_positions_[pos]) {
         int32_t atom = VariableAtom(AtomKind::kSymbol, symbol_positions_[pos]);
         if (atoms_[atom].bounds.IsPoint()) {
@@ -723,7 +758,10 @@ AffineSimplifier::Lin AffineSimplifier::VisitNode(AffineExpr expr,
     }
     case AffineExprKind::FloorDiv:
       if (rhs.size == 0 && rhs.constant > 0) {
-        return FloorDivBy(std::move(lhs), rhs.constant, 0, expr);
+        if (!in_chain_ || lhs.source) {
+          return FloorDivBy(lhs, rhs.constant, 0, expr);
+        }
+        return DivideInChain(AtomKind::kFloorDiv, lhs, rhs.constant);
       }
       break;
     case AffineExprKind::CeilDiv:
@@ -737,7 +775,8 @@ AffineSimplifier::Lin AffineSimplifier::VisitNode(AffineExpr expr,
       break;
     case AffineExprKind::Mod:
       if (rhs.size == 0 && rhs.constant > 0) {
-        return ModBy(std::move(lhs), rhs.constant, 0, expr);
+        if (!in_chain_ || lhs.source) return ModBy(lhs, rhs.constant, 0, expr);
+        return DivideInChain(AtomKind::kMod, lhs, rhs.constant);
       }
       break;
     default:
@@ -843,7 +882,7 @@ bool AffineSimplifier::SimplifyChain(
     llvm::ArrayRef<ChainLink> chain,
     llvm::SmallVectorImpl<AffineExpr>& results) {
   overflow_ = false;
-  remap_symbols_ = true;
+  in_chain_ = true;
   std::vector<Lin> values, next;
   for (size_t k = 0; k < chain.size() && !overflow_; ++k) {
     const ChainLink& link = chain[k];
@@ -870,7 +909,7 @@ bool AffineSimplifier::SimplifyChain(
   }
   ClearVisited();
   dim_values_ = nullptr;
-  remap_symbols_ = false;
+  in_chain_ = false;
   symbol_positions_ = {};
   return !overflow_;
 }
@@ -884,6 +923,7 @@ void AffineSimplifier::SetAtomRange(AffineExpr expr, Interval interval) {
   Atom& atom = atoms_[TermAt(lin, 0).atom];
   atom.bounds = atom.bounds.Intersect(interval);
   for (Atom& a : atoms_) a.quotient = -2;  // May simplify further now.
+  divisions_.reset();
   visited_stale_ = true;  // Cached ranges may involve the atom.
 }
 

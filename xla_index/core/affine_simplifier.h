@@ -2,6 +2,7 @@
 #define XLA_INDEX_CORE_AFFINE_SIMPLIFIER_H_
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "llvm/ADT/ArrayRef.h"
@@ -173,6 +174,10 @@ class AffineSimplifier {
     return lin;
   }
   Lin Scale(const Lin& a, int64_t k);
+  // `x floordiv c` or `x mod c` of a visited node in a chain, where x is no
+  // input expression (has no source): FloorDivBy or ModBy at depth 0,
+  // memoized by x's content (see divisions_).
+  Lin DivideInChain(AtomKind kind, const Lin& x, int64_t c);
   Lin FloorDivBy(Lin x, int64_t c, int depth, mlir::AffineExpr source);
   Lin ModBy(Lin x, int64_t c, int depth, mlir::AffineExpr source);
   // `x floordiv c` or `x mod c` as one atom, when no rule rewrites it.
@@ -263,11 +268,25 @@ class AffineSimplifier {
   // simplification must not use them (their bounds are looser), an atom
   // lookup may (SetAtomRange).
   bool visited_stale_ = false;
+  // Results of Divide in chains for numerators that are no input
+  // expression: each map of a chain of reshapes divides the same linear
+  // index by its strides again. Keyed by a hash of (kind, divisor,
+  // numerator); cleared when atom ranges change.
+  struct Division {
+    AtomKind kind;
+    int64_t divisor;
+    Lin numerator;
+    Lin result;
+  };
+  // Allocated by the first chain: a map constructed and destroyed with every
+  // simplifier costs typical maps 1.5%.
+  std::unique_ptr<llvm::DenseMap<uint64_t, Division>> divisions_;
   // While simplifying a composition: values of dims and positions of
   // symbols of the expressions being visited (null: themselves).
   const std::vector<Lin>* dim_values_ = nullptr;
   llvm::ArrayRef<int> symbol_positions_;
-  bool remap_symbols_ = false;
+  // In SimplifyChain: symbols are remapped and divisions memoized.
+  bool in_chain_ = false;
 };
 
 }  // namespace xla_index

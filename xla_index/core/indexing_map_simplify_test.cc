@@ -560,6 +560,53 @@ TEST_F(SimplifyTest, ChainCompositionMatchesPairwiseFold) {
   EXPECT_EQ(compared, 300);
 }
 
+// Output-to-input map of a reshape from `in` to `out` in the naive form:
+// linearize the output index, delinearize it into the input.
+IndexingMap NaiveReshapeMap(const std::vector<int64_t>& out,
+                            const std::vector<int64_t>& in,
+                            mlir::MLIRContext* context) {
+  mlir::AffineExpr linear = mlir::getAffineConstantExpr(0, context);
+  int64_t stride = 1;
+  for (int i = out.size() - 1; i >= 0; --i) {
+    linear = linear + mlir::getAffineDimExpr(i, context) * stride;
+    stride *= out[i];
+  }
+  std::vector<mlir::AffineExpr> results(in.size());
+  stride = 1;
+  for (int j = in.size() - 1; j >= 0; --j) {
+    results[j] = linear.floorDiv(stride);
+    if (j > 0) results[j] = results[j] % in[j];
+    stride *= in[j];
+  }
+  return IndexingMap::FromTensorSizes(
+      mlir::AffineMap::get(out.size(), 0, results, context), out, {});
+}
+
+// A long chain of reshapes divides the same linear index by the same
+// strides at many steps (the chain memoizes those divisions): at once, it
+// gives the pairwise fold's map, which is the one reshape from the last
+// shape to the first.
+TEST_F(SimplifyTest, LongReshapeChainMatchesPairwiseFold) {
+  const std::vector<std::vector<int64_t>> shapes = {
+      {8, 8, 8, 8}, {64, 64},  {16, 256},  {4096},       {8, 512},
+      {2, 2048},    {32, 128}, {4, 1024},  {16, 16, 16}, {2, 32, 64},
+      {64, 8, 8},   {128, 32}, {4, 4, 256}};
+  const int length = 2 * shapes.size() + 3;
+  auto shape = [&](int k) { return shapes[k % shapes.size()]; };
+  std::vector<IndexingMap> chain;  // From the root: shape k+1 -> shape k.
+  for (int k = length - 1; k >= 0; --k) {
+    chain.push_back(NaiveReshapeMap(shape(k + 1), shape(k), &context_));
+  }
+  IndexingMap fold = chain[0];
+  for (size_t k = 1; k < chain.size(); ++k) {
+    fold = ComposeAndSimplifyIndexingMaps(fold, chain[k]);
+  }
+  IndexingMap direct = NaiveReshapeMap(shape(length), shape(0), &context_);
+  direct.Simplify();
+  EXPECT_EQ(ToString(ComposeAndSimplifyIndexingMaps(chain)), ToString(fold));
+  EXPECT_EQ(ToString(fold), ToString(direct));
+}
+
 TEST_F(SimplifyTest, ChainOfReshapesComposesToOneReshape) {
   // f32[10,10,10] -> f32[50,20] -> f32[1000] -> f32[10,100]: from the
   // output index of the last reshape to the first operand.
