@@ -166,9 +166,8 @@ int32_t AffineSimplifier::DivModAtom(AtomKind kind, const Lin& arg,
     atom.symbolic &= atoms_[TermAt(arg, i).atom].symbolic;
   }
   args_.push_back(arg);
-  atom.bounds = kind == AtomKind::kFloorDiv
-                    ? FloorDiv(arg.bounds, Interval::Point(divisor))
-                    : Mod(arg.bounds, Interval::Point(divisor));
+  atom.bounds = kind == AtomKind::kFloorDiv ? FloorDiv(arg.bounds, divisor)
+                                            : Mod(arg.bounds, divisor);
   atom.expr = source;
   return InternAtom(std::move(atom));
 }

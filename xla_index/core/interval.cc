@@ -50,6 +50,7 @@ Interval operator*(Interval a, Interval b) {
 Interval FloorDiv(Interval a, Interval b) {
   if (a.IsEmpty() || b.IsEmpty()) return {0, -1};
   if (b.Contains(0)) return Interval::Unbounded();
+  if (b.IsPoint() && b.lower > 0) return FloorDiv(a, b.lower);
   return CornerHull(a, b, [](int64_t x, int64_t y) { return FloorDiv(x, y); });
 }
 
@@ -62,13 +63,7 @@ Interval CeilDiv(Interval a, Interval b) {
 Interval Mod(Interval a, Interval b) {
   if (a.IsEmpty() || b.IsEmpty()) return {0, -1};
   if (b.lower < 1) return Interval::Unbounded();
-  if (b.IsPoint()) {
-    int64_t k = b.lower;
-    // Same period: x mod k = x - q*k for the single quotient q.
-    if (FloorDiv(a.lower, k) == FloorDiv(a.upper, k)) {
-      return {FloorMod(a.lower, k), FloorMod(a.upper, k)};
-    }
-  }
+  if (b.IsPoint()) return Mod(a, b.lower);
   // x mod y is in [0, y - 1]; for non-negative x also at most x.
   int64_t upper = b.upper - 1;
   if (a.lower >= 0) upper = std::min(upper, a.upper);

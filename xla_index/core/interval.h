@@ -1,6 +1,7 @@
 #ifndef XLA_INDEX_CORE_INTERVAL_H_
 #define XLA_INDEX_CORE_INTERVAL_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -137,6 +138,23 @@ inline Interval operator*(Interval a, int64_t k) {
   if (a.IsEmpty()) return {0, -1};
   if (k >= 0) return {SaturatingMul(a.lower, k), SaturatingMul(a.upper, k)};
   return {SaturatingMul(a.upper, k), SaturatingMul(a.lower, k)};
+}
+
+/// {floor(x / k)} and {x mod k} for a constant k >= 1: what simplifier
+/// atoms need, inline (FloorDiv and Mod below take any divisor and use them
+/// when it is a point). floor(x / k) is monotone in x; x mod k is
+/// [a.lower mod k, a.upper mod k] when a fits in one period of k, else
+/// [0, min(k - 1, a.upper)] (at most x for non-negative x).
+inline Interval FloorDiv(Interval a, int64_t k) {
+  if (a.IsEmpty()) return {0, -1};
+  return {FloorDiv(a.lower, k), FloorDiv(a.upper, k)};
+}
+inline Interval Mod(Interval a, int64_t k) {
+  if (a.IsEmpty()) return {0, -1};
+  if (FloorDiv(a.lower, k) == FloorDiv(a.upper, k)) {
+    return {FloorMod(a.lower, k), FloorMod(a.upper, k)};
+  }
+  return {0, a.lower >= 0 ? std::min(k - 1, a.upper) : k - 1};
 }
 
 /// {floor(x / y)}: hull of the corner quotients when b does not contain 0;
