@@ -17,6 +17,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
+#include "xla_index/core/naive_maps.h"
 
 namespace xla_index {
 namespace {
@@ -36,27 +37,9 @@ IndexingMap MustParse(const std::string& text) {
   return *map;
 }
 
-/// Output-to-input map of a reshape from `in` to `out`, as a naive rule
-/// writes it: linearize the output index, delinearize it into the input.
 IndexingMap ReshapeMap(const std::vector<int64_t>& out,
                        const std::vector<int64_t>& in) {
-  mlir::MLIRContext* ctx = Context();
-  mlir::AffineExpr linear = mlir::getAffineConstantExpr(0, ctx);
-  int64_t stride = 1;
-  for (int i = out.size() - 1; i >= 0; --i) {
-    linear = linear + mlir::getAffineDimExpr(i, ctx) * stride;
-    stride *= out[i];
-  }
-  std::vector<mlir::AffineExpr> results(in.size());
-  stride = 1;
-  for (int j = in.size() - 1; j >= 0; --j) {
-    mlir::AffineExpr e = linear.floorDiv(stride);
-    if (j > 0) e = e % in[j];
-    results[j] = e;
-    stride *= in[j];
-  }
-  return IndexingMap::FromTensorSizes(
-      mlir::AffineMap::get(out.size(), 0, results, ctx), out, {});
+  return NaiveReshapeMap(out, in, Context());
 }
 
 const std::vector<std::vector<int64_t>>& ChainShapes() {

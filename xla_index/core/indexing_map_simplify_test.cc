@@ -16,6 +16,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
+#include "xla_index/core/naive_maps.h"
 #include "xla_index/core/test_blocks.h"
 
 namespace xla_index {
@@ -558,28 +559,6 @@ TEST_F(SimplifyTest, ChainCompositionMatchesPairwiseFold) {
     ++compared;
   }
   EXPECT_EQ(compared, 300);
-}
-
-// Output-to-input map of a reshape from `in` to `out` in the naive form:
-// linearize the output index, delinearize it into the input.
-IndexingMap NaiveReshapeMap(const std::vector<int64_t>& out,
-                            const std::vector<int64_t>& in,
-                            mlir::MLIRContext* context) {
-  mlir::AffineExpr linear = mlir::getAffineConstantExpr(0, context);
-  int64_t stride = 1;
-  for (int i = out.size() - 1; i >= 0; --i) {
-    linear = linear + mlir::getAffineDimExpr(i, context) * stride;
-    stride *= out[i];
-  }
-  std::vector<mlir::AffineExpr> results(in.size());
-  stride = 1;
-  for (int j = in.size() - 1; j >= 0; --j) {
-    results[j] = linear.floorDiv(stride);
-    if (j > 0) results[j] = results[j] % in[j];
-    stride *= in[j];
-  }
-  return IndexingMap::FromTensorSizes(
-      mlir::AffineMap::get(out.size(), 0, results, context), out, {});
 }
 
 // A long chain of reshapes divides the same linear index by the same
