@@ -51,7 +51,7 @@ AffineSimplifier::AffineSimplifier(mlir::MLIRContext* context,
       symbol_atoms_(symbol_bounds.size(), -1) {}
 
 void AffineSimplifier::ResetBounds() {
-  divisions_.reset();
+  divisions_.clear();
   built_args_.clear();
   atoms_.clear();
   terms_.clear();
@@ -139,16 +139,7 @@ int32_t AffineSimplifier::VariableAtom(AtomKind kind, int32_t position) {
 int32_t AffineSimplifier::DivModAtom(AtomKind kind, const Lin& arg,
                                      int64_t divisor, AffineExpr source) {
   // A cheap fingerprint of (kind, divisor, arg) skips most LinEqual calls.
-  uint64_t fingerprint =
-      static_cast<uint64_t>(kind) * 0x9E3779B97F4A7C15ull ^
-      static_cast<uint64_t>(divisor) * 0xC2B2AE3D27D4EB4Full ^
-      static_cast<uint64_t>(arg.constant);
-  for (size_t i = 0; i < arg.size; ++i) {
-    const Term& t = TermAt(arg, i);
-    fingerprint = (fingerprint ^ (static_cast<uint64_t>(t.coeff) * 31 +
-                                  static_cast<uint64_t>(t.atom))) *
-                  0x100000001B3ull;
-  }
+  const uint64_t fingerprint = Fingerprint(kind, divisor, arg);
   for (size_t i = 0; i < atoms_.size(); ++i) {
     const Atom& a = atoms_[i];
     if (a.fingerprint == fingerprint && a.kind == kind &&
@@ -170,6 +161,20 @@ int32_t AffineSimplifier::DivModAtom(AtomKind kind, const Lin& arg,
                                             : Mod(arg.bounds, divisor);
   atom.expr = source;
   return InternAtom(std::move(atom));
+}
+
+uint64_t AffineSimplifier::Fingerprint(AtomKind kind, int64_t divisor,
+                                       const Lin& lin) const {
+  uint64_t hash = static_cast<uint64_t>(kind) * 0x9E3779B97F4A7C15ull ^
+                  static_cast<uint64_t>(divisor) * 0xC2B2AE3D27D4EB4Full ^
+                  static_cast<uint64_t>(lin.constant);
+  for (size_t i = 0; i < lin.size; ++i) {
+    const Term& t = TermAt(lin, i);
+    hash = (hash ^ (static_cast<uint64_t>(t.coeff) * 31 +
+                    static_cast<uint64_t>(t.atom))) *
+           0x100000001B3ull;
+  }
+  return hash;
 }
 
 void AffineSimplifier::ComputeBounds(Lin& lin) const {
@@ -619,22 +624,13 @@ AffineSimplifier::Lin AffineSimplifier::DivModTerm(AtomKind kind, const Lin& x,
 
 AffineSimplifier::Lin AffineSimplifier::DivideInChain(AtomKind kind,
                                                       const Lin& x, int64_t c) {
-  uint64_t key = (static_cast<uint64_t>(kind) * 0x9E3779B97F4A7C15ull) ^
-                 (static_cast<uint64_t>(c) * 0xC2B2AE3D27D4EB4Full) ^
-                 static_cast<uint64_t>(x.constant) ^
-                 (static_cast<uint64_t>(x.bounds.lower) << 21) ^
-                 (static_cast<uint64_t>(x.bounds.upper) << 42);
-  for (size_t i = 0; i < x.size; ++i) {
-    const Term& t = TermAt(x, i);
-    key = (key ^ (static_cast<uint64_t>(t.coeff) * 31 +
-                  static_cast<uint64_t>(t.atom))) *
-          0x100000001B3ull;
-  }
-  if (divisions_ == nullptr) {
-    divisions_ = std::make_unique<llvm::DenseMap<uint64_t, Division>>();
-  }
-  auto it = divisions_->find(key);
-  if (it != divisions_->end()) {
+  // The result depends on x's bounds too (they are an over-approximation
+  // that depends on how x was built).
+  const uint64_t key = Fingerprint(kind, c, x) ^
+                       (static_cast<uint64_t>(x.bounds.lower) << 21) ^
+                       (static_cast<uint64_t>(x.bounds.upper) << 42);
+  auto it = divisions_.find(key);
+  if (it != divisions_.end()) {
     const Division& d = it->second;
     if (d.kind == kind && d.divisor == c && d.numerator.bounds == x.bounds &&
         LinEqual(d.numerator, x)) {
@@ -646,7 +642,7 @@ AffineSimplifier::Lin AffineSimplifier::DivideInChain(AtomKind kind,
   // No source: x is no input expression, so the result is not one either.
   Lin result = kind == AtomKind::kFloorDiv ? FloorDivBy(x, c, 0, AffineExpr())
                                            : ModBy(x, c, 0, AffineExpr());
-  if (!overflow_) (*divisions_)[key] = {kind, c, x, result};
+  if (!overflow_) divisions_[key] = {kind, c, x, result};
   overflow_ |= overflow_before;
   return result;
 }
@@ -922,7 +918,7 @@ void AffineSimplifier::SetAtomRange(AffineExpr expr, Interval interval) {
   Atom& atom = atoms_[TermAt(lin, 0).atom];
   atom.bounds = atom.bounds.Intersect(interval);
   for (Atom& a : atoms_) a.quotient = -2;  // May simplify further now.
-  divisions_.reset();
+  divisions_.clear();
   visited_stale_ = true;  // Cached ranges may involve the atom.
 }
 

@@ -2,7 +2,6 @@
 #define XLA_INDEX_CORE_AFFINE_SIMPLIFIER_H_
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "llvm/ADT/ArrayRef.h"
@@ -191,14 +190,14 @@ class AffineSimplifier {
     AtomKind kind = atoms_[TermAt(x, 0).atom].kind;
     return kind != AtomKind::kFloorDiv && kind != AtomKind::kMod;
   }
-  // Splits x = a + b where every coefficient of `a` is a multiple of some
-  // g dividing c and b in [0, g - 1] after moving a multiple of g from b's
-  // range into a. Returns false if no split exists.
   // gcd(c, the coefficients of lin).
   int64_t CommonFactor(const Lin& lin, int64_t c) const;
   // lin's terms divided by g (which divides them all), its constant
   // floor-divided by g.
   Lin DivideTerms(const Lin& lin, int64_t g);
+  // Splits x = a + b where every coefficient of `a` is a multiple of some
+  // g dividing c and b in [0, g - 1] after moving a multiple of g from b's
+  // range into a. Returns false if no split exists.
   bool SplitSmallPart(const Lin& x, int64_t c, Lin& multiple, Lin& small,
                       int64_t& g);
   void Recombine(Lin& lin);
@@ -238,6 +237,9 @@ class AffineSimplifier {
   }
   void ComputeBounds(Lin& lin) const;
   int32_t InternAtom(Atom atom);
+  // A hash of `lin floordiv divisor` or `lin mod divisor` (lin's terms and
+  // constant, not its bounds).
+  uint64_t Fingerprint(AtomKind kind, int64_t divisor, const Lin& lin) const;
   int32_t DivModAtom(AtomKind kind, const Lin& arg, int64_t divisor,
                      mlir::AffineExpr source);
   int32_t VariableAtom(AtomKind kind, int32_t position);
@@ -268,19 +270,16 @@ class AffineSimplifier {
   // simplification must not use them (their bounds are looser), an atom
   // lookup may (SetAtomRange).
   bool visited_stale_ = false;
-  // Results of Divide in chains for numerators that are no input
-  // expression: each map of a chain of reshapes divides the same linear
-  // index by its strides again. Keyed by a hash of (kind, divisor,
-  // numerator); cleared when atom ranges change.
+  // Results of DivideInChain: each map of a chain of reshapes divides the
+  // same linear index by its strides again. Keyed by a hash of (kind,
+  // divisor, numerator); cleared when atom ranges change.
   struct Division {
     AtomKind kind;
     int64_t divisor;
     Lin numerator;
     Lin result;
   };
-  // Allocated by the first chain: a map constructed and destroyed with every
-  // simplifier costs typical maps 1.5%.
-  std::unique_ptr<llvm::DenseMap<uint64_t, Division>> divisions_;
+  llvm::DenseMap<uint64_t, Division> divisions_;
   // While simplifying a composition: values of dims and positions of
   // symbols of the expressions being visited (null: themselves).
   const std::vector<Lin>* dim_values_ = nullptr;
