@@ -144,6 +144,32 @@ IndexingMap DecodeMap(ByteReader& in, mlir::MLIRContext* ctx) {
                      std::move(constraints));
 }
 
+// A map that reads `first`'s results: its dims are those results, with
+// their ranges cut to at most 8 values (so that some compositions need a
+// domain constraint and take the slow path), maybe with a range variable.
+// Undefined when a result's range is unbounded.
+IndexingMap DecodeNextMap(ByteReader& in, const IndexingMap& first,
+                          mlir::MLIRContext* ctx) {
+  std::vector<Interval> dims;
+  for (mlir::AffineExpr r : first.GetAffineMap().getResults()) {
+    Interval range = ComputeExpressionRange(first, r);
+    if (range.IsEmpty() || range.lower == Interval::kMin ||
+        range.upper == Interval::kMax) {
+      return IndexingMap::Undefined();
+    }
+    if (range.NumElements() > 8) range.upper = range.lower + in.Int(0, 7);
+    dims.push_back(range);
+  }
+  const int num_symbols = in.Int(0, 2) == 0 ? 1 : 0;
+  std::vector<Interval> symbols(num_symbols, Interval{0, in.Int(0, 3)});
+  MapBuilder builder(in, ctx, dims.size(), num_symbols);
+  std::vector<mlir::AffineExpr> results;
+  for (int i = in.Int(1, 2); i > 0; --i) results.push_back(builder.Expr(3));
+  return IndexingMap(
+      mlir::AffineMap::get(dims.size(), num_symbols, results, ctx),
+      std::move(dims), std::move(symbols), {});
+}
+
 using Relation =
     std::set<std::pair<std::vector<int64_t>, std::vector<int64_t>>>;
 
@@ -305,5 +331,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   rescaled.RemoveUnusedSymbols();
   CheckSameRelation("RemoveUnusedSymbols changed the relation", original,
                     *expected, rescaled);
+
+  // A chain of up to three maps, each reading the previous one's results,
+  // composed and simplified at once (linear forms carried from map to map,
+  // divisions memoized) relates the same pairs as MLIR's substitution of
+  // the maps into each other (ComposeIndexingMaps, no simplification).
+  if (original.IsKnownEmpty() || !HasTextForm(original)) return 0;
+  std::vector<IndexingMap> chain = {original};
+  IndexingMap substituted = original;
+  for (int k = in.Int(1, 2); k > 0; --k) {
+    IndexingMap next = DecodeNextMap(in, substituted, &context);
+    if (next.IsUndefined() || !HasTextForm(next)) break;
+    substituted = ComposeIndexingMaps(substituted, next);
+    chain.push_back(std::move(next));
+  }
+  if (chain.size() < 2) return 0;
+  std::optional<Relation> composed_expected =
+      Enumerate(substituted, kMaxBoxPoints, &too_big);
+  if (!composed_expected) return 0;
+  IndexingMap composed = ComposeAndSimplifyIndexingMaps(chain);
+  if (verbose) {
+    std::fprintf(stderr, "--- chain of %zu composed:\n%s\n", chain.size(),
+                 ToString(composed).c_str());
+  }
+  CheckSameRelation("ComposeAndSimplifyIndexingMaps changed the relation",
+                    substituted, *composed_expected, composed);
   return 0;
 }
