@@ -152,6 +152,14 @@ Interval IndexingMap::GetSymbolBound(int64_t symbol) const {
   return runtime_vars_[symbol - GetRangeVarsCount()].feasible_values;
 }
 
+std::vector<Interval> IndexingMap::GetSymbolBounds() const {
+  std::vector<Interval> bounds = range_bounds_;
+  for (const RuntimeVar& rt : runtime_vars_) {
+    bounds.push_back(rt.feasible_values);
+  }
+  return bounds;
+}
+
 Interval& IndexingMap::GetMutableSymbolBound(int64_t symbol) {
   if (symbol < GetRangeVarsCount()) return range_bounds_[symbol];
   return runtime_vars_[symbol - GetRangeVarsCount()].feasible_values;
@@ -208,10 +216,7 @@ llvm::SmallBitVector IndexingMap::RemoveUnusedSymbols() {
     constraint_symbols.push_back(std::move(c_syms));
     has_dims.push_back(c_dims.any());
   }
-  std::vector<Interval> symbol_bounds;
-  for (int i = 0; i < num_symbols; ++i) {
-    symbol_bounds.push_back(GetSymbolBound(i));
-  }
+  const std::vector<Interval> symbol_bounds = GetSymbolBounds();
   std::optional<AffineSimplifier> simplifier;
   auto keep = [&](size_t i) {
     fate[i] = Fate::kKept;
@@ -409,7 +414,7 @@ IndexingMap IndexingMap::ConvertSymbolsToDimensions() const {
   AffineMap map = affine_map_.replaceDimsAndSymbols(dim_ids, sym_to_dim,
                                                     num_dims + num_symbols, 0);
   std::vector<Interval> dims = dim_bounds_;
-  for (int i = 0; i < num_symbols; ++i) dims.push_back(GetSymbolBound(i));
+  for (Interval b : GetSymbolBounds()) dims.push_back(b);
   std::vector<IndexingConstraint> constraints;
   for (const IndexingConstraint& c : constraints_) {
     constraints.push_back(
@@ -662,9 +667,7 @@ absl::StatusOr<std::vector<IndexingPoint>> EnumerateImage(
   }
   if (map.IsKnownEmpty()) return out;
   std::vector<Interval> box = map.GetDimBounds();
-  for (int i = 0; i < map.GetSymbolCount(); ++i) {
-    box.push_back(map.GetSymbolBound(i));
-  }
+  for (Interval b : map.GetSymbolBounds()) box.push_back(b);
   int64_t count = 1;
   for (Interval b : box) {
     if (b.IsEmpty()) return out;

@@ -129,6 +129,8 @@ class IndexingMap {
   /// GetRangeVarsCount(), else the runtime variable's feasible values.
   Interval GetSymbolBound(int64_t symbol) const;
   Interval& GetMutableSymbolBound(int64_t symbol);
+  /// The intervals of all symbols, in order (range variables first).
+  std::vector<Interval> GetSymbolBounds() const;
   /// True if symbol `symbol` is a runtime variable.
   bool IsRuntimeSymbol(int64_t symbol) const {
     return symbol >= GetRangeVarsCount();

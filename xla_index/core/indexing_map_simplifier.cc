@@ -138,7 +138,7 @@ bool IndexingMapSimplifier::MergeModConstraints(bool& merged) {
 bool IndexingMapSimplifier::Run() {
   if (map_.IsUndefined() || map_.IsKnownEmpty()) return false;
   dims_.assign(map_.dim_bounds_.begin(), map_.dim_bounds_.end());
-  symbols_.clear();
+  symbols_.clear();  // Inline storage: not GetSymbolBounds(), which allocates.
   for (int64_t i = 0; i < map_.GetSymbolCount(); ++i) {
     symbols_.push_back(map_.GetSymbolBound(i));
   }
@@ -299,19 +299,11 @@ IndexingMap ComposeAndSimplifyIndexingMaps(
 
 namespace {
 
-std::vector<Interval> SymbolBounds(const IndexingMap& map) {
-  std::vector<Interval> symbols;
-  for (int64_t i = 0; i < map.GetSymbolCount(); ++i) {
-    symbols.push_back(map.GetSymbolBound(i));
-  }
-  return symbols;
-}
-
 // `use` applied to a simplifier over the map's box that knows the ranges
 // the map's constraints give their subexpressions.
 template <typename Use>
 auto WithConstrainedSimplifier(const IndexingMap& map, Use use) {
-  std::vector<Interval> symbols = SymbolBounds(map);
+  const std::vector<Interval> symbols = map.GetSymbolBounds();
   AffineSimplifier simplifier(map.GetMLIRContext(), map.GetDimBounds(),
                               symbols);
   for (const IndexingConstraint& c : map.GetConstraints()) {
