@@ -406,7 +406,7 @@ AffineSimplifier::Lin AffineSimplifier::DivideTerms(const Lin& lin, int64_t g) {
 }
 
 bool AffineSimplifier::SplitSmallPart(const Lin& x, int64_t c, Lin& multiple,
-                                      Lin& small, int64_t& g) {
+                                      Lin& small) {
   const size_t n = x.size;
   if (n < 2) return false;
   // Terms by decreasing |coefficient|, ties in term order: an insertion sort,
@@ -450,7 +450,6 @@ bool AffineSimplifier::SplitSmallPart(const Lin& x, int64_t c, Lin& multiple,
     }
     ComputeBounds(multiple);
     ComputeBounds(small);
-    g = prefix_gcd;
     return true;
   }
   return false;
@@ -510,8 +509,7 @@ AffineSimplifier::Lin AffineSimplifier::FloorDivBy(Lin x, int64_t c, int depth,
     // (y + z) floordiv c -> y floordiv c when y is a multiple of g | c and
     // z in [0, g).
     Lin multiple, small;
-    int64_t split_g;
-    if (SplitSmallPart(inside, c, multiple, small, split_g)) {
+    if (SplitSmallPart(inside, c, multiple, small)) {
       return Add(outside, FloorDivBy(multiple, c, depth + 1, AffineExpr()));
     }
     // (y mod (c*b)) floordiv c -> (y floordiv c) mod b: digits of y are
@@ -593,8 +591,7 @@ AffineSimplifier::Lin AffineSimplifier::ModBy(Lin x, int64_t c, int depth,
     // (y + z) mod c -> y mod c + z when y is a multiple of g | c and
     // z in [0, g).
     Lin multiple, small;
-    int64_t split_g;
-    if (SplitSmallPart(inside, c, multiple, small, split_g)) {
+    if (SplitSmallPart(inside, c, multiple, small)) {
       return Add(ModBy(multiple, c, depth + 1, AffineExpr()), small);
     }
     // (m * (y mod a) + z) mod c -> (m * y + z) mod c when c | a.

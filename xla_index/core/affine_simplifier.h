@@ -198,8 +198,7 @@ class AffineSimplifier {
   // Splits x = a + b where every coefficient of `a` is a multiple of some
   // g dividing c and b in [0, g - 1] after moving a multiple of g from b's
   // range into a. Returns false if no split exists.
-  bool SplitSmallPart(const Lin& x, int64_t c, Lin& multiple, Lin& small,
-                      int64_t& g);
+  bool SplitSmallPart(const Lin& x, int64_t c, Lin& multiple, Lin& small);
   void Recombine(Lin& lin);
   // `lin` without its terms i and j.
   Lin Without(const Lin& lin, size_t i, size_t j);
