@@ -6,7 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "layout/checked_arithmetic.h"
+#include "xla_index/core/checked_arithmetic.h"
 #include "layout/tiled_layout.h"
 
 namespace xla_index {

@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "layout/checked_arithmetic.h"
+#include "xla_index/core/checked_arithmetic.h"
 #include "layout/tiled_layout.h"
 
 namespace xla_index {

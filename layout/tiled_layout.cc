@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
-#include "layout/checked_arithmetic.h"
+#include "xla_index/core/checked_arithmetic.h"
 #include "layout/index_util.h"
 
 namespace xla_index {
