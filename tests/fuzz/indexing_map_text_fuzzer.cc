@@ -1,6 +1,6 @@
 // Fuzz target for the indexing-map text parser (ParseIndexingMap): any text
 // must give a map or an error, never a crash. A map that parses must print
-// and parse back to an equal map (DESIGN.md: "Printing then parsing gives
+// and parse back to an equal map (docs/ARCHITECTURE.md, "The map text format": printing then parsing gives
 // back an equal map"), and simplifying it must not crash either.
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpora tests/fuzz/corpus/<target>/ from the project's
-test inputs (the seed documents' examples as the modules keep them).
+test inputs (the public documents' examples as the modules keep them).
 
 Run from the repository root; files are named by a hash of their content, so
 running it again adds nothing twice. Corpus files that libFuzzer adds during
@@ -43,7 +43,7 @@ def main():
                        glob.glob("tests/testdata/*.hlo")):
         put("hlo_parser", open(path).read())
 
-    # Indexing maps: the seed 000 maps and both sides of the simplifier
+    # Indexing maps: the indexing-analysis documentation's maps and both sides of the simplifier
     # examples, plus the one-line XLA form.
     for path in ["xla_index/core/testdata/seed_000_maps.txt",
                  "xla_index/core/testdata/seed_000_simplify.txt"]:
@@ -71,7 +71,7 @@ def main():
                         for x in dims.group(1).split(",")]
                 put("shape_layout", text + "\n" + ",".join(last))
 
-    # Sparse encodings: the seed's encodings and the rejected ones.
+    # Sparse encodings: the SparseTensor documentation's encodings and the rejected ones.
     for path in ["sparse/testdata/seed_encodings.mlir",
                  "sparse/testdata/invalid_encodings.mlir"]:
         for block in blocks(path, "// -----", "//"):

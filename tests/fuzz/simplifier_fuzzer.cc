@@ -4,7 +4,7 @@
 // (domain point, result) pairs as the original. Any difference aborts.
 //
 // The relation of a map is { (d, f(d, s)) : d, s in their intervals and every
-// constraint holds } (DESIGN.md, "Simplifier soundness"); symbols are
+// constraint holds } (docs/ARCHITECTURE.md, "How correctness is established"); symbols are
 // projected away, so RescaleSymbols and RemoveUnusedSymbols must keep it too.
 // The same byte string always decodes to the same map, so a crash input
 // replays exactly.
@@ -301,7 +301,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   CheckSameRelation("Simplify changed the relation", original, *expected,
                     simplified);
 
-  // Simplifying twice changes nothing (DESIGN.md).
+  // Simplifying twice changes nothing.
   IndexingMap twice = simplified;
   twice.Simplify();
   if (twice != simplified) {
@@ -309,7 +309,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Fail("Simplify is not idempotent", original, simplified);
   }
 
-  // Printing and parsing gives back an equal map (DESIGN.md).
+  // Printing and parsing gives back an equal map.
   absl::StatusOr<IndexingMap> reparsed =
       ParseIndexingMap(ToString(simplified), &context);
   if (HasTextForm(original) && (!reparsed.ok() || *reparsed != simplified)) {
