@@ -2,13 +2,18 @@
 // N instructions in the shape of a real XLA dump (a reducer computation,
 // '%' names, operand shapes, layouts, metadata), cycling through
 // parameters, elementwise ops, broadcasts, reshapes, transposes, slices,
-// reduces, dots and concatenates. The baseline is the cheapest possible
-// pass over the same text (counting its lines), measured in the same run.
+// reduces, dots and concatenates. A second generator writes modules in the
+// style of real-model dumps (dump_style_module.h). The baseline is the
+// cheapest possible pass over the same text (counting its lines), measured
+// in the same run; peak heap is counted by allocation_counter.h and
+// reported as a multiple of the text's size.
 
 #include <cstdint>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "bench/hlo/allocation_counter.h"
+#include "bench/hlo/dump_style_module.h"
 #include "benchmark/benchmark.h"
 #include "hlo/parser.h"
 #include "hlo/verifier.h"
@@ -168,6 +173,50 @@ void BM_PrintHloModule(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_PrintHloModule)->Arg(10000)->Unit(benchmark::kMillisecond);
+
+// Real-model dumps: parse and verify, with the peak heap of one parse as a
+// multiple of the text size. Arg: instructions.
+void BM_BaselineCountLinesDumpStyle(benchmark::State& state) {
+  std::string text = MakeDumpStyleModule(state.range(0));
+  for (auto _ : state) {
+    int64_t lines = 0;
+    for (char c : text) lines += c == '\n';
+    benchmark::DoNotOptimize(lines);
+  }
+  state.SetBytesProcessed(state.iterations() * text.size());
+}
+BENCHMARK(BM_BaselineCountLinesDumpStyle)
+    ->Arg(20000)
+    ->Unit(benchmark::kMillisecond);
+
+void BM_ParseAndVerifyDumpStyle(benchmark::State& state) {
+  std::string text = MakeDumpStyleModule(state.range(0));
+  int64_t instructions = 0;
+  int64_t peak = 0;
+  for (auto _ : state) {
+    ResetPeakHeapBytes();
+    const int64_t before = CurrentHeapBytes();
+    absl::StatusOr<std::unique_ptr<HloModule>> module =
+        ParseAndVerifyHloModule(text);
+    if (!module.ok()) {
+      state.SkipWithError(std::string(module.status().message()).c_str());
+      return;
+    }
+    peak = PeakHeapBytes() - before;
+    instructions = CountInstructions(**module);
+    benchmark::DoNotOptimize(module);
+  }
+  state.counters["instructions"] = instructions;
+  state.counters["MB"] = text.size() / 1e6;
+  state.counters["peak_heap_over_text"] =
+      static_cast<double>(peak) / static_cast<double>(text.size());
+  state.SetBytesProcessed(state.iterations() * text.size());
+}
+BENCHMARK(BM_ParseAndVerifyDumpStyle)
+    ->Arg(2000)
+    ->Arg(20000)
+    ->Arg(200000)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace xla_index
