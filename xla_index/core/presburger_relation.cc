@@ -128,18 +128,46 @@ class RelationBuilder {
     }
   }
 
-  /// `e in [lo, hi]` is the pair e - lo >= 0 and hi - e >= 0.
+  /// `e in [lo, hi]`: the equality e - lo == 0 when lo == hi, else the pair
+  /// e - lo >= 0 and hi - e >= 0 (see NeedsSlackLocal for when the pair
+  /// bounds a new local instead).
   absl::Status AddConstraints() {
     for (const IndexingConstraint& constraint : map_.GetConstraints()) {
       XI_ASSIGN_OR_RETURN(LinearForm form, Linearize(constraint.expr));
-      LinearForm above = form;
-      above.constant -= constraint.interval.lower;
-      relation_.addInequality(ToRow(above));
+      Interval interval = constraint.interval;
+      form.constant -= interval.lower;  // lo <= e <= hi  <=>  0 <= e - lo <= w
+      DynamicAPInt width = DynamicAPInt(interval.upper) - interval.lower;
+      if (width == 0) {
+        relation_.addEquality(ToRow(form));
+        continue;
+      }
+      if (NeedsSlackLocal(form, width)) {
+        // t = e - lo as an equality (t has coefficient 1, so MLIR reads it
+        // as exact), then 0 <= t <= w.
+        LinearForm slack = Unit(relation_.appendVar(VarKind::Local));
+        relation_.addEquality(ToRow(AddScaled(form, slack, DynamicAPInt(-1))));
+        form = slack;
+      }
+      relation_.addInequality(ToRow(form));
       LinearForm below = Scale(form, DynamicAPInt(-1));
-      below.constant += constraint.interval.upper;
+      below.constant += width;
       relation_.addInequality(ToRow(below));
     }
     return absl::OkStatus();
+  }
+
+  /// True when the pair 0 <= e' <= w, with e' = e - lo, would look to MLIR
+  /// like the definition of a division: some local has a coefficient c with
+  /// w < |c| - 1. IntegerRelation::getLocalReprs accepts bounds tighter than
+  /// a division's 0 <= e' <= |c| - 1 as its definition, and
+  /// PresburgerRelation::subtract then adds such a pair to the minuend and
+  /// never subtracts its complement, which loses points (seen with MLIR 22).
+  bool NeedsSlackLocal(const LinearForm& form,
+                       const DynamicAPInt& width) const {
+    for (size_t i = SymbolColumn(0); i < form.coefficients.size(); ++i) {
+      if (abs(form.coefficients[i]) > width + 1) return true;
+    }
+    return false;
   }
 
   /// Result i is the equality f_i(d, s, q) - r_i == 0.
@@ -183,7 +211,8 @@ absl::StatusOr<LinearForm> RelationBuilder::Linearize(AffineExpr expr) {
   LinearForm form;
   switch (expr.getKind()) {
     case AffineExprKind::Constant:
-      form.constant = mlir::cast<mlir::AffineConstantExpr>(expr).getValue();
+      form.constant =
+          DynamicAPInt(mlir::cast<mlir::AffineConstantExpr>(expr).getValue());
       break;
     case AffineExprKind::DimId:
       form = Unit(mlir::cast<mlir::AffineDimExpr>(expr).getPosition());
@@ -256,26 +285,115 @@ absl::StatusOr<std::vector<int64_t>> Slice(llvm::ArrayRef<DynamicAPInt> values,
   return out;
 }
 
-/// The RelationPoint of `map` whose dims and results are the first columns
-/// of `non_locals`; the symbol values are found by
-/// IntegerRelation::containsPointNoLocal on the map's own relation, whose
-/// first locals are the symbols.
-absl::StatusOr<RelationPoint> PointWithSymbols(
-    const IndexingMap& map, const IntegerRelation& relation,
-    llvm::ArrayRef<DynamicAPInt> non_locals) {
-  unsigned num_dims = map.GetDimensionCount();
-  unsigned num_results = map.GetResultCount();
-  std::optional<Row> locals = relation.containsPointNoLocal(
-      non_locals.take_front(num_dims + num_results));
-  if (!locals.has_value()) {
-    return absl::InternalError("the witness is not in the map's relation");
+/// `relation` with its first `num_symbols` locals (the map's symbols) moved
+/// to the end of the range: { (d, r, s) : R'(d, r, s) }, whose remaining
+/// locals are all divisions.
+IntegerRelation SymbolsAsRange(const IntegerRelation& relation,
+                               unsigned num_symbols) {
+  IntegerRelation moved = relation;
+  moved.convertVarKind(VarKind::Local, 0, num_symbols, VarKind::Range);
+  return moved;
+}
+
+/// `relation` with every equality row e == 0 replaced by the rows e >= 0 and
+/// -e >= 0 (the same set). PresburgerRelation::subtract ends with
+/// PresburgerRelation::simplify on its result, whose Gaussian elimination
+/// (IntegerRelation::gaussianEliminate) scales a row without updating the
+/// columns left of the pivot column that no equality uses, which changes the
+/// set (seen with MLIR 22: `-d0 + d1 + 4q + 2 >= 0` reduced by
+/// `-2d1 - r0 - s0 - 3q' - 2 == 0` kept -d0 where it needed -2d0). The
+/// result's rows are the minuend's and inequalities the subtraction adds, so
+/// a minuend without equality rows gives it nothing to eliminate.
+IntegerRelation WithoutEqualityRows(const IntegerRelation& relation) {
+  IntegerRelation rewritten = relation;
+  for (unsigned i = 0, e = relation.getNumEqualities(); i < e; ++i) {
+    Row row(relation.getEquality(i));
+    rewritten.addInequality(row);
+    for (DynamicAPInt& c : row) c = -c;
+    rewritten.addInequality(row);
+  }
+  rewritten.removeEqualityRange(0, relation.getNumEqualities());
+  return rewritten;
+}
+
+/// PresburgerRelation::subtract splits the minuend once per constraint of
+/// each subtrahend disjunct and recurses into the next disjunct, so its work
+/// grows as the product of the disjuncts' constraint counts. Beyond this
+/// many pieces the exact check is refused rather than run for minutes.
+constexpr double kMaxSubtractionPieces = 4096;
+
+/// B as the subtrahend of (d, r, s) sets: its existential symbols rewritten
+/// into division locals (PresburgerRelation::computeReprWithOnlyDivLocals,
+/// by a parametric lexicographic minimum over them; a union when the
+/// symbols enter divisions), then `extra_range` unconstrained range columns
+/// appended for the minuend's symbols. ResourceExhausted when the
+/// subtraction would exceed kMaxSubtractionPieces.
+absl::StatusOr<PresburgerRelation> Subtrahend(const IntegerRelation& other,
+                                              unsigned extra_range) {
+  PresburgerRelation subtrahend(other);
+  if (!subtrahend.hasOnlyDivLocals()) {
+    subtrahend = subtrahend.computeReprWithOnlyDivLocals().coalesce();
+  }
+  if (subtrahend.getNumDisjuncts() > 1) {
+    double pieces = 1;
+    for (const IntegerRelation& disjunct : subtrahend.getAllDisjuncts()) {
+      pieces *=
+          disjunct.getNumInequalities() + 2.0 * disjunct.getNumEqualities();
+    }
+    if (pieces > kMaxSubtractionPieces) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "the symbols enter divisions, so one map is a union of ",
+          subtrahend.getNumDisjuncts(),
+          " pieces over its dimensions and results; subtracting it would "
+          "take about ",
+          pieces, " steps (the limit is ", kMaxSubtractionPieces, ")"));
+    }
+  }
+  subtrahend.insertVarInPlace(VarKind::Range, other.getNumRangeVars(),
+                              extra_range);
+  return subtrahend;
+}
+
+/// A point (d, r, s) of { (d, r, s) : A'(d, r, s) and not B(d, r) }, where
+/// A' is `in` with its symbols as range columns, or nullopt when A is a
+/// subset of B. With the symbols moved, the minuend's locals are all
+/// divisions, and the sample names the symbols.
+absl::StatusOr<std::optional<Row>> SampleDifference(
+    const IntegerRelation& in, unsigned in_symbols,
+    const IntegerRelation& other) {
+  XI_ASSIGN_OR_RETURN(PresburgerRelation subtrahend,
+                      Subtrahend(other, in_symbols));
+  PresburgerRelation minuend(
+      WithoutEqualityRows(SymbolsAsRange(in, in_symbols)));
+  PresburgerRelation difference = minuend.subtract(subtrahend);
+  Row sample;
+  if (!difference.findIntegerSample(sample)) return std::nullopt;
+  return sample;
+}
+
+/// The witness from a SampleDifference sample (d, r, s, locals...),
+/// checked independently of the subtraction: (d, r, s) satisfies `in`'s
+/// constraints for some division values (containsPointNoLocal), and no
+/// symbol values put (d, r) in `other`.
+absl::StatusOr<RelationPoint> CheckedWitness(
+    const IntegerRelation& in, unsigned in_symbols,
+    const IntegerRelation& other, llvm::ArrayRef<DynamicAPInt> sample) {
+  unsigned pair_size = in.getNumDomainVars() + in.getNumRangeVars();
+  if (!SymbolsAsRange(in, in_symbols)
+           .containsPointNoLocal(sample.take_front(pair_size + in_symbols))
+           .has_value() ||
+      other.containsPointNoLocal(sample.take_front(pair_size)).has_value()) {
+    return absl::InternalError(
+        "the Presburger set difference gave a pair that is not a witness");
   }
   RelationPoint point;
-  XI_ASSIGN_OR_RETURN(point.dims, Slice(non_locals, 0, num_dims, "dimension"));
+  unsigned num_dims = in.getNumDomainVars();
+  unsigned num_results = in.getNumRangeVars();
+  XI_ASSIGN_OR_RETURN(point.dims, Slice(sample, 0, num_dims, "dimension"));
   XI_ASSIGN_OR_RETURN(point.results,
-                      Slice(non_locals, num_dims, num_results, "result"));
+                      Slice(sample, num_dims, num_results, "result"));
   XI_ASSIGN_OR_RETURN(point.symbols,
-                      Slice(*locals, 0, map.GetSymbolCount(), "symbol"));
+                      Slice(sample, pair_size, in_symbols, "symbol"));
   return point;
 }
 
@@ -288,8 +406,11 @@ absl::StatusOr<IntegerRelation> IndexingMapToRelation(const IndexingMap& map) {
   }
   XI_RETURN_IF_ERROR(map.Verify());
   if (map.IsKnownEmpty()) {
+    // The symbols are kept as locals so that they are where
+    // IndexingMapToRelation's contract puts them.
     return IntegerRelation::getEmpty(PresburgerSpace::getRelationSpace(
-        map.GetDimensionCount(), map.GetResultCount()));
+        map.GetDimensionCount(), map.GetResultCount(), /*numSymbols=*/0,
+        map.GetSymbolCount()));
   }
   return RelationBuilder(map).Build();
 }
@@ -329,20 +450,19 @@ absl::StatusOr<std::optional<MapDifference>> FindDifference(
         " results; only maps with the same counts relate "
         "the same kind of pairs"));
   }
-  // A \ B (PresburgerRelation::subtract) is empty iff A is a subset of B;
-  // the relations are equal iff both differences are empty. subtract turns
-  // B's symbol locals into division locals itself
-  // (PresburgerRelation::computeReprWithOnlyDivLocals).
+  // Maps equal as objects of the text format relate the same pairs.
+  if (a == b) return std::nullopt;
+  // A \ B is empty iff A is a subset of B; the relations are equal iff
+  // both differences are empty.
   for (int side = 0; side < 2; ++side) {
-    const IndexingMap& in_map = side == 0 ? a : b;
     const IntegerRelation& in = side == 0 ? relation_a : relation_b;
     const IntegerRelation& other = side == 0 ? relation_b : relation_a;
-    PresburgerRelation difference =
-        PresburgerRelation(in).subtract(PresburgerRelation(other));
-    Row sample;
-    if (!difference.findIntegerSample(sample)) continue;
+    unsigned in_symbols = (side == 0 ? a : b).GetSymbolCount();
+    XI_ASSIGN_OR_RETURN(std::optional<Row> sample,
+                        SampleDifference(in, in_symbols, other));
+    if (!sample.has_value()) continue;
     XI_ASSIGN_OR_RETURN(RelationPoint point,
-                        PointWithSymbols(in_map, in, sample));
+                        CheckedWitness(in, in_symbols, other, *sample));
     return MapDifference{side, std::move(point)};
   }
   return std::nullopt;

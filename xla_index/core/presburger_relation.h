@@ -31,7 +31,11 @@ namespace xla_index {
 /// (VarKind::Local, existentially quantified): first the map's symbols (range
 /// variables, then runtime variables, over their intervals), then one local
 /// per distinct `e floordiv c`, `e ceildiv c` and `e mod c`, each defined by
-/// IntegerRelation::addLocalFloorDiv. There are no VarKind::Symbol columns.
+/// IntegerRelation::addLocalFloorDiv, and a slack local t = e - lo for a
+/// constraint whose inequalities MLIR would mistake for a division
+/// definition. Results and point constraints (lo == hi) are equality rows,
+/// other constraints pairs of inequalities. There are no VarKind::Symbol
+/// columns.
 /// A bound Interval::kMin / kMax is kept as that int64 bound: variables
 /// range over int64, the project's machine integers.
 ///
