@@ -2,7 +2,8 @@
 // command-line contract"). It only splits the words, calls the library and
 // prints; every answer is computed by the library.
 //
-// Exit status: 0 on success, 1 on bad input (message on stderr).
+// Exit status: 0 on success, 1 on bad input (message on stderr); `equal`
+// and `empty` answer as diff/cmp do (tools/exact_commands.h).
 
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include "absl/strings/string_view.h"
 #include "tools/analyze_command.h"
 #include "tools/command_line.h"
+#include "tools/exact_commands.h"
 #include "tools/fusion_analysis_commands.h"
 #include "tools/layout_command.h"
 #include "tools/map_commands.h"
@@ -49,6 +51,15 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
       per operand: fraction of its elements read, reads per element
   tile FILE.hlo --tile=8,128 [--json]
       an output tile propagated to a tile of every operand, or why not
+  equal MAP1 MAP2 [--json] [--timing]
+      exact: exit 0 when the maps relate the same (dims, result) pairs, 1
+      with a pair only one of them has, 2 on bad input
+  empty MAP [--json] [--timing]
+      exact: exit 0 when no point meets the map's bounds and constraints, 1
+      with such a point, 2 on bad input
+
+equal and empty exit 2 on bad input, as diff and cmp do; the other
+subcommands exit 1 on bad input.
 
 --json prints a machine-readable answer; --timing repeats the work
 in-process and reports median times on stderr.
@@ -127,6 +138,11 @@ int Main(int argc, char** argv) {
     return argc < 2 ? 1 : 0;
   }
   absl::string_view name = argv[1];
+  if (IsExactCommand(name)) {
+    return RunExactCommand(name,
+                           std::vector<std::string>(argv + 2, argv + argc),
+                           std::cout, std::cerr);
+  }
   for (const Subcommand& subcommand : Subcommands()) {
     if (subcommand.name != name) continue;
     std::vector<std::string> args(argv + 2, argv + argc);

@@ -1,0 +1,478 @@
+#include "xla_index/core/presburger_relation.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DynamicAPInt.h"
+#include "llvm/ADT/SmallVector.h"
+#include "mlir/Analysis/Presburger/IntegerRelation.h"
+#include "mlir/Analysis/Presburger/PresburgerRelation.h"
+#include "mlir/Analysis/Presburger/PresburgerSpace.h"
+#include "mlir/IR/AffineExpr.h"
+#include "xla_index/core/indexing_map.h"
+#include "xla_index/core/indexing_map_text.h"
+#include "xla_index/core/status_macros.h"
+
+namespace xla_index {
+namespace {
+
+using ::llvm::DynamicAPInt;
+using ::mlir::AffineExpr;
+using ::mlir::AffineExprKind;
+using ::mlir::presburger::BoundType;
+using ::mlir::presburger::IntegerRelation;
+using ::mlir::presburger::PresburgerRelation;
+using ::mlir::presburger::PresburgerSpace;
+using ::mlir::presburger::VarKind;
+using Row = llvm::SmallVector<DynamicAPInt, 8>;
+
+/// sum_v coefficients[v] * x_v + constant over the relation's variables by
+/// column position; a missing trailing coefficient is 0. Locals are only
+/// ever appended, so a form built before a local was added stays valid.
+struct LinearForm {
+  Row coefficients;
+  DynamicAPInt constant;
+
+  bool IsConstant() const {
+    return std::all_of(coefficients.begin(), coefficients.end(),
+                       [](const DynamicAPInt& c) { return c == 0; });
+  }
+};
+
+LinearForm Unit(unsigned column) {
+  LinearForm form;
+  form.coefficients.resize(column + 1);
+  form.coefficients[column] = 1;
+  return form;
+}
+
+/// a + k * b, coefficient by coefficient.
+LinearForm AddScaled(const LinearForm& a, const LinearForm& b,
+                     const DynamicAPInt& k) {
+  LinearForm sum = a;
+  if (sum.coefficients.size() < b.coefficients.size()) {
+    sum.coefficients.resize(b.coefficients.size());
+  }
+  for (size_t i = 0; i < b.coefficients.size(); ++i) {
+    sum.coefficients[i] += k * b.coefficients[i];
+  }
+  sum.constant += k * b.constant;
+  return sum;
+}
+
+LinearForm Scale(const LinearForm& a, const DynamicAPInt& k) {
+  return AddScaled(LinearForm(), a, k);
+}
+
+absl::Status NotAffine(AffineExpr expr, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "'", AffineExprToString(expr), "' ", why,
+      ": the map is not affine with constant divisors, so it has no "
+      "Presburger relation"));
+}
+
+/// Builds the IntegerRelation of one map (see IndexingMapToRelation). Every
+/// step adds constraints of the form `row . (vars, 1) >= 0` or `== 0`, the
+/// convention of IntegerRelation::addInequality / addEquality.
+class RelationBuilder {
+ public:
+  explicit RelationBuilder(const IndexingMap& map)
+      : map_(map),
+        num_dims_(map.GetDimensionCount()),
+        num_results_(map.GetResultCount()),
+        relation_(PresburgerSpace::getRelationSpace(
+            num_dims_, num_results_, /*numSymbols=*/0,
+            /*numLocals=*/map.GetSymbolCount())) {}
+
+  absl::StatusOr<IntegerRelation> Build() && {
+    AddVariableBounds();
+    XI_RETURN_IF_ERROR(AddConstraints());
+    XI_RETURN_IF_ERROR(AddResults());
+    return std::move(relation_);
+  }
+
+ private:
+  unsigned SymbolColumn(unsigned symbol) const {
+    return num_dims_ + num_results_ + symbol;
+  }
+
+  /// The form as a full row: one coefficient per current column, then the
+  /// constant.
+  Row ToRow(const LinearForm& form) const {
+    Row row(relation_.getNumCols());
+    for (size_t i = 0; i < form.coefficients.size(); ++i) {
+      row[i] = form.coefficients[i];
+    }
+    row.back() = form.constant;
+    return row;
+  }
+
+  /// lo <= x <= hi for every dim and symbol x (symbols are the first locals,
+  /// so they are existentially quantified over their intervals).
+  void AddVariableBounds() {
+    auto bound = [&](unsigned column, Interval interval) {
+      relation_.addBound(BoundType::LB, column, interval.lower);
+      relation_.addBound(BoundType::UB, column, interval.upper);
+    };
+    for (unsigned d = 0; d < num_dims_; ++d) bound(d, map_.GetDimBound(d));
+    for (unsigned s = 0; s < map_.GetSymbolCount(); ++s) {
+      bound(SymbolColumn(s), map_.GetSymbolBound(s));
+    }
+  }
+
+  /// `e in [lo, hi]`: the equality e - lo == 0 when lo == hi, else the pair
+  /// e - lo >= 0 and hi - e >= 0 (see NeedsSlackLocal for when the pair
+  /// bounds a new local instead).
+  absl::Status AddConstraints() {
+    for (const IndexingConstraint& constraint : map_.GetConstraints()) {
+      XI_ASSIGN_OR_RETURN(LinearForm form, Linearize(constraint.expr));
+      Interval interval = constraint.interval;
+      form.constant -= interval.lower;  // lo <= e <= hi  <=>  0 <= e - lo <= w
+      DynamicAPInt width = DynamicAPInt(interval.upper) - interval.lower;
+      if (width == 0) {
+        relation_.addEquality(ToRow(form));
+        continue;
+      }
+      if (NeedsSlackLocal(form, width)) {
+        // t = e - lo as an equality (t has coefficient 1, so MLIR reads it
+        // as exact), then 0 <= t <= w.
+        LinearForm slack = Unit(relation_.appendVar(VarKind::Local));
+        relation_.addEquality(ToRow(AddScaled(form, slack, DynamicAPInt(-1))));
+        form = slack;
+      }
+      relation_.addInequality(ToRow(form));
+      LinearForm below = Scale(form, DynamicAPInt(-1));
+      below.constant += width;
+      relation_.addInequality(ToRow(below));
+    }
+    return absl::OkStatus();
+  }
+
+  /// True when the pair 0 <= e' <= w, with e' = e - lo, would look to MLIR
+  /// like the definition of a division: some local has a coefficient c with
+  /// w < |c| - 1. IntegerRelation::getLocalReprs accepts bounds tighter than
+  /// a division's 0 <= e' <= |c| - 1 as its definition, and
+  /// PresburgerRelation::subtract then adds such a pair to the minuend and
+  /// never subtracts its complement, which loses points (seen with MLIR 22).
+  bool NeedsSlackLocal(const LinearForm& form,
+                       const DynamicAPInt& width) const {
+    for (size_t i = SymbolColumn(0); i < form.coefficients.size(); ++i) {
+      if (abs(form.coefficients[i]) > width + 1) return true;
+    }
+    return false;
+  }
+
+  /// Result i is the equality f_i(d, s, q) - r_i == 0.
+  absl::Status AddResults() {
+    mlir::AffineMap affine_map = map_.GetAffineMap();
+    for (unsigned i = 0; i < num_results_; ++i) {
+      XI_ASSIGN_OR_RETURN(LinearForm form, Linearize(affine_map.getResult(i)));
+      relation_.addEquality(
+          ToRow(AddScaled(form, Unit(num_dims_ + i), DynamicAPInt(-1))));
+    }
+    return absl::OkStatus();
+  }
+
+  /// floor(e / c) for c != 0 as a new local q. For c > 0,
+  /// IntegerRelation::addLocalFloorDiv adds c*q <= e <= c*q + c - 1. For
+  /// c < 0, floor(e / c) = floor(-e / -c): the same with -e and -c, which is
+  /// the floordiv of MLIR's affine expressions (rounding toward -infinity).
+  LinearForm FloorDivLocal(const LinearForm& dividend, DynamicAPInt divisor) {
+    LinearForm positive = dividend;
+    if (divisor < 0) {
+      positive = Scale(dividend, DynamicAPInt(-1));
+      divisor = -divisor;
+    }
+    return Unit(relation_.addLocalFloorDiv(ToRow(positive), divisor));
+  }
+
+  absl::StatusOr<LinearForm> Linearize(AffineExpr expr);
+  absl::StatusOr<LinearForm> LinearizeBinary(mlir::AffineBinaryOpExpr expr);
+
+  const IndexingMap& map_;
+  unsigned num_dims_;
+  unsigned num_results_;
+  IntegerRelation relation_;
+  // MLIR uniques expressions, so a repeated `e floordiv c` (e.g. in a result
+  // and in a constraint) reuses one local.
+  llvm::DenseMap<AffineExpr, LinearForm> memo_;
+};
+
+absl::StatusOr<LinearForm> RelationBuilder::Linearize(AffineExpr expr) {
+  if (auto it = memo_.find(expr); it != memo_.end()) return it->second;
+  LinearForm form;
+  switch (expr.getKind()) {
+    case AffineExprKind::Constant:
+      form.constant =
+          DynamicAPInt(mlir::cast<mlir::AffineConstantExpr>(expr).getValue());
+      break;
+    case AffineExprKind::DimId:
+      form = Unit(mlir::cast<mlir::AffineDimExpr>(expr).getPosition());
+      break;
+    case AffineExprKind::SymbolId:
+      form = Unit(
+          SymbolColumn(mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition()));
+      break;
+    default: {
+      XI_ASSIGN_OR_RETURN(
+          form, LinearizeBinary(mlir::cast<mlir::AffineBinaryOpExpr>(expr)));
+    }
+  }
+  memo_[expr] = form;
+  return form;
+}
+
+/// e1 + e2 and e * k are linear; e floordiv c, e ceildiv c and e mod c add a
+/// local: ceil(e / c) = -floor(-e / c) and e mod c = e - c * floor(e / c).
+absl::StatusOr<LinearForm> RelationBuilder::LinearizeBinary(
+    mlir::AffineBinaryOpExpr expr) {
+  XI_ASSIGN_OR_RETURN(LinearForm lhs, Linearize(expr.getLHS()));
+  XI_ASSIGN_OR_RETURN(LinearForm rhs, Linearize(expr.getRHS()));
+  AffineExprKind kind = expr.getKind();
+  if (kind == AffineExprKind::Add) return AddScaled(lhs, rhs, DynamicAPInt(1));
+  if (kind == AffineExprKind::Mul) {
+    if (rhs.IsConstant()) return Scale(lhs, rhs.constant);
+    if (lhs.IsConstant()) return Scale(rhs, lhs.constant);
+    return NotAffine(expr, "multiplies two variables");
+  }
+  if (!rhs.IsConstant()) return NotAffine(expr, "divides by a non-constant");
+  const DynamicAPInt& c = rhs.constant;
+  if (c == 0) return NotAffine(expr, "divides by zero");
+  switch (kind) {
+    case AffineExprKind::FloorDiv:
+      return FloorDivLocal(lhs, c);
+    case AffineExprKind::CeilDiv:
+      return Scale(FloorDivLocal(Scale(lhs, DynamicAPInt(-1)), c),
+                   DynamicAPInt(-1));
+    case AffineExprKind::Mod:
+      // MLIR defines `mod` for a positive right-hand side only.
+      if (c < 0) return NotAffine(expr, "takes a modulo by a negative value");
+      return AddScaled(lhs, FloorDivLocal(lhs, c), -c);
+    default:
+      return NotAffine(expr, "is not an affine operation");
+  }
+}
+
+/// The value as int64, or OutOfRange naming `what`.
+absl::StatusOr<int64_t> ToInt64(const DynamicAPInt& value,
+                                absl::string_view what) {
+  if (value < std::numeric_limits<int64_t>::min() ||
+      value > std::numeric_limits<int64_t>::max()) {
+    return absl::OutOfRangeError(
+        absl::StrCat("a ", what, " of the point does not fit in int64"));
+  }
+  return static_cast<int64_t>(value);
+}
+
+/// values[begin, begin + count) as int64.
+absl::StatusOr<std::vector<int64_t>> Slice(llvm::ArrayRef<DynamicAPInt> values,
+                                           unsigned begin, unsigned count,
+                                           absl::string_view what) {
+  std::vector<int64_t> out;
+  out.reserve(count);
+  for (unsigned i = begin; i < begin + count; ++i) {
+    XI_ASSIGN_OR_RETURN(int64_t v, ToInt64(values[i], what));
+    out.push_back(v);
+  }
+  return out;
+}
+
+/// `relation` with its first `num_symbols` locals (the map's symbols) moved
+/// to the end of the range: { (d, r, s) : R'(d, r, s) }, whose remaining
+/// locals are all divisions.
+IntegerRelation SymbolsAsRange(const IntegerRelation& relation,
+                               unsigned num_symbols) {
+  IntegerRelation moved = relation;
+  moved.convertVarKind(VarKind::Local, 0, num_symbols, VarKind::Range);
+  return moved;
+}
+
+/// `relation` with every equality row e == 0 replaced by the rows e >= 0 and
+/// -e >= 0 (the same set). PresburgerRelation::subtract ends with
+/// PresburgerRelation::simplify on its result, whose Gaussian elimination
+/// (IntegerRelation::gaussianEliminate) scales a row without updating the
+/// columns left of the pivot column that no equality uses, which changes the
+/// set (seen with MLIR 22: `-d0 + d1 + 4q + 2 >= 0` reduced by
+/// `-2d1 - r0 - s0 - 3q' - 2 == 0` kept -d0 where it needed -2d0). The
+/// result's rows are the minuend's and inequalities the subtraction adds, so
+/// a minuend without equality rows gives it nothing to eliminate.
+IntegerRelation WithoutEqualityRows(const IntegerRelation& relation) {
+  IntegerRelation rewritten = relation;
+  for (unsigned i = 0, e = relation.getNumEqualities(); i < e; ++i) {
+    Row row(relation.getEquality(i));
+    rewritten.addInequality(row);
+    for (DynamicAPInt& c : row) c = -c;
+    rewritten.addInequality(row);
+  }
+  rewritten.removeEqualityRange(0, relation.getNumEqualities());
+  return rewritten;
+}
+
+/// PresburgerRelation::subtract splits the minuend once per constraint of
+/// each subtrahend disjunct and recurses into the next disjunct, so its work
+/// grows as the product of the disjuncts' constraint counts. Beyond this
+/// many pieces the exact check is refused rather than run for minutes.
+constexpr double kMaxSubtractionPieces = 4096;
+
+/// B as the subtrahend of (d, r, s) sets: its existential symbols rewritten
+/// into division locals (PresburgerRelation::computeReprWithOnlyDivLocals,
+/// by a parametric lexicographic minimum over them; a union when the
+/// symbols enter divisions), then `extra_range` unconstrained range columns
+/// appended for the minuend's symbols. ResourceExhausted when the
+/// subtraction would exceed kMaxSubtractionPieces.
+absl::StatusOr<PresburgerRelation> Subtrahend(const IntegerRelation& other,
+                                              unsigned extra_range) {
+  PresburgerRelation subtrahend(other);
+  if (!subtrahend.hasOnlyDivLocals()) {
+    subtrahend = subtrahend.computeReprWithOnlyDivLocals().coalesce();
+  }
+  if (subtrahend.getNumDisjuncts() > 1) {
+    double pieces = 1;
+    for (const IntegerRelation& disjunct : subtrahend.getAllDisjuncts()) {
+      pieces *=
+          disjunct.getNumInequalities() + 2.0 * disjunct.getNumEqualities();
+    }
+    if (pieces > kMaxSubtractionPieces) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "the symbols enter divisions, so one map is a union of ",
+          subtrahend.getNumDisjuncts(),
+          " pieces over its dimensions and results; subtracting it would "
+          "take about ",
+          pieces, " steps (the limit is ", kMaxSubtractionPieces, ")"));
+    }
+  }
+  subtrahend.insertVarInPlace(VarKind::Range, other.getNumRangeVars(),
+                              extra_range);
+  return subtrahend;
+}
+
+/// A point (d, r, s) of { (d, r, s) : A'(d, r, s) and not B(d, r) }, where
+/// A' is `in` with its symbols as range columns, or nullopt when A is a
+/// subset of B. With the symbols moved, the minuend's locals are all
+/// divisions, and the sample names the symbols.
+absl::StatusOr<std::optional<Row>> SampleDifference(
+    const IntegerRelation& in, unsigned in_symbols,
+    const IntegerRelation& other) {
+  XI_ASSIGN_OR_RETURN(PresburgerRelation subtrahend,
+                      Subtrahend(other, in_symbols));
+  PresburgerRelation minuend(
+      WithoutEqualityRows(SymbolsAsRange(in, in_symbols)));
+  PresburgerRelation difference = minuend.subtract(subtrahend);
+  Row sample;
+  if (!difference.findIntegerSample(sample)) return std::nullopt;
+  return sample;
+}
+
+/// The witness from a SampleDifference sample (d, r, s, locals...),
+/// checked independently of the subtraction: (d, r, s) satisfies `in`'s
+/// constraints for some division values (containsPointNoLocal), and no
+/// symbol values put (d, r) in `other`.
+absl::StatusOr<RelationPoint> CheckedWitness(
+    const IntegerRelation& in, unsigned in_symbols,
+    const IntegerRelation& other, llvm::ArrayRef<DynamicAPInt> sample) {
+  unsigned pair_size = in.getNumDomainVars() + in.getNumRangeVars();
+  if (!SymbolsAsRange(in, in_symbols)
+           .containsPointNoLocal(sample.take_front(pair_size + in_symbols))
+           .has_value() ||
+      other.containsPointNoLocal(sample.take_front(pair_size)).has_value()) {
+    return absl::InternalError(
+        "the Presburger set difference gave a pair that is not a witness");
+  }
+  RelationPoint point;
+  unsigned num_dims = in.getNumDomainVars();
+  unsigned num_results = in.getNumRangeVars();
+  XI_ASSIGN_OR_RETURN(point.dims, Slice(sample, 0, num_dims, "dimension"));
+  XI_ASSIGN_OR_RETURN(point.results,
+                      Slice(sample, num_dims, num_results, "result"));
+  XI_ASSIGN_OR_RETURN(point.symbols,
+                      Slice(sample, pair_size, in_symbols, "symbol"));
+  return point;
+}
+
+}  // namespace
+
+absl::StatusOr<IntegerRelation> IndexingMapToRelation(const IndexingMap& map) {
+  if (map.IsUndefined()) {
+    return absl::InvalidArgumentError(
+        "an UNDEFINED map has no relation (no indexing rule is known)");
+  }
+  XI_RETURN_IF_ERROR(map.Verify());
+  if (map.IsKnownEmpty()) {
+    // The symbols are kept as locals so that they are where
+    // IndexingMapToRelation's contract puts them.
+    return IntegerRelation::getEmpty(PresburgerSpace::getRelationSpace(
+        map.GetDimensionCount(), map.GetResultCount(), /*numSymbols=*/0,
+        map.GetSymbolCount()));
+  }
+  return RelationBuilder(map).Build();
+}
+
+absl::StatusOr<bool> IsExactlyEmpty(const IndexingMap& map) {
+  XI_ASSIGN_OR_RETURN(IntegerRelation relation, IndexingMapToRelation(map));
+  return relation.isIntegerEmpty();
+}
+
+absl::StatusOr<std::optional<RelationPoint>> FindRelationPoint(
+    const IndexingMap& map) {
+  XI_ASSIGN_OR_RETURN(IntegerRelation relation, IndexingMapToRelation(map));
+  std::optional<Row> sample = relation.findIntegerSample();
+  if (!sample.has_value()) return std::nullopt;
+  // The sample has every column: dims, results, then the symbols as the
+  // first locals.
+  RelationPoint point;
+  unsigned num_dims = map.GetDimensionCount();
+  unsigned num_results = map.GetResultCount();
+  XI_ASSIGN_OR_RETURN(point.dims, Slice(*sample, 0, num_dims, "dimension"));
+  XI_ASSIGN_OR_RETURN(point.results,
+                      Slice(*sample, num_dims, num_results, "result"));
+  XI_ASSIGN_OR_RETURN(point.symbols, Slice(*sample, num_dims + num_results,
+                                           map.GetSymbolCount(), "symbol"));
+  return point;
+}
+
+absl::StatusOr<std::optional<MapDifference>> FindDifference(
+    const IndexingMap& a, const IndexingMap& b) {
+  XI_ASSIGN_OR_RETURN(IntegerRelation relation_a, IndexingMapToRelation(a));
+  XI_ASSIGN_OR_RETURN(IntegerRelation relation_b, IndexingMapToRelation(b));
+  if (a.GetDimensionCount() != b.GetDimensionCount() ||
+      a.GetResultCount() != b.GetResultCount()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the maps have ", a.GetDimensionCount(), " and ", b.GetDimensionCount(),
+        " dimensions, ", a.GetResultCount(), " and ", b.GetResultCount(),
+        " results; only maps with the same counts relate "
+        "the same kind of pairs"));
+  }
+  // Maps equal as objects of the text format relate the same pairs.
+  if (a == b) return std::nullopt;
+  // A \ B is empty iff A is a subset of B; the relations are equal iff
+  // both differences are empty.
+  for (int side = 0; side < 2; ++side) {
+    const IntegerRelation& in = side == 0 ? relation_a : relation_b;
+    const IntegerRelation& other = side == 0 ? relation_b : relation_a;
+    unsigned in_symbols = (side == 0 ? a : b).GetSymbolCount();
+    XI_ASSIGN_OR_RETURN(std::optional<Row> sample,
+                        SampleDifference(in, in_symbols, other));
+    if (!sample.has_value()) continue;
+    XI_ASSIGN_OR_RETURN(RelationPoint point,
+                        CheckedWitness(in, in_symbols, other, *sample));
+    return MapDifference{side, std::move(point)};
+  }
+  return std::nullopt;
+}
+
+absl::StatusOr<bool> AreExactlyEqual(const IndexingMap& a,
+                                     const IndexingMap& b) {
+  XI_ASSIGN_OR_RETURN(std::optional<MapDifference> difference,
+                      FindDifference(a, b));
+  return !difference.has_value();
+}
+
+}  // namespace xla_index
