@@ -33,12 +33,15 @@ int main(int argc, char** argv) {
   std::string path, fusion_name, tile = "8,16";
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (absl::StartsWith(arg, "--tile=")) tile = arg.substr(7);
-    else if (path.empty()) path = arg;
-    else fusion_name = arg;
+    if (absl::StartsWith(arg, "--tile=")) {
+      tile = arg.substr(7);
+    } else {
+      (path.empty() ? path : fusion_name) = arg;
+    }
   }
   if (path.empty()) {
-    std::fprintf(stderr, "usage: fusion_pass MODULE.hlo [FUSION] [--tile=..]\n");
+    std::fprintf(stderr,
+                 "usage: fusion_pass MODULE.hlo [FUSION] [--tile=..]\n");
     return 1;
   }
   std::ifstream file(path);
@@ -63,10 +66,10 @@ int main(int argc, char** argv) {
     }
   }
   if (fusion == nullptr) {
-    return Fail(path, absl::NotFoundError(
-                          "no fusion " + (fusion_name.empty()
-                                              ? std::string("besides the root")
-                                              : "named " + fusion_name)));
+    return Fail(path, absl::NotFoundError("no fusion " +
+                                          (fusion_name.empty()
+                                               ? std::string("besides the root")
+                                               : "named " + fusion_name)));
   }
   std::printf("fusion %s\n\n", fusion->name().c_str());
 
@@ -78,9 +81,8 @@ int main(int argc, char** argv) {
   // 2 and 3. AnalyzeCoalescing and AnalyzeTiling analyze the entry root, so
   // the fusion is made the root first (docs/API.md, "Analyzing any fusion").
   entry->set_root(fusion);
-  auto coalescing =
-      xla_index::AnalyzeCoalescing(**module, xla_index::CoalescingOptions(),
-                                   &context);
+  auto coalescing = xla_index::AnalyzeCoalescing(
+      **module, xla_index::CoalescingOptions(), &context);
   if (!coalescing.ok()) return Fail("coalescing", coalescing.status());
   for (const xla_index::OperandCoalescing& read : coalescing->operands) {
     std::printf("coalescing: operand %lld (%s): %s, efficiency %.2f\n",
@@ -90,7 +92,7 @@ int main(int argc, char** argv) {
   }
 
   auto sizes = xla_index::ParseTileSizes(tile);
-  if (!sizes.ok()) return Fail("--tile=" + tile, sizes.status());
+  if (!sizes.ok()) return Fail("argument", sizes.status());
   auto tiling = xla_index::AnalyzeTiling(**module, *sizes, &context);
   if (!tiling.ok()) return Fail("tile", tiling.status());
   std::printf("\ntile %s:\n%s", tile.c_str(),
