@@ -68,21 +68,23 @@ cmake_example() {  # cmake_example NAME COMPILER [CMAKE ARGS...]
 }
 
 # 0. The README's WORKSPACE snippet, with /path/to/xla_index -> ../.., is
-# the example's WORKSPACE after its workspace() line: what CI builds below
-# is what a reader copies.
-if python3 - "$root/README.md" "$example/WORKSPACE" <<'PY'
+# the example's WORKSPACE after its workspace() line, and its .bazelrc
+# snippet is the example's .bazelrc: what CI builds below is what a reader
+# copies.
+if python3 - "$root/README.md" "$example/WORKSPACE" "$example/.bazelrc" <<'PY'
 import re, sys
-readme, workspace = (open(p).read() for p in sys.argv[1:])
-m = re.search(r"`WORKSPACE` \(replace.*?```python\n(.*?)```", readme, re.S)
+readme, workspace, bazelrc = (open(p).read() for p in sys.argv[1:])
+ws = re.search(r"`WORKSPACE` \(replace.*?```python\n(.*?)```", readme, re.S)
+rc = re.search(r"`\.bazelrc`: .*?```\n(.*?)```", readme, re.S)
 body = workspace.split('workspace(name = "fusion_pass")\n\n', 1)[-1]
-sys.exit(0 if m and m.group(1).replace("/path/to/xla_index", "../..") == body
-         else 1)
+sys.exit(0 if ws and rc and rc.group(1) == bazelrc and
+         ws.group(1).replace("/path/to/xla_index", "../..") == body else 1)
 PY
 then
   echo "PASS examples/readme_snippet"
   passed=$((passed + 1))
 else
-  fail readme_snippet "README.md's WORKSPACE snippet differs from $example/WORKSPACE"
+  fail readme_snippet "README.md's WORKSPACE or .bazelrc snippet differs from $example's"
 fi
 
 # 1. Bazel: its own server, output root and disk cache shared with the main
