@@ -3,10 +3,13 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "xla_index/analysis/fusion_operands.h"
+#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/core/status_macros.h"
 
@@ -21,15 +24,19 @@ std::string FormatDouble(double x) { return absl::StrFormat("%.6g", x); }
 
 }  // namespace
 
-absl::StatusOr<UtilizationReport> AnalyzeUtilization(const HloModule& module,
-                                                     mlir::MLIRContext* context,
-                                                     int64_t max_points) {
+absl::StatusOr<UtilizationReport> AnalyzeUtilization(
+    const HloInstruction& instruction, mlir::MLIRContext* context,
+    int64_t max_points) {
   XI_ASSIGN_OR_RETURN(AnalyzedFusion fusion,
-                      AnalyzeFusionOperands(module, context));
+                      AnalyzeFusionOperands(instruction, context));
   UtilizationReport report;
   report.root_name = fusion.root->name();
   report.output_shape = fusion.output_shape;
-  report.output_elements = fusion.output_shape.ElementCount();
+  report.output_shapes = fusion.output_shapes;
+  for (const Shape& output : fusion.output_shapes) {
+    report.output_elements =
+        SaturatingAdd(report.output_elements, output.ElementCount());
+  }
   for (const FusionOperand& operand : fusion.operands) {
     FusionOperandUtilization u;
     u.operand = operand.number;
@@ -47,10 +54,27 @@ absl::StatusOr<UtilizationReport> AnalyzeUtilization(const HloModule& module,
   return report;
 }
 
+absl::StatusOr<UtilizationReport> AnalyzeUtilization(const HloModule& module,
+                                                     mlir::MLIRContext* context,
+                                                     int64_t max_points) {
+  const HloComputation* entry = module.entry_computation();
+  if (entry == nullptr || entry->root() == nullptr) {
+    return absl::InvalidArgumentError("module has no entry root instruction");
+  }
+  return AnalyzeUtilization(*entry->root(), context, max_points);
+}
+
 std::string UtilizationReportToText(const UtilizationReport& report) {
-  std::string text = absl::StrCat("root: ", report.root_name,
-                                  "\noutput: ", report.output_shape.ToString(),
-                                  " (", report.output_elements, " elements)\n");
+  std::vector<std::string> shapes;
+  for (const Shape& shape : report.output_shapes) {
+    shapes.push_back(shape.ToString());
+  }
+  std::string text =
+      absl::StrCat("root: ", report.root_name,
+                   shapes.size() > 1 ? "\noutputs: " : "\noutput: ",
+                   shapes.size() > 1 ? absl::StrJoin(shapes, ", ")
+                                     : report.output_shape.ToString(),
+                   " (", report.output_elements, " elements)\n");
   for (const FusionOperandUtilization& u : report.operands) {
     const OperandUtilization& c = u.counts;
     absl::StrAppend(&text, "operand ", u.operand, " (", u.name, ", ",
@@ -70,7 +94,13 @@ std::string UtilizationReportToJson(const UtilizationReport& report) {
   std::string json = absl::StrCat(
       "{\"root\": ", JsonQuote(report.root_name),
       ", \"output_shape\": ", JsonQuote(report.output_shape.ToString()),
-      ", \"output_elements\": ", report.output_elements, ", \"operands\": [");
+      ", \"output_elements\": ", report.output_elements,
+      ", \"output_shapes\": [");
+  for (size_t j = 0; j < report.output_shapes.size(); ++j) {
+    absl::StrAppend(&json, j ? ", " : "",
+                    JsonQuote(report.output_shapes[j].ToString()));
+  }
+  absl::StrAppend(&json, "], \"operands\": [");
   for (size_t i = 0; i < report.operands.size(); ++i) {
     const FusionOperandUtilization& u = report.operands[i];
     const OperandUtilization& c = u.counts;

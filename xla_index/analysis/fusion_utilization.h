@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "hlo/instruction.h"
 #include "hlo/module.h"
 #include "hlo/shape.h"
 #include "mlir/IR/MLIRContext.h"
@@ -30,13 +31,23 @@ struct FusionOperandUtilization {
 
 struct UtilizationReport {
   std::string root_name;
+  /// Output 0, and all outputs (one unless the root is a tuple).
   Shape output_shape;
+  std::vector<Shape> output_shapes;
+  /// Elements of all outputs together (saturating).
   int64_t output_elements = 0;
   std::vector<FusionOperandUtilization> operands;
 };
 
-/// Utilization of every operand of `module`'s root analyzed as a fusion
-/// (fusion_operands.h). InvalidArgument when the root is not an array.
+/// Utilization of every operand of `instruction` analyzed as a fusion
+/// (fusion_operands.h) when all its outputs are computed: an operand's maps
+/// are the union over the outputs. InvalidArgument when an output is not an
+/// array.
+absl::StatusOr<UtilizationReport> AnalyzeUtilization(
+    const HloInstruction& instruction, mlir::MLIRContext* context,
+    int64_t max_points = kDefaultUtilizationPointLimit);
+
+/// The same for the root of `module`'s entry computation.
 absl::StatusOr<UtilizationReport> AnalyzeUtilization(
     const HloModule& module, mlir::MLIRContext* context,
     int64_t max_points = kDefaultUtilizationPointLimit);
@@ -46,9 +57,9 @@ absl::StatusOr<UtilizationReport> AnalyzeUtilization(
 std::string UtilizationReportToText(const UtilizationReport& report);
 
 /// One line: {"root": NAME, "output_shape": S, "output_elements": N,
-///  "operands": [{"operand": K, "name": N, "shape": S, "elements": N,
-///  "elements_read": E, "reads": R, "fraction": F, "average_reads": A,
-///  "exact": true, "maps": [MAP, ...]}, ...]}.
+///  "output_shapes": [S, ...], "operands": [{"operand": K, "name": N, "shape":
+///  S, "elements": N, "elements_read": E, "reads": R, "fraction": F,
+///  "average_reads": A, "exact": true, "maps": [MAP, ...]}, ...]}.
 std::string UtilizationReportToJson(const UtilizationReport& report);
 
 }  // namespace xla_index

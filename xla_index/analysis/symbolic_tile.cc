@@ -21,6 +21,7 @@
 #include "xla_index/core/box_points.h"
 #include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/indexing_map_text.h"
+#include "xla_index/core/status_macros.h"
 #include "xla_index/fusion_indexing.h"
 
 namespace xla_index {
@@ -491,8 +492,8 @@ absl::StatusOr<std::vector<int64_t>> ParseTileSizes(absl::string_view text) {
     int64_t size = 0;
     if (!absl::SimpleAtoi(entry, &size) || size < 1) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "--tile: column ", start + 1, ": expected a tile size >= 1, got '",
-          entry, "' (sizes are comma-separated, e.g. --tile=8,128)"));
+          "column ", start + 1, ": expected a tile size >= 1, got '", entry,
+          "' (sizes are comma-separated, e.g. 8,128)"));
     }
     sizes.push_back(size);
     if (comma == absl::string_view::npos) break;
@@ -501,54 +502,110 @@ absl::StatusOr<std::vector<int64_t>> ParseTileSizes(absl::string_view text) {
   return sizes;
 }
 
-absl::StatusOr<TileReport> AnalyzeTiling(const HloModule& module,
+namespace {
+
+// The tile maps of every output: the same sizes cut each output (all
+// outputs of a tuple root have the rank of the sizes).
+absl::StatusOr<std::vector<IndexingMap>> OutputTileMaps(
+    const AnalyzedFusion& fusion, absl::Span<const int64_t> tile_sizes,
+    mlir::MLIRContext* context) {
+  std::vector<IndexingMap> maps;
+  for (size_t j = 0; j < fusion.output_shapes.size(); ++j) {
+    absl::StatusOr<IndexingMap> map = OutputTileMap(
+        fusion.output_shapes[j].dimensions(), tile_sizes, context);
+    if (!map.ok()) {
+      if (fusion.output_shapes.size() == 1) return map.status();
+      return absl::InvalidArgumentError(
+          absl::StrCat("output ", j, " (", fusion.output_shapes[j].ToString(),
+                       "): ", map.status().message()));
+    }
+    maps.push_back(*std::move(map));
+  }
+  return maps;
+}
+
+// Every instruction of the analyzed computation an output reads, users
+// before producers (parameters included), with the tiles of the
+// per-producer grouping of the same composition, over all outputs.
+std::vector<TensorTiles> InstructionTiles(
+    const AnalyzedFusion& fusion, const std::vector<IndexingMap>& tile_maps,
+    mlir::MLIRContext* context) {
+  std::vector<TensorTiles> result;
+  const HloInstruction* target = fusion.computation->root();
+  if (fusion.root->fused_computation() == nullptr) target = fusion.root;
+  if (target == nullptr) return result;
+  std::vector<GroupedIndexingMaps> grouped;
+  for (size_t j = 0; j < tile_maps.size(); ++j) {
+    grouped.push_back(ComputeGroupedOutputToInputIndexing(*fusion.computation,
+                                                          target, j, context));
+  }
+  std::vector<HloInstruction*> order = fusion.computation->PostOrder();
+  std::reverse(order.begin(), order.end());
+  for (const HloInstruction* instruction : order) {
+    if (!instruction->shape().IsArray()) continue;
+    TensorTiles tiles;
+    tiles.name = instruction->name();
+    tiles.shape = instruction->shape();
+    bool read = false;
+    for (size_t j = 0; j < tile_maps.size(); ++j) {
+      auto it = grouped[j].find(instruction);
+      if (it == grouped[j].end()) continue;
+      read = true;
+      for (const IndexingMap& map : it->second) {
+        AddTile(tiles.tiles, PropagateTile(tile_maps[j], map));
+      }
+    }
+    if (read) result.push_back(std::move(tiles));
+  }
+  return result;
+}
+
+}  // namespace
+
+absl::StatusOr<TileReport> AnalyzeTiling(const HloInstruction& instruction,
                                          absl::Span<const int64_t> tile_sizes,
                                          mlir::MLIRContext* context) {
-  absl::StatusOr<AnalyzedFusion> fusion =
-      AnalyzeFusionOperands(module, context);
-  if (!fusion.ok()) return fusion.status();
-  absl::StatusOr<IndexingMap> tile_map =
-      OutputTileMap(fusion->output_shape.dimensions(), tile_sizes, context);
-  if (!tile_map.ok()) return tile_map.status();
+  XI_ASSIGN_OR_RETURN(AnalyzedFusion fusion,
+                      AnalyzeFusionOperands(instruction, context));
+  XI_ASSIGN_OR_RETURN(std::vector<IndexingMap> tile_maps,
+                      OutputTileMaps(fusion, tile_sizes, context));
   TileReport report;
-  report.root_name = fusion->root->name();
-  report.output_shape = fusion->output_shape;
+  report.root_name = fusion.root->name();
+  report.output_shape = fusion.output_shape;
+  report.output_shapes = fusion.output_shapes;
   report.tile_sizes.assign(tile_sizes.begin(), tile_sizes.end());
-  report.output_tile = PropagateTile(
-      *tile_map, CreateIdentityMap(fusion->output_shape.dimensions(), context));
-  for (const FusionOperand& operand : fusion->operands) {
+  for (size_t j = 0; j < tile_maps.size(); ++j) {
+    report.output_tiles.push_back(PropagateTile(
+        tile_maps[j],
+        CreateIdentityMap(fusion.output_shapes[j].dimensions(), context)));
+  }
+  report.output_tile = report.output_tiles[0];
+  for (const FusionOperand& operand : fusion.operands) {
     TensorTiles tiles;
     tiles.operand = operand.number;
     tiles.name = operand.name;
     tiles.shape = operand.shape;
-    for (const IndexingMap& map : operand.maps) {
-      PropagatedTile tile = PropagateTile(*tile_map, map);
-      if (!tile.tileable) report.tileable = false;
-      AddTile(tiles.tiles, std::move(tile));
+    for (size_t j = 0; j < operand.maps_by_output.size(); ++j) {
+      for (const IndexingMap& map : operand.maps_by_output[j]) {
+        PropagatedTile tile = PropagateTile(tile_maps[j], map);
+        if (!tile.tileable) report.tileable = false;
+        AddTile(tiles.tiles, std::move(tile));
+      }
     }
     report.operands.push_back(std::move(tiles));
   }
-  // Every instruction inside: the per-producer grouping of the same
-  // composition.
-  const HloInstruction* target = fusion->computation->root();
-  if (target != nullptr) {
-    GroupedIndexingMaps grouped = ComputeGroupedOutputToInputIndexing(
-        *fusion->computation, target, 0, context);
-    std::vector<HloInstruction*> order = fusion->computation->PostOrder();
-    std::reverse(order.begin(), order.end());
-    for (const HloInstruction* instruction : order) {
-      auto it = grouped.find(instruction);
-      if (it == grouped.end() || !instruction->shape().IsArray()) continue;
-      TensorTiles tiles;
-      tiles.name = instruction->name();
-      tiles.shape = instruction->shape();
-      for (const IndexingMap& map : it->second) {
-        AddTile(tiles.tiles, PropagateTile(*tile_map, map));
-      }
-      report.instructions.push_back(std::move(tiles));
-    }
-  }
+  report.instructions = InstructionTiles(fusion, tile_maps, context);
   return report;
+}
+
+absl::StatusOr<TileReport> AnalyzeTiling(const HloModule& module,
+                                         absl::Span<const int64_t> tile_sizes,
+                                         mlir::MLIRContext* context) {
+  const HloComputation* entry = module.entry_computation();
+  if (entry == nullptr || entry->root() == nullptr) {
+    return absl::InvalidArgumentError("module has no entry root instruction");
+  }
+  return AnalyzeTiling(*entry->root(), tile_sizes, context);
 }
 
 namespace {
@@ -600,10 +657,26 @@ std::string TensorTilesToJson(const TensorTiles& t, bool with_operand) {
 }  // namespace
 
 std::string TileReportToText(const TileReport& report) {
-  std::string text = absl::StrCat(
-      "root: ", report.root_name, "\noutput: ", report.output_shape.ToString(),
-      ", tile (", absl::StrJoin(report.tile_sizes, ", "), ")\n",
-      TileToText(report.output_tile, "  "));
+  std::string text;
+  if (report.output_tiles.size() > 1) {
+    // A tuple root: each output's own tile, by output number.
+    std::vector<std::string> shapes;
+    for (const Shape& shape : report.output_shapes) {
+      shapes.push_back(shape.ToString());
+    }
+    text = absl::StrCat("root: ", report.root_name,
+                        "\noutputs: ", absl::StrJoin(shapes, ", "), ", tile (",
+                        absl::StrJoin(report.tile_sizes, ", "), ")\n");
+    for (size_t j = 0; j < report.output_tiles.size(); ++j) {
+      absl::StrAppend(&text, "  output ", j, ":\n",
+                      TileToText(report.output_tiles[j], "    "));
+    }
+  } else {
+    text = absl::StrCat("root: ", report.root_name,
+                        "\noutput: ", report.output_shape.ToString(),
+                        ", tile (", absl::StrJoin(report.tile_sizes, ", "),
+                        ")\n", TileToText(report.output_tile, "  "));
+  }
   for (const TensorTiles& t : report.operands) {
     absl::StrAppend(&text, "operand ", t.operand, " (", t.name, ", ",
                     t.shape.ToString(), "):\n");
@@ -630,7 +703,16 @@ std::string TileReportToJson(const TileReport& report) {
       ", \"tile_sizes\": [", absl::StrJoin(report.tile_sizes, ", "),
       "], \"tileable\": ", report.tileable ? "true" : "false",
       ", \"output_tile\": ", TileToJson(report.output_tile),
-      ", \"operands\": [");
+      ", \"output_shapes\": [");
+  for (size_t j = 0; j < report.output_shapes.size(); ++j) {
+    absl::StrAppend(&json, j ? ", " : "",
+                    JsonQuote(report.output_shapes[j].ToString()));
+  }
+  absl::StrAppend(&json, "], \"output_tiles\": [");
+  for (size_t j = 0; j < report.output_tiles.size(); ++j) {
+    absl::StrAppend(&json, j ? ", " : "", TileToJson(report.output_tiles[j]));
+  }
+  absl::StrAppend(&json, "], \"operands\": [");
   for (size_t i = 0; i < report.operands.size(); ++i) {
     absl::StrAppend(&json, i ? ", " : "",
                     TensorTilesToJson(report.operands[i], true));
