@@ -221,5 +221,43 @@ TEST(TileMessagesTest, LibraryErrorsDoNotNameTheFlag) {
   EXPECT_FALSE(absl::StrContains(map.status().message(), "--tile"));
 }
 
+TEST(CoalescingGridTest, CallerGivenLaunchGrid) {
+  // 64 x 32 elements with a caller's grid of 16 blocks of 64 threads and
+  // unroll 2 (instead of the default 128 threads): block 3, warp 1 covers
+  // threads 32..63, elements (3 * 64 + t) * 2 + u = 448..511, rows 14, 15.
+  auto module = Parse(kTupleRoot);
+  ASSERT_NE(module, nullptr);
+  mlir::MLIRContext context;
+  CoalescingOptions options;
+  options.unroll = 2;
+  options.block = 3;
+  options.warp = 1;
+  LaunchGrid grid;
+  grid.threads[0] = 64;
+  grid.blocks[0] = 16;
+  options.grid = grid;
+  absl::StatusOr<CoalescingReport> report =
+      AnalyzeCoalescing(*module, options, &context);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->grid.threads[0], 64);
+  EXPECT_EQ(report->grid.blocks[0], 16);
+  EXPECT_EQ(report->first_thread, 32);
+  EXPECT_EQ(report->last_thread, 63);
+  const OperandCoalescing& p0 = report->operands[0];
+  ASSERT_EQ(p0.access.byte_ranges.size(), 1);
+  EXPECT_EQ(p0.access.byte_ranges[0], (ByteRange{448 * 4, 512 * 4}));
+
+  grid.threads[1] = 2;
+  options.grid = grid;
+  absl::StatusOr<CoalescingReport> bad =
+      AnalyzeCoalescing(*module, options, &context);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(absl::StrContains(bad.status().message(), "threads.y"));
+  grid.threads[1] = 1;
+  grid.blocks[0] = std::numeric_limits<int64_t>::max();
+  options.grid = grid;
+  EXPECT_FALSE(AnalyzeCoalescing(*module, options, &context).ok());
+}
+
 }  // namespace
 }  // namespace xla_index

@@ -86,9 +86,37 @@ absl::Status CheckWarpWork(const CoalescingOptions& options) {
   return absl::OkStatus();
 }
 
-// The loop-fusion launch for the fusion's outputs, which must have one
-// element count (the outputs of a multi-output loop fusion are computed by
-// the same threads, XLA's loop emitter over one index shape).
+// A caller-given launch grid, checked: the loop map has one linear index
+// over threads.x and blocks.x, so y and z must be 1.
+absl::StatusOr<LaunchGrid> CheckGivenGrid(const LaunchGrid& grid,
+                                          int64_t unroll) {
+  for (int64_t i = 0; i < 3; ++i) {
+    const char axis = "xyz"[i];
+    if (grid.threads[i] < 1 || grid.blocks[i] < 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "launch grid: threads.", std::string(1, axis), " and blocks.",
+          std::string(1, axis), " must be at least 1, got ", grid.threads[i],
+          " and ", grid.blocks[i]));
+    }
+    if (i > 0 && (grid.threads[i] != 1 || grid.blocks[i] != 1)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "launch grid: the loop map uses x only; threads.",
+          std::string(1, axis), " and blocks.", std::string(1, axis),
+          " must be 1, got ", grid.threads[i], " and ", grid.blocks[i]));
+    }
+  }
+  if (!CheckedProduct({grid.blocks[0], grid.threads[0], unroll})) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "launch grid: ", grid.blocks[0], " blocks x ", grid.threads[0],
+        " threads x unroll ", unroll, " is more than INT64_MAX elements"));
+  }
+  return grid;
+}
+
+// The launch for the fusion's outputs (the given grid, or the default loop
+// launch), which must have one element count (the outputs of a multi-output
+// loop fusion are computed by the same threads, XLA's loop emitter over one
+// index shape).
 absl::StatusOr<LaunchGrid> LaunchFor(const AnalyzedFusion& fusion,
                                      const CoalescingOptions& options) {
   const int64_t elements = fusion.output_shapes[0].ElementCount();
@@ -101,6 +129,9 @@ absl::StatusOr<LaunchGrid> LaunchFor(const AnalyzedFusion& fusion,
                        fusion.output_shapes[j].ToString(),
                        "); one loop launch cannot cover both"));
     }
+  }
+  if (options.grid.has_value()) {
+    return CheckGivenGrid(*options.grid, options.unroll);
   }
   return DefaultLoopLaunchGrid(elements, options.threads_per_block,
                                options.unroll);

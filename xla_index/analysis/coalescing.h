@@ -44,6 +44,7 @@
 // coalesced.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,13 @@ struct CoalescingOptions {
   int64_t block = 0;
   int64_t warp = 0;
   int64_t warp_size = 32;
+  /// The launch, when the caller knows it (e.g. from its own emitter);
+  /// otherwise DefaultLoopLaunchGrid from threads_per_block and unroll.
+  /// The loop map uses x only: y and z must be 1, every extent >= 1, and
+  /// blocks.x * threads.x * unroll must fit in int64. A grid that covers
+  /// fewer elements than the output leaves the rest unwritten; threads past
+  /// the output write nothing.
+  std::optional<LaunchGrid> grid;
 };
 
 /// The bytes [begin, end).
