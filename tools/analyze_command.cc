@@ -8,29 +8,15 @@
 #include "absl/strings/str_cat.h"
 #include "hlo/module.h"
 #include "mlir/IR/MLIRContext.h"
+#include "tools/file_io.h"
 #include "tools/hlo_input.h"
+#include "xla_index/analysis/fusion_operands.h"
 #include "xla_index/core/indexing_map_text.h"
+#include "xla_index/core/status_macros.h"
 #include "xla_index/indexing_analysis.h"
 
 namespace xla_index {
 namespace {
-
-/// Instruction NAME: looked up in the entry computation first, then in the
-/// others (so a fused computation's instructions can be named too).
-absl::StatusOr<const HloInstruction*> FindInstruction(const HloModule& module,
-                                                      absl::string_view name) {
-  if (HloInstruction* found =
-          module.entry_computation()->GetInstruction(name)) {
-    return found;
-  }
-  for (const auto& computation : module.computations()) {
-    if (HloInstruction* found = computation->GetInstruction(name)) {
-      return found;
-    }
-  }
-  return absl::NotFoundError(
-      absl::StrCat("--instruction: no instruction named '", name, "'"));
-}
 
 std::string ToJson(const HloInstruction& instruction,
                    IndexingDirection direction,
@@ -58,17 +44,20 @@ absl::Status RunAnalyzeCommand(const CommandLine& command_line,
   const std::string& path = command_line.positional[0];
   IndexingDirection direction = IndexingDirection::kOutputToInput;
   if (std::optional<std::string> name = command_line.Get("direction")) {
-    absl::StatusOr<IndexingDirection> parsed = ParseIndexingDirection(*name);
-    if (!parsed.ok()) return parsed.status();
-    direction = *parsed;
+    XI_ASSIGN_OR_RETURN(direction, ParseIndexingDirection(*name));
   }
-  absl::StatusOr<std::unique_ptr<HloModule>> module = LoadHloModule(path);
-  if (!module.ok()) return module.status();
-  const HloInstruction* instruction = (*module)->entry_computation()->root();
+  XI_ASSIGN_OR_RETURN(int64_t max_bytes, MaxInputBytes(command_line));
+  XI_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
+                      LoadHloModule(path, max_bytes));
+  const HloInstruction* instruction = module->entry_computation()->root();
   if (std::optional<std::string> name = command_line.Get("instruction")) {
     absl::StatusOr<const HloInstruction*> found =
-        FindInstruction(**module, *name);
-    if (!found.ok()) return found.status();
+        FindInstruction(*module, *name);
+    if (!found.ok()) {
+      return absl::Status(
+          found.status().code(),
+          absl::StrCat("--instruction: ", found.status().message()));
+    }
     instruction = *found;
   }
   if (instruction == nullptr) {

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 
@@ -20,9 +21,38 @@ std::optional<std::string> CommandLine::Get(absl::string_view name) const {
   return it->second;
 }
 
+absl::StatusOr<int64_t> CommandLine::GetInteger(absl::string_view name,
+                                                int64_t default_value) const {
+  std::optional<std::string> text = Get(name);
+  if (!text.has_value()) return default_value;
+  int64_t value;
+  if (!absl::SimpleAtoi(*text, &value)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", name, ": '", *text, "' is not an integer"));
+  }
+  return value;
+}
+
+namespace {
+
+// The on/off value of boolean flag `name` written with `value` ("" when
+// bare).
+absl::StatusOr<bool> BooleanValue(absl::string_view name,
+                                  absl::string_view value) {
+  if (value.empty() || value == "true" || value == "yes" || value == "1") {
+    return true;
+  }
+  if (value == "false" || value == "no" || value == "0") return false;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--", name, ": expected no value, true or false, got '", value, "'"));
+}
+
+}  // namespace
+
 absl::StatusOr<CommandLine> ParseCommandLine(
     absl::Span<const std::string> args,
-    absl::Span<const absl::string_view> known_flags) {
+    absl::Span<const absl::string_view> known_flags,
+    absl::Span<const absl::string_view> boolean_flags) {
   CommandLine result;
   bool flags_ended = false;
   for (const std::string& arg : args) {
@@ -42,8 +72,19 @@ absl::StatusOr<CommandLine> ParseCommandLine(
       return absl::InvalidArgumentError(
           absl::StrCat("unknown flag --", name_value.first));
     }
-    result.flags[std::string(name_value.first)] =
-        std::string(name_value.second);
+    std::string name(name_value.first);
+    if (std::find(boolean_flags.begin(), boolean_flags.end(),
+                  name_value.first) != boolean_flags.end()) {
+      XI_ASSIGN_OR_RETURN(bool on, BooleanValue(name, name_value.second));
+      // The last occurrence wins, as for other flags.
+      if (on) {
+        result.flags[name] = "";
+      } else {
+        result.flags.erase(name);
+      }
+      continue;
+    }
+    result.flags[name] = std::string(name_value.second);
   }
   return result;
 }

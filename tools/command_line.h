@@ -1,6 +1,7 @@
 #ifndef XLA_INDEX_TOOLS_COMMAND_LINE_H_
 #define XLA_INDEX_TOOLS_COMMAND_LINE_H_
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -22,14 +23,21 @@ struct CommandLine {
 
   bool Has(absl::string_view name) const;
   std::optional<std::string> Get(absl::string_view name) const;
+  /// The value of integer flag `name`, or `default_value` when absent;
+  /// InvalidArgument "--NAME: 'TEXT' is not an integer" otherwise.
+  absl::StatusOr<int64_t> GetInteger(absl::string_view name,
+                                     int64_t default_value) const;
 };
 
 /// Splits `args` (argv without the program and subcommand names) and checks
 /// every flag against `known_flags`, so that a misspelt flag is an error
-/// rather than silently ignored.
+/// rather than silently ignored. A flag in `boolean_flags` (also listed in
+/// `known_flags`) is on when written bare or as =true/=yes/=1, and off (as if
+/// absent) as =false/=no/=0; any other value is an error naming the flag.
 absl::StatusOr<CommandLine> ParseCommandLine(
     absl::Span<const std::string> args,
-    absl::Span<const absl::string_view> known_flags);
+    absl::Span<const absl::string_view> known_flags,
+    absl::Span<const absl::string_view> boolean_flags = {});
 
 /// Parses a comma-separated list of integers such as "8,128" (for --index,
 /// --tile); `flag` names the flag in error messages.

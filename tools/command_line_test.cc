@@ -49,5 +49,37 @@ TEST(CommandLineTest, IntegerList) {
   EXPECT_THAT(bad.status().message(), HasSubstr("--index: 'x'"));
 }
 
+TEST(CommandLineTest, BooleanFlagsTakeOnOffValues) {
+  constexpr absl::string_view kBoolean[] = {"json"};
+  for (const char* on : {"--json", "--json=true", "--json=yes", "--json=1"}) {
+    std::vector<std::string> args = {"f.hlo", on};
+    auto parsed = ParseCommandLine(args, kKnown, kBoolean);
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    EXPECT_TRUE(parsed->Has("json")) << on;
+  }
+  for (const char* off : {"--json=false", "--json=no", "--json=0"}) {
+    std::vector<std::string> args = {"f.hlo", "--json", off};
+    auto parsed = ParseCommandLine(args, kKnown, kBoolean);
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    EXPECT_FALSE(parsed->Has("json")) << off;
+  }
+  std::vector<std::string> bad = {"--json=maybe"};
+  auto parsed = ParseCommandLine(bad, kKnown, kBoolean);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_THAT(parsed.status().message(), HasSubstr("--json"));
+  EXPECT_THAT(parsed.status().message(), HasSubstr("'maybe'"));
+}
+
+TEST(CommandLineTest, GetInteger) {
+  std::vector<std::string> args = {"--index=12", "--direction=x"};
+  auto parsed = ParseCommandLine(args, kKnown);
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(*parsed->GetInteger("index", 5), 12);
+  EXPECT_EQ(*parsed->GetInteger("json", 5), 5);
+  absl::StatusOr<int64_t> bad = parsed->GetInteger("direction", 5);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("--direction: 'x'"));
+}
+
 }  // namespace
 }  // namespace xla_index

@@ -1,90 +1,135 @@
 #include "tools/fusion_analysis_commands.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "mlir/IR/MLIRContext.h"
+#include "tools/file_io.h"
 #include "tools/hlo_input.h"
 #include "xla_index/analysis/coalescing.h"
+#include "xla_index/analysis/fusion_operands.h"
 #include "xla_index/analysis/fusion_utilization.h"
 #include "xla_index/analysis/symbolic_tile.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
 
-/// The value of integer flag `name`, or `default_value` when absent.
-absl::StatusOr<int64_t> IntegerFlag(const CommandLine& command_line,
-                                    absl::string_view name,
-                                    int64_t default_value) {
-  std::optional<std::string> text = command_line.Get(name);
-  if (!text.has_value()) return default_value;
-  int64_t value;
-  if (!absl::SimpleAtoi(*text, &value)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--", name, ": '", *text, "' is not an integer"));
+// FILE.hlo (positional 0), read within --max-input-bytes.
+absl::StatusOr<std::unique_ptr<HloModule>> LoadModule(
+    const CommandLine& command_line) {
+  XI_ASSIGN_OR_RETURN(int64_t max_bytes, MaxInputBytes(command_line));
+  return LoadHloModule(command_line.positional[0], max_bytes);
+}
+
+// The analyzed instruction: --instruction=NAME (or COMPUTATION.NAME), else
+// the entry computation's root.
+absl::StatusOr<const HloInstruction*> AnalyzedInstruction(
+    const HloModule& module, const CommandLine& command_line) {
+  if (std::optional<std::string> name = command_line.Get("instruction")) {
+    absl::StatusOr<const HloInstruction*> found =
+        FindInstruction(module, *name);
+    if (!found.ok()) {
+      return absl::Status(
+          found.status().code(),
+          absl::StrCat("--instruction: ", found.status().message()));
+    }
+    return *found;
   }
-  return value;
+  const HloComputation* entry = module.entry_computation();
+  if (entry == nullptr || entry->root() == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(command_line.positional[0],
+                     ": the entry computation has no instructions"));
+  }
+  return entry->root();
+}
+
+// `status` with its message prefixed by "--FLAG: ".
+absl::Status ForFlag(absl::string_view flag, const absl::Status& status) {
+  return absl::Status(status.code(),
+                      absl::StrCat("--", flag, ": ", status.message()));
+}
+
+// The ranks of `instruction`'s outputs (tuple elements for a tuple).
+std::vector<int64_t> OutputRanks(const HloInstruction& instruction) {
+  const Shape& shape = instruction.shape();
+  std::vector<int64_t> ranks;
+  if (!shape.IsTuple()) {
+    if (shape.IsArray()) ranks.push_back(shape.rank());
+    return ranks;
+  }
+  for (const Shape& element : shape.tuple_shapes()) {
+    if (element.IsArray()) ranks.push_back(element.rank());
+  }
+  return ranks;
 }
 
 }  // namespace
 
 absl::Status RunCoalescingCommand(const CommandLine& command_line,
                                   std::ostream& out, std::ostream& err) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module =
-      LoadHloModule(command_line.positional[0]);
-  if (!module.ok()) return module.status();
+  XI_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
+                      LoadModule(command_line));
+  XI_ASSIGN_OR_RETURN(const HloInstruction* instruction,
+                      AnalyzedInstruction(*module, command_line));
   CoalescingOptions options;
-  absl::StatusOr<int64_t> block =
-      IntegerFlag(command_line, "block", options.threads_per_block);
-  if (!block.ok()) return block.status();
-  absl::StatusOr<int64_t> unroll =
-      IntegerFlag(command_line, "unroll", options.unroll);
-  if (!unroll.ok()) return unroll.status();
-  options.threads_per_block = *block;
-  options.unroll = *unroll;
+  XI_ASSIGN_OR_RETURN(
+      options.threads_per_block,
+      command_line.GetInteger("block", options.threads_per_block));
+  XI_ASSIGN_OR_RETURN(options.unroll,
+                      command_line.GetInteger("unroll", options.unroll));
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  absl::StatusOr<CoalescingReport> report =
-      AnalyzeCoalescing(**module, options, &context);
-  if (!report.ok()) return report.status();
-  out << (command_line.Has("json") ? CoalescingReportToJson(*report)
-                                   : CoalescingReportToText(*report));
+  XI_ASSIGN_OR_RETURN(CoalescingReport report,
+                      AnalyzeCoalescing(*instruction, options, &context));
+  out << (command_line.Has("json") ? CoalescingReportToJson(report)
+                                   : CoalescingReportToText(report));
   return absl::OkStatus();
 }
 
 absl::Status RunUtilizationCommand(const CommandLine& command_line,
                                    std::ostream& out, std::ostream& err) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module =
-      LoadHloModule(command_line.positional[0]);
-  if (!module.ok()) return module.status();
+  XI_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
+                      LoadModule(command_line));
+  XI_ASSIGN_OR_RETURN(const HloInstruction* instruction,
+                      AnalyzedInstruction(*module, command_line));
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  absl::StatusOr<UtilizationReport> report =
-      AnalyzeUtilization(**module, &context);
-  if (!report.ok()) return report.status();
-  out << (command_line.Has("json") ? UtilizationReportToJson(*report)
-                                   : UtilizationReportToText(*report));
+  XI_ASSIGN_OR_RETURN(UtilizationReport report,
+                      AnalyzeUtilization(*instruction, &context));
+  out << (command_line.Has("json") ? UtilizationReportToJson(report)
+                                   : UtilizationReportToText(report));
   return absl::OkStatus();
 }
 
 absl::Status RunTileCommand(const CommandLine& command_line, std::ostream& out,
                             std::ostream& err) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module =
-      LoadHloModule(command_line.positional[0]);
-  if (!module.ok()) return module.status();
+  XI_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
+                      LoadModule(command_line));
   std::optional<std::string> tile = command_line.Get("tile");
   if (!tile.has_value()) {
     return absl::InvalidArgumentError("--tile=SIZES is required, e.g. 8,128");
   }
   absl::StatusOr<std::vector<int64_t>> sizes = ParseTileSizes(*tile);
-  if (!sizes.ok()) return sizes.status();  // names --tile and the column
+  if (!sizes.ok()) return ForFlag("tile", sizes.status());
+  XI_ASSIGN_OR_RETURN(const HloInstruction* instruction,
+                      AnalyzedInstruction(*module, command_line));
+  // A wrong number of sizes is the flag's fault: say so before analyzing.
+  for (int64_t rank : OutputRanks(*instruction)) {
+    if (rank != static_cast<int64_t>(sizes->size())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--tile: ", sizes->size(), " tile sizes for an output ",
+                       "of rank ", rank));
+    }
+  }
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  absl::StatusOr<TileReport> report = AnalyzeTiling(**module, *sizes, &context);
-  if (!report.ok()) return report.status();
-  out << (command_line.Has("json") ? TileReportToJson(*report)
-                                   : TileReportToText(*report));
+  XI_ASSIGN_OR_RETURN(TileReport report,
+                      AnalyzeTiling(*instruction, *sizes, &context));
+  out << (command_line.Has("json") ? TileReportToJson(report)
+                                   : TileReportToText(report));
   return absl::OkStatus();
 }
 

@@ -13,7 +13,7 @@
 #   TARGET          hlo_parser indexing_map_text shape_layout sparse_encoding
 #                   simplifier (default: all)
 #
-# The seed corpus tests/fuzz/corpus/<target>/ is read, never written: new
+# The starting corpus tests/fuzz/corpus/<target>/ is read, never written: new
 # inputs libFuzzer finds go to DIR/corpus/<target>/ (kept between runs, so a
 # campaign can be spread over several sessions), crashes to
 # DIR/artifacts/<target>/, the log to DIR/logs/<target>.log. Prints one line

@@ -1,18 +1,21 @@
 #ifndef XLA_INDEX_TOOLS_HLO_INPUT_H_
 #define XLA_INDEX_TOOLS_HLO_INPUT_H_
 
+#include <cstdint>
 #include <memory>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "hlo/module.h"
+#include "tools/file_io.h"
 
 namespace xla_index {
 
-/// Reads, parses and verifies the HLO in file `path` ("-" is standard
-/// input). Errors are "PATH:line:column: what", as compilers print them.
+/// Reads (at most `max_bytes`, tools/file_io.h), parses and verifies the HLO
+/// in file `path` ("-" is standard input). Errors are "PATH:line:column:
+/// what", as compilers print them.
 absl::StatusOr<std::unique_ptr<HloModule>> LoadHloModule(
-    absl::string_view path);
+    absl::string_view path, int64_t max_bytes = kDefaultMaxInputBytes);
 
 }  // namespace xla_index
 

@@ -9,6 +9,7 @@
 #include "layout/layout_description.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tools/file_io.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 
@@ -32,9 +33,8 @@ absl::Status RunLayoutCommand(const CommandLine& command_line,
         absl::StrCat("SHAPE:", description.status().message()));
   }
   if (std::optional<std::string> svg_path = command_line.Get("svg")) {
-    absl::StatusOr<std::string> svg = LayoutSvg(shape);
-    if (!svg.ok()) return svg.status();
-    if (absl::Status s = WriteOutputFile(*svg_path, *svg); !s.ok()) return s;
+    XI_ASSIGN_OR_RETURN(std::string svg, LayoutSvg(shape));
+    XI_RETURN_IF_ERROR(WriteOutputFile(*svg_path, svg));
   }
   out << (command_line.Has("json") ? LayoutDescriptionToJson(*description)
                                    : LayoutDescriptionToText(*description));

@@ -12,6 +12,7 @@
 #include "tools/timing.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -38,12 +39,11 @@ void PrintMap(const IndexingMap& map, bool json, std::ostream& out) {
 absl::Status RunSimplifyCommand(const CommandLine& command_line,
                                 std::ostream& out, std::ostream& err) {
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  absl::StatusOr<std::string> text =
-      ArgumentOrStdin(command_line.positional[0]);
-  if (!text.ok()) return text.status();
-  absl::StatusOr<IndexingMap> map = ParseMapArgument(*text, "MAP", &context);
-  if (!map.ok()) return map.status();
-  IndexingMap simplified = *map;
+  XI_ASSIGN_OR_RETURN(int64_t max_bytes, MaxInputBytes(command_line));
+  XI_ASSIGN_OR_RETURN(std::string text,
+                      ArgumentOrStdin(command_line.positional[0], max_bytes));
+  XI_ASSIGN_OR_RETURN(IndexingMap map, ParseMapArgument(text, "MAP", &context));
+  IndexingMap simplified = map;
   simplified.Simplify();
   bool json = command_line.Has("json");
   PrintMap(simplified, json, out);
@@ -51,10 +51,10 @@ absl::Status RunSimplifyCommand(const CommandLine& command_line,
   if (command_line.Has("timing")) {
     std::string printed;
     PrintTimings({{"parse", MedianMicroseconds([&] {
-                     (void)ParseIndexingMap(*text, &context);
+                     (void)ParseIndexingMap(text, &context);
                    })},
                   {"simplify", MedianMicroseconds([&] {
-                     IndexingMap copy = *map;
+                     IndexingMap copy = map;
                      copy.Simplify();
                    })},
                   {"print", MedianMicroseconds([&] {
@@ -69,26 +69,23 @@ absl::Status RunSimplifyCommand(const CommandLine& command_line,
 absl::Status RunComposeCommand(const CommandLine& command_line,
                                std::ostream& out, std::ostream& err) {
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  absl::StatusOr<std::string> first_text =
-      ArgumentOrStdin(command_line.positional[0]);
-  if (!first_text.ok()) return first_text.status();
-  absl::StatusOr<std::string> second_text =
-      ArgumentOrStdin(command_line.positional[1]);
-  if (!second_text.ok()) return second_text.status();
-  absl::StatusOr<IndexingMap> first =
-      ParseMapArgument(*first_text, "MAP1", &context);
-  if (!first.ok()) return first.status();
-  absl::StatusOr<IndexingMap> second =
-      ParseMapArgument(*second_text, "MAP2", &context);
-  if (!second.ok()) return second.status();
-  if (!first->IsUndefined() && !second->IsUndefined() &&
-      first->GetResultCount() != second->GetDimensionCount()) {
+  XI_ASSIGN_OR_RETURN(int64_t max_bytes, MaxInputBytes(command_line));
+  XI_ASSIGN_OR_RETURN(std::string first_text,
+                      ArgumentOrStdin(command_line.positional[0], max_bytes));
+  XI_ASSIGN_OR_RETURN(std::string second_text,
+                      ArgumentOrStdin(command_line.positional[1], max_bytes));
+  XI_ASSIGN_OR_RETURN(IndexingMap first,
+                      ParseMapArgument(first_text, "MAP1", &context));
+  XI_ASSIGN_OR_RETURN(IndexingMap second,
+                      ParseMapArgument(second_text, "MAP2", &context));
+  if (!first.IsUndefined() && !second.IsUndefined() &&
+      first.GetResultCount() != second.GetDimensionCount()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "MAP1 has ", first->GetResultCount(), " results but MAP2 has ",
-        second->GetDimensionCount(), " dimensions; they must be equal"));
+        "MAP1 has ", first.GetResultCount(), " results but MAP2 has ",
+        second.GetDimensionCount(), " dimensions; they must be equal"));
   }
   auto compose = [&] {
-    IndexingMap composed = ComposeAndSimplifyIndexingMaps(*first, *second);
+    IndexingMap composed = ComposeAndSimplifyIndexingMaps(first, second);
     composed.RemoveUnusedSymbols();
     return composed;
   };
@@ -99,8 +96,8 @@ absl::Status RunComposeCommand(const CommandLine& command_line,
   if (command_line.Has("timing")) {
     std::string printed;
     PrintTimings({{"parse", MedianMicroseconds([&] {
-                     (void)ParseIndexingMap(*first_text, &context);
-                     (void)ParseIndexingMap(*second_text, &context);
+                     (void)ParseIndexingMap(first_text, &context);
+                     (void)ParseIndexingMap(second_text, &context);
                    })},
                   {"compose", MedianMicroseconds([&] { (void)compose(); })},
                   {"print", MedianMicroseconds([&] {

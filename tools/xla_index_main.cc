@@ -1,6 +1,6 @@
-// xla-index: the command-line face of the library (DESIGN.md, "The
-// command-line contract"). It only splits the words, calls the library and
-// prints; every answer is computed by the library.
+// xla-index: the command-line face of the library. It only splits the
+// words, calls the library and prints; every answer is computed by the
+// library. Errors name the flag or argument at fault.
 //
 // Exit status: 0 on success, 1 on bad input (message on stderr); `equal`
 // and `empty` answer as diff/cmp do (tools/exact_commands.h).
@@ -33,8 +33,9 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
       indexing maps of the entry computation's root (or NAME), per operand;
       FILE may be a module, a computation or a list of instructions
   simplify MAP|- [--json] [--timing]
-      the simplified indexing map (MAP in the seed's text format or XLA's
-      one-line form; - reads standard input)
+      the simplified indexing map (MAP in the text format of XLA's
+      indexing-analysis documentation or XLA's one-line form; - reads
+      standard input)
   compose MAP1 MAP2 [--json] [--timing]
       MAP2 after MAP1: MAP1's results feed MAP2's dimensions
   layout SHAPE [--index=i,j,...] [--svg=FILE] [--json]
@@ -44,12 +45,13 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
   sparse ENCODING [--shape=AxB...] [--coo=FILE] [--svg=FILE] [--json]
       canonical '#sparse_tensor.encoding<{...}>', level types, maps,
       storage sizes; --coo (lines "i j ... value") assembles the storage
-  coalescing FILE.hlo [--block=N] [--unroll=N] [--json]
-      per operand read of the root (as a loop fusion): one warp's byte
-      ranges, memory transactions, efficiency and whether it is coalesced
-  utilization FILE.hlo [--json]
+  coalescing FILE.hlo [--instruction=NAME] [--block=N] [--unroll=N] [--json]
+      per operand read of the root or NAME (as a loop fusion): one warp's
+      byte ranges, memory transactions, efficiency and whether it is
+      coalesced
+  utilization FILE.hlo [--instruction=NAME] [--json]
       per operand: fraction of its elements read, reads per element
-  tile FILE.hlo --tile=8,128 [--json]
+  tile FILE.hlo --tile=8,128 [--instruction=NAME] [--json]
       an output tile propagated to a tile of every operand, or why not
   equal MAP1 MAP2 [--json] [--timing]
       exact: exit 0 when the maps relate the same (dims, result) pairs, 1
@@ -61,9 +63,15 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
 equal and empty exit 2 on bad input, as diff and cmp do; the other
 subcommands exit 1 on bad input.
 
---json prints a machine-readable answer; --timing repeats the work
-in-process and reports median times on stderr.
+--json prints a machine-readable answer (--json=false turns it off);
+--timing repeats the work in-process and reports median times on stderr.
+--instruction=NAME names an instruction of any computation, or
+COMPUTATION.NAME one of a given computation. Inputs (files, standard input)
+larger than 64 MiB are refused; --max-input-bytes=N changes the limit.
 )";
+
+/// Flags that are on or off (--json, --json=false), wherever they appear.
+constexpr absl::string_view kBooleanFlags[] = {"json", "timing"};
 
 /// One subcommand: its flags, how many positional arguments it takes (the
 /// run function may rely on that count) and the usage line shown otherwise.
@@ -78,36 +86,37 @@ struct Subcommand {
 const std::vector<Subcommand>& Subcommands() {
   static const auto* subcommands = new std::vector<Subcommand>{
       {"analyze",
-       {"json", "direction", "instruction"},
+       {"json", "direction", "instruction", "max-input-bytes"},
        1,
        "xla-index analyze FILE.hlo "
        "[--direction=output-to-input|input-to-output] [--instruction=NAME] "
        "[--json]",
        RunAnalyzeCommand},
       {"simplify",
-       {"json", "timing"},
+       {"json", "timing", "max-input-bytes"},
        1,
        "xla-index simplify MAP|- [--json] [--timing]",
        RunSimplifyCommand},
       {"compose",
-       {"json", "timing"},
+       {"json", "timing", "max-input-bytes"},
        2,
        "xla-index compose MAP1 MAP2 [--json] [--timing] (MAP2 after MAP1)",
        RunComposeCommand},
       {"coalescing",
-       {"json", "block", "unroll"},
+       {"json", "block", "unroll", "instruction", "max-input-bytes"},
        1,
-       "xla-index coalescing FILE.hlo [--block=N] [--unroll=N] [--json]",
+       "xla-index coalescing FILE.hlo [--instruction=NAME] [--block=N] "
+       "[--unroll=N] [--json]",
        RunCoalescingCommand},
       {"utilization",
-       {"json"},
+       {"json", "instruction", "max-input-bytes"},
        1,
-       "xla-index utilization FILE.hlo [--json]",
+       "xla-index utilization FILE.hlo [--instruction=NAME] [--json]",
        RunUtilizationCommand},
       {"tile",
-       {"json", "tile"},
+       {"json", "tile", "instruction", "max-input-bytes"},
        1,
-       "xla-index tile FILE.hlo --tile=8,128 [--json]",
+       "xla-index tile FILE.hlo --tile=8,128 [--instruction=NAME] [--json]",
        RunTileCommand},
       {"layout",
        {"json", "index", "svg"},
@@ -115,7 +124,7 @@ const std::vector<Subcommand>& Subcommands() {
        "xla-index layout SHAPE [--index=i,j,...] [--svg=FILE] [--json]",
        RunLayoutCommand},
       {"sparse",
-       {"json", "shape", "coo", "svg"},
+       {"json", "shape", "coo", "svg", "max-input-bytes"},
        1,
        "xla-index sparse ENCODING [--shape=AxB...] [--coo=FILE] [--svg=FILE] "
        "[--json]",
@@ -147,7 +156,7 @@ int Main(int argc, char** argv) {
     if (subcommand.name != name) continue;
     std::vector<std::string> args(argv + 2, argv + argc);
     absl::StatusOr<CommandLine> command_line =
-        ParseCommandLine(args, subcommand.flags);
+        ParseCommandLine(args, subcommand.flags, kBooleanFlags);
     absl::Status status = command_line.status();
     if (status.ok() &&
         command_line->positional.size() != subcommand.positional_count) {

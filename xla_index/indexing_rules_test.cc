@@ -16,7 +16,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/indexing_analysis.h"
-#include "xla_index/operand_utilization.h"
 #include "xla_index/reshape_indexing.h"
 #include "xla_index/rule_helpers.h"
 
@@ -776,44 +775,6 @@ TEST(IndexingMapSetTest, DeduplicatesEqualMaps) {
   EXPECT_FALSE(set.Insert(CreateIdentityMap({2, 3}, &context)));
   EXPECT_TRUE(set.Insert(CreateIdentityMap({3, 2}, &context)));
   EXPECT_EQ(set.size(), 2);
-}
-
-TEST_F(IndexingRulesTest, OperandUtilization) {
-  const HloInstruction* root = Parse(R"(
-p0 = f32[10, 20, 50] parameter(0)
-slice = f32[5, 3, 25] slice(f32[10, 20, 50] p0),
-  slice={[5:10:1], [3:20:7], [0:50:2]}
-)");
-  ASSERT_NE(root, nullptr);
-  std::vector<OperandUtilization> u =
-      ComputeOperandUtilization(*root, &context_);
-  ASSERT_EQ(u.size(), 1);
-  // The slice reads 5 * 3 * 25 elements of 10 * 20 * 50.
-  EXPECT_TRUE(u[0].exact);
-  EXPECT_EQ(u[0].elements_read, 5 * 3 * 25);
-  EXPECT_EQ(u[0].element_count, 10 * 20 * 50);
-
-  // Too many points to enumerate: the box bound is still exact here.
-  std::vector<OperandUtilization> bounded =
-      ComputeOperandUtilization(*root, &context_, /*max_points=*/10);
-  EXPECT_FALSE(bounded[0].exact);
-  EXPECT_GE(bounded[0].elements_read, 5 * 3 * 25);
-  EXPECT_LE(bounded[0].elements_read, 10 * 20 * 50);
-}
-
-TEST_F(IndexingRulesTest, OperandUtilizationOfAReduceReadsEverything) {
-  const HloInstruction* root = Parse(R"(
-p0 = f32[6, 4] parameter(0)
-c = f32[] constant(0)
-r = f32[4] reduce(p0, c), dimensions={0}, to_apply=add
-)");
-  ASSERT_NE(root, nullptr);
-  std::vector<OperandUtilization> u =
-      ComputeOperandUtilization(*root, &context_);
-  ASSERT_EQ(u.size(), 2);
-  EXPECT_EQ(u[0].elements_read, 24);
-  EXPECT_DOUBLE_EQ(u[0].Fraction(), 1.0);
-  EXPECT_EQ(u[1].elements_read, 1);
 }
 
 }  // namespace

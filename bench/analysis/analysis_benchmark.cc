@@ -1,8 +1,9 @@
-// Speed of the analysis layer on the seed's softmax fusion (f32[2,65,125])
-// and a transposing fusion of real size (f32[1024,4096]): one coalescing
-// report (two thread-to-offset compositions and 32 warp threads per read),
-// one utilization report (exact per-result counting, no enumeration of the
-// output), one tile report (every instruction of the fusion).
+// Speed of the analysis layer on the softmax fusion of XLA's
+// indexing-analysis documentation (f32[2,65,125]) and a transposing fusion
+// of real size (f32[1024,4096]): one coalescing report (two thread-to-offset
+// compositions and 32 warp threads per read), one utilization report (exact
+// per-result counting, no enumeration of the output), one tile report (every
+// instruction of the fusion).
 //
 // Run: bazel run -c opt //bench/analysis:analysis_benchmark
 //

@@ -13,7 +13,9 @@
 #include "absl/strings/str_replace.h"
 #include "layout/shape_layout.h"
 #include "xla_index/analysis/fusion_operands.h"
+#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/indexing_map_text.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -30,12 +32,10 @@ std::pair<std::vector<int64_t>, int64_t> WarpOffsets(
     int64_t last, int64_t block) {
   std::vector<int64_t> offsets;
   int64_t active = 0;
-  const int64_t num_symbols = thread_to_offset.GetSymbolCount();
-  std::vector<int64_t> symbols(num_symbols);
-  for (int64_t s = 0; s < num_symbols; ++s) {
-    symbols[s] = thread_to_offset.GetSymbolBound(s).lower;
-  }
-  Interval unroll = thread_to_offset.GetSymbolBound(unroll_symbol);
+  const std::vector<Interval> bounds = thread_to_offset.GetSymbolBounds();
+  std::vector<int64_t> symbols;
+  for (Interval b : bounds) symbols.push_back(b.lower);
+  const Interval unroll = bounds[unroll_symbol];
   for (int64_t thread = first; thread <= last; ++thread) {
     std::vector<int64_t> dims(kLaunchGridDims, 0);
     dims[kThreadIdX] = thread;
@@ -63,6 +63,179 @@ std::string Indent(const std::string& text, const std::string& prefix) {
   return prefix + absl::StrReplaceAll(text, {{"\n", "\n" + prefix}});
 }
 
+// Refuses warps whose analysis would evaluate more than
+// kMaxWarpEvaluations points per read (warp_size threads x unroll
+// elements), before any work is done.
+absl::Status CheckWarpWork(const CoalescingOptions& options) {
+  if (options.warp_size < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("warp size must be at least 1, got ", options.warp_size));
+  }
+  if (options.unroll < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unroll factor must be at least 1, got ", options.unroll));
+  }
+  std::optional<int64_t> work = CheckedMul(options.warp_size, options.unroll);
+  if (!work || *work > kMaxWarpEvaluations) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unroll ", options.unroll, " x warp size ", options.warp_size,
+        " is more than the ", kMaxWarpEvaluations,
+        " element evaluations per operand read this analysis does; use a "
+        "smaller unroll factor"));
+  }
+  return absl::OkStatus();
+}
+
+// A caller-given launch grid, checked: the loop map has one linear index
+// over threads.x and blocks.x, so y and z must be 1.
+absl::StatusOr<LaunchGrid> CheckGivenGrid(const LaunchGrid& grid,
+                                          int64_t unroll) {
+  for (int64_t i = 0; i < 3; ++i) {
+    const char axis = "xyz"[i];
+    if (grid.threads[i] < 1 || grid.blocks[i] < 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "launch grid: threads.", std::string(1, axis), " and blocks.",
+          std::string(1, axis), " must be at least 1, got ", grid.threads[i],
+          " and ", grid.blocks[i]));
+    }
+    if (i > 0 && (grid.threads[i] != 1 || grid.blocks[i] != 1)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "launch grid: the loop map uses x only; threads.",
+          std::string(1, axis), " and blocks.", std::string(1, axis),
+          " must be 1, got ", grid.threads[i], " and ", grid.blocks[i]));
+    }
+  }
+  if (!CheckedProduct({grid.blocks[0], grid.threads[0], unroll})) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "launch grid: ", grid.blocks[0], " blocks x ", grid.threads[0],
+        " threads x unroll ", unroll, " is more than INT64_MAX elements"));
+  }
+  return grid;
+}
+
+// The launch for the fusion's outputs (the given grid, or the default loop
+// launch), which must have one element count (the outputs of a multi-output
+// loop fusion are computed by the same threads, XLA's loop emitter over one
+// index shape).
+absl::StatusOr<LaunchGrid> LaunchFor(const AnalyzedFusion& fusion,
+                                     const CoalescingOptions& options) {
+  const int64_t elements = fusion.output_shapes[0].ElementCount();
+  for (size_t j = 1; j < fusion.output_shapes.size(); ++j) {
+    if (fusion.output_shapes[j].ElementCount() != elements) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("outputs of '", fusion.root->name(),
+                       "' differ in element count (output 0: ",
+                       fusion.output_shapes[0].ToString(), ", output ", j, ": ",
+                       fusion.output_shapes[j].ToString(),
+                       "); one loop launch cannot cover both"));
+    }
+  }
+  if (options.grid.has_value()) {
+    return CheckGivenGrid(*options.grid, options.unroll);
+  }
+  return DefaultLoopLaunchGrid(elements, options.threads_per_block,
+                               options.unroll);
+}
+
+// Checks that options.block and options.warp lie in the launch grid and
+// sets the warp's thread range [first_thread, last_thread].
+absl::Status PlaceWarp(const CoalescingOptions& options,
+                       CoalescingReport& report) {
+  const LaunchGrid& grid = report.grid;
+  if (options.block < 0 || options.block >= grid.blocks[0]) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("block ", options.block, " is outside the launch grid of ",
+                     grid.blocks[0], " blocks"));
+  }
+  std::optional<int64_t> first = CheckedMul(options.warp, options.warp_size);
+  if (options.warp < 0 || !first || *first >= grid.threads[0]) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("warp ", options.warp, " is outside a block of ",
+                     grid.threads[0], " threads"));
+  }
+  report.first_thread = *first;
+  // first < threads[0], so first + warp_size - 1 only overflows when the
+  // block is smaller anyway.
+  report.last_thread =
+      std::min(SaturatingAdd(*first, options.warp_size), grid.threads[0]) - 1;
+  return absl::OkStatus();
+}
+
+// InvalidArgument naming `read`'s operand when an element offset is
+// saturated (its evaluation overflowed) or its bytes do not fit in int64.
+absl::Status CheckByteOffsets(absl::Span<const int64_t> offsets,
+                              const OperandCoalescing& read) {
+  for (int64_t o : offsets) {
+    std::optional<int64_t> next = CheckedAdd(o, 1);
+    if (o != Interval::kMin && next && *next != Interval::kMax &&
+        CheckedMul(o, read.bits_per_element) &&
+        CheckedMul(*next, read.bits_per_element)) {
+      continue;
+    }
+    return absl::InvalidArgumentError(absl::StrCat(
+        "operand ", read.operand, " (", read.operand_name, ", ",
+        read.operand_shape.ToString(), "), map ", read.map_index,
+        ": the byte offset of element ", o,
+        " does not fit in int64 (the operand is too large to analyze)"));
+  }
+  return absl::OkStatus();
+}
+
+// One read: operand `operand` through `map`, output `output`'s map number
+// `map_index`, analyzed at the report's warp.
+absl::StatusOr<OperandCoalescing> AnalyzeRead(
+    const FusionOperand& operand, size_t output, int64_t map_index,
+    const IndexingMap& map, const IndexingMap& thread_to_output,
+    const CoalescingReport& report) {
+  OperandCoalescing read;
+  read.operand = operand.number;
+  read.operand_name = operand.name;
+  read.operand_shape = operand.shape;
+  read.output = static_cast<int64_t>(output);
+  read.map_index = map_index;
+  if (map.IsUndefined()) {
+    read.analyzed = false;
+    read.reason = "no indexing rule (UNDEFINED map)";
+    return read;
+  }
+  if (!operand.shape.IsArray()) {
+    read.analyzed = false;
+    read.reason = "operand is not an array";
+    return read;
+  }
+  read.bits_per_element = BitsPerElement(operand.shape);
+  if (map.IsKnownEmpty()) {
+    read.access = SummarizeWarpAccess({}, read.bits_per_element);
+    return read;
+  }
+  IndexingMap thread_to_operand =
+      ComposeThreadToInputIndexing(thread_to_output, map);
+  absl::StatusOr<IndexingMap> thread_to_offset =
+      ComposeWithPhysicalLayout(thread_to_operand, operand.shape);
+  if (!thread_to_offset.ok()) {
+    read.analyzed = false;
+    read.reason = std::string(thread_to_offset.status().message());
+    return read;
+  }
+  read.thread_to_offset = *std::move(thread_to_offset);
+  std::vector<int64_t> offsets;
+  if (!read.thread_to_offset.IsKnownEmpty()) {
+    // Symbols (ComposeIndexingMaps' order): the layout map's range
+    // variables (none today), the operand map's, then the unroll element,
+    // then runtime variables.
+    const int64_t layout_ranges = read.thread_to_offset.GetRangeVarsCount() -
+                                  thread_to_operand.GetRangeVarsCount();
+    auto [warp_offsets, active] = WarpOffsets(
+        read.thread_to_offset, layout_ranges + map.GetRangeVarsCount(),
+        report.first_thread, report.last_thread, report.options.block);
+    offsets = std::move(warp_offsets);
+    read.active_threads = active;
+  }
+  XI_RETURN_IF_ERROR(CheckByteOffsets(offsets, read));
+  read.access = SummarizeWarpAccess(offsets, read.bits_per_element);
+  return read;
+}
+
 }  // namespace
 
 WarpMemoryAccess SummarizeWarpAccess(absl::Span<const int64_t> offsets,
@@ -76,8 +249,9 @@ WarpMemoryAccess SummarizeWarpAccess(absl::Span<const int64_t> offsets,
   // Sorted elements give sorted ranges; adjacent or overlapping ones merge
   // (two 4-bit elements share a byte).
   for (int64_t o : elements) {
-    ByteRange range{FloorDiv(o * bits_per_element, 8),
-                    CeilDiv((o + 1) * bits_per_element, 8)};
+    ByteRange range{
+        FloorDiv(SaturatingMul(o, bits_per_element), 8),
+        CeilDiv(SaturatingMul(SaturatingAdd(o, 1), bits_per_element), 8)};
     if (!access.byte_ranges.empty() &&
         access.byte_ranges.back().end >= range.begin) {
       access.byte_ranges.back().end =
@@ -87,7 +261,8 @@ WarpMemoryAccess SummarizeWarpAccess(absl::Span<const int64_t> offsets,
     }
   }
   for (const ByteRange& range : access.byte_ranges) {
-    access.bytes_touched += range.end - range.begin;
+    access.bytes_touched =
+        SaturatingAdd(access.bytes_touched, range.end - range.begin);
   }
   for (int64_t size : kTransactionSizes) {
     TransactionCount count;
@@ -115,99 +290,47 @@ WarpMemoryAccess SummarizeWarpAccess(absl::Span<const int64_t> offsets,
 }
 
 absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
-    const HloModule& module, const CoalescingOptions& options,
+    const HloInstruction& instruction, const CoalescingOptions& options,
     mlir::MLIRContext* context) {
-  if (options.warp_size < 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("warp size must be at least 1, got ", options.warp_size));
-  }
-  absl::StatusOr<AnalyzedFusion> fusion =
-      AnalyzeFusionOperands(module, context);
-  if (!fusion.ok()) return fusion.status();
+  XI_RETURN_IF_ERROR(CheckWarpWork(options));
+  XI_ASSIGN_OR_RETURN(AnalyzedFusion fusion,
+                      AnalyzeFusionOperands(instruction, context));
   CoalescingReport report;
-  report.root_name = fusion->root->name();
-  report.output_shape = fusion->output_shape;
+  report.root_name = fusion.root->name();
+  report.output_shape = fusion.output_shape;
+  report.output_shapes = fusion.output_shapes;
   report.options = options;
-  absl::StatusOr<LaunchGrid> grid =
-      DefaultLoopLaunchGrid(fusion->output_shape.ElementCount(),
-                            options.threads_per_block, options.unroll);
-  if (!grid.ok()) return grid.status();
-  report.grid = *grid;
-  if (options.block < 0 || options.block >= grid->blocks[0]) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("block ", options.block, " is outside the launch grid of ",
-                     grid->blocks[0], " blocks"));
+  XI_ASSIGN_OR_RETURN(report.grid, LaunchFor(fusion, options));
+  XI_RETURN_IF_ERROR(PlaceWarp(options, report));
+  for (const Shape& output : fusion.output_shapes) {
+    XI_ASSIGN_OR_RETURN(IndexingMap thread_to_output,
+                        DefaultThreadIdToOutputIndexing(
+                            report.grid, options.unroll, output, context));
+    report.thread_to_outputs.push_back(std::move(thread_to_output));
   }
-  report.first_thread = options.warp * options.warp_size;
-  if (options.warp < 0 || report.first_thread >= grid->threads[0]) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("warp ", options.warp, " is outside a block of ",
-                     grid->threads[0], " threads"));
-  }
-  report.last_thread =
-      std::min(report.first_thread + options.warp_size, grid->threads[0]) - 1;
-  absl::StatusOr<IndexingMap> thread_to_output =
-      DefaultThreadIdToOutputIndexing(*grid, options.unroll,
-                                      fusion->output_shape, context);
-  if (!thread_to_output.ok()) return thread_to_output.status();
-  report.thread_to_output = *thread_to_output;
-
-  for (const FusionOperand& operand : fusion->operands) {
-    for (int64_t i = 0; i < operand.maps.size(); ++i) {
-      const IndexingMap& map = operand.maps[i];
-      OperandCoalescing read;
-      read.operand = operand.number;
-      read.operand_name = operand.name;
-      read.operand_shape = operand.shape;
-      read.map_index = i;
-      if (map.IsUndefined()) {
-        read.analyzed = false;
-        read.reason = "no indexing rule (UNDEFINED map)";
+  report.thread_to_output = report.thread_to_outputs[0];
+  for (const FusionOperand& operand : fusion.operands) {
+    for (size_t j = 0; j < operand.maps_by_output.size(); ++j) {
+      const IndexingMapSet& maps = operand.maps_by_output[j];
+      for (int64_t i = 0; i < maps.size(); ++i) {
+        XI_ASSIGN_OR_RETURN(OperandCoalescing read,
+                            AnalyzeRead(operand, j, i, maps[i],
+                                        report.thread_to_outputs[j], report));
         report.operands.push_back(std::move(read));
-        continue;
       }
-      if (!operand.shape.IsArray()) {
-        read.analyzed = false;
-        read.reason = "operand is not an array";
-        report.operands.push_back(std::move(read));
-        continue;
-      }
-      read.bits_per_element = BitsPerElement(operand.shape);
-      if (map.IsKnownEmpty()) {
-        read.access = SummarizeWarpAccess({}, read.bits_per_element);
-        report.operands.push_back(std::move(read));
-        continue;
-      }
-      IndexingMap thread_to_operand =
-          ComposeThreadToInputIndexing(*thread_to_output, map);
-      absl::StatusOr<IndexingMap> thread_to_offset =
-          ComposeWithPhysicalLayout(thread_to_operand, operand.shape);
-      if (!thread_to_offset.ok()) {
-        read.analyzed = false;
-        read.reason = std::string(thread_to_offset.status().message());
-        report.operands.push_back(std::move(read));
-        continue;
-      }
-      read.thread_to_offset = *thread_to_offset;
-      std::vector<int64_t> offsets;
-      if (!read.thread_to_offset.IsKnownEmpty()) {
-        // Symbols (ComposeIndexingMaps' order): the layout map's range
-        // variables (none today), the operand map's, then the unroll
-        // element, then runtime variables.
-        const int64_t layout_ranges =
-            read.thread_to_offset.GetRangeVarsCount() -
-            thread_to_operand.GetRangeVarsCount();
-        auto [warp_offsets, active] = WarpOffsets(
-            read.thread_to_offset, layout_ranges + map.GetRangeVarsCount(),
-            report.first_thread, report.last_thread, options.block);
-        offsets = std::move(warp_offsets);
-        read.active_threads = active;
-      }
-      read.access = SummarizeWarpAccess(offsets, read.bits_per_element);
-      report.operands.push_back(std::move(read));
     }
   }
   return report;
+}
+
+absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
+    const HloModule& module, const CoalescingOptions& options,
+    mlir::MLIRContext* context) {
+  const HloComputation* entry = module.entry_computation();
+  if (entry == nullptr || entry->root() == nullptr) {
+    return absl::InvalidArgumentError("module has no entry root instruction");
+  }
+  return AnalyzeCoalescing(*entry->root(), options, context);
 }
 
 std::string CoalescingVerdict(const OperandCoalescing& read) {
@@ -218,18 +341,32 @@ std::string CoalescingVerdict(const OperandCoalescing& read) {
 
 std::string CoalescingReportToText(const CoalescingReport& report) {
   const LaunchGrid& g = report.grid;
+  // One output reads as before; a multi-output root lists its outputs and
+  // one thread map per output, and says which output each read serves.
+  const bool multi_output = report.thread_to_outputs.size() > 1;
+  std::vector<std::string> shapes;
+  for (const Shape& shape : report.output_shapes) {
+    shapes.push_back(shape.ToString());
+  }
   std::string text = absl::StrCat(
-      "root: ", report.root_name, "\noutput: ", report.output_shape.ToString(),
+      "root: ", report.root_name, multi_output ? "\noutputs: " : "\noutput: ",
+      multi_output ? absl::StrJoin(shapes, ", ")
+                   : report.output_shape.ToString(),
       "\nlaunch: threads (", absl::StrJoin(g.threads, ", "), "), blocks (",
       absl::StrJoin(g.blocks, ", "), "), unroll ", report.options.unroll,
       "\nwarp: block ", report.options.block, ", warp ", report.options.warp,
-      ", threads ", report.first_thread, "..", report.last_thread,
-      "\nthread -> output:\n", Indent(ToString(report.thread_to_output), "  "),
-      "\n");
+      ", threads ", report.first_thread, "..", report.last_thread, "\n");
+  for (size_t j = 0; j < report.thread_to_outputs.size(); ++j) {
+    absl::StrAppend(&text, "thread -> output",
+                    multi_output ? absl::StrCat(" ", j) : "", ":\n",
+                    Indent(ToString(report.thread_to_outputs[j]), "  "), "\n");
+  }
   for (const OperandCoalescing& read : report.operands) {
-    absl::StrAppend(&text, "operand ", read.operand, " (", read.operand_name,
-                    ", ", read.operand_shape.ToString(), "), map ",
-                    read.map_index, ":\n");
+    absl::StrAppend(
+        &text, "operand ", read.operand, " (", read.operand_name, ", ",
+        read.operand_shape.ToString(), "), ",
+        multi_output ? absl::StrCat("output ", read.output, ", ") : "", "map ",
+        read.map_index, ":\n");
     if (!read.analyzed) {
       absl::StrAppend(&text, "  not analyzed: ", read.reason, "\n");
       continue;
@@ -277,7 +414,17 @@ std::string CoalescingReportToJson(const CoalescingReport& report) {
       ", \"first_thread\": ", report.first_thread,
       ", \"last_thread\": ", report.last_thread,
       "}, \"thread_to_output\": ", IndexingMapToJson(report.thread_to_output),
-      ", \"operands\": [");
+      ", \"output_shapes\": [");
+  for (size_t j = 0; j < report.output_shapes.size(); ++j) {
+    absl::StrAppend(&json, j ? ", " : "",
+                    JsonQuote(report.output_shapes[j].ToString()));
+  }
+  absl::StrAppend(&json, "], \"thread_to_outputs\": [");
+  for (size_t j = 0; j < report.thread_to_outputs.size(); ++j) {
+    absl::StrAppend(&json, j ? ", " : "",
+                    IndexingMapToJson(report.thread_to_outputs[j]));
+  }
+  absl::StrAppend(&json, "], \"operands\": [");
   for (size_t i = 0; i < report.operands.size(); ++i) {
     const OperandCoalescing& read = report.operands[i];
     const WarpMemoryAccess& a = read.access;
@@ -285,7 +432,7 @@ std::string CoalescingReportToJson(const CoalescingReport& report) {
         &json, i ? ", " : "", "{\"operand\": ", read.operand,
         ", \"name\": ", JsonQuote(read.operand_name),
         ", \"shape\": ", JsonQuote(read.operand_shape.ToString()),
-        ", \"map_index\": ", read.map_index,
+        ", \"output\": ", read.output, ", \"map_index\": ", read.map_index,
         ", \"analyzed\": ", read.analyzed ? "true" : "false",
         ", \"reason\": ", JsonQuote(read.reason),
         ", \"thread_to_offset\": ", IndexingMapToJson(read.thread_to_offset),

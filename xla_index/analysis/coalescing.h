@@ -3,8 +3,8 @@
 
 // Memory coalescing of a loop fusion's reads, one warp at a time.
 //
-// For each operand of the fusion and each of its output-to-input maps, the
-// thread-to-offset map is
+// For each operand of the fusion, each output and each of its
+// output-to-input maps for that output, the thread-to-offset map is
 //   (thread, block ids) -> output element        (gpu_launch_grid.h)
 //                       -> operand element       (the fusion's map)
 //                       -> memory offset         (the operand's layout)
@@ -28,6 +28,15 @@
 // 32-byte transactions, or when they form one contiguous range (then only
 // alignment costs the extra sector).
 //
+// A multi-output (tuple) root is one loop over its outputs, which must have
+// one element count: the same threads write every output, each through its
+// own thread -> output map.
+//
+// Limits: a warp's analysis evaluates warp_size x unroll points per read;
+// more than kMaxWarpEvaluations is refused up front. Offsets whose bytes do
+// not fit in int64 (outputs or operands of close to 2^63 elements) are an
+// error naming the operand, never wrapped.
+//
 // Example: f32 elementwise, row-major: 32 threads read offsets 0..31, bytes
 // [0, 128): 4 transactions of 32 bytes, minimum 4, efficiency 1, coalesced.
 // A slice with stride 2 reads offsets 0, 2, ..., 62: 32 ranges of 4 bytes
@@ -35,11 +44,13 @@
 // coalesced.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "hlo/instruction.h"
 #include "hlo/module.h"
 #include "hlo/shape.h"
 #include "mlir/IR/MLIRContext.h"
@@ -48,16 +59,26 @@
 
 namespace xla_index {
 
+/// Most points (threads x unroll elements) one warp's read is evaluated at;
+/// AnalyzeCoalescing refuses options that need more.
+inline constexpr int64_t kMaxWarpEvaluations = int64_t{1} << 22;
+
 struct CoalescingOptions {
-  /// Threads per block (`--block=N`); the launch uses fewer when the output
-  /// is small.
+  /// Threads per block; the launch uses fewer when the output is small.
   int64_t threads_per_block = 128;
-  /// Elements per thread (`--unroll=N`).
+  /// Elements per thread (warp_size x unroll <= kMaxWarpEvaluations).
   int64_t unroll = 1;
   /// The analyzed warp: block id x and warp number within the block.
   int64_t block = 0;
   int64_t warp = 0;
   int64_t warp_size = 32;
+  /// The launch, when the caller knows it (e.g. from its own emitter);
+  /// otherwise DefaultLoopLaunchGrid from threads_per_block and unroll.
+  /// The loop map uses x only: y and z must be 1, every extent >= 1, and
+  /// blocks.x * threads.x * unroll must fit in int64. A grid that covers
+  /// fewer elements than the output leaves the rest unwritten; threads past
+  /// the output write nothing.
+  std::optional<LaunchGrid> grid;
 };
 
 /// The bytes [begin, end).
@@ -89,15 +110,20 @@ struct WarpMemoryAccess {
 };
 
 /// The traffic of the elements at `offsets` (in elements, duplicates
-/// allowed) of `bits_per_element` bits each; see the file comment.
+/// allowed) of `bits_per_element` bits each; see the file comment. Byte
+/// offsets saturate at the int64 limits (AnalyzeCoalescing rejects such
+/// offsets before calling this).
 WarpMemoryAccess SummarizeWarpAccess(absl::Span<const int64_t> offsets,
                                      int64_t bits_per_element);
 
-/// One read of the fusion: operand `operand` through its map `map_index`.
+/// One read of the fusion: operand `operand` through map `map_index` of
+/// output `output`.
 struct OperandCoalescing {
   int64_t operand = 0;
   std::string operand_name;
   Shape operand_shape;
+  /// The output (tuple element) whose elements this read computes.
+  int64_t output = 0;
   int64_t map_index = 0;
   /// False when the map is UNDEFINED (no indexing rule) or the layout is
   /// invalid; `reason` says which. The numbers below are then unset.
@@ -114,20 +140,32 @@ struct OperandCoalescing {
 
 struct CoalescingReport {
   std::string root_name;
+  /// Output 0, and all outputs (one unless the root is a tuple).
   Shape output_shape;
+  std::vector<Shape> output_shapes;
   LaunchGrid grid;
   CoalescingOptions options;
   /// Thread x ids of the analyzed warp: [first_thread, last_thread].
   int64_t first_thread = 0;
   int64_t last_thread = 0;
+  /// The thread map of output 0, and of every output.
   IndexingMap thread_to_output = IndexingMap::Undefined();
+  std::vector<IndexingMap> thread_to_outputs;
   std::vector<OperandCoalescing> operands;
 };
 
-/// Coalescing of every operand read of `module`'s root, analyzed as a loop
-/// fusion (xla_index/analysis/fusion_operands.h). InvalidArgument for bad
-/// options (block or warp outside the launch grid, sizes < 1) or a root that
-/// is not an array.
+/// Coalescing of every operand read of `instruction`, analyzed as a loop
+/// fusion (xla_index/analysis/fusion_operands.h: a fusion instruction
+/// through its fused computation, any other instruction composed back to its
+/// computation's parameters), for every output. InvalidArgument for bad
+/// options (block or warp outside the launch grid, sizes < 1, more than
+/// kMaxWarpEvaluations points), outputs that are not arrays or differ in
+/// element count, or offsets that overflow int64 (naming the operand).
+absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
+    const HloInstruction& instruction, const CoalescingOptions& options,
+    mlir::MLIRContext* context);
+
+/// The same for the root of `module`'s entry computation.
 absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
     const HloModule& module, const CoalescingOptions& options,
     mlir::MLIRContext* context);
@@ -146,8 +184,10 @@ std::string CoalescingVerdict(const OperandCoalescing& read);
 ///   {"root": NAME, "output_shape": "f32[..]{..}",
 ///    "launch": {"threads": [x, y, z], "blocks": [x, y, z], "unroll": U},
 ///    "warp": {"block": B, "warp": W, "first_thread": T0, "last_thread": T1},
-///    "thread_to_output": MAP,
-///    "operands": [{"operand": K, "name": N, "shape": S, "map_index": I,
+///    "thread_to_output": MAP, "output_shapes": [S, ...],
+///    "thread_to_outputs": [MAP, ...],
+///    "operands": [{"operand": K, "name": N, "shape": S, "output": J,
+///      "map_index": I,
 ///      "analyzed": true, "reason": "", "thread_to_offset": MAP,
 ///      "bits_per_element": 32, "active_threads": 32,
 ///      "distinct_elements": 32, "bytes_touched": 128,

@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "layout/shape_layout.h"
+#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/fusion_indexing.h"
 
 namespace xla_index {
@@ -23,7 +24,119 @@ Shape WithLayout(const Shape& shape, const Shape& fallback) {
   return WithDefaultLayout(result);
 }
 
+// The output shapes of `root` (tuple elements for a tuple), each an array.
+absl::StatusOr<std::vector<Shape>> OutputShapes(const HloInstruction& root) {
+  const Shape& shape = root.shape();
+  std::vector<Shape> outputs;
+  if (shape.IsTuple()) {
+    outputs = shape.tuple_shapes();
+  } else {
+    outputs.push_back(shape);
+  }
+  if (outputs.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "instruction '", root.name(), "' (line ", root.source_line(),
+        ") has no outputs: ", shape.ToString()));
+  }
+  for (size_t j = 0; j < outputs.size(); ++j) {
+    if (!outputs[j].IsArray()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "instruction '", root.name(), "' (line ", root.source_line(), ")",
+          shape.IsTuple() ? absl::StrCat(" output ", j) : "",
+          " does not produce an array: ", shape.ToString()));
+    }
+    // Every analysis counts output elements; they must fit.
+    if (!CheckedProduct(outputs[j].dimensions())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "instruction '", root.name(), "' (line ", root.source_line(), ")",
+          shape.IsTuple() ? absl::StrCat(" output ", j) : "", " of shape ",
+          outputs[j].ToString(), " has more than INT64_MAX elements"));
+    }
+    outputs[j] = WithLayout(outputs[j], outputs[j]);
+  }
+  return outputs;
+}
+
+// Appends `indexing` (maps per operand number) as output `output`'s maps.
+void AddOutputMaps(const HloInstructionIndexing& indexing, size_t output,
+                   std::vector<FusionOperand>& operands) {
+  for (FusionOperand& operand : operands) {
+    if (operand.number >= 0 &&
+        operand.number < static_cast<int64_t>(indexing.indexing_maps.size())) {
+      operand.maps_by_output[output] = indexing.indexing_maps[operand.number];
+      operand.maps.InsertAll(operand.maps_by_output[output]);
+    }
+  }
+}
+
+// A fusion: operand K is the fusion's operand K (its layout, else the fused
+// parameter's), read through the fused computation's composed maps.
+void AddFusionOperands(AnalyzedFusion& fusion, mlir::MLIRContext* context) {
+  const HloInstruction* root = fusion.root;
+  const size_t outputs = fusion.output_shapes.size();
+  for (int64_t k = 0; k < root->operand_count(); ++k) {
+    const HloInstruction* operand = root->operand(k);
+    const HloInstruction* parameter = fusion.computation->parameter(k);
+    FusionOperand entry_operand;
+    entry_operand.number = k;
+    entry_operand.name = operand->name();
+    entry_operand.shape = WithLayout(
+        operand->shape(), parameter ? parameter->shape() : operand->shape());
+    entry_operand.maps_by_output.resize(outputs);
+    fusion.operands.push_back(std::move(entry_operand));
+  }
+  for (size_t j = 0; j < outputs; ++j) {
+    AddOutputMaps(ComputeOutputToInputFusionIndexing(root, j, context), j,
+                  fusion.operands);
+  }
+}
+
+// Any other instruction: operand K is parameter K of its computation,
+// read through the maps composed from the instruction back to it.
+void AddParameterOperands(AnalyzedFusion& fusion, mlir::MLIRContext* context) {
+  const size_t outputs = fusion.output_shapes.size();
+  for (const HloInstruction* parameter : fusion.computation->parameters()) {
+    FusionOperand operand;
+    operand.number = parameter->parameter_number();
+    operand.name = parameter->name();
+    operand.shape = WithLayout(parameter->shape(), parameter->shape());
+    operand.maps_by_output.resize(outputs);
+    fusion.operands.push_back(std::move(operand));
+  }
+  std::sort(fusion.operands.begin(), fusion.operands.end(),
+            [](const FusionOperand& a, const FusionOperand& b) {
+              return a.number < b.number;
+            });
+  for (size_t j = 0; j < outputs; ++j) {
+    AddOutputMaps(ComputeComputationOutputToInputIndexing(
+                      *fusion.computation, fusion.root, j, context),
+                  j, fusion.operands);
+  }
+}
+
 }  // namespace
+
+absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
+    const HloInstruction& instruction, mlir::MLIRContext* context) {
+  AnalyzedFusion fusion;
+  fusion.root = &instruction;
+  absl::StatusOr<std::vector<Shape>> outputs = OutputShapes(instruction);
+  if (!outputs.ok()) return outputs.status();
+  fusion.output_shapes = *std::move(outputs);
+  fusion.output_shape = fusion.output_shapes[0];
+  if (const HloComputation* fused = instruction.fused_computation()) {
+    fusion.computation = fused;
+    AddFusionOperands(fusion, context);
+    return fusion;
+  }
+  fusion.computation = instruction.parent();
+  if (fusion.computation == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "instruction '", instruction.name(), "' is not part of a computation"));
+  }
+  AddParameterOperands(fusion, context);
+  return fusion;
+}
 
 absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
     const HloModule& module, mlir::MLIRContext* context) {
@@ -31,60 +144,34 @@ absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
   if (entry == nullptr || entry->root() == nullptr) {
     return absl::InvalidArgumentError("module has no entry root instruction");
   }
-  AnalyzedFusion fusion;
-  fusion.root = entry->root();
-  const Shape& shape = fusion.root->shape();
-  fusion.output_shape = shape.IsTuple() && !shape.tuple_shapes().empty()
-                            ? shape.tuple_shapes(0)
-                            : shape;
-  if (!fusion.output_shape.IsArray()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "root '", fusion.root->name(), "' (line ", fusion.root->source_line(),
-        ") does not produce an array: ", shape.ToString()));
-  }
-  fusion.output_shape = WithLayout(fusion.output_shape, fusion.output_shape);
+  return AnalyzeFusionOperands(*entry->root(), context);
+}
 
-  const HloComputation* fused = fusion.root->fused_computation();
-  if (fused != nullptr) {
-    fusion.computation = fused;
-    HloInstructionIndexing indexing =
-        ComputeOutputToInputFusionIndexing(fusion.root, 0, context);
-    for (int64_t k = 0; k < fusion.root->operand_count(); ++k) {
-      const HloInstruction* operand = fusion.root->operand(k);
-      const HloInstruction* parameter = fused->parameter(k);
-      FusionOperand entry_operand;
-      entry_operand.number = k;
-      entry_operand.name = operand->name();
-      entry_operand.shape = WithLayout(
-          operand->shape(), parameter ? parameter->shape() : operand->shape());
-      if (k < static_cast<int64_t>(indexing.indexing_maps.size())) {
-        entry_operand.maps = indexing.indexing_maps[k];
-      }
-      fusion.operands.push_back(std::move(entry_operand));
+absl::StatusOr<const HloInstruction*> FindInstruction(const HloModule& module,
+                                                      absl::string_view name) {
+  if (const HloComputation* entry = module.entry_computation()) {
+    if (const HloInstruction* found = entry->GetInstruction(name)) {
+      return found;
     }
-    return fusion;
   }
-
-  fusion.computation = entry;
-  HloInstructionIndexing indexing =
-      ComputeComputationOutputToInputIndexing(*entry, fusion.root, 0, context);
-  std::vector<HloInstruction*> parameters = entry->parameters();
-  for (const HloInstruction* parameter : parameters) {
-    FusionOperand operand;
-    operand.number = parameter->parameter_number();
-    operand.name = parameter->name();
-    operand.shape = WithLayout(parameter->shape(), parameter->shape());
-    if (operand.number >= 0 &&
-        operand.number < static_cast<int64_t>(indexing.indexing_maps.size())) {
-      operand.maps = indexing.indexing_maps[operand.number];
+  for (const auto& computation : module.computations()) {
+    if (const HloInstruction* found = computation->GetInstruction(name)) {
+      return found;
     }
-    fusion.operands.push_back(std::move(operand));
   }
-  std::sort(fusion.operands.begin(), fusion.operands.end(),
-            [](const FusionOperand& a, const FusionOperand& b) {
-              return a.number < b.number;
-            });
-  return fusion;
+  for (size_t dot = name.find('.'); dot != absl::string_view::npos;
+       dot = name.find('.', dot + 1)) {
+    const HloComputation* computation =
+        module.GetComputation(name.substr(0, dot));
+    if (computation == nullptr) continue;
+    if (const HloInstruction* found =
+            computation->GetInstruction(name.substr(dot + 1))) {
+      return found;
+    }
+  }
+  return absl::NotFoundError(absl::StrCat(
+      "no instruction named '", name,
+      "' (write NAME, or COMPUTATION.NAME for one inside a computation)"));
 }
 
 }  // namespace xla_index

@@ -1,23 +1,27 @@
 #ifndef XLA_INDEX_ANALYSIS_FUSION_OPERANDS_H_
 #define XLA_INDEX_ANALYSIS_FUSION_OPERANDS_H_
 
-// What the analysis layer analyzes in a module: the root of the entry
-// computation as one kernel, with its output shape and, for every input
-// ("operand"), its shape (with its layout) and the output-to-input maps.
+// What the analysis layer analyzes: one instruction as one kernel, with its
+// output shapes and, for every input ("operand"), its shape (with its
+// layout) and the output-to-input maps.
 //
-//  - A fusion root is analyzed through its fused computation; operand K is
-//    operand K of the fusion instruction.
-//  - Any other root (a bare instruction list, as the seeds write fusions) is
-//    composed back to the entry computation's parameters; operand K is
-//    parameter number K.
+//  - A fusion instruction is analyzed through its fused computation;
+//    operand K is operand K of the fusion instruction.
+//  - Any other instruction (e.g. the root of a bare instruction list, as
+//    XLA's indexing-analysis documentation writes fusions, or an instruction
+//    inside a fused computation) is composed back to the parameters of the
+//    computation that holds it; operand K is parameter number K.
 //
-// A tuple-shaped root (a multi-output fusion) is analyzed for output 0.
+// A tuple-shaped instruction (a multi-output fusion) has one output per
+// tuple element; every output is analyzed, and each operand keeps its maps
+// per output.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "hlo/instruction.h"
 #include "hlo/module.h"
 #include "hlo/shape.h"
@@ -36,26 +40,50 @@ struct FusionOperand {
   /// Its shape with its layout (DefaultLayout when none is written; a layout
   /// written on the fused parameter is used when the operand has none).
   Shape shape;
-  /// Output-to-input maps from an output element to the elements of this
-  /// operand it reads (empty when the output does not read it).
+  /// Output-to-input maps from an element of output j to the elements of
+  /// this operand it reads: maps_by_output[j] (empty when output j does not
+  /// read it).
+  std::vector<IndexingMapSet> maps_by_output;
+  /// The union over the outputs of maps_by_output (one set of reads when
+  /// all outputs are computed together, as a multi-output loop fusion
+  /// does).
   IndexingMapSet maps;
 };
 
-/// The kernel: the entry root seen as a fusion.
+/// The kernel: one instruction seen as a fusion.
 struct AnalyzedFusion {
+  /// The analyzed instruction (the fusion, or the root of the composition).
   const HloInstruction* root = nullptr;
   /// The computation whose instructions are composed (the fused
-  /// computation, or the entry computation).
+  /// computation, or the computation holding `root`).
   const HloComputation* computation = nullptr;
-  /// Shape of the analyzed output (tuple element 0 for a tuple root).
+  /// Shapes of the outputs, with layouts: the tuple elements of a tuple
+  /// root, else the root's shape alone. Every one is an array.
+  std::vector<Shape> output_shapes;
+  /// output_shapes[0].
   Shape output_shape;
   std::vector<FusionOperand> operands;
 };
 
-/// The analyzed fusion of `module` (see the file comment). InvalidArgument
-/// when the module has no entry root or its output is not an array.
+/// The analyzed fusion of `instruction` (see the file comment).
+/// InvalidArgument naming the instruction when it is not in a computation,
+/// has no outputs, or an output is not an array or has more than INT64_MAX
+/// elements.
+absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
+    const HloInstruction& instruction, mlir::MLIRContext* context);
+
+/// The same for the root of `module`'s entry computation. InvalidArgument
+/// when the module has no entry root.
 absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
     const HloModule& module, mlir::MLIRContext* context);
+
+/// The instruction called `name` in `module`: looked up in the entry
+/// computation first, then in the others in module order; when no
+/// instruction has that name, `name` is read as COMPUTATION.INSTRUCTION (split
+/// at any dot, as computation names may hold dots too). NotFound naming
+/// `name` otherwise.
+absl::StatusOr<const HloInstruction*> FindInstruction(const HloModule& module,
+                                                      absl::string_view name);
 
 }  // namespace xla_index
 

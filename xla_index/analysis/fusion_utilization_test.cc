@@ -73,8 +73,9 @@ void ExpectMatchesTrace(const HloModule& module,
 }
 
 TEST(FusionUtilizationTest, BroadcastReadsEachElementManyTimes) {
-  // Seed 000's broadcast: out[i, j, k] = p0[j]. All 20 elements are read;
-  // each by the 10 x 30 = 300 outputs with that j: 6000 reads, 300 each.
+  // The broadcast of XLA's indexing-analysis documentation: out[i, j, k] =
+  // p0[j]. All 20 elements are read; each by the 10 x 30 = 300 outputs with
+  // that j: 6000 reads, 300 each.
   mlir::MLIRContext context;
   auto module = Parse(R"(
     p0 = f32[20] parameter(0)
@@ -90,9 +91,9 @@ TEST(FusionUtilizationTest, BroadcastReadsEachElementManyTimes) {
 }
 
 TEST(FusionUtilizationTest, SliceReadsPart) {
-  // Seed 000's slice: rows 5..9 (5), columns 3, 10, 17 (3), every other of
-  // 50 (25): 5 * 3 * 25 = 375 of 10 * 20 * 50 = 10000 elements, 0.0375,
-  // each read once.
+  // The slice of XLA's indexing-analysis documentation: rows 5..9 (5), columns
+  // 3, 10, 17 (3), every other of 50 (25): 5 * 3 * 25 = 375 of 10 * 20 * 50 =
+  // 10000 elements, 0.0375, each read once.
   mlir::MLIRContext context;
   auto module = Parse(R"(
     p0 = f32[10, 20, 50] parameter(0)
@@ -157,7 +158,8 @@ TEST(FusionUtilizationTest, DotReadsRowsAndColumns) {
 }
 
 TEST(FusionUtilizationTest, ConstrainedMapIsEnumerated) {
-  // Seed 000's pad: p0 (4 x 4) lands on rows 1, 3, 5, 7 and columns 4..7
+  // The pad of XLA's indexing-analysis documentation: p0 (4 x 4) lands on rows
+  // 1, 3, 5, 7 and columns 4..7
   // ((d0 - 1) mod 2 == 0 is a constraint, so the map is enumerated): all
   // 16 elements once. The padding value's map is (d0, d1) -> () over all
   // 12 * 16 outputs: 1 element, 192 reads (the map's over-approximation:
@@ -177,11 +179,11 @@ TEST(FusionUtilizationTest, ConstrainedMapIsEnumerated) {
 }
 
 TEST(FusionUtilizationTest, TwoMapsCountReadsPerMap) {
-  // Seed 000's p0 + transpose(p0) on f32[4, 4]: maps (d0, d1) -> (d0, d1)
-  // and (d0, d1) -> (d1, d0); 16 elements, 16 reads per map = 32, 2 per
-  // element. (On the diagonal both maps name the same element: the kernel
-  // loads it twice, so the count is per map; the evaluator's trace, a set
-  // per output, would say 28.)
+  // XLA's indexing-analysis documentation's p0 + transpose(p0) on f32[4, 4]:
+  // maps (d0, d1) -> (d0, d1) and (d0, d1) -> (d1, d0); 16 elements, 16 reads
+  // per map = 32, 2 per element. (On the diagonal both maps name the same
+  // element: the kernel loads it twice, so the count is per map; the
+  // evaluator's trace, a set per output, would say 28.)
   mlir::MLIRContext context;
   auto module = Parse(R"(
     p0 = f32[4, 4] parameter(0)

@@ -1,6 +1,7 @@
 #include "xla_index/analysis/gpu_launch_grid.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -9,10 +10,13 @@
 #include "layout/shape_layout.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
 
+// Thread and block ids in [0, n - 1] for each extent n.
 std::vector<Interval> GridBounds(const LaunchGrid& grid) {
   std::vector<Interval> bounds;
   for (int64_t n : grid.threads) bounds.push_back({0, n - 1});
@@ -35,11 +39,31 @@ absl::StatusOr<LaunchGrid> DefaultLoopLaunchGrid(int64_t num_elements,
   }
   // Threads needed when each handles `unroll` elements; a block is never
   // larger than that (XLA shrinks small launches the same way).
+  if (num_elements < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("element count must be at least 0, got ", num_elements));
+  }
   int64_t threads_needed = std::max<int64_t>(1, CeilDiv(num_elements, unroll));
   LaunchGrid grid;
   grid.threads[0] = std::min(threads_per_block, threads_needed);
-  grid.blocks[0] =
-      std::max<int64_t>(1, CeilDiv(num_elements, grid.threads[0] * unroll));
+  // threads.x * unroll < num_elements + unroll can still pass INT64_MAX
+  // when num_elements is close to it.
+  std::optional<int64_t> per_block = CheckedMul(grid.threads[0], unroll);
+  if (!per_block) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(grid.threads[0], " threads x unroll ", unroll,
+                     " elements per block does not fit in int64 (",
+                     num_elements, " elements)"));
+  }
+  grid.blocks[0] = std::max<int64_t>(1, CeilDiv(num_elements, *per_block));
+  // The grid's last linear index, blocks * threads * unroll - 1, must fit
+  // too: it is the thread map's largest value.
+  if (!CheckedMul(grid.blocks[0], *per_block)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a launch of ", grid.blocks[0], " blocks x ", *per_block,
+                     " elements covers more than INT64_MAX elements (",
+                     num_elements, " elements)"));
+  }
   return grid;
 }
 
@@ -95,9 +119,15 @@ absl::StatusOr<IndexingMap> DefaultThreadIdToOutputIndexing(
   IndexingMap map(mlir::AffineMap::get(kLaunchGridDims, 1, results, context),
                   GridBounds(grid), {{0, unroll - 1}}, {});
   const int64_t elements = output_shape.ElementCount();
-  const int64_t covered = grid.blocks[0] * grid.threads[0] * unroll;
+  std::optional<int64_t> covered =
+      CheckedProduct({grid.blocks[0], grid.threads[0], unroll});
+  if (!covered) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the launch grid (", grid.blocks[0], " blocks x ", grid.threads[0],
+        " threads x unroll ", unroll, ") covers more than INT64_MAX elements"));
+  }
   // Threads past the last element (the grid is rounded up) write nothing.
-  if (covered > elements) map.AddConstraint(linear, {0, elements - 1});
+  if (*covered > elements) map.AddConstraint(linear, {0, elements - 1});
   // Threads y, z and blocks y, z do not take part in the loop emitter's
   // linear index (the default grid has one of each).
   map.Simplify();
@@ -114,10 +144,10 @@ IndexingMap ComposeThreadToInputIndexing(const IndexingMap& thread_to_output,
 
 absl::StatusOr<IndexingMap> ComposeWithPhysicalLayout(
     const IndexingMap& thread_to_operand, const Shape& operand_shape) {
-  absl::StatusOr<IndexingMap> layout_map =
-      LogicalToLinearMap(operand_shape, thread_to_operand.GetMLIRContext());
-  if (!layout_map.ok()) return layout_map.status();
-  IndexingMap composed = ComposeIndexingMaps(thread_to_operand, *layout_map);
+  XI_ASSIGN_OR_RETURN(
+      IndexingMap layout_map,
+      LogicalToLinearMap(operand_shape, thread_to_operand.GetMLIRContext()));
+  IndexingMap composed = ComposeIndexingMaps(thread_to_operand, layout_map);
   composed.Simplify();
   return composed;
 }

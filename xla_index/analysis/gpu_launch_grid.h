@@ -33,6 +33,7 @@
 #include "absl/status/statusor.h"
 #include "hlo/shape.h"
 #include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/indexing_map.h"
 
 namespace xla_index {
@@ -42,10 +43,14 @@ struct LaunchGrid {
   std::array<int64_t, 3> threads = {1, 1, 1};
   std::array<int64_t, 3> blocks = {1, 1, 1};
 
+  /// threads.x * threads.y * threads.z, saturating at INT64_MAX.
   int64_t ThreadsPerBlock() const {
-    return threads[0] * threads[1] * threads[2];
+    return SaturatingMul(SaturatingMul(threads[0], threads[1]), threads[2]);
   }
-  int64_t BlockCount() const { return blocks[0] * blocks[1] * blocks[2]; }
+  /// blocks.x * blocks.y * blocks.z, saturating at INT64_MAX.
+  int64_t BlockCount() const {
+    return SaturatingMul(SaturatingMul(blocks[0], blocks[1]), blocks[2]);
+  }
 };
 
 /// Dimension variable positions of the launch-grid maps.
@@ -59,9 +64,10 @@ inline constexpr int64_t kLaunchGridDims = 6;
 
 /// The loop-fusion launch for `num_elements` output elements: threads.x =
 /// min(threads_per_block, ceil(num_elements / unroll)), blocks.x =
-/// ceil(num_elements / (threads.x * unroll)), y and z 1. InvalidArgument when
-/// threads_per_block or unroll is < 1 (at least one thread and block even for
-/// an empty output).
+/// ceil(num_elements / (threads.x * unroll)), y and z 1 (at least one
+/// thread and block even for an empty output). InvalidArgument when
+/// threads_per_block or unroll is < 1, num_elements < 0, or the grid's
+/// blocks.x * threads.x * unroll does not fit in int64.
 absl::StatusOr<LaunchGrid> DefaultLoopLaunchGrid(int64_t num_elements,
                                                  int64_t threads_per_block,
                                                  int64_t unroll);
@@ -74,8 +80,8 @@ IndexingMap LaunchGridDomain(const LaunchGrid& grid,
 /// The default loop-fusion map from (thread, block) ids to the elements of
 /// `output_shape` (an array; its layout's minor_to_major order, the default
 /// when it has none), see the file comment. Symbol s0 is the unroll element
-/// in [0, unroll - 1]. Simplified. InvalidArgument for a non-array shape or
-/// unroll < 1.
+/// in [0, unroll - 1]. Simplified. InvalidArgument for a non-array shape,
+/// unroll < 1, or a grid whose element count does not fit in int64.
 absl::StatusOr<IndexingMap> DefaultThreadIdToOutputIndexing(
     const LaunchGrid& grid, int64_t unroll, const Shape& output_shape,
     mlir::MLIRContext* context);

@@ -1,7 +1,9 @@
 #include "xla_index/analysis/gpu_launch_grid.h"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -139,6 +141,43 @@ TEST(DefaultThreadIdToOutputIndexingTest, RejectsTuple) {
   Shape tuple = MustParseShape("(f32[2], f32[3])");
   LaunchGrid grid;
   EXPECT_FALSE(DefaultThreadIdToOutputIndexing(grid, 1, tuple, &context).ok());
+}
+
+TEST(DefaultLoopLaunchGridTest, GridsPastInt64AreErrorsNotWrapped) {
+  // INT64_MAX elements with 128 threads: ceil(N / 128) = 2^56 blocks cover
+  // 2^63 elements, one more than int64 holds.
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  absl::StatusOr<LaunchGrid> grid = DefaultLoopLaunchGrid(kMax, 128, 1);
+  ASSERT_FALSE(grid.ok());
+  EXPECT_NE(grid.status().message().find("more than INT64_MAX"),
+            std::string::npos)
+      << grid.status();
+  // threads.x * unroll itself overflows.
+  EXPECT_FALSE(DefaultLoopLaunchGrid(kMax, 4, kMax / 2).ok());
+  EXPECT_FALSE(DefaultLoopLaunchGrid(-1, 128, 1).ok());
+  // 2^62 elements still fit.
+  absl::StatusOr<LaunchGrid> big =
+      DefaultLoopLaunchGrid(int64_t{1} << 62, 128, 1);
+  ASSERT_TRUE(big.ok()) << big.status();
+  EXPECT_EQ(big->blocks[0], int64_t{1} << 55);
+}
+
+TEST(DefaultThreadIdToOutputIndexingTest, GridPastInt64IsAnError) {
+  mlir::MLIRContext context;
+  LaunchGrid grid;
+  grid.threads[0] = 128;
+  grid.blocks[0] = int64_t{1} << 56;
+  absl::StatusOr<IndexingMap> map = DefaultThreadIdToOutputIndexing(
+      grid, 1, MustParseShape("f32[9223372036854775807]"), &context);
+  EXPECT_FALSE(map.ok());
+}
+
+TEST(LaunchGridTest, CountsSaturate) {
+  LaunchGrid grid;
+  grid.threads = {int64_t{1} << 40, int64_t{1} << 40, 1};
+  grid.blocks = {int64_t{1} << 40, 2, int64_t{1} << 40};
+  EXPECT_EQ(grid.ThreadsPerBlock(), std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(grid.BlockCount(), std::numeric_limits<int64_t>::max());
 }
 
 }  // namespace

@@ -18,11 +18,17 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/analysis/fusion_operands.h"
+#include "xla_index/core/box_points.h"
+#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/indexing_map_text.h"
+#include "xla_index/core/status_macros.h"
 #include "xla_index/fusion_indexing.h"
 
 namespace xla_index {
 namespace {
+
+// Tile-id points TileLevelConstraint checks one by one before it gives up.
+constexpr int64_t kMaxCheckedTiles = int64_t{1} << 20;
 
 // e = rest + sum coeffs[v] * s_v, where rest has no local variable.
 struct LinearForm {
@@ -55,7 +61,11 @@ std::optional<LinearForm> Decompose(mlir::AffineExpr expr,
     std::optional<LinearForm> lhs = Decompose(add.getLHS(), locals);
     std::optional<LinearForm> rhs = Decompose(add.getRHS(), locals);
     if (!lhs || !rhs) return std::nullopt;
-    for (auto [v, a] : rhs->coeffs) lhs->coeffs[v] += a;
+    for (auto [v, a] : rhs->coeffs) {
+      std::optional<int64_t> sum = CheckedAdd(lhs->coeffs[v], a);
+      if (!sum) return std::nullopt;
+      lhs->coeffs[v] = *sum;
+    }
     lhs->rest = lhs->rest + rhs->rest;
     return lhs;
   }
@@ -67,7 +77,11 @@ std::optional<LinearForm> Decompose(mlir::AffineExpr expr,
     if (!constant) return std::nullopt;
     std::optional<LinearForm> form = Decompose(other, locals);
     if (!form) return std::nullopt;
-    for (auto& [v, a] : form->coeffs) a *= constant.getValue();
+    for (auto& [v, a] : form->coeffs) {
+      std::optional<int64_t> product = CheckedMul(a, constant.getValue());
+      if (!product) return std::nullopt;
+      a = *product;
+    }
     form->rest = form->rest * constant.getValue();
     return form;
   }
@@ -139,9 +153,13 @@ void AddTile(std::vector<PropagatedTile>& tiles, PropagatedTile tile) {
   tiles.push_back(std::move(tile));
 }
 
-// For a constraint `c` that involves the tile's local variables: appends
-// the equivalent constraint on the tile ids to `out` when every tile
-// satisfies `c` for all or for none of its elements; otherwise says why not.
+// The tile-level constraint equivalent to `c` when every tile satisfies it
+// for all or for none of its elements. With c.expr = rest(t) + sum a_v * v
+// over the tile's local variables, the local part ranges over [min, max];
+// a tile with value r = rest(t) satisfies c for all its elements when
+// [r + min, r + max] lies inside [lo, hi], for none when it is disjoint
+// from it, and the tile-level constraint is rest in [lo - min, hi - max].
+// Returns why not otherwise.
 std::optional<std::string> TileLevelConstraint(
     const IndexingConstraint& c, const IndexingMap& composed,
     const std::set<int64_t>& locals, std::vector<IndexingConstraint>& out) {
@@ -152,54 +170,47 @@ std::optional<std::string> TileLevelConstraint(
     if (mlir::isa<mlir::AffineSymbolExpr>(e)) uses_symbols = true;
   });
   if (uses_symbols) return "depends on runtime values inside a tile";
-  int64_t min = 0, max = 0;
+  std::optional<int64_t> min = 0, max = 0;
   for (auto [v, a] : form->coeffs) {
     Interval b = composed.GetSymbolBound(v);
-    min += a > 0 ? a * b.lower : a * b.upper;
-    max += a > 0 ? a * b.upper : a * b.lower;
+    std::optional<int64_t> at_lower = CheckedMul(a, b.lower);
+    std::optional<int64_t> at_upper = CheckedMul(a, b.upper);
+    if (!at_lower || !at_upper || !min || !max) return "overflows int64";
+    min = CheckedAdd(*min, std::min(*at_lower, *at_upper));
+    max = CheckedAdd(*max, std::max(*at_lower, *at_upper));
   }
+  if (!min || !max) return "overflows int64";
   const int64_t lo = c.interval.lower, hi = c.interval.upper;
   std::vector<int64_t> no_symbols(composed.GetSymbolCount(), 0);
-  std::optional<std::string> straddles;
-  bool enumerable = true;
-  {
-    // Every tile id point (the tile ids of real fusions are few).
-    std::vector<Interval> box = composed.GetDimBounds();
-    int64_t count = 1;
-    for (Interval b : box) {
-      if (b.IsEmpty()) return std::nullopt;
-      if (__builtin_mul_overflow(count, b.NumElements(), &count) ||
-          count > (int64_t{1} << 20)) {
-        enumerable = false;
-        break;
-      }
-    }
-    if (enumerable) {
-      std::vector<int64_t> t(box.size());
-      for (size_t i = 0; i < box.size(); ++i) t[i] = box[i].lower;
-      while (!straddles) {
+  std::optional<std::string> problem;
+  if (CountBoxPoints(composed.GetDimBounds()) == 0) return std::nullopt;
+  // Every tile id point (the tile ids of real fusions are few).
+  bool enumerable = ForEachBoxPoint(
+      composed.GetDimBounds(), kMaxCheckedTiles,
+      [&](const std::vector<int64_t>& t) {
+        if (problem) return;
         std::optional<int64_t> v =
             EvaluateAffineExpr(form->rest, t, no_symbols);
-        if (!v) return "cannot be evaluated at every tile";
-        bool all = *v + min >= lo && *v + max <= hi;
-        bool none = *v + max < lo || *v + min > hi;
+        std::optional<int64_t> low = v ? CheckedAdd(*v, *min) : std::nullopt;
+        std::optional<int64_t> high = v ? CheckedAdd(*v, *max) : std::nullopt;
+        if (!low || !high) {
+          problem = "cannot be evaluated at every tile";
+          return;
+        }
+        bool all = *low >= lo && *high <= hi;
+        bool none = *high < lo || *low > hi;
         if (!all && !none) {
-          straddles =
+          problem =
               absl::StrCat("splits the tile at ids (", absl::StrJoin(t, ", "),
                            "): part of its elements satisfy it");
         }
-        int64_t i = static_cast<int64_t>(box.size()) - 1;
-        for (; i >= 0; --i) {
-          if (++t[i] <= box[i].upper) break;
-          t[i] = box[i].lower;
-        }
-        if (i < 0) break;
-      }
-    }
-  }
+      });
   if (!enumerable) return "involves too many tiles to check";
-  if (straddles) return straddles;
-  out.push_back({form->rest, {lo - min, hi - max}});
+  if (problem) return problem;
+  std::optional<int64_t> new_lo = CheckedSub(lo, *min);
+  std::optional<int64_t> new_hi = CheckedSub(hi, *max);
+  if (!new_lo || !new_hi) return "overflows int64";
+  out.push_back({form->rest, {*new_lo, *new_hi}});
   return std::nullopt;
 }
 
@@ -209,6 +220,200 @@ PropagatedTile CannotTile(std::string reason) {
   return tile;
 }
 
+// The composed map (tile ids)[locals, runtime] -> operand element, and the
+// bookkeeping of its local variables: the range variables at first, then
+// the halves SplitDivMod adds.
+struct TileComposition {
+  IndexingMap composed = IndexingMap::Undefined();
+  std::set<int64_t> locals;
+  std::map<int64_t, Interval> bounds;
+  // Replacements that turn an expression of the composed map into one of
+  // the offsets map: dims stay, range variables become 0 (the tile's
+  // first element, offsets are added separately), runtime symbol R + j
+  // becomes runtime symbol j.
+  llvm::SmallVector<mlir::AffineExpr> dim_replacements;
+  llvm::SmallVector<mlir::AffineExpr> symbol_replacements;
+
+  mlir::AffineExpr ToOffsets(mlir::AffineExpr expr) const {
+    return expr.replaceDimsAndSymbols(dim_replacements, symbol_replacements);
+  }
+};
+
+TileComposition MakeTileComposition(IndexingMap composed) {
+  TileComposition c;
+  mlir::MLIRContext* context = composed.GetMLIRContext();
+  const int64_t num_ranges = composed.GetRangeVarsCount();
+  const std::vector<Interval>& ranges = composed.GetRangeVarBounds();
+  for (int64_t s = 0; s < num_ranges; ++s) {
+    c.locals.insert(s);
+    c.bounds[s] = ranges[s];
+  }
+  for (int64_t s = 0; s < composed.GetSymbolCount(); ++s) {
+    c.symbol_replacements.push_back(
+        s < num_ranges ? mlir::getAffineConstantExpr(0, context)
+                       : mlir::getAffineSymbolExpr(s - num_ranges, context));
+  }
+  for (int64_t d = 0; d < composed.GetDimensionCount(); ++d) {
+    c.dim_replacements.push_back(mlir::getAffineDimExpr(d, context));
+  }
+  c.composed = std::move(composed);
+  return c;
+}
+
+// Constraints on the tile ids (and runtime values) select which tiles read
+// through this map; one that also involves the tile's elements is accepted
+// through TileLevelConstraint. Returns the tile-level constraints, or why
+// the tile cannot be.
+absl::StatusOr<std::vector<IndexingConstraint>> TileConstraints(
+    const TileComposition& c) {
+  std::vector<IndexingConstraint> tile_constraints;
+  for (const IndexingConstraint& constraint : c.composed.GetConstraints()) {
+    if (!ContainsLocal(constraint.expr, c.locals)) {
+      tile_constraints.push_back(constraint);
+      continue;
+    }
+    std::optional<std::string> problem =
+        TileLevelConstraint(constraint, c.composed, c.locals, tile_constraints);
+    if (problem) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("the constraint ", ConstraintText(constraint), " ",
+                       *problem, "; composed map:\n", ToString(c.composed)));
+    }
+  }
+  return tile_constraints;
+}
+
+// One dimension of the operand tile: offset (over the composed map's
+// variables, locals at their lower bound), size and stride.
+struct TileDimension {
+  mlir::AffineExpr offset;
+  int64_t size = 1;
+  int64_t stride = 1;
+};
+
+// The values of rest + sum a_j * v_j (terms (a_j, v_j), at least two,
+// v_j in bounds[v_j]) as one strided interval. With positive coefficients
+// sorted ascending and g their gcd, the sum covers every multiple of g from
+// its minimum to its maximum when each a_j / g is at most one step beyond
+// the span (in units of g) of the smaller terms; then size = span + 1 and
+// stride = g.
+absl::StatusOr<TileDimension> SumOfTerms(
+    mlir::AffineExpr rest, std::vector<std::pair<int64_t, int64_t>> terms,
+    const TileComposition& c, const std::string& result_text) {
+  std::sort(terms.begin(), terms.end());
+  int64_t g = 0;
+  for (auto [a, v] : terms) {
+    if (a < 0) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(result_text,
+                       " combines several tile elements with a negative "
+                       "coefficient"));
+    }
+    g = std::gcd(g, a);
+  }
+  TileDimension dim{rest, 1, g};
+  std::optional<int64_t> span = 0;  // in units of g
+  for (auto [a, v] : terms) {
+    if (a / g > *span + 1) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          result_text, " leaves gaps: coefficient ", a, " jumps past the ",
+          *span + 1, " consecutive values (step ", g,
+          ") of the smaller terms; composed map:\n", ToString(c.composed)));
+    }
+    const Interval b = c.bounds.at(v);
+    std::optional<int64_t> part = CheckedMul(a / g, b.NumElements() - 1);
+    std::optional<int64_t> first = CheckedMul(a, b.lower);
+    span = part ? CheckedAdd(*span, *part) : std::nullopt;
+    if (!span || !first || *span == Interval::kMax) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(result_text, " has a tile extent that overflows int64"));
+    }
+    dim.offset = dim.offset + *first;
+  }
+  dim.size = *span + 1;
+  return dim;
+}
+
+// Result k of the composed map as one dimension of the operand tile, with
+// `owner` recording which result each local variable moves (a variable in
+// two results is a diagonal).
+absl::StatusOr<TileDimension> TileOfResult(size_t k, mlir::AffineExpr result,
+                                           const TileComposition& c,
+                                           std::map<int64_t, int64_t>& owner) {
+  const std::string result_text =
+      absl::StrCat("result ", k, " (", AffineExprToString(result), ")");
+  std::optional<LinearForm> form = Decompose(result, c.locals);
+  if (!form) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        result_text, " is not affine in the tile's elements; composed map:\n",
+        ToString(c.composed)));
+  }
+  std::vector<std::pair<int64_t, int64_t>> terms;  // (coefficient, var)
+  for (auto [v, a] : form->coeffs) {
+    const Interval b = c.bounds.at(v);
+    if (a == 0) continue;
+    if (b.IsPoint()) {
+      form->rest = form->rest + a * b.lower;
+      continue;
+    }
+    auto [it, inserted] = owner.emplace(v, k);
+    if (!inserted) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "results ", it->second, " and ", k,
+          " move together with one element index of the tile (a "
+          "diagonal), so the elements do not form a rectangle; composed "
+          "map:\n",
+          ToString(c.composed)));
+    }
+    terms.push_back({a, v});
+  }
+  if (terms.empty()) return TileDimension{form->rest, 1, 1};
+  if (terms.size() > 1) return SumOfTerms(form->rest, terms, c, result_text);
+  auto [a, v] = terms[0];
+  const Interval b = c.bounds.at(v);
+  std::optional<int64_t> first = CheckedMul(a, b.lower);
+  if (!first) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(result_text, " has a tile offset that overflows int64"));
+  }
+  return TileDimension{form->rest + *first, b.NumElements(), a};
+}
+
+// The tileable answer: the offsets map over the tile ids (and runtime
+// values), with the tile-level constraints attached, and the constraint
+// texts "d_i in [lo, hi]" of the tile ids first (full tiles only, narrowed
+// by the simplifier to the tiles that read through this map, e.g. a
+// concatenate operand's slab).
+PropagatedTile TileResult(const TileComposition& c,
+                          const std::vector<TileDimension>& dims,
+                          const std::vector<IndexingConstraint>& constraints) {
+  PropagatedTile result;
+  result.tileable = true;
+  mlir::MLIRContext* context = c.composed.GetMLIRContext();
+  std::vector<mlir::AffineExpr> offsets;
+  for (const TileDimension& dim : dims) {
+    offsets.push_back(c.ToOffsets(dim.offset));
+    result.tile.sizes.push_back(dim.size);
+    result.tile.strides.push_back(dim.stride);
+  }
+  const std::vector<Interval>& ids = c.composed.GetDimBounds();
+  result.tile.offsets = IndexingMap(
+      mlir::AffineMap::get(c.composed.GetDimensionCount(),
+                           c.composed.GetRuntimeVarsCount(), offsets, context),
+      ids, {}, c.composed.GetRuntimeVars());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    result.constraints.push_back(
+        absl::StrCat("d", i, " in ", ids[i].ToString()));
+  }
+  for (const IndexingConstraint& constraint : constraints) {
+    mlir::AffineExpr expr = c.ToOffsets(constraint.expr);
+    result.tile.offsets.AddConstraint(expr, constraint.interval);
+    result.constraints.push_back(absl::StrCat(AffineExprToString(expr), " in ",
+                                              constraint.interval.ToString()));
+  }
+  return result;
+}
+
 }  // namespace
 
 absl::StatusOr<IndexingMap> OutputTileMap(absl::Span<const int64_t> output_dims,
@@ -216,8 +421,8 @@ absl::StatusOr<IndexingMap> OutputTileMap(absl::Span<const int64_t> output_dims,
                                           mlir::MLIRContext* context) {
   if (output_dims.size() != tile_sizes.size()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("--tile: ", tile_sizes.size(),
-                     " tile sizes for an output of rank ", output_dims.size()));
+        absl::StrCat(tile_sizes.size(), " tile sizes for an output of rank ",
+                     output_dims.size()));
   }
   const int64_t rank = output_dims.size();
   std::vector<mlir::AffineExpr> results;
@@ -225,7 +430,7 @@ absl::StatusOr<IndexingMap> OutputTileMap(absl::Span<const int64_t> output_dims,
   for (int64_t i = 0; i < rank; ++i) {
     if (tile_sizes[i] < 1) {
       return absl::InvalidArgumentError(
-          absl::StrCat("--tile: size ", tile_sizes[i], " of dimension ", i,
+          absl::StrCat("tile size ", tile_sizes[i], " of dimension ", i,
                        " must be at least 1"));
     }
     int64_t n = output_dims[i];
@@ -253,147 +458,27 @@ PropagatedTile PropagateTile(const IndexingMap& tile_map,
   if (composed.IsKnownEmpty()) {
     return CannotTile("no full tile reads this operand (KNOWN EMPTY)");
   }
-  mlir::MLIRContext* context = composed.GetMLIRContext();
-  const int64_t num_tile_dims = composed.GetDimensionCount();
-  std::set<int64_t> locals;
-  std::map<int64_t, Interval> bounds;
-  for (int64_t s = 0; s < composed.GetRangeVarsCount(); ++s) {
-    locals.insert(s);
-    bounds[s] = composed.GetSymbolBound(s);
-  }
-  PropagatedTile result;
-  // Runtime symbols keep their meaning in the offsets map: symbol
-  // R + j of the composed map becomes runtime symbol j of the offsets map.
-  const int64_t num_ranges = composed.GetRangeVarsCount();
-  const int64_t num_runtime = composed.GetRuntimeVarsCount();
-  llvm::SmallVector<mlir::AffineExpr> symbol_replacements;
-  for (int64_t s = 0; s < composed.GetSymbolCount(); ++s) {
-    symbol_replacements.push_back(
-        s < num_ranges ? mlir::getAffineConstantExpr(0, context)
-                       : mlir::getAffineSymbolExpr(s - num_ranges, context));
-  }
-  llvm::SmallVector<mlir::AffineExpr> dim_replacements;
-  for (int64_t d = 0; d < num_tile_dims; ++d) {
-    dim_replacements.push_back(mlir::getAffineDimExpr(d, context));
-  }
-
-  // Constraints on the tile ids (and runtime values) select which tiles
-  // read through this map; one that also involves the tile's elements is
-  // fine when, for every tile, it holds for all of its elements or for
-  // none (the tile does not straddle its boundary): then it is the
-  // tile-level constraint rest in [lo - max, hi - min] of the local part.
-  std::vector<IndexingConstraint> tile_constraints;
-  for (const IndexingConstraint& c : composed.GetConstraints()) {
-    if (!ContainsLocal(c.expr, locals)) {
-      tile_constraints.push_back(c);
-      continue;
-    }
-    std::optional<std::string> problem =
-        TileLevelConstraint(c, composed, locals, tile_constraints);
-    if (problem) {
-      return CannotTile(absl::StrCat("the constraint ", ConstraintText(c), " ",
-                                     *problem, "; composed map:\n",
-                                     ToString(composed)));
-    }
+  TileComposition c = MakeTileComposition(std::move(composed));
+  absl::StatusOr<std::vector<IndexingConstraint>> constraints =
+      TileConstraints(c);
+  if (!constraints.ok()) {
+    return CannotTile(std::string(constraints.status().message()));
   }
   std::vector<mlir::AffineExpr> results(
-      composed.GetAffineMap().getResults().begin(),
-      composed.GetAffineMap().getResults().end());
-  int64_t next_symbol = composed.GetSymbolCount();
-  while (SplitDivMod(results, locals, bounds, next_symbol, context)) {
+      c.composed.GetAffineMap().getResults().begin(),
+      c.composed.GetAffineMap().getResults().end());
+  int64_t next_symbol = c.composed.GetSymbolCount();
+  while (SplitDivMod(results, c.locals, c.bounds, next_symbol,
+                     c.composed.GetMLIRContext())) {
   }
-
   std::map<int64_t, int64_t> owner;  // local variable -> result using it
-  std::vector<mlir::AffineExpr> offsets;
+  std::vector<TileDimension> dims;
   for (size_t k = 0; k < results.size(); ++k) {
-    std::optional<LinearForm> form = Decompose(results[k], locals);
-    if (!form) {
-      return CannotTile(absl::StrCat(
-          "result ", k, " (", AffineExprToString(results[k]),
-          ") is not affine in the tile's elements; composed map:\n",
-          ToString(composed)));
-    }
-    std::vector<std::pair<int64_t, int64_t>> terms;  // (coefficient, var)
-    for (auto [v, a] : form->coeffs) {
-      if (a == 0 || bounds[v].IsPoint()) {
-        if (a != 0) {
-          form->rest = form->rest + a * bounds[v].lower;
-        }
-        continue;
-      }
-      auto [it, inserted] = owner.emplace(v, k);
-      if (!inserted) {
-        return CannotTile(absl::StrCat(
-            "results ", it->second, " and ", k,
-            " move together with one element index of the tile (a "
-            "diagonal), so the elements do not form a rectangle; composed "
-            "map:\n",
-            ToString(composed)));
-      }
-      terms.push_back({a, v});
-    }
-    mlir::AffineExpr offset = form->rest;
-    int64_t size = 1, stride = 1;
-    if (terms.size() == 1) {
-      auto [a, v] = terms[0];
-      offset = offset + a * bounds[v].lower;
-      size = bounds[v].NumElements();
-      stride = a;
-    } else if (terms.size() > 1) {
-      std::sort(terms.begin(), terms.end());
-      int64_t g = 0;
-      for (auto [a, v] : terms) {
-        if (a < 0) {
-          return CannotTile(
-              absl::StrCat("result ", k, " (", AffineExprToString(results[k]),
-                           ") combines several tile elements with a negative "
-                           "coefficient"));
-        }
-        g = std::gcd(g, a);
-      }
-      // The sum of a_j * v_j covers every multiple of g from its minimum
-      // to its maximum when each coefficient, in ascending order, is at
-      // most one step beyond the span of the previous ones.
-      int64_t span = 0;  // in units of g
-      for (auto [a, v] : terms) {
-        if (a / g > span + 1) {
-          return CannotTile(absl::StrCat(
-              "result ", k, " (", AffineExprToString(results[k]),
-              ") leaves gaps: coefficient ", a, " jumps past the ", span + 1,
-              " consecutive values (step ", g,
-              ") of the smaller terms; composed map:\n", ToString(composed)));
-        }
-        span += (a / g) * (bounds[v].NumElements() - 1);
-        offset = offset + a * bounds[v].lower;
-      }
-      size = span + 1;
-      stride = g;
-    }
-    offsets.push_back(
-        offset.replaceDimsAndSymbols(dim_replacements, symbol_replacements));
-    result.tile.sizes.push_back(size);
-    result.tile.strides.push_back(stride);
+    absl::StatusOr<TileDimension> dim = TileOfResult(k, results[k], c, owner);
+    if (!dim.ok()) return CannotTile(std::string(dim.status().message()));
+    dims.push_back(*std::move(dim));
   }
-  std::vector<RuntimeVar> runtime(composed.GetRuntimeVars());
-  result.tile.offsets = IndexingMap(
-      mlir::AffineMap::get(num_tile_dims, num_runtime, offsets, context),
-      composed.GetDimBounds(), {}, runtime);
-  for (const IndexingConstraint& c : tile_constraints) {
-    mlir::AffineExpr expr =
-        c.expr.replaceDimsAndSymbols(dim_replacements, symbol_replacements);
-    result.tile.offsets.AddConstraint(expr, c.interval);
-    result.constraints.push_back(
-        absl::StrCat(AffineExprToString(expr), " in ", c.interval.ToString()));
-  }
-  result.tileable = true;
-  // The tile ids: full tiles only, narrowed by the simplifier to the tiles
-  // that read through this map (a concatenate operand's slab).
-  const std::vector<Interval>& ids = composed.GetDimBounds();
-  for (size_t i = 0; i < ids.size(); ++i) {
-    result.constraints.insert(result.constraints.begin() + i,
-                              absl::StrCat("d", i, " in ", ids[i].ToString()));
-  }
-  return result;
+  return TileResult(c, dims, *constraints);
 }
 
 absl::StatusOr<std::vector<int64_t>> ParseTileSizes(absl::string_view text) {
@@ -407,8 +492,8 @@ absl::StatusOr<std::vector<int64_t>> ParseTileSizes(absl::string_view text) {
     int64_t size = 0;
     if (!absl::SimpleAtoi(entry, &size) || size < 1) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "--tile: column ", start + 1, ": expected a tile size >= 1, got '",
-          entry, "' (sizes are comma-separated, e.g. --tile=8,128)"));
+          "column ", start + 1, ": expected a tile size >= 1, got '", entry,
+          "' (sizes are comma-separated, e.g. 8,128)"));
     }
     sizes.push_back(size);
     if (comma == absl::string_view::npos) break;
@@ -417,54 +502,110 @@ absl::StatusOr<std::vector<int64_t>> ParseTileSizes(absl::string_view text) {
   return sizes;
 }
 
-absl::StatusOr<TileReport> AnalyzeTiling(const HloModule& module,
+namespace {
+
+// The tile maps of every output: the same sizes cut each output (all
+// outputs of a tuple root have the rank of the sizes).
+absl::StatusOr<std::vector<IndexingMap>> OutputTileMaps(
+    const AnalyzedFusion& fusion, absl::Span<const int64_t> tile_sizes,
+    mlir::MLIRContext* context) {
+  std::vector<IndexingMap> maps;
+  for (size_t j = 0; j < fusion.output_shapes.size(); ++j) {
+    absl::StatusOr<IndexingMap> map = OutputTileMap(
+        fusion.output_shapes[j].dimensions(), tile_sizes, context);
+    if (!map.ok()) {
+      if (fusion.output_shapes.size() == 1) return map.status();
+      return absl::InvalidArgumentError(
+          absl::StrCat("output ", j, " (", fusion.output_shapes[j].ToString(),
+                       "): ", map.status().message()));
+    }
+    maps.push_back(*std::move(map));
+  }
+  return maps;
+}
+
+// Every instruction of the analyzed computation an output reads, users
+// before producers (parameters included), with the tiles of the
+// per-producer grouping of the same composition, over all outputs.
+std::vector<TensorTiles> InstructionTiles(
+    const AnalyzedFusion& fusion, const std::vector<IndexingMap>& tile_maps,
+    mlir::MLIRContext* context) {
+  std::vector<TensorTiles> result;
+  const HloInstruction* target = fusion.computation->root();
+  if (fusion.root->fused_computation() == nullptr) target = fusion.root;
+  if (target == nullptr) return result;
+  std::vector<GroupedIndexingMaps> grouped;
+  for (size_t j = 0; j < tile_maps.size(); ++j) {
+    grouped.push_back(ComputeGroupedOutputToInputIndexing(*fusion.computation,
+                                                          target, j, context));
+  }
+  std::vector<HloInstruction*> order = fusion.computation->PostOrder();
+  std::reverse(order.begin(), order.end());
+  for (const HloInstruction* instruction : order) {
+    if (!instruction->shape().IsArray()) continue;
+    TensorTiles tiles;
+    tiles.name = instruction->name();
+    tiles.shape = instruction->shape();
+    bool read = false;
+    for (size_t j = 0; j < tile_maps.size(); ++j) {
+      auto it = grouped[j].find(instruction);
+      if (it == grouped[j].end()) continue;
+      read = true;
+      for (const IndexingMap& map : it->second) {
+        AddTile(tiles.tiles, PropagateTile(tile_maps[j], map));
+      }
+    }
+    if (read) result.push_back(std::move(tiles));
+  }
+  return result;
+}
+
+}  // namespace
+
+absl::StatusOr<TileReport> AnalyzeTiling(const HloInstruction& instruction,
                                          absl::Span<const int64_t> tile_sizes,
                                          mlir::MLIRContext* context) {
-  absl::StatusOr<AnalyzedFusion> fusion =
-      AnalyzeFusionOperands(module, context);
-  if (!fusion.ok()) return fusion.status();
-  absl::StatusOr<IndexingMap> tile_map =
-      OutputTileMap(fusion->output_shape.dimensions(), tile_sizes, context);
-  if (!tile_map.ok()) return tile_map.status();
+  XI_ASSIGN_OR_RETURN(AnalyzedFusion fusion,
+                      AnalyzeFusionOperands(instruction, context));
+  XI_ASSIGN_OR_RETURN(std::vector<IndexingMap> tile_maps,
+                      OutputTileMaps(fusion, tile_sizes, context));
   TileReport report;
-  report.root_name = fusion->root->name();
-  report.output_shape = fusion->output_shape;
+  report.root_name = fusion.root->name();
+  report.output_shape = fusion.output_shape;
+  report.output_shapes = fusion.output_shapes;
   report.tile_sizes.assign(tile_sizes.begin(), tile_sizes.end());
-  report.output_tile = PropagateTile(
-      *tile_map, CreateIdentityMap(fusion->output_shape.dimensions(), context));
-  for (const FusionOperand& operand : fusion->operands) {
+  for (size_t j = 0; j < tile_maps.size(); ++j) {
+    report.output_tiles.push_back(PropagateTile(
+        tile_maps[j],
+        CreateIdentityMap(fusion.output_shapes[j].dimensions(), context)));
+  }
+  report.output_tile = report.output_tiles[0];
+  for (const FusionOperand& operand : fusion.operands) {
     TensorTiles tiles;
     tiles.operand = operand.number;
     tiles.name = operand.name;
     tiles.shape = operand.shape;
-    for (const IndexingMap& map : operand.maps) {
-      PropagatedTile tile = PropagateTile(*tile_map, map);
-      if (!tile.tileable) report.tileable = false;
-      AddTile(tiles.tiles, std::move(tile));
+    for (size_t j = 0; j < operand.maps_by_output.size(); ++j) {
+      for (const IndexingMap& map : operand.maps_by_output[j]) {
+        PropagatedTile tile = PropagateTile(tile_maps[j], map);
+        if (!tile.tileable) report.tileable = false;
+        AddTile(tiles.tiles, std::move(tile));
+      }
     }
     report.operands.push_back(std::move(tiles));
   }
-  // Every instruction inside: the per-producer grouping of the same
-  // composition.
-  const HloInstruction* target = fusion->computation->root();
-  if (target != nullptr) {
-    GroupedIndexingMaps grouped = ComputeGroupedOutputToInputIndexing(
-        *fusion->computation, target, 0, context);
-    std::vector<HloInstruction*> order = fusion->computation->PostOrder();
-    std::reverse(order.begin(), order.end());
-    for (const HloInstruction* instruction : order) {
-      auto it = grouped.find(instruction);
-      if (it == grouped.end() || !instruction->shape().IsArray()) continue;
-      TensorTiles tiles;
-      tiles.name = instruction->name();
-      tiles.shape = instruction->shape();
-      for (const IndexingMap& map : it->second) {
-        AddTile(tiles.tiles, PropagateTile(*tile_map, map));
-      }
-      report.instructions.push_back(std::move(tiles));
-    }
-  }
+  report.instructions = InstructionTiles(fusion, tile_maps, context);
   return report;
+}
+
+absl::StatusOr<TileReport> AnalyzeTiling(const HloModule& module,
+                                         absl::Span<const int64_t> tile_sizes,
+                                         mlir::MLIRContext* context) {
+  const HloComputation* entry = module.entry_computation();
+  if (entry == nullptr || entry->root() == nullptr) {
+    return absl::InvalidArgumentError("module has no entry root instruction");
+  }
+  return AnalyzeTiling(*entry->root(), tile_sizes, context);
 }
 
 namespace {
@@ -516,10 +657,26 @@ std::string TensorTilesToJson(const TensorTiles& t, bool with_operand) {
 }  // namespace
 
 std::string TileReportToText(const TileReport& report) {
-  std::string text = absl::StrCat(
-      "root: ", report.root_name, "\noutput: ", report.output_shape.ToString(),
-      ", tile (", absl::StrJoin(report.tile_sizes, ", "), ")\n",
-      TileToText(report.output_tile, "  "));
+  std::string text;
+  if (report.output_tiles.size() > 1) {
+    // A tuple root: each output's own tile, by output number.
+    std::vector<std::string> shapes;
+    for (const Shape& shape : report.output_shapes) {
+      shapes.push_back(shape.ToString());
+    }
+    text = absl::StrCat("root: ", report.root_name,
+                        "\noutputs: ", absl::StrJoin(shapes, ", "), ", tile (",
+                        absl::StrJoin(report.tile_sizes, ", "), ")\n");
+    for (size_t j = 0; j < report.output_tiles.size(); ++j) {
+      absl::StrAppend(&text, "  output ", j, ":\n",
+                      TileToText(report.output_tiles[j], "    "));
+    }
+  } else {
+    text = absl::StrCat("root: ", report.root_name,
+                        "\noutput: ", report.output_shape.ToString(),
+                        ", tile (", absl::StrJoin(report.tile_sizes, ", "),
+                        ")\n", TileToText(report.output_tile, "  "));
+  }
   for (const TensorTiles& t : report.operands) {
     absl::StrAppend(&text, "operand ", t.operand, " (", t.name, ", ",
                     t.shape.ToString(), "):\n");
@@ -546,7 +703,16 @@ std::string TileReportToJson(const TileReport& report) {
       ", \"tile_sizes\": [", absl::StrJoin(report.tile_sizes, ", "),
       "], \"tileable\": ", report.tileable ? "true" : "false",
       ", \"output_tile\": ", TileToJson(report.output_tile),
-      ", \"operands\": [");
+      ", \"output_shapes\": [");
+  for (size_t j = 0; j < report.output_shapes.size(); ++j) {
+    absl::StrAppend(&json, j ? ", " : "",
+                    JsonQuote(report.output_shapes[j].ToString()));
+  }
+  absl::StrAppend(&json, "], \"output_tiles\": [");
+  for (size_t j = 0; j < report.output_tiles.size(); ++j) {
+    absl::StrAppend(&json, j ? ", " : "", TileToJson(report.output_tiles[j]));
+  }
+  absl::StrAppend(&json, "], \"operands\": [");
   for (size_t i = 0; i < report.operands.size(); ++i) {
     absl::StrAppend(&json, i ? ", " : "",
                     TensorTilesToJson(report.operands[i], true));

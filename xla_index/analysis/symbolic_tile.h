@@ -1,7 +1,8 @@
 #ifndef XLA_INDEX_ANALYSIS_SYMBOLIC_TILE_H_
 #define XLA_INDEX_ANALYSIS_SYMBOLIC_TILE_H_
 
-// Symbolic tile propagation through indexing maps (seed 000, "tiling"): a
+// Symbolic tile propagation through indexing maps (XLA's indexing-analysis
+// documentation, "Tiling"): a
 // tile is a hyperrectangular, strided subset of a tensor, given per
 // dimension by an offset, a size and a stride. The output of a fusion is cut
 // into tiles of the given sizes; tile number (t0, ..., t_{r-1}) starts at
@@ -52,6 +53,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "hlo/instruction.h"
 #include "hlo/module.h"
 #include "hlo/shape.h"
 #include "mlir/IR/MLIRContext.h"
@@ -105,10 +107,13 @@ struct TensorTiles {
 
 struct TileReport {
   std::string root_name;
+  /// Output 0, and all outputs (one unless the root is a tuple).
   Shape output_shape;
+  std::vector<Shape> output_shapes;
   std::vector<int64_t> tile_sizes;
-  /// The output's own tile (identity propagation).
+  /// Output 0's own tile (identity propagation), and every output's.
   PropagatedTile output_tile;
+  std::vector<PropagatedTile> output_tiles;
   /// The fusion's operands, by number.
   std::vector<TensorTiles> operands;
   /// Every instruction of the analyzed computation the output reads,
@@ -118,14 +123,21 @@ struct TileReport {
   bool tileable = true;
 };
 
-/// Parses `--tile=8,128`: comma-separated sizes, each an integer >= 1.
+/// Parses tile sizes such as "8,128": comma-separated, each an integer >= 1.
 /// InvalidArgument naming the bad entry and its position (1-based column in
 /// `text`) otherwise.
 absl::StatusOr<std::vector<int64_t>> ParseTileSizes(absl::string_view text);
 
-/// Tile propagation from the output of `module`'s root (analyzed as a
-/// fusion, fusion_operands.h) with tiles of `tile_sizes` (one per output
-/// dimension). InvalidArgument for a wrong number of sizes or a size < 1.
+/// Tile propagation from the outputs of `instruction` (analyzed as a fusion,
+/// fusion_operands.h) with tiles of `tile_sizes` (one per output dimension;
+/// every output of a tuple root is cut the same way and each operand gets
+/// the tiles of all outputs that read it). InvalidArgument for a wrong
+/// number of sizes or a size < 1.
+absl::StatusOr<TileReport> AnalyzeTiling(const HloInstruction& instruction,
+                                         absl::Span<const int64_t> tile_sizes,
+                                         mlir::MLIRContext* context);
+
+/// The same for the root of `module`'s entry computation.
 absl::StatusOr<TileReport> AnalyzeTiling(const HloModule& module,
                                          absl::Span<const int64_t> tile_sizes,
                                          mlir::MLIRContext* context);
@@ -135,7 +147,8 @@ absl::StatusOr<TileReport> AnalyzeTiling(const HloModule& module,
 std::string TileReportToText(const TileReport& report);
 
 /// One line: {"root": NAME, "output_shape": S, "tile_sizes": [..],
-///  "tileable": B, "output_tile": TILE, "operands": [{"operand": K,
+///  "tileable": B, "output_tile": TILE, "output_shapes": [S, ...],
+///  "output_tiles": [TILE, ...], "operands": [{"operand": K,
 ///  "name": N, "shape": S, "tiles": [TILE, ...]}, ...], "instructions":
 ///  [{"name": N, "shape": S, "tiles": [...]}, ...]} where TILE is
 ///  {"tileable": B, "reason": R, "offsets": MAP or null, "sizes": [..],

@@ -158,8 +158,8 @@ TEST(SymbolicTileTest, Elementwise) {
 }
 
 TEST(SymbolicTileTest, Broadcast) {
-  // Seed 000's broadcast, out[i, j, k] = p0[j], tile (2, 4, 30): the tile
-  // (t0, t1, 0) reads p0[4 t1 .. 4 t1 + 3].
+  // The broadcast of XLA's indexing-analysis documentation, out[i, j, k] =
+  // p0[j], tile (2, 4, 30): the tile (t0, t1, 0) reads p0[4 t1 .. 4 t1 + 3].
   mlir::MLIRContext context;
   auto module = Parse(R"(
     p0 = f32[20] parameter(0)

@@ -1,0 +1,388 @@
+#include "xla_index/analysis/operand_utilization.h"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "hlo/shape.h"
+#include "mlir/IR/AffineExpr.h"
+#include "xla_index/core/box_points.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/interval.h"
+#include "xla_index/output_to_input_indexing.h"
+
+namespace xla_index {
+namespace {
+
+// Elements (or pairs) counted for one map: the distinct elements it reads
+// and its (output element, operand element) pairs.
+struct MapCounts {
+  int64_t elements = 0;
+  int64_t pairs = 0;
+};
+
+// The dims and symbols `expr` uses, each once, ascending.
+void CollectVariables(mlir::AffineExpr expr, std::vector<int64_t>& dims,
+                      std::vector<int64_t>& symbols) {
+  expr.walk([&](mlir::AffineExpr e) {
+    if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e)) {
+      dims.push_back(d.getPosition());
+    } else if (auto s = mlir::dyn_cast<mlir::AffineSymbolExpr>(e)) {
+      symbols.push_back(s.getPosition());
+    }
+  });
+  std::sort(dims.begin(), dims.end());
+  dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+  std::sort(symbols.begin(), symbols.end());
+  symbols.erase(std::unique(symbols.begin(), symbols.end()), symbols.end());
+}
+
+// For result `expr` of a separable map, over the points of its own dims D
+// and symbols S (symbols innermost, so consecutive points with the same
+// dims form one d's group): |V| = the distinct in-bounds values, and
+// sum over d in D of |V(d)| = the pairs. nullopt beyond `limit` points.
+std::optional<MapCounts> CountResultValues(
+    mlir::AffineExpr expr, const IndexingMap& map,
+    const std::vector<Interval>& symbol_bounds,
+    const std::vector<int64_t>& dims, const std::vector<int64_t>& symbols,
+    int64_t operand_size, int64_t limit) {
+  std::vector<Interval> box;
+  for (int64_t d : dims) box.push_back(map.GetDimBound(d));
+  for (int64_t s : symbols) box.push_back(symbol_bounds[s]);
+  std::vector<int64_t> all_dims(map.GetDimensionCount(), 0);
+  std::vector<int64_t> all_symbols(map.GetSymbolCount(), 0);
+  absl::flat_hash_set<int64_t> values, group;
+  std::vector<int64_t> group_key;
+  int64_t group_sum = 0;
+  bool fits =
+      ForEachBoxPoint(box, limit, [&](const std::vector<int64_t>& point) {
+        std::vector<int64_t> key(point.begin(), point.begin() + dims.size());
+        if (key != group_key) {
+          group_sum += group.size();
+          group.clear();
+          group_key = std::move(key);
+        }
+        for (size_t i = 0; i < dims.size(); ++i) all_dims[dims[i]] = point[i];
+        for (size_t i = 0; i < symbols.size(); ++i) {
+          all_symbols[symbols[i]] = point[dims.size() + i];
+        }
+        std::optional<int64_t> v =
+            EvaluateAffineExpr(expr, all_dims, all_symbols);
+        if (v && *v >= 0 && *v < operand_size) {
+          values.insert(*v);
+          group.insert(*v);
+        }
+      });
+  if (!fits) return std::nullopt;
+  group_sum += group.size();
+  return MapCounts{static_cast<int64_t>(values.size()), group_sum};
+}
+
+// Counts of a map whose results use pairwise disjoint variables and that
+// has no constraints and no runtime variables; nullopt when the map is not
+// of that form, a result's variables span more than `limit` points, or a
+// count does not fit in int64.
+//
+// With result k depending only on its dims D_k and symbols S_k, the image
+// is the product of the per-result value sets V_k, and for a domain point d
+// the elements it reads are the product of the sets V_k(d restricted to
+// D_k). So |image| = prod |V_k| and the pairs are
+// prod_k (sum over d_k of |V_k(d_k)|) * prod over unused dims of their size.
+std::optional<MapCounts> CountSeparable(const IndexingMap& map,
+                                        absl::Span<const int64_t> operand_dims,
+                                        int64_t limit) {
+  if (map.GetConstraintsCount() != 0 || map.GetRuntimeVarsCount() != 0) {
+    return std::nullopt;
+  }
+  const std::vector<Interval> symbol_bounds = map.GetSymbolBounds();
+  std::vector<bool> dim_used(map.GetDimensionCount(), false);
+  std::vector<bool> symbol_used(map.GetSymbolCount(), false);
+  std::optional<int64_t> elements = 1, pairs = 1;
+  for (int64_t k = 0; k < map.GetResultCount(); ++k) {
+    mlir::AffineExpr expr = map.GetAffineMap().getResult(k);
+    std::vector<int64_t> dims, symbols;
+    CollectVariables(expr, dims, symbols);
+    for (int64_t d : dims) {
+      if (dim_used[d]) return std::nullopt;
+      dim_used[d] = true;
+    }
+    for (int64_t s : symbols) {
+      if (symbol_used[s]) return std::nullopt;
+      symbol_used[s] = true;
+    }
+    MapCounts result;
+    if (dims.size() + symbols.size() == 1 &&
+        (mlir::isa<mlir::AffineDimExpr>(expr) ||
+         mlir::isa<mlir::AffineSymbolExpr>(expr))) {
+      // A bare variable (elementwise, transpose, broadcast, reduce) takes
+      // each value of its interval inside the operand once: counted without
+      // enumerating it.
+      Interval bound =
+          dims.empty() ? symbol_bounds[symbols[0]] : map.GetDimBound(dims[0]);
+      Interval inside = bound.Intersect({0, operand_dims[k] - 1});
+      result.elements = result.pairs =
+          inside.IsEmpty() ? 0 : inside.NumElements();
+    } else {
+      std::optional<MapCounts> counted = CountResultValues(
+          expr, map, symbol_bounds, dims, symbols, operand_dims[k], limit);
+      if (!counted) return std::nullopt;
+      result = *counted;
+    }
+    if (elements) elements = CheckedMul(*elements, result.elements);
+    if (pairs) pairs = CheckedMul(*pairs, result.pairs);
+  }
+  for (int64_t d = 0; d < map.GetDimensionCount(); ++d) {
+    if (!dim_used[d] && pairs) {
+      pairs = CheckedMul(*pairs, map.GetDimBound(d).NumElements());
+    }
+  }
+  if (!elements || !pairs) return std::nullopt;
+  return MapCounts{*elements, *pairs};
+}
+
+// True when every result of `point` lies inside the operand.
+bool InsideOperand(absl::Span<const int64_t> point,
+                   absl::Span<const int64_t> operand_dims) {
+  for (size_t k = 0; k < point.size(); ++k) {
+    if (point[k] < 0 || point[k] >= operand_dims[k]) return false;
+  }
+  return true;
+}
+
+// Pairs of any map by enumeration: for each domain point, the distinct
+// in-bounds elements over its range variables. Runtime variables sit at the
+// lower bound of their feasible values. nullopt when the dims x range
+// variables box exceeds `limit`.
+std::optional<int64_t> CountPairsByEnumeration(
+    const IndexingMap& map, absl::Span<const int64_t> operand_dims,
+    int64_t limit) {
+  std::vector<Interval> box = map.GetDimBounds();
+  const int64_t num_dims = map.GetDimensionCount();
+  const int64_t num_ranges = map.GetRangeVarsCount();
+  const std::vector<Interval>& ranges = map.GetRangeVarBounds();
+  box.insert(box.end(), ranges.begin(), ranges.end());
+  std::vector<int64_t> symbols(map.GetSymbolCount());
+  for (int64_t s = num_ranges; s < map.GetSymbolCount(); ++s) {
+    symbols[s] = map.GetSymbolBound(s).lower;
+  }
+  int64_t pairs = 0;
+  std::vector<int64_t> current_dims;
+  absl::flat_hash_set<std::vector<int64_t>> group;
+  bool fits = ForEachBoxPoint(box, limit, [&](const std::vector<int64_t>& p) {
+    std::vector<int64_t> dims(p.begin(), p.begin() + num_dims);
+    if (dims != current_dims) {
+      pairs += group.size();
+      group.clear();
+      current_dims = dims;
+    }
+    for (int64_t s = 0; s < num_ranges; ++s) symbols[s] = p[num_dims + s];
+    if (!map.ConstraintsSatisfied(dims, symbols)) return;
+    std::optional<std::vector<int64_t>> r = map.Evaluate(dims, symbols);
+    if (!r || r->size() != operand_dims.size()) return;
+    if (InsideOperand(*r, operand_dims)) group.insert(*r);
+  });
+  if (!fits) return std::nullopt;
+  return pairs + static_cast<int64_t>(group.size());
+}
+
+// Upper bound on the pairs: every point of the dims x range variables box
+// (saturating).
+int64_t BoxPairs(const IndexingMap& map) {
+  int64_t n = 1;
+  for (Interval b : map.GetDimBounds()) {
+    n = SaturatingMul(n, std::max<int64_t>(0, b.NumElements()));
+  }
+  for (Interval b : map.GetRangeVarBounds()) {
+    n = SaturatingMul(n, std::max<int64_t>(0, b.NumElements()));
+  }
+  return n;
+}
+
+// Adds the in-bounds results of `map` to `read` (as row-major linear
+// indices), point by point over its dims and all symbols.
+void EnumerateReads(const IndexingMap& map,
+                    absl::Span<const int64_t> operand_dims, int64_t limit,
+                    absl::flat_hash_set<int64_t>& read) {
+  const int64_t num_dims = map.GetDimensionCount();
+  std::vector<Interval> box = map.GetDimBounds();
+  std::vector<Interval> symbols = map.GetSymbolBounds();
+  box.insert(box.end(), symbols.begin(), symbols.end());
+  ForEachBoxPoint(box, limit, [&](const std::vector<int64_t>& point) {
+    absl::Span<const int64_t> all(point);
+    absl::Span<const int64_t> dims = all.subspan(0, num_dims);
+    absl::Span<const int64_t> syms = all.subspan(num_dims);
+    if (!map.ConstraintsSatisfied(dims, syms)) return;
+    std::optional<std::vector<int64_t>> results = map.Evaluate(dims, syms);
+    if (!results || results->size() != operand_dims.size() ||
+        !InsideOperand(*results, operand_dims)) {
+      return;
+    }
+    // In bounds, so the linear index is below the element count, which
+    // fits (the caller checked).
+    int64_t linear = 0;
+    for (size_t k = 0; k < operand_dims.size(); ++k) {
+      linear = linear * operand_dims[k] + (*results)[k];
+    }
+    read.insert(linear);
+  });
+}
+
+// Elements of the operand inside the box of the map's result ranges (the
+// simplifier's range analysis), saturating.
+int64_t BoundingBoxCount(const IndexingMap& map,
+                         absl::Span<const int64_t> operand_dims) {
+  if (map.IsKnownEmpty()) return 0;
+  int64_t count = 1;
+  for (size_t k = 0; k < operand_dims.size(); ++k) {
+    Interval range =
+        ComputeExpressionRange(map, map.GetAffineMap().getResult(k))
+            .Intersect({0, operand_dims[k] - 1});
+    count = SaturatingMul(count, range.IsEmpty() ? 0 : range.NumElements());
+  }
+  return count;
+}
+
+// True when `map` names elements of a rank-`rank` operand (not UNDEFINED,
+// the right number of results) or reads nothing.
+bool HasRule(const IndexingMap& map, int64_t rank) {
+  if (map.IsUndefined()) return false;
+  return map.IsKnownEmpty() || map.GetResultCount() == rank;
+}
+
+// E of the union of `maps`: counted point by point when every map has a
+// rule and their boxes hold at most `max_points` points in total and the
+// operand's element count fits; otherwise the sum of the per-map bounding
+// boxes (every element for a map without a rule), capped at the count.
+// Returns E and whether it is exact.
+std::pair<int64_t, bool> CountUnion(const IndexingMapSet& maps,
+                                    absl::Span<const int64_t> operand_dims,
+                                    int64_t element_count, int64_t max_points) {
+  const int64_t rank = static_cast<int64_t>(operand_dims.size());
+  std::optional<int64_t> total = CheckedProduct(operand_dims).has_value()
+                                     ? std::optional<int64_t>(0)
+                                     : std::nullopt;
+  for (const IndexingMap& map : maps) {
+    if (!total) break;
+    if (!HasRule(map, rank)) {
+      total = std::nullopt;
+      break;
+    }
+    if (map.IsKnownEmpty()) continue;
+    std::vector<Interval> box = map.GetDimBounds();
+    std::vector<Interval> symbols = map.GetSymbolBounds();
+    box.insert(box.end(), symbols.begin(), symbols.end());
+    std::optional<int64_t> size = CountBoxPoints(box);
+    total = size ? CheckedAdd(*total, *size) : std::nullopt;
+    if (total && *total > max_points) total = std::nullopt;
+  }
+  if (total) {
+    absl::flat_hash_set<int64_t> read;
+    for (const IndexingMap& map : maps) {
+      if (!map.IsKnownEmpty()) {
+        EnumerateReads(map, operand_dims, max_points, read);
+      }
+    }
+    return {static_cast<int64_t>(read.size()), true};
+  }
+  int64_t bound = 0;
+  for (const IndexingMap& map : maps) {
+    int64_t box = HasRule(map, rank) ? BoundingBoxCount(map, operand_dims)
+                                     : element_count;
+    bound = std::min(element_count, SaturatingAdd(bound, box));
+  }
+  return {bound, false};
+}
+
+}  // namespace
+
+double OperandUtilization::Fraction() const {
+  return element_count == 0
+             ? 0.0
+             : static_cast<double>(elements_read) / element_count;
+}
+
+double OperandUtilization::AverageReads() const {
+  return elements_read == 0 ? 0.0 : static_cast<double>(reads) / elements_read;
+}
+
+OperandUtilization ComputeOperandUtilization(
+    const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims,
+    int64_t max_points) {
+  OperandUtilization counts;
+  counts.element_count = 1;
+  for (int64_t n : operand_dims) {
+    counts.element_count = SaturatingMul(counts.element_count, n);
+  }
+  const int64_t rank = static_cast<int64_t>(operand_dims.size());
+  // E, when known without enumerating the union: one separable map, or any
+  // separable map that reads every element.
+  std::optional<int64_t> known_elements;
+  for (const IndexingMap& map : maps) {
+    if (map.IsKnownEmpty()) continue;
+    if (!HasRule(map, rank)) {
+      // No rule: every element may be read; count each once, as a bound.
+      counts.exact = false;
+      counts.reads = std::max(counts.reads, counts.element_count);
+      continue;
+    }
+    if (map.GetRuntimeVarsCount() != 0) counts.exact = false;
+    if (std::optional<MapCounts> separable =
+            CountSeparable(map, operand_dims, max_points)) {
+      counts.reads = SaturatingAdd(counts.reads, separable->pairs);
+      if (maps.size() == 1 || separable->elements == counts.element_count) {
+        known_elements = separable->elements;
+      }
+      continue;
+    }
+    if (std::optional<int64_t> pairs =
+            CountPairsByEnumeration(map, operand_dims, max_points)) {
+      counts.reads = SaturatingAdd(counts.reads, *pairs);
+      continue;
+    }
+    counts.exact = false;
+    counts.reads = SaturatingAdd(counts.reads, BoxPairs(map));
+  }
+  if (known_elements) {
+    counts.elements_read = *known_elements;
+  } else {
+    auto [elements, exact] =
+        CountUnion(maps, operand_dims, counts.element_count, max_points);
+    counts.elements_read = elements;
+    if (!exact) counts.exact = false;
+  }
+  return counts;
+}
+
+std::vector<OperandUtilization> ComputeOperandUtilization(
+    const HloInstruction& instruction, mlir::MLIRContext* context,
+    int64_t max_points) {
+  const Shape& shape = instruction.shape();
+  int64_t outputs =
+      shape.IsTuple() ? static_cast<int64_t>(shape.tuple_shapes().size()) : 1;
+  std::vector<IndexingMapSet> maps(instruction.operand_count());
+  for (int64_t out = 0; out < outputs; ++out) {
+    HloInstructionIndexing indexing =
+        ComputeOutputToInputIndexing(&instruction, out, context);
+    for (size_t k = 0; k < indexing.indexing_maps.size() && k < maps.size();
+         ++k) {
+      maps[k].InsertAll(indexing.indexing_maps[k]);
+    }
+  }
+  std::vector<OperandUtilization> result;
+  for (int64_t k = 0; k < instruction.operand_count(); ++k) {
+    const Shape& operand = instruction.operand(k)->shape();
+    if (!operand.IsArray()) {
+      OperandUtilization none;
+      none.exact = false;
+      result.push_back(none);
+      continue;
+    }
+    result.push_back(
+        ComputeOperandUtilization(maps[k], operand.dimensions(), max_points));
+  }
+  return result;
+}
+
+}  // namespace xla_index

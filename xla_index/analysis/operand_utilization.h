@@ -1,0 +1,82 @@
+#ifndef XLA_INDEX_ANALYSIS_OPERAND_UTILIZATION_H_
+#define XLA_INDEX_ANALYSIS_OPERAND_UTILIZATION_H_
+
+// The one model of operand utilization (XLA's indexing-analysis
+// documentation, "Operand utilization"): when the whole output is computed,
+// which fraction of an operand's elements is read, and how many times each
+// read element is read on average. The per-instruction answer and the
+// fusion report (fusion_utilization.h) both count with it.
+//
+// For an operand of N elements with output-to-input maps f_1, ..., f_m (one
+// per way the output reads it):
+//   elements read  E = |union over i of { f_i(d, s) : d in domain, s }|
+//   reads          R = sum over i of |{ (d, f_i(d, s)) : d in domain, s }|
+//                      (one read per output element and operand element it
+//                      needs, per map)
+//   fraction       = E / N
+//   average reads  = R / E
+//
+// Examples (exact):
+//   broadcast f32[20] -> f32[10,20,30], dims={1}: E = 20, R = 6000, 300 each.
+//   slice f32[10,20,50] -> f32[5,3,25] {[5:10:1], [3:20:7], [0:50:2]}:
+//     E = 375 of 10000 (0.0375), once each.
+//   reduce f32[256,10] -> f32[10] over dim 0: all 2560 elements once; the
+//     init scalar 10 times.
+//
+// How it counts: a map whose results each use their own variables and that
+// has no constraints (elementwise, broadcast, transpose, slice, reduce, dot,
+// reduce-window, concatenate slabs, ...) is counted one result at a time, so
+// large shapes stay cheap; other maps are enumerated point by point up to
+// `max_points` evaluations, beyond which the counts are upper bounds from the
+// boxes of the results' ranges (exact = false). Runtime variables (dynamic
+// offsets) make the counts depend on run-time values: each read counts once
+// at a representative offset, the elements read range over the feasible
+// offsets, and exact is false. Counts saturate at INT64_MAX.
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "hlo/instruction.h"
+#include "mlir/IR/MLIRContext.h"
+#include "xla_index/instruction_indexing.h"
+
+namespace xla_index {
+
+/// Default bound on point-by-point evaluations per operand.
+inline constexpr int64_t kDefaultUtilizationPointLimit = int64_t{1} << 22;
+
+/// Utilization of one operand (see the file comment).
+struct OperandUtilization {
+  /// N: elements of the operand.
+  int64_t element_count = 0;
+  /// E: distinct elements read (an upper bound when !exact).
+  int64_t elements_read = 0;
+  /// R: (output element, operand element) pairs summed over the maps.
+  int64_t reads = 0;
+  /// False when a count is an upper bound or depends on runtime values.
+  bool exact = true;
+
+  /// E / N (0 for an empty operand).
+  double Fraction() const;
+  /// R / E (0 when nothing is read).
+  double AverageReads() const;
+};
+
+/// The utilization of an operand of dims `operand_dims` read through `maps`
+/// (all from the same output domain); `max_points` bounds the point-by-point
+/// enumeration (see the file comment).
+OperandUtilization ComputeOperandUtilization(
+    const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims,
+    int64_t max_points = kDefaultUtilizationPointLimit);
+
+/// The utilization of every operand of `instruction` (fusions through their
+/// computation), from its output-to-input maps of all outputs (every element
+/// of a tuple-shaped result). A non-array operand gets {0, 0, 0, inexact}.
+std::vector<OperandUtilization> ComputeOperandUtilization(
+    const HloInstruction& instruction, mlir::MLIRContext* context,
+    int64_t max_points = kDefaultUtilizationPointLimit);
+
+}  // namespace xla_index
+
+#endif  // XLA_INDEX_ANALYSIS_OPERAND_UTILIZATION_H_
