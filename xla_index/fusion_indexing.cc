@@ -38,13 +38,6 @@ Value OperandValue(const HloInstruction* user, int64_t k) {
   return {user->operand(k), 0};
 }
 
-// The number of outputs of `instruction` that can carry maps.
-int64_t OutputCount(const HloInstruction* instruction) {
-  const Shape& shape = instruction->shape();
-  return shape.IsTuple() ? static_cast<int64_t>(shape.tuple_shapes().size())
-                         : 1;
-}
-
 // Fusions nest (a fused computation may contain fusions); a module whose
 // calls form a cycle, or nest deeper than this, gets UNDEFINED instead of
 // unbounded recursion.
@@ -173,7 +166,7 @@ HloInstructionIndexing ComputeOutputToInputFusionIndexing(
   CallDepthGuard guard;
   const HloComputation* called = fusion->fused_computation();
   if (called == nullptr || called->root() == nullptr || guard.TooDeep()) {
-    return HloInstructionIndexing::Undefined(fusion->operand_count());
+    return UndefinedForEachOperand(fusion);
   }
   HloInstructionIndexing indexing = ComputeComputationOutputToInputIndexing(
       *called, called->root(), output_id, context);
@@ -240,7 +233,7 @@ HloInstructionIndexing ComputeInputToOutputFusionIndexing(
   const HloInstruction* parameter =
       called == nullptr ? nullptr : called->parameter(input_id);
   if (parameter == nullptr || called->root() == nullptr || guard.TooDeep()) {
-    return HloInstructionIndexing::Undefined(OutputCount(fusion));
+    return UndefinedForEachOutput(fusion);
   }
   const HloInstruction* root = called->root();
   if (root->opcode() != HloOpcode::kTuple) {

@@ -9,7 +9,8 @@
 // consumer map C (target output -> instruction I's output) and a rule map P
 // of I (I's output -> operand k of I), C followed by P is a map from the
 // target output to operand k; it is simplified, its unused symbols dropped,
-// and it joins operand k's duplicate-free set. Example (seed 000):
+// and it joins operand k's duplicate-free set. Example (XLA's
+// indexing-analysis documentation, "Indexing Maps for Fusion"):
 //
 //   f {
 //     p0 = f32[1000, 1000] parameter(0)

@@ -11,12 +11,6 @@
 namespace xla_index {
 namespace {
 
-int64_t OutputCount(const HloInstruction& instruction) {
-  const Shape& shape = instruction.shape();
-  return shape.IsTuple() ? static_cast<int64_t>(shape.tuple_shapes().size())
-                         : 1;
-}
-
 bool ReadsOnlyLeaves(const HloInstruction& instruction) {
   for (const HloInstruction* operand : instruction.operands()) {
     if (operand->opcode() != HloOpcode::kParameter &&
@@ -65,7 +59,7 @@ AnalyzedIndexing AnalyzeIndexing(const HloInstruction& instruction,
               : AnalyzedIndexing::OperandKind::kInstructionOperand;
 
   if (direction == IndexingDirection::kOutputToInput) {
-    for (int64_t out = 0; out < OutputCount(instruction); ++out) {
+    for (int64_t out = 0; out < OutputCount(&instruction); ++out) {
       HloInstructionIndexing one =
           compose ? ComputeComputationOutputToInputIndexing(
                         *computation, &instruction, out, context)

@@ -4,9 +4,11 @@
 // The entry point of `xla-index analyze`: the indexing maps of one
 // instruction in a module, in either direction.
 //
-// The per-op rules are in output_to_input_indexing.h and
-// input_to_output_indexing.h, the composition through computations in
-// fusion_indexing.h; this header picks what `analyze` reports.
+// The per-op rules are in ops/ (one file per op family, declared in
+// ops/op_rules.h), reached through the entry points of
+// output_to_input_indexing.h and input_to_output_indexing.h (one dispatch
+// table, op_dispatch.cc); the composition through computations is in
+// fusion_indexing.h. This header picks what `analyze` reports.
 
 #include <cstdint>
 #include <string>
@@ -53,11 +55,12 @@ struct AnalyzedIndexing {
 ///  - a fusion (or call) is analyzed through its called computation, per
 ///    operand;
 ///  - an instruction that reads only parameters and constants (or nothing)
-///    gets its own per-op rule, per operand, so the seed's single-op
-///    examples keep their operand numbers (e.g. reduce's init constants);
+///    gets its own per-op rule, per operand, so the single-op examples of
+///    XLA's indexing-analysis documentation keep their operand numbers
+///    (e.g. reduce's init constants);
 ///  - any other instruction is composed back through everything it reads in
 ///    its computation, and operand K is the computation's parameter K (the
-///    seed's softmax and chained-reshape examples).
+///    documentation's softmax and chained-reshape examples).
 /// Ops without a rule give UNDEFINED maps; this never fails on a parsed
 /// module.
 AnalyzedIndexing AnalyzeIndexing(const HloInstruction& instruction,

@@ -1,6 +1,6 @@
 // Property tests of the indexing rules against the reference evaluator's
 // tracing mode (hlo/evaluator.h), which records, for every output element,
-// the input elements the seed's semantics (003) read to compute it.
+// the input elements XLA's operation semantics read to compute it.
 //
 // For random shapes and attributes of every op with a rule, and for random
 // fusions, the operand elements a map names for an output element
@@ -87,9 +87,10 @@ Dims DimsOf(const Shape& shape) {
 
 // Values of runtime variables: the literal each runtime variable's
 // instruction holds, and the clamping interval of the op that reads it
-// (seed 003: start indices are clamped to [0, dim - size]), per element of
-// the last dimension of the literal (one entry for a scalar offset, one per
-// column for gather indices). The map's own feasible interval may be
+// (XLA's operation semantics: start indices are clamped to
+// [0, dim - size]), per element of the last dimension of the literal (one
+// entry for a scalar offset, one per column for gather indices). The map's
+// own feasible interval may be
 // tighter (the simplifier tightens it from constraints); a clamped value
 // outside it means the map names no element.
 struct RuntimeBinding {
@@ -744,7 +745,8 @@ OpCase Tuple(Random& r) {
 }
 
 // The clamping interval of the start indices that operand k of `op` holds
-// (seed 003's clamping rule), per index column; empty for other operands.
+// (the clamping rule of XLA's operation semantics), per index column;
+// empty for other operands.
 std::vector<Interval> ClampIntervals(const HloInstruction& op, int64_t k) {
   const Dims in = DimsOf(op.operand(0)->shape());
   switch (op.opcode()) {

@@ -66,6 +66,22 @@ std::string HloInstructionIndexing::ToString(const std::string& label) const {
   return out;
 }
 
+int64_t OutputCount(const HloInstruction* instruction) {
+  const Shape& shape = instruction->shape();
+  return shape.IsTuple() ? static_cast<int64_t>(shape.tuple_shapes().size())
+                         : 1;
+}
+
+HloInstructionIndexing UndefinedForEachOperand(
+    const HloInstruction* instruction) {
+  return HloInstructionIndexing::Undefined(instruction->operand_count());
+}
+
+HloInstructionIndexing UndefinedForEachOutput(
+    const HloInstruction* instruction) {
+  return HloInstructionIndexing::Undefined(OutputCount(instruction));
+}
+
 IndexingMap CreateIdentityMap(absl::Span<const int64_t> dims,
                               mlir::MLIRContext* context) {
   mlir::AffineMap map = mlir::AffineMap::getMultiDimIdentityMap(

@@ -70,6 +70,22 @@ struct HloInstructionIndexing {
   std::string ToString(const std::string& label = "operand id") const;
 };
 
+/// The number of outputs of `instruction`: the element count of a tuple
+/// shape, 1 for any other shape. Output-to-input indexing takes an output id
+/// in [0, OutputCount); input-to-output indexing has one entry per output.
+int64_t OutputCount(const HloInstruction* instruction);
+
+/// No rule is known, or the instruction's attributes do not fit its
+/// operands: one set holding only the Undefined map per operand (the shape
+/// of an output-to-input answer).
+HloInstructionIndexing UndefinedForEachOperand(
+    const HloInstruction* instruction);
+
+/// The same per output, OutputCount(instruction) sets (the shape of an
+/// input-to-output answer).
+HloInstructionIndexing UndefinedForEachOutput(
+    const HloInstruction* instruction);
+
 /// (d0, ..., dn-1) -> (d0, ..., dn-1) over the dimensions of `shape` (an
 /// array shape). A scalar gives `() -> ()`.
 IndexingMap CreateIdentityMap(absl::Span<const int64_t> dims,
@@ -82,7 +98,8 @@ void SimplifyAndRemoveUnusedSymbols(IndexingMap& map);
 
 /// The text of a runtime variable's instruction as XLA prints it: arrays
 /// carry their layout, the default {n-1, ..., 0} when none was written
-/// (seed 000: "indices = s32[1806,2]{1,0} parameter(1)"; scalars have none:
+/// (as in the gather example of XLA's indexing-analysis documentation:
+/// "indices = s32[1806,2]{1,0} parameter(1)"; scalars have none:
 /// "of1 = s32[] parameter(1)").
 std::string RuntimeVarHloText(const HloInstruction& instruction);
 

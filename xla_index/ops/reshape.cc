@@ -1,12 +1,37 @@
-#include "xla_index/reshape_indexing.h"
+// reshape and bitcast: both directions, and the shape-only reshape and
+// bitcast maps (shape_maps.h) they are built from.
+//
+// reshape, the examples of XLA's indexing-analysis documentation,
+// "Reshape" (see ComputeReshapeAffineMap in shape_maps.h for the
+// decomposition into minimal groups):
+//   f32[4,8] -> f32[32] (collapse):
+//     output to input: (d0) -> (d0 floordiv 8, d0 mod 8)
+//     input to output: (d0, d1) -> (d0 * 8 + d1)
+//   f32[32] -> f32[4, 8] (expand): the same two maps, swapped
+//   f32[4,8] -> f32[2, 4, 4] (generic):
+//     output to input: (d0, d1, d2) -> (d0 * 2 + d1 floordiv 2,
+//                                        d2 + (d1 mod 2) * 4)
+//     input to output: (d0, d1) -> (d0 floordiv 2,
+//                                   d1 floordiv 4 + (d0 mod 2) * 2, d1 mod 4)
+// Input to output is the output-to-input rule with the shapes swapped.
+//
+// bitcast: transpose, reshape, transpose by the layouts, as the
+// documentation's "Bitcast" describes (see ComputeBitcastIndexingMap). In
+// its style: f32[3, 6]{0, 1} -> f32[6, 3]{1, 0} is the transpose
+// (d0, d1) -> (d1, d0); with default layouts a bitcast is a reshape.
+// Input to output swaps the shapes.
 
-#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "hlo/shape.h"
-#include "llvm/ADT/SmallVector.h"
-#include "xla_index/instruction_indexing.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/ops/op_rules.h"
+#include "xla_index/ops/rule_helpers.h"
+#include "xla_index/ops/shape_maps.h"
 
 namespace xla_index {
 namespace {
@@ -24,11 +49,10 @@ std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims) {
 
 // The element count, or -1 on overflow (or a negative size).
 int64_t Product(absl::Span<const int64_t> dims) {
-  int64_t product = 1;
   for (int64_t d : dims) {
-    if (d < 0 || __builtin_mul_overflow(product, d, &product)) return -1;
+    if (d < 0) return -1;
   }
-  return product;
+  return CheckedProduct(dims).value_or(-1);
 }
 
 // Appends the input exprs of one minimal reshape group (see the header).
@@ -210,6 +234,48 @@ IndexingMap ComputeBitcastIndexingMap(const Shape& input, const Shape& output,
       ComposeIndexingMaps(out_transpose, reshape), in_transpose);
   SimplifyAndRemoveUnusedSymbols(map);
   return map;
+}
+
+HloInstructionIndexing ComputeOutputToInputReshapeIndexing(
+    const HloInstruction* instruction, int64_t /*output_id*/,
+    mlir::MLIRContext* context) {
+  if (!AllArraysWithOperands(instruction, 1)) {
+    return UndefinedForEachOperand(instruction);
+  }
+  return OneMap(
+      ComputeReshapeIndexingMap(instruction->operand(0)->shape().dimensions(),
+                                instruction->shape().dimensions(), context));
+}
+
+HloInstructionIndexing ComputeInputToOutputReshapeIndexing(
+    const HloInstruction* instruction, int64_t /*input_id*/,
+    mlir::MLIRContext* context) {
+  if (!AllArraysWithOperands(instruction, 1)) {
+    return UndefinedForEachOutput(instruction);
+  }
+  return OneMap(ComputeReshapeIndexingMap(
+      instruction->shape().dimensions(),
+      instruction->operand(0)->shape().dimensions(), context));
+}
+
+HloInstructionIndexing ComputeOutputToInputBitcastIndexing(
+    const HloInstruction* instruction, int64_t /*output_id*/,
+    mlir::MLIRContext* context) {
+  if (!AllArraysWithOperands(instruction, 1)) {
+    return UndefinedForEachOperand(instruction);
+  }
+  return OneMap(ComputeBitcastIndexingMap(instruction->operand(0)->shape(),
+                                          instruction->shape(), context));
+}
+
+HloInstructionIndexing ComputeInputToOutputBitcastIndexing(
+    const HloInstruction* instruction, int64_t /*input_id*/,
+    mlir::MLIRContext* context) {
+  if (!AllArraysWithOperands(instruction, 1)) {
+    return UndefinedForEachOutput(instruction);
+  }
+  return OneMap(ComputeBitcastIndexingMap(
+      instruction->shape(), instruction->operand(0)->shape(), context));
 }
 
 }  // namespace xla_index

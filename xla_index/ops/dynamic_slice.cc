@@ -1,0 +1,172 @@
+// dynamic-slice and dynamic-update-slice. Their offsets are runtime
+// variables read from scalar operands, with feasible values
+// [0, operand_dim - slice_size] (XLA clamps the start indices so that the
+// slice stays in bounds; XLA's operation semantics, "DynamicSlice").
+//
+// dynamic-slice, both directions. Output to input, the example of XLA's
+// indexing-analysis documentation, "DynamicSlice": operand index = output
+// index + offset; the offset operands are read at `()`.
+//   ds = s32[1,2,32] dynamic-slice(s32[2,2,258] src, of1, of2, of3),
+//        dynamic_slice_sizes={1, 2, 32}
+//   src: (d0, d1, d2)[s0, s1, s2] -> (d0 + s0, d1 + s1, d2 + s2),
+//        s0 in [0, 1] (hlo: of1, (d0, d1, d2) -> ()), s1 in [0, 0],
+//        s2 in [0, 226]
+//   of1, of2, of3: (d0, d1, d2) -> ()
+// Input to output (in the documentation's style): operand element d feeds
+// output d - s when that lies in the slice; each offset feeds every output
+// element, `()[s...] -> (s...)`.
+//   ds = f32[2] dynamic-slice(f32[8] p0, s32[] o), dynamic_slice_sizes={2}
+//   p0: (d0)[s0] -> (d0 - s0), s0 in [0, 6] (hlo: o), d0 - s0 in [0, 1]
+//
+// dynamic-update-slice, output to input only, the example of the
+// documentation, "DynamicUpdateSlice": the operand is read at the same index
+// (an over-approximation: updated elements do not read it); the update at
+// output index - offset, offsets in [0, operand_dim - update_dim].
+//   dus = s32[20,30] dynamic-update-slice(src, s32[5,10] upd, of1, of2)
+//   src: (d0, d1) -> (d0, d1)
+//   upd: (d0, d1)[s0, s1] -> (d0 - s0, d1 - s1), s0 in [0, 15],
+//        s1 in [0, 20]
+//   of1, of2: (d0, d1) -> ()
+// It has no input-to-output rule: which operand elements survive depends
+// on the offsets.
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "hlo/shape.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "xla_index/ops/op_rules.h"
+#include "xla_index/ops/rule_helpers.h"
+
+namespace xla_index {
+
+using mlir::AffineExpr;
+using mlir::AffineMap;
+using mlir::getAffineDimExpr;
+using mlir::getAffineSymbolExpr;
+
+bool IsValidDynamicSlice(const HloInstruction* dynamic_slice) {
+  if (!AllArrays(dynamic_slice) || dynamic_slice->operand_count() < 1) {
+    return false;
+  }
+  const Shape& out = dynamic_slice->shape();
+  const Shape& in = dynamic_slice->operand(0)->shape();
+  const int64_t rank = in.rank();
+  if (out.rank() != rank || dynamic_slice->operand_count() != rank + 1) {
+    return false;
+  }
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!dynamic_slice->operand(i + 1)->shape().IsScalar() ||
+        in.dimensions(i) < out.dimensions(i)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+HloInstructionIndexing ComputeOutputToInputDynamicSliceIndexing(
+    const HloInstruction* instruction, int64_t /*output_id*/,
+    mlir::MLIRContext* context) {
+  if (!IsValidDynamicSlice(instruction)) {
+    return UndefinedForEachOperand(instruction);
+  }
+  const Shape& out = instruction->shape();
+  const Shape& in = instruction->operand(0)->shape();
+  const int64_t rank = in.rank();
+  AffineMap scalar_access = AffineMap::get(rank, 0, {}, context);
+  std::vector<AffineExpr> exprs;
+  std::vector<RuntimeVar> offsets;
+  for (int64_t i = 0; i < rank; ++i) {
+    exprs.push_back(getAffineDimExpr(i, context) +
+                    getAffineSymbolExpr(i, context));
+    offsets.push_back(MakeRuntimeVar(instruction->operand(i + 1),
+                                     in.dimensions(i) - out.dimensions(i),
+                                     scalar_access));
+  }
+  IndexingMap operand_map(AffineMap::get(rank, rank, exprs, context),
+                          DimBounds(out.dimensions()), {}, std::move(offsets));
+  std::vector<IndexingMap> maps = {operand_map};
+  for (int64_t i = 0; i < rank; ++i) {
+    maps.push_back(ScalarReadMap(out.dimensions(), context));
+  }
+  return HloInstructionIndexing::FromIndexingMaps(maps);
+}
+
+HloInstructionIndexing ComputeInputToOutputDynamicSliceIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context) {
+  if (!IsValidDynamicSlice(instruction)) {
+    return UndefinedForEachOutput(instruction);
+  }
+  const Shape& out = instruction->shape();
+  const Shape& in = instruction->operand(0)->shape();
+  const int64_t rank = in.rank();
+  if (input_id > 0) return OneMap(ScalarFeedsAllMap(out.dimensions(), context));
+  AffineMap scalar_access = AffineMap::get(rank, 0, {}, context);
+  std::vector<AffineExpr> exprs;
+  std::vector<RuntimeVar> offsets;
+  for (int64_t i = 0; i < rank; ++i) {
+    exprs.push_back(getAffineDimExpr(i, context) -
+                    getAffineSymbolExpr(i, context));
+    offsets.push_back(MakeRuntimeVar(instruction->operand(i + 1),
+                                     in.dimensions(i) - out.dimensions(i),
+                                     scalar_access));
+  }
+  IndexingMap map(AffineMap::get(rank, rank, exprs, context),
+                  DimBounds(in.dimensions()), {}, std::move(offsets));
+  for (int64_t i = 0; i < rank; ++i) {
+    map.AddConstraint(exprs[i], Interval{0, out.dimensions(i) - 1});
+  }
+  return OneMap(std::move(map));
+}
+
+bool IsValidDynamicUpdateSlice(const HloInstruction* dynamic_update_slice) {
+  if (!AllArrays(dynamic_update_slice)) return false;
+  const Shape& out = dynamic_update_slice->shape();
+  const int64_t rank = out.rank();
+  if (dynamic_update_slice->operand_count() != rank + 2 ||
+      !dynamic_update_slice->operand(0)->shape().SameDimensions(out) ||
+      dynamic_update_slice->operand(1)->shape().rank() != rank) {
+    return false;
+  }
+  const Shape& update = dynamic_update_slice->operand(1)->shape();
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!dynamic_update_slice->operand(i + 2)->shape().IsScalar() ||
+        out.dimensions(i) < update.dimensions(i)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+HloInstructionIndexing ComputeOutputToInputDynamicUpdateSliceIndexing(
+    const HloInstruction* instruction, int64_t /*output_id*/,
+    mlir::MLIRContext* context) {
+  if (!IsValidDynamicUpdateSlice(instruction)) {
+    return UndefinedForEachOperand(instruction);
+  }
+  const Shape& out = instruction->shape();
+  const Shape& update = instruction->operand(1)->shape();
+  const int64_t rank = out.rank();
+  AffineMap scalar_access = AffineMap::get(rank, 0, {}, context);
+  std::vector<AffineExpr> exprs;
+  std::vector<RuntimeVar> offsets;
+  for (int64_t i = 0; i < rank; ++i) {
+    exprs.push_back(getAffineDimExpr(i, context) -
+                    getAffineSymbolExpr(i, context));
+    offsets.push_back(MakeRuntimeVar(instruction->operand(i + 2),
+                                     out.dimensions(i) - update.dimensions(i),
+                                     scalar_access));
+  }
+  IndexingMap update_map(AffineMap::get(rank, rank, exprs, context),
+                         DimBounds(out.dimensions()), {}, std::move(offsets));
+  std::vector<IndexingMap> maps = {CreateIdentityMap(out, context), update_map};
+  for (int64_t i = 0; i < rank; ++i) {
+    maps.push_back(ScalarReadMap(out.dimensions(), context));
+  }
+  return HloInstructionIndexing::FromIndexingMaps(maps);
+}
+
+}  // namespace xla_index

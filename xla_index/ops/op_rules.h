@@ -1,0 +1,291 @@
+#ifndef XLA_INDEX_OPS_OP_RULES_H_
+#define XLA_INDEX_OPS_OP_RULES_H_
+
+// The indexing rules of single HLO ops. One section per op family, in
+// alphabetical order; each family lives in one file, ops/<family>.cc, whose
+// comments give the worked example of each direction.
+//
+// A section has up to three functions:
+//   IsValid<Op>                  the attribute check: do the instruction's
+//                                attributes fit its operands and output?
+//                                (The HLO verifier rejects every instruction
+//                                that fails it; the rules guard instructions
+//                                built without the verifier.)
+//   ComputeOutputToInput<Op>Indexing  for an element of output `output_id`,
+//                                indexing_maps[k] are the elements of operand
+//                                k it reads;
+//   ComputeInputToOutput<Op>Indexing  for an element of operand `input_id`,
+//                                indexing_maps[j] are the elements of output
+//                                j it feeds.
+// Both directions of an op share its attribute check; where it fails they
+// give UNDEFINED (UndefinedForEachOperand / UndefinedForEachOutput), never
+// a crash. All maps are simplified and have no unused symbols.
+//
+// The rules are called through ComputeOutputToInputIndexing and
+// ComputeInputToOutputIndexing (op_dispatch.cc), which check that
+// `output_id` is in [0, OutputCount(instruction)) and `input_id` in
+// [0, operand_count()) and pick the rule from one table sorted by opcode;
+// a rule may assume its id is in range. An op without a rule in one
+// direction has none here (e.g. gather has no input-to-output rule).
+//
+// The shape-only map builders the rules use (pad, reshape, bitcast,
+// transpose and broadcast maps on plain sizes) are in shape_maps.h.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "hlo/attributes.h"
+#include "hlo/instruction.h"
+#include "mlir/IR/MLIRContext.h"
+#include "xla_index/instruction_indexing.h"
+
+namespace xla_index {
+
+/// The signature of every output-to-input rule.
+using OutputToInputRule = HloInstructionIndexing (*)(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// The signature of every input-to-output rule.
+using InputToOutputRule = HloInstructionIndexing (*)(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
+// ---- broadcast (ops/broadcast.cc) ----
+/// One array operand; `dimensions` has one entry per operand dim, distinct
+/// dims of the output.
+bool IsValidBroadcast(const HloInstruction* broadcast);
+/// Operand dim i is output dim dimensions[i].
+HloInstructionIndexing ComputeOutputToInputBroadcastIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// The new output dims become range variables.
+HloInstructionIndexing ComputeInputToOutputBroadcastIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
+// ---- concatenate (ops/concatenate.cc) ----
+/// One or more array operands of the output's rank, `dimension` one of its
+/// dims, the operands equal to the output in every other dim and their
+/// sizes along `dimension` adding up to the output's.
+bool IsValidConcatenate(const HloInstruction* concatenate);
+/// Operand k covers the output slab at its offset along the dimension.
+HloInstructionIndexing ComputeOutputToInputConcatenateIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// Operand k adds its offset along the dimension.
+HloInstructionIndexing ComputeInputToOutputConcatenateIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
+// ---- convolution (ops/convolution.cc) ----
+/// The window of a convolution, one dimension per spatial dim (the whole
+/// kernel at stride 1 when it has no window attribute), or nullopt when its
+/// attributes do not fit its operands (see ops/convolution.cc).
+std::optional<std::vector<WindowDimension>> GetConvolutionWindow(
+    const HloInstruction* convolution);
+/// Spatial dims as in reduce-window; features through a shared range
+/// variable, offset by the feature or batch group.
+HloInstructionIndexing ComputeOutputToInputConvolutionIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// The output positions whose window covers the element, for every output
+/// feature of its group (input) or every output batch (kernel).
+HloInstructionIndexing ComputeInputToOutputConvolutionIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
+// ---- dot (ops/dot.cc) ----
+/// The roles of a dot's operand dimensions. The output is batch dims (in
+/// lhs_batch order), then the lhs free dims, then the rhs free dims, each in
+/// increasing order (XLA's operation semantics, "DotGeneral").
+struct DotDimensionRoles {
+  std::vector<int64_t> lhs_free;
+  std::vector<int64_t> rhs_free;
+};
+/// The roles of `dot`'s dimensions, or nullopt when its dimension numbers
+/// do not fit its operands: repeated or out-of-range dims, unequal batch or
+/// contracting counts or sizes, or an output rank other than batch + free.
+std::optional<DotDimensionRoles> GetDotDimensionRoles(
+    const HloInstruction* dot);
+/// Batch and free dims from the output; each contracting pair shares a
+/// range variable.
+HloInstructionIndexing ComputeOutputToInputDotIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// The operand's batch and free dims; the other operand's free dims are
+/// range variables.
+HloInstructionIndexing ComputeInputToOutputDotIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
+// ---- dynamic-slice, dynamic-update-slice (ops/dynamic_slice.cc) ----
+/// An array operand of the output's rank, no smaller than the output in any
+/// dim, then one scalar offset per dim.
+bool IsValidDynamicSlice(const HloInstruction* dynamic_slice);
+/// Output index + runtime offset; the offsets are read at `()`.
+HloInstructionIndexing ComputeOutputToInputDynamicSliceIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// Operand index - runtime offset, where that is inside the slice; each
+/// offset feeds every output element.
+HloInstructionIndexing ComputeInputToOutputDynamicSliceIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+/// An array operand of the output's dims, an update of its rank no larger
+/// than it in any dim, then one scalar offset per dim.
+bool IsValidDynamicUpdateSlice(const HloInstruction* dynamic_update_slice);
+/// The operand at the same index, the update at index - runtime offset.
+/// (No input-to-output rule: which operand elements survive depends on the
+/// offsets.)
+HloInstructionIndexing ComputeOutputToInputDynamicUpdateSliceIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+
+// ---- elementwise ops and map (ops/elementwise.cc) ----
+/// The identity for every operand; a scalar operand is read at `()`.
+HloInstructionIndexing ComputeOutputToInputElementwiseIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// The identity; a scalar operand feeds every output element.
+HloInstructionIndexing ComputeInputToOutputElementwiseIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
+// ---- gather (ops/gather.cc) ----
+/// The simplified form (XLA's gather_simplifier): two array operands,
+/// indices of rank 2 with index_vector_dim=1, start_index_map the identity,
+/// no collapsed or batching dims, offset_dims={1, ..., rank}, slices that
+/// fit the operand.
+bool IsValidGather(const HloInstruction* gather);
+/// Row d0 of the indices picks the start; operand dim k reads
+/// d_{k+1} + runtime start. (No input-to-output rule.)
+HloInstructionIndexing ComputeOutputToInputGatherIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+
+// ---- pad (ops/pad.cc) ----
+/// An array operand and a scalar padding value; one padding config per
+/// operand dim, with interior >= 0, padding each dim to the output's size.
+bool IsValidPad(const HloInstruction* pad);
+/// (d - low) floordiv (interior + 1) on the covered elements; the padding
+/// value at `()`.
+HloInstructionIndexing ComputeOutputToInputPadIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// d * (interior + 1) + low; the padding value feeds every output element.
+HloInstructionIndexing ComputeInputToOutputPadIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
+// ---- reduce (ops/reduce.cc) ----
+/// N >= 1 array inputs of equal dims, then N scalar init values;
+/// `dimensions` lists distinct dims of the inputs.
+bool IsValidReduce(const HloInstruction* reduce);
+/// Kept dims from the output, reduced dims as range variables; inits at
+/// `()`.
+HloInstructionIndexing ComputeOutputToInputReduceIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// An input element feeds the output at its kept dims; an init feeds every
+/// output element.
+HloInstructionIndexing ComputeInputToOutputReduceIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
+// ---- reduce-window (ops/reduce_window.cc) ----
+/// The window of a reduce-window, one dimension per input dim (size-1
+/// windows when it has no window attribute), or nullopt when its attributes
+/// do not fit its operands (see ops/reduce_window.cc).
+std::optional<std::vector<WindowDimension>> GetReduceWindowWindow(
+    const HloInstruction* reduce_window);
+/// d * stride + s * window_dilation through the implicit pad; inits at
+/// `()`.
+HloInstructionIndexing ComputeOutputToInputReduceWindowIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// The outputs whose window covers the element; inits feed every output.
+HloInstructionIndexing ComputeInputToOutputReduceWindowIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
+// ---- reshape, bitcast (ops/reshape.cc) ----
+/// Row-major delinearize(linearize(index)), split into minimal groups.
+HloInstructionIndexing ComputeOutputToInputReshapeIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// The output-to-input rule with the shapes swapped.
+HloInstructionIndexing ComputeInputToOutputReshapeIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+/// Transpose, reshape, transpose by the layouts.
+HloInstructionIndexing ComputeOutputToInputBitcastIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// The output-to-input rule with the shapes swapped.
+HloInstructionIndexing ComputeInputToOutputBitcastIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
+// ---- reverse (ops/reverse.cc) ----
+/// One array operand of the output's rank; `dimensions` lists distinct
+/// dims of it.
+bool IsValidReverse(const HloInstruction* reverse);
+/// A reversed dim of size n reads n - 1 - d.
+HloInstructionIndexing ComputeOutputToInputReverseIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// Its own inverse.
+HloInstructionIndexing ComputeInputToOutputReverseIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
+// ---- slice (ops/slice.cc) ----
+/// One array operand of the output's rank, one range per dim, each with
+/// stride >= 1.
+bool IsValidSlice(const HloInstruction* slice);
+/// d * stride + start.
+HloInstructionIndexing ComputeOutputToInputSliceIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// (d - start) floordiv stride on the elements the slice reads.
+HloInstructionIndexing ComputeInputToOutputSliceIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
+// ---- transpose (ops/transpose.cc) ----
+/// One array operand of the output's rank; `dimensions` is a permutation of
+/// its dims.
+bool IsValidTranspose(const HloInstruction* transpose);
+/// Output dim i is operand dim dimensions[i].
+HloInstructionIndexing ComputeOutputToInputTransposeIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// The inverse permutation.
+HloInstructionIndexing ComputeInputToOutputTransposeIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
+// ---- tuple, get-tuple-element (ops/tuple.cc) ----
+/// A tuple shape with one element per operand.
+bool IsValidTuple(const HloInstruction* tuple);
+/// Output k is operand k at the same index; other operands are not read.
+HloInstructionIndexing ComputeOutputToInputTupleIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// Operand k feeds output k at the same index, and no other output.
+HloInstructionIndexing ComputeInputToOutputTupleIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+/// The identity on the element's (array) shape.
+HloInstructionIndexing ComputeOutputToInputGetTupleElementIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// The identity on the element's (array) shape.
+HloInstructionIndexing ComputeInputToOutputGetTupleElementIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
+}  // namespace xla_index
+
+#endif  // XLA_INDEX_OPS_OP_RULES_H_

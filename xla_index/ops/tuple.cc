@@ -1,0 +1,81 @@
+// tuple and get-tuple-element: both directions (examples in the style of
+// XLA's indexing-analysis documentation, which has none for them).
+//
+// tuple: output k is operand k, read at the same index; the other operands
+// are not read for output k (empty sets), and operand k feeds no other
+// output.
+//   t = (f32[2, 3], f32[4]) tuple(f32[2, 3] p0, f32[4] p1)
+//   output to input, output 1:  p0: {},  p1: (d0) -> (d0), d0 in [0, 3]
+//   input to output, operand 0: output 0: (d0, d1) -> (d0, d1),
+//                               d0 in [0, 1], d1 in [0, 2];  output 1: {}
+//
+// get-tuple-element: the identity on the element's shape (which element of
+// the tuple is read is `tuple_index`; fusion composition follows it).
+//   g = f32[4] get-tuple-element(t), index=1
+//   both directions: (d0) -> (d0), d0 in [0, 3]
+
+#include <cstdint>
+
+#include "hlo/shape.h"
+#include "xla_index/ops/op_rules.h"
+#include "xla_index/ops/rule_helpers.h"
+
+namespace xla_index {
+namespace {
+
+// Only the set of `id` holds a map: the identity on `element` (Undefined
+// for a nested tuple).
+HloInstructionIndexing OnlyEntry(int64_t count, int64_t id,
+                                 const Shape& element,
+                                 mlir::MLIRContext* context) {
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(count);
+  indexing.indexing_maps[id].Insert(element.IsArray()
+                                        ? CreateIdentityMap(element, context)
+                                        : IndexingMap::Undefined());
+  return indexing;
+}
+
+}  // namespace
+
+bool IsValidTuple(const HloInstruction* tuple) {
+  return tuple->shape().IsTuple() &&
+         static_cast<int64_t>(tuple->shape().tuple_shapes().size()) ==
+             tuple->operand_count();
+}
+
+HloInstructionIndexing ComputeOutputToInputTupleIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context) {
+  if (!IsValidTuple(instruction)) return UndefinedForEachOperand(instruction);
+  return OnlyEntry(instruction->operand_count(), output_id,
+                   instruction->operand(output_id)->shape(), context);
+}
+
+HloInstructionIndexing ComputeInputToOutputTupleIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context) {
+  if (!IsValidTuple(instruction)) return UndefinedForEachOutput(instruction);
+  return OnlyEntry(instruction->operand_count(), input_id,
+                   instruction->operand(input_id)->shape(), context);
+}
+
+HloInstructionIndexing ComputeOutputToInputGetTupleElementIndexing(
+    const HloInstruction* instruction, int64_t /*output_id*/,
+    mlir::MLIRContext* context) {
+  if (!instruction->shape().IsArray() || instruction->operand_count() != 1) {
+    return UndefinedForEachOperand(instruction);
+  }
+  return OneMap(CreateIdentityMap(instruction->shape(), context));
+}
+
+HloInstructionIndexing ComputeInputToOutputGetTupleElementIndexing(
+    const HloInstruction* instruction, int64_t /*input_id*/,
+    mlir::MLIRContext* context) {
+  if (!instruction->shape().IsArray()) {
+    return UndefinedForEachOutput(instruction);
+  }
+  return OneMap(CreateIdentityMap(instruction->shape(), context));
+}
+
+}  // namespace xla_index

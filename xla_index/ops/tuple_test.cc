@@ -1,0 +1,95 @@
+// tuple and get-tuple-element: both directions, alone and in a fusion.
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "xla_index/ops/op_rules.h"
+#include "xla_index/ops/op_test_util.h"
+
+namespace xla_index {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+using TupleIndexingTest = OpIndexingTest;
+
+constexpr absl::string_view kTuple = R"(
+p0 = f32[2, 3] parameter(0)
+p1 = f32[4] parameter(1)
+t = (f32[2, 3], f32[4]) tuple(p0, p1)
+)";
+
+TEST_F(TupleIndexingTest, OutputToInput) {
+  const HloInstruction* t = Parse(kTuple);
+  ASSERT_NE(t, nullptr);
+  EXPECT_THAT(Print(ComputeOutputToInputIndexing(t, 1, &context_)),
+              ElementsAre(IsEmpty(), ElementsAre(Text(R"(
+(d0) -> (d0)
+domain:
+d0 in [0, 3])"))));
+}
+
+TEST_F(TupleIndexingTest, InputToOutput) {
+  EXPECT_THAT(InputToOutput(kTuple, 0), ElementsAre(ElementsAre(Text(R"(
+(d0, d1) -> (d0, d1)
+domain:
+d0 in [0, 1]
+d1 in [0, 2])")),
+                                                    IsEmpty()));
+}
+
+TEST_F(TupleIndexingTest, ShapeOfAnotherArityIsUndefined) {
+  HloInstruction* t = Add(HloOpcode::kTuple,
+                          Shape::MakeTuple({Shape(PrimitiveType::kF32, {4})}),
+                          {Parameter({4}), Parameter({4})});
+  EXPECT_FALSE(IsValidTuple(t));
+  ExpectUndefined(t);
+}
+
+using GetTupleElementIndexingTest = OpIndexingTest;
+
+constexpr absl::string_view kGetTupleElement = R"(
+p0 = f32[2, 3] parameter(0)
+p1 = f32[4] parameter(1)
+t = (f32[2, 3], f32[4]) tuple(p0, p1)
+g = f32[4] get-tuple-element(t), index=1
+)";
+constexpr absl::string_view kElementIdentity = R"(
+(d0) -> (d0)
+domain:
+d0 in [0, 3])";
+
+TEST_F(GetTupleElementIndexingTest, OutputToInput) {
+  EXPECT_THAT(OutputToInput(kGetTupleElement),
+              ElementsAre(ElementsAre(Text(kElementIdentity))));
+}
+
+TEST_F(GetTupleElementIndexingTest, InputToOutput) {
+  EXPECT_THAT(InputToOutput(kGetTupleElement, 0),
+              ElementsAre(ElementsAre(Text(kElementIdentity))));
+}
+
+TEST_F(GetTupleElementIndexingTest, TupleAndGetTupleElementInAFusion) {
+  // The fusion's root reads p0 through a tuple and a get-tuple-element:
+  // element 1 of the tuple is transpose(p0).
+  const HloInstruction* root = Parse(R"(
+f {
+  p0 = f32[2, 3] parameter(0)
+  p1 = f32[3, 2] parameter(1)
+  t = f32[3, 2] transpose(p0), dimensions={1, 0}
+  tup = (f32[3, 2], f32[3, 2]) tuple(p1, t)
+  ROOT g = f32[3, 2] get-tuple-element(tup), index=1
+}
+)");
+  ASSERT_NE(root, nullptr);
+  HloInstructionIndexing indexing = ComputeComputationOutputToInputIndexing(
+      *root->parent(), root, 0, &context_);
+  EXPECT_THAT(Print(indexing), ElementsAre(ElementsAre(Text(R"(
+(d0, d1) -> (d1, d0)
+domain:
+d0 in [0, 2]
+d1 in [0, 1])")),
+                                           IsEmpty()));
+}
+
+}  // namespace
+}  // namespace xla_index
