@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "hlo/shape_inference.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -530,8 +531,9 @@ absl::Status OpEvaluator::Elementwise() {
           r = static_cast<int64_t>(ua * ub);
           break;
         case HloOpcode::kDivide:
-          // Seed 003: division by zero is implementation-defined; like XLA
-          // we give -1 (all bits set), and INT_MIN / -1 = INT_MIN.
+          // XLA's operation-semantics documentation: division by zero is
+          // implementation-defined; like XLA we give -1 (all bits set), and
+          // INT_MIN / -1 = INT_MIN.
           if (b == 0) {
             r = -1;
           } else if (in_unsigned) {
@@ -543,7 +545,8 @@ absl::Status OpEvaluator::Elementwise() {
           }
           break;
         case HloOpcode::kRemainder:
-          // The sign of the result is the dividend's (seed 003).
+          // The sign of the result is the dividend's (XLA's operation-semantics
+          // documentation).
           if (b == 0) {
             r = a;
           } else if (in_unsigned) {
@@ -604,8 +607,9 @@ absl::Status OpEvaluator::Elementwise() {
     if (op == HloOpcode::kSelect) {
       bool scalar_pred = OperandShape(0).rank() == 0;
       bool pred = I(0, scalar_pred ? 0 : i) != 0;
-      // Both branches are inputs of the element: seed 003 defines the
-      // output from pred, on_true and on_false at the same index.
+      // Both branches are inputs of the element: XLA's operation-semantics
+      // documentation defines the output from pred, on_true and on_false at the
+      // same index.
       Note(1, 0, i);
       Note(2, 0, i);
       out.CopyElement(ops_[pred ? 1 : 2], i, i);
@@ -628,11 +632,12 @@ absl::Status OpEvaluator::Elementwise() {
 }
 
 absl::Status OpEvaluator::BitcastConvert() {
-  // The bytes stay; only their reading changes (seed 003). Between widths
-  // B and B', memory order is little-endian as on the hosts XLA runs on:
-  // for B > B' element k of the new minor dimension holds bits
-  // [k*B', (k+1)*B') of the input element; for B < B' the input's minor
-  // dimension of size B'/B is assembled, element k at bits [k*B, (k+1)*B).
+  // The bytes stay; only their reading changes (XLA's operation-semantics
+  // documentation). Between widths B and B', memory order is little-endian as
+  // on the hosts XLA runs on: for B > B' element k of the new minor dimension
+  // holds bits [k*B', (k+1)*B') of the input element; for B < B' the input's
+  // minor dimension of size B'/B is assembled, element k at bits [k*B,
+  // (k+1)*B).
   const Literal& in = ops_[0];
   Literal& out = Out();
   int64_t from = BitWidth(in.shape().element_type());
@@ -642,26 +647,23 @@ absl::Status OpEvaluator::BitcastConvert() {
     uint64_t bits = 0;
     if (from == to) {
       Note(0, 0, o);
-      absl::StatusOr<uint64_t> b = ElementBits(in, o);
-      if (!b.ok()) return b.status();
-      bits = *b;
+      XI_ASSIGN_OR_RETURN(uint64_t b, ElementBits(in, o));
+      bits = b;
     } else if (from > to) {
       int64_t ratio = from / to;
       Note(0, 0, o / ratio);
-      absl::StatusOr<uint64_t> b = ElementBits(in, o / ratio);
-      if (!b.ok()) return b.status();
-      bits = (*b >> ((o % ratio) * to)) &
+      XI_ASSIGN_OR_RETURN(uint64_t b, ElementBits(in, o / ratio));
+      bits = (b >> ((o % ratio) * to)) &
              (to >= 64 ? ~uint64_t{0} : (uint64_t{1} << to) - 1);
     } else {
       int64_t ratio = to / from;
       for (int64_t k = 0; k < ratio; ++k) {
         Note(0, 0, o * ratio + k);
-        absl::StatusOr<uint64_t> b = ElementBits(in, o * ratio + k);
-        if (!b.ok()) return b.status();
-        bits |= *b << (k * from);
+        XI_ASSIGN_OR_RETURN(uint64_t b, ElementBits(in, o * ratio + k));
+        bits |= b << (k * from);
       }
     }
-    if (auto s = SetElementBits(out, o, bits); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(SetElementBits(out, o, bits));
   }
   return absl::OkStatus();
 }
@@ -696,7 +698,8 @@ absl::Status OpEvaluator::Broadcast() {
 }
 
 absl::Status OpEvaluator::Reshape() {
-  // Seed 003: collapse to row-major order, then refill the new shape.
+  // XLA's operation-semantics documentation: collapse to row-major order, then
+  // refill the new shape.
   for (int64_t i = 0; i < Out().element_count(); ++i) {
     At(0, i);
     CopyIn(0, i);
@@ -856,7 +859,8 @@ absl::Status OpEvaluator::Reduce() {
   for (int64_t i = 0; i < out_count; ++i) {
     Index o = MultiIndex(Out(0).shape().dimensions(), i);
     // acc_k starts at init_k; then acc = f(acc..., x...) in row-major
-    // order of the reduced dimensions (seed 003's pseudo-code).
+    // order of the reduced dimensions (the pseudo-code of XLA's
+    // operation-semantics documentation).
     std::vector<Literal> acc;
     for (int64_t k = 0; k < n; ++k) acc.push_back(ScalarFrom(ops_[n + k], 0));
     std::vector<ElementId> element_reads;
@@ -872,12 +876,11 @@ absl::Status OpEvaluator::Reduce() {
         args.push_back(ScalarFrom(ops_[k], linear));
         element_reads.push_back({k, 0, linear});
       }
-      absl::StatusOr<Literal> result = Apply(inst_, f, args);
-      if (!result.ok()) return result.status();
+      XI_ASSIGN_OR_RETURN(Literal result, Apply(inst_, f, args));
       if (n == 1) {
-        acc[0] = *std::move(result);
+        acc[0] = std::move(result);
       } else {
-        for (int64_t k = 0; k < n; ++k) acc[k] = result->tuple_elements()[k];
+        for (int64_t k = 0; k < n; ++k) acc[k] = result.tuple_elements()[k];
       }
     }
     for (int64_t k = 0; k < n; ++k) {
@@ -919,12 +922,11 @@ absl::Status OpEvaluator::ReduceWindow() {
           args.push_back(ScalarFrom(ops_[n + k], 0));
         }
       }
-      absl::StatusOr<Literal> result = Apply(inst_, f, args);
-      if (!result.ok()) return result.status();
+      XI_ASSIGN_OR_RETURN(Literal result, Apply(inst_, f, args));
       if (n == 1) {
-        acc[0] = *std::move(result);
+        acc[0] = std::move(result);
       } else {
-        for (int64_t k = 0; k < n; ++k) acc[k] = result->tuple_elements()[k];
+        for (int64_t k = 0; k < n; ++k) acc[k] = result.tuple_elements()[k];
       }
     }
     for (int64_t k = 0; k < n; ++k) {
@@ -1183,18 +1185,19 @@ absl::Status OpEvaluator::Scatter() {
     for (int64_t d = 0; d < operand.rank(); ++d) {
       valid &= I[d] >= 0 && I[d] < operand.dimensions(d);
     }
-    if (!valid) continue;  // Seed 003: only valid indices are updated.
+    if (!valid)
+      continue;  // XLA's operation-semantics documentation: only valid indices
+                 // are updated.
     int64_t o = LinearIndex(operand.dimensions(), I);
     std::vector<Literal> args;
     for (int64_t k = 0; k < n; ++k) args.push_back(ScalarFrom(Out(k), o));
     for (int64_t k = 0; k < n; ++k) {
       args.push_back(ScalarFrom(ops_[n + 1 + k], u));
     }
-    absl::StatusOr<Literal> result = Apply(inst_, inst_.to_apply(), args);
-    if (!result.ok()) return result.status();
+    XI_ASSIGN_OR_RETURN(Literal result, Apply(inst_, inst_.to_apply(), args));
     for (int64_t k = 0; k < n; ++k) {
       At(k, o);
-      Out(k).CopyElement(n == 1 ? *result : result->tuple_elements()[k], 0, o);
+      Out(k).CopyElement(n == 1 ? result : result.tuple_elements()[k], 0, o);
       for (int64_t r : index_reads) Note(n, 0, r);
       for (int64_t j = 0; j < n; ++j) Note(n + 1 + j, 0, u);
     }
@@ -1210,9 +1213,8 @@ absl::Status OpEvaluator::Map() {
       Note(k, 0, i);
       args.push_back(ScalarFrom(ops_[k], i));
     }
-    absl::StatusOr<Literal> r = Apply(inst_, inst_.to_apply(), args);
-    if (!r.ok()) return r.status();
-    Out().CopyElement(*r, 0, i);
+    XI_ASSIGN_OR_RETURN(Literal r, Apply(inst_, inst_.to_apply(), args));
+    Out().CopyElement(r, 0, i);
   }
   return absl::OkStatus();
 }
@@ -1271,15 +1273,13 @@ absl::Status OpEvaluator::Sort() {
 absl::Status OpEvaluator::Call(const HloComputation* f) {
   if (f == nullptr) return Unsupported(inst_, "its computation is not defined");
   if (!trace_) {
-    absl::StatusOr<Literal> r = EvaluateComputation(*f, ops_);
-    if (!r.ok()) return r.status();
-    out_ = *std::move(r);
+    XI_ASSIGN_OR_RETURN(Literal r, EvaluateComputation(*f, ops_));
+    out_ = std::move(r);
     return absl::OkStatus();
   }
-  absl::StatusOr<TracedValue> r = TraceComputation(*f, ops_);
-  if (!r.ok()) return r.status();
-  out_ = std::move(r->value);
-  reads_ = std::move(r->reads);
+  XI_ASSIGN_OR_RETURN(TracedValue r, TraceComputation(*f, ops_));
+  out_ = std::move(r.value);
+  reads_ = std::move(r.reads);
   return absl::OkStatus();
 }
 
@@ -1302,7 +1302,7 @@ absl::StatusOr<TracedValue> OpEvaluator::Run() {
     }
   }
   if (op == HloOpcode::kFusion || op == HloOpcode::kCall) {
-    if (auto s = Call(inst_.fused_computation()); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(Call(inst_.fused_computation()));
   } else if (op == HloOpcode::kConstant) {
     if (!inst_.literal().has_values()) {
       return Unsupported(inst_, "constant's values are elided");
@@ -1317,7 +1317,7 @@ absl::StatusOr<TracedValue> OpEvaluator::Run() {
       if (l.shape().IsTuple()) return Unsupported(inst_, "nested tuples");
       shapes.push_back(l.shape());
     }
-    if (auto s = Begin(Shape::MakeTuple(shapes)); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(Begin(Shape::MakeTuple(shapes)));
     for (int64_t k = 0; k < inst_.operand_count(); ++k) {
       for (int64_t i = 0; i < ops_[k].element_count(); ++i) {
         At(k, i);
@@ -1341,7 +1341,7 @@ absl::StatusOr<TracedValue> OpEvaluator::Run() {
     }
   } else if (op == HloOpcode::kGetTupleElement) {
     const Literal& element = ops_[0].tuple_elements()[inst_.tuple_index()];
-    if (auto s = Begin(element.shape()); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(Begin(element.shape()));
     for (int64_t i = 0; i < element.element_count(); ++i) {
       At(0, i);
       Note(0, inst_.tuple_index(), i);
@@ -1351,12 +1351,11 @@ absl::StatusOr<TracedValue> OpEvaluator::Run() {
     if (op == HloOpcode::kParameter || op == HloOpcode::kUnknown) {
       return Unsupported(inst_, "no semantics to evaluate");
     }
-    absl::StatusOr<Shape> shape = InferShape(inst_);
-    if (!shape.ok()) return shape.status();
+    XI_ASSIGN_OR_RETURN(Shape shape, InferShape(inst_));
     Shape result = inst_.shape();
-    if (!result.CompatibleWith(*shape)) result = *shape;
+    if (!result.CompatibleWith(shape)) result = shape;
     result.clear_layout();
-    if (auto s = Begin(result); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(Begin(result));
     absl::Status status;
     if (op == HloOpcode::kBitcastConvert) {
       status = BitcastConvert();
@@ -1500,19 +1499,18 @@ absl::StatusOr<TracedValue> RunComputation(const HloComputation& computation,
       for (const HloInstruction* operand : inst->operands()) {
         operands.push_back(values.at(operand).value);
       }
-      absl::StatusOr<TracedValue> local =
-          OpEvaluator(*inst, operands, trace).Run();
-      if (!local.ok()) return local.status();
-      result.value = std::move(local->value);
+      XI_ASSIGN_OR_RETURN(TracedValue local,
+                          OpEvaluator(*inst, operands, trace).Run());
+      result.value = std::move(local.value);
       if (trace) {
         // Compose: an element's parameter reads are the union of the
         // parameter reads of every operand element it reads.
-        result.reads.resize(local->reads.size());
-        for (size_t t = 0; t < local->reads.size(); ++t) {
-          result.reads[t].resize(local->reads[t].size());
-          for (size_t i = 0; i < local->reads[t].size(); ++i) {
+        result.reads.resize(local.reads.size());
+        for (size_t t = 0; t < local.reads.size(); ++t) {
+          result.reads[t].resize(local.reads[t].size());
+          for (size_t i = 0; i < local.reads[t].size(); ++i) {
             ReadSet& out = result.reads[t][i];
-            for (const ElementId& e : local->reads[t][i]) {
+            for (const ElementId& e : local.reads[t][i]) {
               const TracedValue& source = values.at(inst->operand(e.operand));
               const ReadSet& deps = source.reads[e.tuple_index][e.linear_index];
               out.insert(out.end(), deps.begin(), deps.end());
@@ -1532,10 +1530,9 @@ absl::StatusOr<TracedValue> RunComputation(const HloComputation& computation,
 
 absl::StatusOr<Literal> EvaluateInstruction(
     const HloInstruction& instruction, absl::Span<const Literal> operands) {
-  absl::StatusOr<TracedValue> r =
-      OpEvaluator(instruction, operands, false).Run();
-  if (!r.ok()) return r.status();
-  return std::move(r->value);
+  XI_ASSIGN_OR_RETURN(TracedValue r,
+                      OpEvaluator(instruction, operands, false).Run());
+  return std::move(r.value);
 }
 
 absl::StatusOr<TracedValue> TraceInstruction(
@@ -1545,9 +1542,9 @@ absl::StatusOr<TracedValue> TraceInstruction(
 
 absl::StatusOr<Literal> EvaluateComputation(
     const HloComputation& computation, absl::Span<const Literal> arguments) {
-  absl::StatusOr<TracedValue> r = RunComputation(computation, arguments, false);
-  if (!r.ok()) return r.status();
-  return std::move(r->value);
+  XI_ASSIGN_OR_RETURN(TracedValue r,
+                      RunComputation(computation, arguments, false));
+  return std::move(r.value);
 }
 
 absl::StatusOr<TracedValue> TraceComputation(

@@ -12,6 +12,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -292,17 +293,13 @@ absl::Status ParseScalarInto(TextCursor& cursor, Literal& literal, int64_t i) {
   cursor.SkipSpace();
   const char* start = cursor.pos();
   if (IsComplex(type)) {
-    if (auto s = cursor.Expect('(', "to open a complex value"); !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(cursor.Expect('(', "to open a complex value"));
     Literal part(Shape(PrimitiveType::kF64, {}));
-    if (auto s = ParseScalarInto(cursor, part, 0); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(ParseScalarInto(cursor, part, 0));
     double real = part.GetDouble(0);
-    if (auto s = cursor.Expect(',', "in a complex value"); !s.ok()) return s;
-    if (auto s = ParseScalarInto(cursor, part, 0); !s.ok()) return s;
-    if (auto s = cursor.Expect(')', "to close a complex value"); !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(cursor.Expect(',', "in a complex value"));
+    XI_RETURN_IF_ERROR(ParseScalarInto(cursor, part, 0));
+    XI_RETURN_IF_ERROR(cursor.Expect(')', "to close a complex value"));
     literal.SetComplex(i, real, part.GetDouble(0));
     return absl::OkStatus();
   }
@@ -385,24 +382,17 @@ absl::Status ParseArrayLevel(TextCursor& cursor, Literal& literal, int64_t d,
   if (d == shape.rank()) {
     return ParseScalarInto(cursor, literal, (*next)++);
   }
-  if (auto s = cursor.Expect(
-          '{', absl::StrCat("to open dimension ", d, " of the literal"));
-      !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(cursor.Expect(
+      '{', absl::StrCat("to open dimension ", d, " of the literal")));
   int64_t size = shape.dimensions(d);
   for (int64_t k = 0; k < size; ++k) {
     if (k > 0) {
-      if (auto s = cursor.Expect(',', absl::StrCat("between elements of "
-                                                   "dimension ",
-                                                   d, " (size ", size, ")"));
-          !s.ok()) {
-        return s;
-      }
+      XI_RETURN_IF_ERROR(
+          cursor.Expect(',', absl::StrCat("between elements of "
+                                          "dimension ",
+                                          d, " (size ", size, ")")));
     }
-    if (auto s = ParseArrayLevel(cursor, literal, d + 1, next); !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(ParseArrayLevel(cursor, literal, d + 1, next));
   }
   return cursor.Expect(
       '}', absl::StrCat("after the ", size, " elements of dimension ", d));
@@ -413,23 +403,17 @@ absl::StatusOr<Literal> ParseLiteralImpl(TextCursor& cursor, const Shape& shape,
   if (depth > 64) return cursor.Error("literal nesting is too deep");
   if (shape.IsTuple()) {
     Literal literal(shape);
-    if (auto s = cursor.Expect('(', "to open a tuple literal"); !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(cursor.Expect('(', "to open a tuple literal"));
     for (size_t i = 0; i < shape.tuple_shapes().size(); ++i) {
       if (i > 0) {
-        if (auto s = cursor.Expect(',', "in a tuple literal"); !s.ok()) {
-          return s;
-        }
+        XI_RETURN_IF_ERROR(cursor.Expect(',', "in a tuple literal"));
       }
-      absl::StatusOr<Literal> element =
-          ParseLiteralImpl(cursor, shape.tuple_shapes(i), depth + 1);
-      if (!element.ok()) return element.status();
-      literal.tuple_elements()[i] = *std::move(element);
+      XI_ASSIGN_OR_RETURN(
+          Literal element,
+          ParseLiteralImpl(cursor, shape.tuple_shapes(i), depth + 1));
+      literal.tuple_elements()[i] = std::move(element);
     }
-    if (auto s = cursor.Expect(')', "to close a tuple literal"); !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(cursor.Expect(')', "to close a tuple literal"));
     return literal;
   }
   if (!shape.IsArray()) {
@@ -438,7 +422,7 @@ absl::StatusOr<Literal> ParseLiteralImpl(TextCursor& cursor, const Shape& shape,
   if (shape.rank() > 0 || cursor.Peek() == '{') {
     const char* start = cursor.pos();
     if (cursor.TryConsume('{') && cursor.TryConsume("...")) {
-      if (auto s = cursor.Expect('}', "after '...'"); !s.ok()) return s;
+      XI_RETURN_IF_ERROR(cursor.Expect('}', "after '...'"));
       return Literal::MakeElided(shape);
     }
     cursor.set_pos(start);
@@ -455,7 +439,7 @@ absl::StatusOr<Literal> ParseLiteralImpl(TextCursor& cursor, const Shape& shape,
     return cursor.Error("a scalar literal has no braces");
   }
   int64_t next = 0;
-  if (auto s = ParseArrayLevel(cursor, literal, 0, &next); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ParseArrayLevel(cursor, literal, 0, &next));
   return literal;
 }
 

@@ -106,9 +106,10 @@ HloComputation* HloModule::GetComputation(absl::string_view name) const {
 }
 
 std::string HloModule::ToString() const {
-  // A snippet may name computations it does not define (seed 000's
-  // `to_apply=max`); such a module prints as bare computations, the form
-  // the parser reads leniently, so that printing still round-trips.
+  // A snippet may name computations it does not define (
+  // `to_apply=max` in XLA's indexing-analysis documentation); such a module
+  // prints as bare computations, the form the parser reads leniently, so that
+  // printing still round-trips.
   bool has_unresolved_calls = false;
   for (const auto& computation : computations_) {
     for (const auto& instruction : computation->instructions()) {

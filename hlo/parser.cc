@@ -21,6 +21,7 @@
 #include "hlo/shape_parser.h"
 #include "hlo/text_cursor.h"
 #include "hlo/verifier.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -188,16 +189,13 @@ absl::StatusOr<absl::string_view> Parser::ScanRawValue(absl::string_view name) {
 
 absl::StatusOr<std::vector<int64_t>> ParseIntList(TextCursor& c) {
   std::vector<int64_t> values;
-  if (auto s = c.Expect('{', "to open a list of integers"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(c.Expect('{', "to open a list of integers"));
   if (c.TryConsume('}')) return values;
   do {
-    absl::StatusOr<int64_t> v = c.ParseInt("list element");
-    if (!v.ok()) return v.status();
-    values.push_back(*v);
+    XI_ASSIGN_OR_RETURN(int64_t v, c.ParseInt("list element"));
+    values.push_back(v);
   } while (c.TryConsume(','));
-  if (auto s = c.Expect('}', "or ',' in a list of integers"); !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(c.Expect('}', "or ',' in a list of integers"));
   return values;
 }
 
@@ -214,30 +212,22 @@ absl::StatusOr<bool> ParseBool(TextCursor& c) {
 
 absl::StatusOr<std::vector<SliceDimension>> ParseSliceRanges(TextCursor& c) {
   std::vector<SliceDimension> ranges;
-  if (auto s = c.Expect('{', "to open the slice ranges"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(c.Expect('{', "to open the slice ranges"));
   if (c.TryConsume('}')) return ranges;
   do {
     SliceDimension d;
-    if (auto s = c.Expect('[', "to open a slice range [start:limit:stride]");
-        !s.ok()) {
-      return s;
-    }
-    absl::StatusOr<int64_t> v = c.ParseInt("slice start");
-    if (!v.ok()) return v.status();
-    d.start = *v;
-    if (auto s = c.Expect(':', "after the slice start"); !s.ok()) return s;
-    v = c.ParseInt("slice limit");
-    if (!v.ok()) return v.status();
-    d.limit = *v;
+    XI_RETURN_IF_ERROR(
+        c.Expect('[', "to open a slice range [start:limit:stride]"));
+    XI_ASSIGN_OR_RETURN(d.start, c.ParseInt("slice start"));
+    XI_RETURN_IF_ERROR(c.Expect(':', "after the slice start"));
+    XI_ASSIGN_OR_RETURN(d.limit, c.ParseInt("slice limit"));
     if (c.TryConsume(':')) {
-      v = c.ParseInt("slice stride");
-      if (!v.ok()) return v.status();
-      d.stride = *v;
+      XI_ASSIGN_OR_RETURN(d.stride, c.ParseInt("slice stride"));
     }
-    if (auto s = c.Expect(']', "to close a slice range"); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(c.Expect(']', "to close a slice range"));
     ranges.push_back(d);
   } while (c.TryConsume(','));
-  if (auto s = c.Expect('}', "or ',' in the slice ranges"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(c.Expect('}', "or ',' in the slice ranges"));
   return ranges;
 }
 
@@ -246,20 +236,12 @@ absl::StatusOr<PaddingConfig> ParsePadding(TextCursor& c, bool allow_interior) {
   PaddingConfig config;
   do {
     PaddingDimension d;
-    absl::StatusOr<int64_t> v = c.ParseInt("low padding");
-    if (!v.ok()) return v.status();
-    d.low = *v;
-    if (auto s = c.Expect('_', "between low and high padding"); !s.ok()) {
-      return s;
-    }
-    v = c.ParseInt("high padding");
-    if (!v.ok()) return v.status();
-    d.high = *v;
+    XI_ASSIGN_OR_RETURN(d.low, c.ParseInt("low padding"));
+    XI_RETURN_IF_ERROR(c.Expect('_', "between low and high padding"));
+    XI_ASSIGN_OR_RETURN(d.high, c.ParseInt("high padding"));
     if (allow_interior && c.PeekRaw() == '_') {
       c.set_pos(c.pos() + 1);
-      v = c.ParseInt("interior padding");
-      if (!v.ok()) return v.status();
-      d.interior = *v;
+      XI_ASSIGN_OR_RETURN(d.interior, c.ParseInt("interior padding"));
     }
     config.push_back(d);
   } while (c.PeekRaw() == 'x' && (c.set_pos(c.pos() + 1), true));
@@ -270,16 +252,15 @@ absl::StatusOr<std::vector<int64_t>> ParseXSeparated(TextCursor& c,
                                                      absl::string_view what) {
   std::vector<int64_t> values;
   do {
-    absl::StatusOr<int64_t> v = c.ParseInt(what);
-    if (!v.ok()) return v.status();
-    values.push_back(*v);
+    XI_ASSIGN_OR_RETURN(int64_t v, c.ParseInt(what));
+    values.push_back(v);
   } while (c.PeekRaw() == 'x' && (c.set_pos(c.pos() + 1), true));
   return values;
 }
 
 absl::StatusOr<Window> ParseWindow(TextCursor& c) {
   const char* start = c.pos();
-  if (auto s = c.Expect('{', "to open the window"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(c.Expect('{', "to open the window"));
   std::vector<int64_t> size, stride, lhs_dilate, rhs_dilate, reversal;
   PaddingConfig pad;
   bool has_size = false;
@@ -294,30 +275,23 @@ absl::StatusOr<Window> ParseWindow(TextCursor& c) {
                        "rhs_reversal) or '}', found ",
                        DescribeNext(c)));
     }
-    if (auto s = c.Expect('=', absl::StrCat("after window field ", key));
-        !s.ok()) {
-      return s;
-    }
-    absl::StatusOr<std::vector<int64_t>> values;
+    XI_RETURN_IF_ERROR(c.Expect('=', absl::StrCat("after window field ", key)));
     if (key == "pad") {
-      absl::StatusOr<PaddingConfig> p = ParsePadding(c, false);
-      if (!p.ok()) return p.status();
-      pad = *p;
+      XI_ASSIGN_OR_RETURN(pad, ParsePadding(c, false));
       continue;
     }
-    values = ParseXSeparated(c, key);
-    if (!values.ok()) return values.status();
+    XI_ASSIGN_OR_RETURN(std::vector<int64_t> values, ParseXSeparated(c, key));
     if (key == "size") {
-      size = *values;
+      size = values;
       has_size = true;
     } else if (key == "stride") {
-      stride = *values;
+      stride = values;
     } else if (key == "lhs_dilate") {
-      lhs_dilate = *values;
+      lhs_dilate = values;
     } else if (key == "rhs_dilate") {
-      rhs_dilate = *values;
+      rhs_dilate = values;
     } else if (key == "rhs_reversal") {
-      reversal = *values;
+      reversal = values;
     } else {
       return c.ErrorAt(key_start,
                        absl::StrCat("unknown window field '", key, "'"));
@@ -338,7 +312,7 @@ absl::StatusOr<Window> ParseWindow(TextCursor& c) {
            {lhs_dilate.size(), "lhs_dilate"},
            {rhs_dilate.size(), "rhs_dilate"},
            {reversal.size(), "rhs_reversal"}}) {
-    if (auto s = check(n, what); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(check(n, what));
   }
   Window window;
   window.dimensions.resize(rank);
@@ -405,25 +379,16 @@ absl::StatusOr<ConvolutionDimensionNumbers> ParseDimLabels(
     }
     return absl::OkStatus();
   };
-  if (auto s = parse_part(input, 'b', 'f', &dnums.input_batch_dimension,
-                          &dnums.input_feature_dimension,
-                          &dnums.input_spatial_dimensions);
-      !s.ok()) {
-    return s;
-  }
-  if (auto s =
-          parse_part(kernel, 'i', 'o', &dnums.kernel_input_feature_dimension,
-                     &dnums.kernel_output_feature_dimension,
-                     &dnums.kernel_spatial_dimensions);
-      !s.ok()) {
-    return s;
-  }
-  if (auto s = parse_part(output, 'b', 'f', &dnums.output_batch_dimension,
-                          &dnums.output_feature_dimension,
-                          &dnums.output_spatial_dimensions);
-      !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(parse_part(input, 'b', 'f', &dnums.input_batch_dimension,
+                                &dnums.input_feature_dimension,
+                                &dnums.input_spatial_dimensions));
+  XI_RETURN_IF_ERROR(parse_part(kernel, 'i', 'o',
+                                &dnums.kernel_input_feature_dimension,
+                                &dnums.kernel_output_feature_dimension,
+                                &dnums.kernel_spatial_dimensions));
+  XI_RETURN_IF_ERROR(parse_part(output, 'b', 'f', &dnums.output_batch_dimension,
+                                &dnums.output_feature_dimension,
+                                &dnums.output_spatial_dimensions));
   c.set_pos(value.data() + value.size());
   return dnums;
 }
@@ -455,21 +420,18 @@ absl::Status Parser::ApplyTypedAttribute(HloInstruction& inst,
   absl::Status status = absl::OkStatus();
 
   auto int_list = [&](auto setter) {
-    absl::StatusOr<std::vector<int64_t>> v = ParseIntList(c);
-    if (!v.ok()) return v.status();
-    setter(*std::move(v));
+    XI_ASSIGN_OR_RETURN(std::vector<int64_t> v, ParseIntList(c));
+    setter(std::move(v));
     return absl::OkStatus();
   };
   auto single_int = [&](auto setter) {
-    absl::StatusOr<int64_t> v = ParseSingleInt(c);
-    if (!v.ok()) return v.status();
-    setter(*v);
+    XI_ASSIGN_OR_RETURN(int64_t v, ParseSingleInt(c));
+    setter(v);
     return absl::OkStatus();
   };
   auto boolean = [&](auto setter) {
-    absl::StatusOr<bool> v = ParseBool(c);
-    if (!v.ok()) return v.status();
-    setter(*v);
+    XI_ASSIGN_OR_RETURN(bool v, ParseBool(c));
+    setter(v);
     return absl::OkStatus();
   };
 
@@ -478,9 +440,7 @@ absl::Status Parser::ApplyTypedAttribute(HloInstruction& inst,
     // that the module's call graph is complete.
     std::vector<std::pair<std::string, const char*>> names;
     if (IsComputationListRole(name)) {
-      if (auto s = c.Expect('{', "to open a list of computations"); !s.ok()) {
-        return s;
-      }
+      XI_RETURN_IF_ERROR(c.Expect('{', "to open a list of computations"));
       if (!c.TryConsume('}')) {
         do {
           c.SkipSpace();
@@ -490,10 +450,7 @@ absl::Status Parser::ApplyTypedAttribute(HloInstruction& inst,
           if (word.empty()) return c.Error("expected a computation name");
           names.push_back({std::string(word), p});
         } while (c.TryConsume(','));
-        if (auto s = c.Expect('}', "to close a list of computations");
-            !s.ok()) {
-          return s;
-        }
+        XI_RETURN_IF_ERROR(c.Expect('}', "to close a list of computations"));
       }
     } else {
       c.SkipSpace();
@@ -515,21 +472,18 @@ absl::Status Parser::ApplyTypedAttribute(HloInstruction& inst,
     status = int_list(
         [&](std::vector<int64_t> v) { inst.set_dimensions(std::move(v)); });
   } else if (name == "slice" && op == HloOpcode::kSlice) {
-    absl::StatusOr<std::vector<SliceDimension>> v = ParseSliceRanges(c);
-    if (!v.ok()) return v.status();
-    inst.set_slice(*std::move(v));
+    XI_ASSIGN_OR_RETURN(std::vector<SliceDimension> v, ParseSliceRanges(c));
+    inst.set_slice(std::move(v));
   } else if (name == "padding" && op == HloOpcode::kPad) {
-    absl::StatusOr<PaddingConfig> v = ParsePadding(c, true);
-    if (!v.ok()) return v.status();
-    inst.set_padding_config(*std::move(v));
+    XI_ASSIGN_OR_RETURN(PaddingConfig v, ParsePadding(c, true));
+    inst.set_padding_config(std::move(v));
   } else if (name == "window") {
-    absl::StatusOr<Window> v = ParseWindow(c);
-    if (!v.ok()) return v.status();
-    inst.set_window(*std::move(v));
+    XI_ASSIGN_OR_RETURN(Window v, ParseWindow(c));
+    inst.set_window(std::move(v));
   } else if (name == "dim_labels") {
-    absl::StatusOr<ConvolutionDimensionNumbers> v = ParseDimLabels(c, value);
-    if (!v.ok()) return v.status();
-    inst.set_convolution_dimension_numbers(*std::move(v));
+    XI_ASSIGN_OR_RETURN(ConvolutionDimensionNumbers v,
+                        ParseDimLabels(c, value));
+    inst.set_convolution_dimension_numbers(std::move(v));
   } else if (name == "feature_group_count") {
     status = single_int([&](int64_t v) { inst.set_feature_group_count(v); });
   } else if (name == "batch_group_count") {
@@ -610,9 +564,8 @@ absl::Status Parser::ApplyTypedAttribute(HloInstruction& inst,
       inst.set_dynamic_slice_sizes(std::move(v));
     });
   } else if (name == "direction") {
-    absl::StatusOr<ComparisonDirection> v = ParseDirection(c);
-    if (!v.ok()) return v.status();
-    inst.set_comparison_direction(*v);
+    XI_ASSIGN_OR_RETURN(ComparisonDirection v, ParseDirection(c));
+    inst.set_comparison_direction(v);
   } else if (name == "iota_dimension") {
     status = single_int([&](int64_t v) { inst.set_iota_dimension(v); });
   } else if (name == "index" && op == HloOpcode::kGetTupleElement) {
@@ -629,7 +582,7 @@ absl::Status Parser::ApplyTypedAttribute(HloInstruction& inst,
   } else {
     return absl::OkStatus();  // Not needed by any analysis: kept as text.
   }
-  if (!status.ok()) return status;
+  XI_RETURN_IF_ERROR(status);
   c.SkipSpace();
   if (c.pos() < value_end) {
     return c.Error(absl::StrCat("unexpected ", DescribeNext(c),
@@ -646,20 +599,16 @@ absl::Status Parser::ParseAttribute(HloInstruction& instruction) {
     return cursor_.Error(absl::StrCat("expected an attribute name, found ",
                                       DescribeNext(cursor_)));
   }
-  if (auto s = cursor_.Expect(
-          '=', absl::StrCat("after attribute name '", name, "'"));
-      !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<absl::string_view> value = ScanRawValue(name);
-  if (!value.ok()) return value.status();
+  XI_RETURN_IF_ERROR(
+      cursor_.Expect('=', absl::StrCat("after attribute name '", name, "'")));
+  XI_ASSIGN_OR_RETURN(absl::string_view value, ScanRawValue(name));
   if (instruction.attribute(name).has_value()) {
     return cursor_.ErrorAt(start,
                            absl::StrCat("attribute '", name, "' given twice"));
   }
   instruction.mutable_attributes()->push_back(
-      {std::string(name), std::string(*value)});
-  return ApplyTypedAttribute(instruction, name, *value);
+      {std::string(name), std::string(value)});
+  return ApplyTypedAttribute(instruction, name, value);
 }
 
 absl::Status Parser::ParseInstruction(HloComputation& computation,
@@ -671,29 +620,23 @@ absl::Status Parser::ParseInstruction(HloComputation& computation,
   bool is_root = cursor_.TryConsumeWord("ROOT");
   std::optional<Shape> leading_shape;
   if (snippet_ && LooksLikeShape(cursor_)) {
-    absl::StatusOr<Shape> shape = ParseShapeAtCursor(cursor_);
-    if (!shape.ok()) return shape.status();
-    leading_shape = *std::move(shape);
+    XI_ASSIGN_OR_RETURN(Shape shape, ParseShapeAtCursor(cursor_));
+    leading_shape = std::move(shape);
   }
-  absl::StatusOr<std::string> name = ParseName("an instruction name");
-  if (!name.ok()) return name.status();
-  if (auto s = cursor_.Expect(
-          '=', absl::StrCat("after instruction name '", *name, "'"));
-      !s.ok()) {
-    return s;
-  }
+  XI_ASSIGN_OR_RETURN(std::string name, ParseName("an instruction name"));
+  XI_RETURN_IF_ERROR(
+      cursor_.Expect('=', absl::StrCat("after instruction name '", name, "'")));
   std::optional<Shape> shape;
   if (LooksLikeShape(cursor_)) {
-    absl::StatusOr<Shape> parsed = ParseShapeAtCursor(cursor_);
-    if (!parsed.ok()) return parsed.status();
-    shape = *std::move(parsed);
+    XI_ASSIGN_OR_RETURN(Shape parsed, ParseShapeAtCursor(cursor_));
+    shape = std::move(parsed);
   }
   cursor_.SkipSpace();
   const char* opcode_start = cursor_.pos();
   absl::string_view opcode_name = cursor_.ParseWord();
   if (opcode_name.empty()) {
     return cursor_.Error(absl::StrCat("expected a shape or an opcode after '",
-                                      *name, " =', found ",
+                                      name, " =', found ",
                                       DescribeNext(cursor_)));
   }
   if (cursor_.PeekRaw() == '[') {
@@ -703,7 +646,7 @@ absl::Status Parser::ParseInstruction(HloComputation& computation,
   }
   HloOpcode opcode = HloOpcodeFromName(opcode_name);
   auto owned =
-      std::make_unique<HloInstruction>(*name, opcode, std::string(opcode_name));
+      std::make_unique<HloInstruction>(name, opcode, std::string(opcode_name));
   HloInstruction* inst = owned.get();
   PendingInstruction entry{inst, start, {}, shape.has_value(), leading_shape};
   {
@@ -712,67 +655,55 @@ absl::Status Parser::ParseInstruction(HloComputation& computation,
   }
   if (shape.has_value()) inst->set_shape(*shape);
 
-  if (auto s =
-          cursor_.Expect('(', absl::StrCat("after opcode '", opcode_name, "'"));
-      !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(
+      cursor_.Expect('(', absl::StrCat("after opcode '", opcode_name, "'")));
   if (opcode == HloOpcode::kParameter) {
     cursor_.SkipSpace();
     const char* number_start = cursor_.pos();
-    absl::StatusOr<int64_t> number = cursor_.ParseInt("parameter number");
-    if (!number.ok()) return number.status();
-    if (*number < 0) {
+    XI_ASSIGN_OR_RETURN(int64_t number, cursor_.ParseInt("parameter number"));
+    if (number < 0) {
       return cursor_.ErrorAt(number_start,
                              "parameter numbers must not be negative");
     }
-    inst->set_parameter_number(*number);
-    if (auto s = cursor_.Expect(')', "after the parameter number"); !s.ok()) {
-      return s;
-    }
+    inst->set_parameter_number(number);
+    XI_RETURN_IF_ERROR(cursor_.Expect(')', "after the parameter number"));
     if (!shape.has_value()) {
       return cursor_.ErrorAt(
           opcode_start,
-          absl::StrCat("parameter '", *name, "' needs a written shape"));
+          absl::StrCat("parameter '", name, "' needs a written shape"));
     }
   } else if (opcode == HloOpcode::kConstant) {
     if (!shape.has_value()) {
       return cursor_.ErrorAt(
           opcode_start,
-          absl::StrCat("constant '", *name, "' needs a written shape"));
+          absl::StrCat("constant '", name, "' needs a written shape"));
     }
-    absl::StatusOr<Literal> literal = ParseLiteralAtCursor(cursor_, *shape);
-    if (!literal.ok()) return literal.status();
-    inst->set_literal(*std::move(literal));
-    if (auto s = cursor_.Expect(')', "after the constant's value"); !s.ok()) {
-      return s;
-    }
+    XI_ASSIGN_OR_RETURN(Literal literal, ParseLiteralAtCursor(cursor_, *shape));
+    inst->set_literal(std::move(literal));
+    XI_RETURN_IF_ERROR(cursor_.Expect(')', "after the constant's value"));
   } else if (!cursor_.TryConsume(')')) {
     do {
       PendingOperand operand;
       if (LooksLikeShape(cursor_)) {
-        absl::StatusOr<Shape> operand_shape = ParseShapeAtCursor(cursor_);
-        if (!operand_shape.ok()) return operand_shape.status();
-        operand.written_shape = *std::move(operand_shape);
+        XI_ASSIGN_OR_RETURN(Shape operand_shape, ParseShapeAtCursor(cursor_));
+        operand.written_shape = std::move(operand_shape);
       }
       cursor_.SkipSpace();
       operand.position = cursor_.pos();
-      absl::StatusOr<std::string> operand_name = ParseName("an operand name");
-      if (!operand_name.ok()) return operand_name.status();
-      operand.name = *std::move(operand_name);
+      XI_ASSIGN_OR_RETURN(std::string operand_name,
+                          ParseName("an operand name"));
+      operand.name = std::move(operand_name);
       entry.operands.push_back(std::move(operand));
     } while (cursor_.TryConsume(','));
-    if (auto s = cursor_.Expect(')', "or ',' after an operand"); !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(cursor_.Expect(')', "or ',' after an operand"));
   }
   while (cursor_.TryConsume(',')) {
-    if (auto s = ParseAttribute(*inst); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(ParseAttribute(*inst));
   }
   if (is_root) {
     if (*root != nullptr) {
       return cursor_.ErrorAt(
-          start, absl::StrCat("second ROOT '", *name, "' in computation '",
+          start, absl::StrCat("second ROOT '", name, "' in computation '",
                               computation.name(), "'"));
     }
     *root = inst;
@@ -806,7 +737,7 @@ absl::Status Parser::FinishComputation(
     HloComputation& computation, std::vector<PendingInstruction>& pending) {
   // Calls to computations defined so far are resolved now: the shape of a
   // call or fusion written without one comes from its computation.
-  if (auto s = ResolveCalls(false); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ResolveCalls(false));
   absl::flat_hash_map<absl::string_view, HloInstruction*> by_name;
   by_name.reserve(pending.size());
   absl::flat_hash_set<int64_t> parameter_numbers;
@@ -952,16 +883,14 @@ absl::Status Parser::ParseInstructionList(HloComputation& computation,
                        computation.name(), "' (missing '",
                        std::string(1, terminator), "')"));
     }
-    if (auto s = ParseInstruction(computation, pending, &root_position, &root);
-        !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(
+        ParseInstruction(computation, pending, &root_position, &root));
   }
   if (pending.empty()) {
     return cursor_.Error(absl::StrCat("computation '", computation.name(),
                                       "' has no instructions"));
   }
-  if (auto s = FinishComputation(computation, pending); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(FinishComputation(computation, pending));
   computation.set_root(root != nullptr ? root : pending.back().instruction);
   return absl::OkStatus();
 }
@@ -970,30 +899,25 @@ absl::Status Parser::ParseComputation(HloModule& module) {
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
   bool is_entry = cursor_.TryConsumeWord("ENTRY");
-  absl::StatusOr<std::string> name = ParseName("a computation name");
-  if (!name.ok()) return name.status();
+  XI_ASSIGN_OR_RETURN(std::string name, ParseName("a computation name"));
   if (cursor_.Peek() == '(') {
     // XLA's signature `(p: f32[2]) -> f32[2]`; the parameters themselves
     // carry the shapes, so it is skipped after a syntax check.
-    if (auto s = SkipBalanced('(', ')'); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(SkipBalanced('(', ')'));
     if (!cursor_.TryConsume("->")) {
       return cursor_.Error("expected '->' after the computation's parameters");
     }
-    absl::StatusOr<Shape> result = ParseShapeAtCursor(cursor_);
-    if (!result.ok()) return result.status();
+    XI_ASSIGN_OR_RETURN(Shape result, ParseShapeAtCursor(cursor_));
   }
-  if (auto s = cursor_.Expect(
-          '{', absl::StrCat("to open computation '", *name, "'"));
-      !s.ok()) {
-    return s;
-  }
-  if (computations_by_name_.contains(*name)) {
+  XI_RETURN_IF_ERROR(
+      cursor_.Expect('{', absl::StrCat("to open computation '", name, "'")));
+  if (computations_by_name_.contains(name)) {
     return cursor_.ErrorAt(
-        start, absl::StrCat("computation '", *name, "' is defined twice"));
+        start, absl::StrCat("computation '", name, "' is defined twice"));
   }
-  auto owned = std::make_unique<HloComputation>(*name);
+  auto owned = std::make_unique<HloComputation>(name);
   HloComputation* computation = module.AddComputation(std::move(owned));
-  computations_by_name_[*name] = computation;
+  computations_by_name_[name] = computation;
   if (is_entry) {
     if (module.entry_computation() != nullptr) {
       return cursor_.ErrorAt(start, "second ENTRY computation");
@@ -1001,16 +925,14 @@ absl::Status Parser::ParseComputation(HloModule& module) {
     computation->set_is_entry(true);
     module.set_entry_computation(computation);
   }
-  if (auto s = ParseInstructionList(*computation, '}'); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ParseInstructionList(*computation, '}'));
   cursor_.TryConsume('}');
   // `}, execution_thread="main"` and similar trailing attributes.
   while (cursor_.TryConsume(',')) {
     absl::string_view attribute = cursor_.ParseWord();
     if (attribute.empty()) return cursor_.Error("expected an attribute name");
-    if (auto s = cursor_.Expect('=', "after the attribute name"); !s.ok()) {
-      return s;
-    }
-    if (auto v = ScanRawValue(attribute); !v.ok()) return v.status();
+    XI_RETURN_IF_ERROR(cursor_.Expect('=', "after the attribute name"));
+    XI_RETURN_IF_ERROR(ScanRawValue(attribute).status());
   }
   return absl::OkStatus();
 }
@@ -1040,33 +962,29 @@ absl::Status Parser::ResolveCalls(bool final_pass) {
 absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
   cursor_.SkipSpace();
   if (cursor_.TryConsumeWord("HloModule")) {
-    absl::StatusOr<std::string> name = ParseName("a module name");
-    if (!name.ok()) return name.status();
-    auto module = std::make_unique<HloModule>(*name);
+    XI_ASSIGN_OR_RETURN(std::string name, ParseName("a module name"));
+    auto module = std::make_unique<HloModule>(name);
     module_ = module.get();
     while (cursor_.TryConsume(',')) {
       absl::string_view attribute = cursor_.ParseWord();
       if (attribute.empty()) {
         return cursor_.Error("expected a module attribute name");
       }
-      if (auto s = cursor_.Expect('=', "after the attribute name"); !s.ok()) {
-        return s;
-      }
-      absl::StatusOr<absl::string_view> value = ScanRawValue(attribute);
-      if (!value.ok()) return value.status();
+      XI_RETURN_IF_ERROR(cursor_.Expect('=', "after the attribute name"));
+      XI_ASSIGN_OR_RETURN(absl::string_view value, ScanRawValue(attribute));
       module->mutable_attributes()->push_back(
-          {std::string(attribute), std::string(*value)});
+          {std::string(attribute), std::string(value)});
     }
     if (cursor_.AtEnd()) return cursor_.Error("module has no computations");
     while (!cursor_.AtEnd()) {
-      if (auto s = ParseComputation(*module); !s.ok()) return s;
+      XI_RETURN_IF_ERROR(ParseComputation(*module));
     }
     if (module->entry_computation() == nullptr) {
       HloComputation* last = module->computations().back().get();
       last->set_is_entry(true);
       module->set_entry_computation(last);
     }
-    if (auto s = ResolveCalls(true); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(ResolveCalls(true));
     return module;
   }
   // A snippet: decide between computations and a bare instruction list.
@@ -1089,15 +1007,15 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
     auto module = std::make_unique<HloModule>("m");
     module_ = module.get();
     while (!cursor_.AtEnd()) {
-      if (auto s = ParseComputation(*module); !s.ok()) return s;
-      if (auto s = ResolveCalls(false); !s.ok()) return s;
+      XI_RETURN_IF_ERROR(ParseComputation(*module));
+      XI_RETURN_IF_ERROR(ResolveCalls(false));
     }
     if (module->entry_computation() == nullptr) {
       HloComputation* last = module->computations().back().get();
       last->set_is_entry(true);
       module->set_entry_computation(last);
     }
-    if (auto s = ResolveCalls(true); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(ResolveCalls(true));
     return module;
   }
   auto module = std::make_unique<HloModule>("m");
@@ -1106,8 +1024,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
   HloComputation* computation = module->AddComputation(std::move(owned));
   computation->set_is_entry(true);
   module->set_entry_computation(computation);
-  if (auto s = ParseInstructionList(*computation, '\0'); !s.ok()) return s;
-  if (auto s = ResolveCalls(true); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ParseInstructionList(*computation, '\0'));
+  XI_RETURN_IF_ERROR(ResolveCalls(true));
   return module;
 }
 
@@ -1121,11 +1039,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> ParseHloModule(
 
 absl::StatusOr<std::unique_ptr<HloModule>> ParseAndVerifyHloModule(
     absl::string_view text) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
-  if (!module.ok()) return module;
-  if (absl::Status status = VerifyModule(**module); !status.ok()) {
-    return status;
-  }
+  XI_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module, ParseHloModule(text));
+  XI_RETURN_IF_ERROR(VerifyModule(*module));
   return module;
 }
 

@@ -8,9 +8,11 @@
 //       max { a = f32[] parameter(0) ... ROOT m = f32[] maximum(a, b) }
 //       ENTRY e { ... ROOT r = f32[10] reduce(p, c), dimensions={0},
 //                 to_apply=max }
-//  2. One or more bare computations `name { ... }` (seed 000's fusions);
+//  2. One or more bare computations `name { ... }` (as the fusions in
+//     XLA's indexing-analysis documentation are written);
 //     the ENTRY one, else the last one, is the entry.
-//  3. A bare list of instructions, as the seeds write them; the ROOT, else
+//  3. A bare list of instructions, as the documentation writes them; the ROOT,
+//  else
 //     the last instruction, is the root.
 //
 // Names may carry XLA's '%'. Operands may be written with their shapes
@@ -19,9 +21,9 @@
 // does not need (metadata, backend_config, sharding, ...) are kept as text.
 // Unknown ops are kept with their name (opcode kUnknown).
 //
-// Forms 2 and 3 are snippets and are read leniently, the way the seeds
-// write them: a computation named by `to_apply=`/`calls=` may be left
-// undefined, an operand that is not defined becomes an implicit parameter
+// Forms 2 and 3 are snippets and are read leniently, the way the
+// documentation writes them: a computation named by `to_apply=`/`calls=` may be
+// left undefined, an operand that is not defined becomes an implicit parameter
 // when its shape is known (written with the operand, or that of the result
 // for a same-shape elementwise op), and a leading `shape %name = ...` (seed
 // 003's bitcast-convert examples) is accepted. A full module is strict.

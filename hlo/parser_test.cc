@@ -36,9 +36,10 @@ HloInstruction* Root(const HloModule& module) {
   return module.entry_computation()->root();
 }
 
-// Every HLO snippet of the seeds (copied to hlo/testdata/seed_snippets, as
-// written there, plus the seed_cases versions) parses, verifies, and prints
-// to text that parses back to the same module.
+// Every HLO snippet of XLA's public documentation (copied to
+// hlo/testdata/seed_snippets, as written there, plus the versions in
+// seed_cases) parses, verifies, and prints to text that parses back to the same
+// module.
 TEST(ParserTest, EverySeedSnippetParsesVerifiesAndRoundTrips) {
   int count = 0;
   for (const auto& entry :
@@ -113,7 +114,8 @@ TEST(ParserTest, BareListRootIsLastInstruction) {
   EXPECT_EQ(add->shape().ToString(), "f32[10,20]");
 }
 
-// Seed 000 writes `ds = dynamic-slice(...)` with no result shape.
+// XLA's indexing-analysis documentation writes `ds = dynamic-slice(...)` with
+// no result shape.
 TEST(ParserTest, DynamicSliceShapeIsInferred) {
   auto module = ParseOrDie(
       "src = s32[2,2,258] parameter(0)\n"
@@ -252,8 +254,9 @@ f = pred[3] compare(a, a), direction=LT
   EXPECT_EQ(c->GetInstruction("b")->literal().ToString(), "{{1, 2}, {3, 4}}");
 }
 
-// Seed 002's snippets name operands they never define; their shapes are
-// known (written, or the result's for add), so they become parameters.
+// The snippets of XLA's shapes-and-layout documentation name operands they
+// never define; their shapes are known (written, or the result's for add), so
+// they become parameters.
 TEST(ParserTest, SnippetOperandsBecomeImplicitParameters) {
   auto module = ParseOrDie(
       ReadFile("hlo/testdata/seed_snippets/seed002_fusion_memory_space.hlo"));

@@ -11,6 +11,7 @@
 #include "hlo/primitive_type.h"
 #include "hlo/shape.h"
 #include "hlo/text_cursor.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -39,31 +40,25 @@ absl::StatusOr<int64_t> ParsePositiveInLayout(TextCursor& cursor,
                                               absl::string_view what) {
   cursor.SkipSpace();
   const char* start = cursor.pos();
-  absl::StatusOr<int64_t> value = cursor.ParseInt(what);
-  if (!value.ok()) return value.status();
-  if (*value < 0) {
+  XI_ASSIGN_OR_RETURN(int64_t value, cursor.ParseInt(what));
+  if (value < 0) {
     return cursor.ErrorAt(start, absl::StrCat(what, " must not be negative"));
   }
-  return *value;
+  return value;
 }
 
 // Reads `(n)` after a one-letter layout attribute.
 absl::StatusOr<int64_t> ParseParenthesizedInt(TextCursor& cursor,
                                               absl::string_view what) {
-  if (auto s = cursor.Expect('(', absl::StrCat("after ", what)); !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<int64_t> value = ParsePositiveInLayout(cursor, what);
-  if (!value.ok()) return value.status();
-  if (auto s = cursor.Expect(')', absl::StrCat("to close ", what)); !s.ok()) {
-    return s;
-  }
-  return *value;
+  XI_RETURN_IF_ERROR(cursor.Expect('(', absl::StrCat("after ", what)));
+  XI_ASSIGN_OR_RETURN(int64_t value, ParsePositiveInLayout(cursor, what));
+  XI_RETURN_IF_ERROR(cursor.Expect(')', absl::StrCat("to close ", what)));
+  return value;
 }
 
 absl::StatusOr<Tile> ParseTile(TextCursor& cursor) {
   Tile tile;
-  if (auto s = cursor.Expect('(', "to open a tile"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(cursor.Expect('(', "to open a tile"));
   if (cursor.TryConsume(')')) return tile;
   do {
     if (cursor.TryConsume('*')) {
@@ -72,14 +67,13 @@ absl::StatusOr<Tile> ParseTile(TextCursor& cursor) {
     }
     cursor.SkipSpace();
     const char* start = cursor.pos();
-    absl::StatusOr<int64_t> size = cursor.ParseInt("tile size");
-    if (!size.ok()) return size.status();
-    if (*size <= 0) {
+    XI_ASSIGN_OR_RETURN(int64_t size, cursor.ParseInt("tile size"));
+    if (size <= 0) {
       return cursor.ErrorAt(start, "tile sizes must be positive (or '*')");
     }
-    tile.dimensions.push_back(*size);
+    tile.dimensions.push_back(size);
   } while (cursor.TryConsume(','));
-  if (auto s = cursor.Expect(')', "or ',' in tile"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(cursor.Expect(')', "or ',' in tile"));
   return tile;
 }
 
@@ -93,10 +87,9 @@ absl::StatusOr<Layout> ParseLayout(TextCursor& cursor, int64_t rank,
   const char* start = cursor.pos();
   if (cursor.Peek() != ':' && cursor.Peek() != '}') {
     do {
-      absl::StatusOr<int64_t> dim =
-          ParsePositiveInLayout(cursor, "minor_to_major dimension");
-      if (!dim.ok()) return dim.status();
-      layout.minor_to_major.push_back(*dim);
+      XI_ASSIGN_OR_RETURN(int64_t dim, ParsePositiveInLayout(
+                                           cursor, "minor_to_major dimension"));
+      layout.minor_to_major.push_back(dim);
     } while (cursor.TryConsume(','));
   }
   // minor_to_major must be a permutation of 0..rank-1.
@@ -116,9 +109,7 @@ absl::StatusOr<Layout> ParseLayout(TextCursor& cursor, int64_t rank,
                             rank, " dimension numbers"));
   }
   if (cursor.TryConsume(':')) {
-    if (auto s = ParseLayoutAttributes(cursor, layout, depth); !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(ParseLayoutAttributes(cursor, layout, depth));
   }
   return layout;
 }
@@ -137,24 +128,20 @@ absl::Status ParseLayoutAttributes(TextCursor& cursor, Layout& layout,
       }
       while (cursor.TryConsume('(')) {
         SplitConfig config;
-        absl::StatusOr<int64_t> dim =
-            ParsePositiveInLayout(cursor, "split dimension");
-        if (!dim.ok()) return dim.status();
-        config.dimension = *dim;
-        if (auto s = cursor.Expect(':', "in split config"); !s.ok()) return s;
+        XI_ASSIGN_OR_RETURN(int64_t dim,
+                            ParsePositiveInLayout(cursor, "split dimension"));
+        config.dimension = dim;
+        XI_RETURN_IF_ERROR(cursor.Expect(':', "in split config"));
         do {
-          absl::StatusOr<int64_t> index =
-              ParsePositiveInLayout(cursor, "split index");
-          if (!index.ok()) return index.status();
-          config.split_indices.push_back(*index);
+          XI_ASSIGN_OR_RETURN(int64_t index,
+                              ParsePositiveInLayout(cursor, "split index"));
+          config.split_indices.push_back(index);
         } while (cursor.TryConsume(','));
-        if (auto s = cursor.Expect(')', "to close split config"); !s.ok()) {
-          return s;
-        }
+        XI_RETURN_IF_ERROR(cursor.Expect(')', "to close split config"));
         layout.split_configs.push_back(std::move(config));
       }
     } else if (cursor.TryConsume('D')) {
-      if (auto s = cursor.Expect('(', "after D"); !s.ok()) return s;
+      XI_RETURN_IF_ERROR(cursor.Expect('(', "after D"));
       if (!cursor.TryConsume(')')) {
         do {
           cursor.SkipSpace();
@@ -170,50 +157,44 @@ absl::Status ParseLayoutAttributes(TextCursor& cursor, Layout& layout,
           }
           layout.dim_level_types.push_back(std::move(level));
         } while (cursor.TryConsume(','));
-        if (auto s = cursor.Expect(')', "to close D(...)"); !s.ok()) return s;
+        XI_RETURN_IF_ERROR(cursor.Expect(')', "to close D(...)"));
       }
     } else if (cursor.TryConsume('T')) {
       if (cursor.Peek() != '(') return cursor.Error("expected '(' after T");
       while (cursor.Peek() == '(') {
-        absl::StatusOr<Tile> tile = ParseTile(cursor);
-        if (!tile.ok()) return tile.status();
-        layout.tiles.push_back(*std::move(tile));
+        XI_ASSIGN_OR_RETURN(Tile tile, ParseTile(cursor));
+        layout.tiles.push_back(std::move(tile));
       }
     } else if (cursor.TryConsume('L')) {
-      absl::StatusOr<int64_t> n =
-          ParseParenthesizedInt(cursor, "L(tail padding alignment)");
-      if (!n.ok()) return n.status();
-      if (*n == 0) return cursor.ErrorAt(start, "L(n) needs n >= 1");
-      layout.tail_padding_alignment_in_elements = *n;
+      XI_ASSIGN_OR_RETURN(int64_t n, ParseParenthesizedInt(
+                                         cursor, "L(tail padding alignment)"));
+      if (n == 0) return cursor.ErrorAt(start, "L(n) needs n >= 1");
+      layout.tail_padding_alignment_in_elements = n;
     } else if (cursor.TryConsume('E')) {
-      absl::StatusOr<int64_t> n =
-          ParseParenthesizedInt(cursor, "E(element size in bits)");
-      if (!n.ok()) return n.status();
-      layout.element_size_in_bits = *n;
+      XI_ASSIGN_OR_RETURN(
+          int64_t n, ParseParenthesizedInt(cursor, "E(element size in bits)"));
+      layout.element_size_in_bits = n;
     } else if (cursor.TryConsume('S')) {
-      absl::StatusOr<int64_t> n =
-          ParseParenthesizedInt(cursor, "S(memory space)");
-      if (!n.ok()) return n.status();
-      layout.memory_space = *n;
+      XI_ASSIGN_OR_RETURN(int64_t n,
+                          ParseParenthesizedInt(cursor, "S(memory space)"));
+      layout.memory_space = n;
     } else if (cursor.TryConsume('M')) {
-      absl::StatusOr<int64_t> n =
-          ParseParenthesizedInt(cursor, "M(dynamic shape metadata bytes)");
-      if (!n.ok()) return n.status();
-      layout.dynamic_shape_metadata_prefix_bytes = *n;
+      XI_ASSIGN_OR_RETURN(
+          int64_t n,
+          ParseParenthesizedInt(cursor, "M(dynamic shape metadata bytes)"));
+      layout.dynamic_shape_metadata_prefix_bytes = n;
     } else if (c == '#' || c == '*') {
       cursor.set_pos(cursor.pos() + 1);
-      if (auto s = cursor.Expect('(', "after # or *"); !s.ok()) return s;
-      absl::StatusOr<PrimitiveType> type = ParseElementType(cursor);
-      if (!type.ok()) return type.status();
-      if (auto s = cursor.Expect(')', "to close the type"); !s.ok()) return s;
+      XI_RETURN_IF_ERROR(cursor.Expect('(', "after # or *"));
+      XI_ASSIGN_OR_RETURN(PrimitiveType type, ParseElementType(cursor));
+      XI_RETURN_IF_ERROR(cursor.Expect(')', "to close the type"));
       (c == '#' ? layout.index_primitive_type : layout.pointer_primitive_type) =
-          *type;
+          type;
     } else if (cursor.TryConsume('P')) {
-      if (auto s = cursor.Expect('(', "after P"); !s.ok()) return s;
-      absl::StatusOr<Shape> physical = ParseShapeImpl(cursor, depth + 1);
-      if (!physical.ok()) return physical.status();
-      if (auto s = cursor.Expect(')', "to close P(shape)"); !s.ok()) return s;
-      layout.physical_shape = std::make_shared<const Shape>(*physical);
+      XI_RETURN_IF_ERROR(cursor.Expect('(', "after P"));
+      XI_ASSIGN_OR_RETURN(Shape physical, ParseShapeImpl(cursor, depth + 1));
+      XI_RETURN_IF_ERROR(cursor.Expect(')', "to close P(shape)"));
+      layout.physical_shape = std::make_shared<const Shape>(physical);
     } else {
       return cursor.Error(absl::StrCat(
           "expected a layout attribute (T, L, E, S, D, SC, P, M, #, *) or "
@@ -233,19 +214,15 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
     std::vector<Shape> elements;
     if (!cursor.TryConsume(')')) {
       do {
-        absl::StatusOr<Shape> element = ParseShapeImpl(cursor, depth + 1);
-        if (!element.ok()) return element.status();
-        elements.push_back(*std::move(element));
+        XI_ASSIGN_OR_RETURN(Shape element, ParseShapeImpl(cursor, depth + 1));
+        elements.push_back(std::move(element));
       } while (cursor.TryConsume(','));
-      if (auto s = cursor.Expect(')', "or ',' in tuple shape"); !s.ok()) {
-        return s;
-      }
+      XI_RETURN_IF_ERROR(cursor.Expect(')', "or ',' in tuple shape"));
     }
     return Shape::MakeTuple(std::move(elements));
   }
-  absl::StatusOr<PrimitiveType> type = ParseElementType(cursor);
-  if (!type.ok()) return type.status();
-  if (auto s = cursor.Expect('[', "after the element type"); !s.ok()) return s;
+  XI_ASSIGN_OR_RETURN(PrimitiveType type, ParseElementType(cursor));
+  XI_RETURN_IF_ERROR(cursor.Expect('[', "after the element type"));
   std::vector<int64_t> dims;
   std::vector<bool> dynamic;
   if (!cursor.TryConsume(']')) {
@@ -263,28 +240,25 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
         return cursor.ErrorAt(dim_start,
                               "dimension sizes must not be negative");
       }
-      absl::StatusOr<int64_t> size = cursor.ParseInt("dimension size");
-      if (!size.ok()) return size.status();
-      dims.push_back(*size);
+      XI_ASSIGN_OR_RETURN(int64_t size, cursor.ParseInt("dimension size"));
+      dims.push_back(size);
       dynamic.push_back(is_dynamic);
       if (dims.size() > kMaxRank) {
         return cursor.ErrorAt(start, absl::StrCat("shape has more than ",
                                                   kMaxRank, " dimensions"));
       }
     } while (cursor.TryConsume(','));
-    if (auto s = cursor.Expect(']', "or ',' in dimension list"); !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(cursor.Expect(']', "or ',' in dimension list"));
   }
-  if (*type == PrimitiveType::kToken || *type == PrimitiveType::kOpaque) {
+  if (type == PrimitiveType::kToken || type == PrimitiveType::kOpaque) {
     if (!dims.empty()) {
       return cursor.ErrorAt(start,
                             "token and opaque shapes have no "
                             "dimensions");
     }
     Shape shape;
-    shape = *type == PrimitiveType::kToken ? Shape::MakeToken() : Shape();
-    if (*type == PrimitiveType::kOpaque) {
+    shape = type == PrimitiveType::kToken ? Shape::MakeToken() : Shape();
+    if (type == PrimitiveType::kOpaque) {
       shape.set_element_type(PrimitiveType::kOpaque);
     }
     return shape;
@@ -297,7 +271,7 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
                             "shape has more elements than fit in 64 bits");
     }
   }
-  Shape shape(*type, std::move(dims));
+  Shape shape(type, std::move(dims));
   for (size_t i = 0; i < dynamic.size(); ++i) {
     shape.set_dynamic_dimension(i, dynamic[i]);
   }
@@ -305,10 +279,10 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
   // brace opens a computation body, not a layout.
   if (cursor.PeekRaw() == '{') {
     cursor.set_pos(cursor.pos() + 1);
-    absl::StatusOr<Layout> layout = ParseLayout(cursor, shape.rank(), depth);
-    if (!layout.ok()) return layout.status();
-    if (auto s = cursor.Expect('}', "to close the layout"); !s.ok()) return s;
-    shape.set_layout(*std::move(layout));
+    XI_ASSIGN_OR_RETURN(Layout layout,
+                        ParseLayout(cursor, shape.rank(), depth));
+    XI_RETURN_IF_ERROR(cursor.Expect('}', "to close the layout"));
+    shape.set_layout(std::move(layout));
   }
   return shape;
 }
@@ -332,8 +306,7 @@ bool LooksLikeShape(TextCursor& cursor) {
 
 absl::StatusOr<Shape> ParseShape(absl::string_view text) {
   TextCursor cursor(text);
-  absl::StatusOr<Shape> shape = ParseShapeAtCursor(cursor);
-  if (!shape.ok()) return shape.status();
+  XI_ASSIGN_OR_RETURN(Shape shape, ParseShapeAtCursor(cursor));
   if (!cursor.AtEnd()) {
     return cursor.Error(
         absl::StrCat("unexpected ", DescribeNext(cursor), " after the shape"));

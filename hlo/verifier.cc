@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "hlo/shape_inference.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -39,9 +40,10 @@ absl::Status CheckScalarComputation(const HloInstruction& inst,
   return absl::OkStatus();
 }
 
-// Reduce and reduce-window (seed 003): the computation maps
-// (T_0..T_{N-1}, T_0..T_{N-1}) to Collate(T_0..T_{N-1}), a T_0 scalar for
-// N = 1 and a tuple of scalars otherwise; sort's comparator returns pred.
+// Reduce and reduce-window (XLA's operation-semantics documentation): the
+// computation maps (T_0..T_{N-1}, T_0..T_{N-1}) to Collate(T_0..T_{N-1}), a T_0
+// scalar for N = 1 and a tuple of scalars otherwise; sort's comparator returns
+// pred.
 absl::Status CheckReducerResult(const HloInstruction& inst,
                                 const HloComputation& f) {
   const Shape& result = f.root()->shape();
@@ -95,7 +97,7 @@ absl::Status VerifyInstruction(const HloInstruction& inst) {
     case HloOpcode::kSort:
     case HloOpcode::kMap:
       if (const HloComputation* f = inst.to_apply()) {
-        if (auto s = CheckScalarComputation(inst, *f); !s.ok()) return s;
+        XI_RETURN_IF_ERROR(CheckScalarComputation(inst, *f));
         return CheckReducerResult(inst, *f);
       }
       break;
@@ -118,7 +120,7 @@ absl::Status VerifyModule(const HloModule& module) {
     }
     // Post order: an operand's error is reported before its users'.
     for (const HloInstruction* inst : computation->PostOrder()) {
-      if (auto s = VerifyInstruction(*inst); !s.ok()) return s;
+      XI_RETURN_IF_ERROR(VerifyInstruction(*inst));
     }
   }
   // The call graph must be acyclic: depth-first search with colours. Each
