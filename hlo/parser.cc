@@ -76,10 +76,25 @@ class Parser {
                                 HloInstruction** root);
   absl::Status FinishComputation(HloComputation& computation,
                                  std::vector<PendingInstruction>& pending);
+  absl::StatusOr<int64_t> IndexInstructions(
+      const HloComputation& computation,
+      const std::vector<PendingInstruction>& pending,
+      absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name);
+  absl::Status ResolveOperands(
+      HloComputation& computation, std::vector<PendingInstruction>& pending,
+      absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name,
+      int64_t next_parameter);
+  absl::Status CheckAcyclic(const HloComputation& computation,
+                            const std::vector<PendingInstruction>& pending);
+  absl::Status CheckAndInferShapes(HloComputation& computation,
+                                   std::vector<PendingInstruction>& pending);
   absl::Status ParseAttribute(HloInstruction& instruction);
   absl::Status ApplyTypedAttribute(HloInstruction& instruction,
                                    absl::string_view name,
                                    absl::string_view value);
+  absl::Status ApplyComputationAttribute(HloInstruction& instruction,
+                                         absl::string_view name,
+                                         TextCursor& value);
   absl::Status ResolveCalls(bool final_pass);
 
   // Name with optional '%'; error naming `what` when missing.
@@ -410,68 +425,193 @@ absl::StatusOr<ComparisonDirection> ParseDirection(TextCursor& c) {
                                        word, "'"));
 }
 
-absl::Status Parser::ApplyTypedAttribute(HloInstruction& inst,
-                                         absl::string_view name,
-                                         absl::string_view value) {
-  TextCursor c = cursor_;
-  c.set_pos(value.data());
-  const char* value_end = value.data() + value.size();
+// The setters of the attributes whose value is a list of integers, an
+// integer or a boolean, by attribute name; each stores the value in the
+// instruction's typed fields. index_vector_dim is shared by gather and
+// scatter, whichever the instruction is.
+using IntListSetter = void (*)(HloInstruction&, std::vector<int64_t>);
+using IntSetter = void (*)(HloInstruction&, int64_t);
+using BoolSetter = void (*)(HloInstruction&, bool);
+
+IntListSetter FindIntListSetter(absl::string_view name) {
+  static const auto* const kSetters = new absl::flat_hash_map<absl::string_view,
+                                                              IntListSetter>{
+      {"dimensions",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.set_dimensions(std::move(v));
+       }},
+      {"lhs_batch_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_dot_dimension_numbers()->lhs_batch_dimensions = std::move(v);
+       }},
+      {"rhs_batch_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_dot_dimension_numbers()->rhs_batch_dimensions = std::move(v);
+       }},
+      {"lhs_contracting_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_dot_dimension_numbers()->lhs_contracting_dimensions =
+             std::move(v);
+       }},
+      {"rhs_contracting_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_dot_dimension_numbers()->rhs_contracting_dimensions =
+             std::move(v);
+       }},
+      {"offset_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_gather_dimension_numbers()->offset_dims = std::move(v);
+       }},
+      {"collapsed_slice_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_gather_dimension_numbers()->collapsed_slice_dims =
+             std::move(v);
+       }},
+      {"start_index_map",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_gather_dimension_numbers()->start_index_map = std::move(v);
+       }},
+      {"operand_batching_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_gather_dimension_numbers()->operand_batching_dims =
+             std::move(v);
+       }},
+      {"start_indices_batching_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_gather_dimension_numbers()->start_indices_batching_dims =
+             std::move(v);
+       }},
+      {"slice_sizes",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.set_gather_slice_sizes(std::move(v));
+       }},
+      {"update_window_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_scatter_dimension_numbers()->update_window_dims =
+             std::move(v);
+       }},
+      {"inserted_window_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_scatter_dimension_numbers()->inserted_window_dims =
+             std::move(v);
+       }},
+      {"scatter_dims_to_operand_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_scatter_dimension_numbers()->scatter_dims_to_operand_dims =
+             std::move(v);
+       }},
+      {"input_batching_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_scatter_dimension_numbers()->input_batching_dims =
+             std::move(v);
+       }},
+      {"scatter_indices_batching_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_scatter_dimension_numbers()->scatter_indices_batching_dims =
+             std::move(v);
+       }},
+      {"dynamic_slice_sizes",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.set_dynamic_slice_sizes(std::move(v));
+       }},
+  };
+  auto it = kSetters->find(name);
+  return it == kSetters->end() ? nullptr : it->second;
+}
+
+IntSetter FindIntSetter(absl::string_view name, HloOpcode op) {
+  // `index` is an attribute of other ops too (as text); only
+  // get-tuple-element's is its tuple index.
+  if (name == "index") {
+    if (op != HloOpcode::kGetTupleElement) return nullptr;
+    return [](HloInstruction& i, int64_t v) { i.set_tuple_index(v); };
+  }
+  static const auto* const kSetters =
+      new absl::flat_hash_map<absl::string_view, IntSetter>{
+          {"feature_group_count",
+           [](HloInstruction& i, int64_t v) { i.set_feature_group_count(v); }},
+          {"batch_group_count",
+           [](HloInstruction& i, int64_t v) { i.set_batch_group_count(v); }},
+          {"index_vector_dim",
+           [](HloInstruction& i, int64_t v) {
+             i.mutable_gather_dimension_numbers()->index_vector_dim = v;
+             i.mutable_scatter_dimension_numbers()->index_vector_dim = v;
+           }},
+          {"iota_dimension",
+           [](HloInstruction& i, int64_t v) { i.set_iota_dimension(v); }},
+          {"exponent_bits",
+           [](HloInstruction& i, int64_t v) { i.set_exponent_bits(v); }},
+          {"mantissa_bits",
+           [](HloInstruction& i, int64_t v) { i.set_mantissa_bits(v); }},
+      };
+  auto it = kSetters->find(name);
+  return it == kSetters->end() ? nullptr : it->second;
+}
+
+BoolSetter FindBoolSetter(absl::string_view name) {
+  if (name == "indices_are_sorted") {
+    return [](HloInstruction& i, bool v) { i.set_indices_are_sorted(v); };
+  }
+  if (name == "unique_indices") {
+    return [](HloInstruction& i, bool v) { i.set_unique_indices(v); };
+  }
+  if (name == "is_stable") {
+    return [](HloInstruction& i, bool v) { i.set_is_stable(v); };
+  }
+  return nullptr;
+}
+
+// `%name` or, for the list roles, `{%a, %b}`: the names with where each
+// is written.
+absl::StatusOr<std::vector<std::pair<std::string, const char*>>>
+ParseComputationNames(TextCursor& c, bool list) {
+  std::vector<std::pair<std::string, const char*>> names;
+  auto parse_one = [&]() -> absl::Status {
+    c.SkipSpace();
+    const char* p = c.pos();
+    c.TryConsume('%');
+    absl::string_view word = c.ParseWord();
+    if (word.empty()) return c.Error("expected a computation name");
+    names.push_back({std::string(word), p});
+    return absl::OkStatus();
+  };
+  if (!list) {
+    XI_RETURN_IF_ERROR(parse_one());
+    return names;
+  }
+  XI_RETURN_IF_ERROR(c.Expect('{', "to open a list of computations"));
+  if (c.TryConsume('}')) return names;
+  do {
+    XI_RETURN_IF_ERROR(parse_one());
+  } while (c.TryConsume(','));
+  XI_RETURN_IF_ERROR(c.Expect('}', "to close a list of computations"));
+  return names;
+}
+
+// Computation references are recorded for every op, known or not, so that
+// the module's call graph is complete; they are resolved by ResolveCalls.
+absl::Status Parser::ApplyComputationAttribute(HloInstruction& inst,
+                                               absl::string_view name,
+                                               TextCursor& c) {
+  XI_ASSIGN_OR_RETURN(auto names,
+                      ParseComputationNames(c, IsComputationListRole(name)));
+  for (auto& [called_name, position] : names) {
+    inst.mutable_called_computations()->push_back(
+        {std::string(name), called_name, nullptr});
+    calls_.push_back({&inst, inst.called_computations().size() - 1, position});
+  }
+  return absl::OkStatus();
+}
+
+// The attributes with a structure of their own (slice ranges, padding,
+// window, dim_labels, direction, fusion kind). Returns false, reading
+// nothing, for a name that is none of them.
+absl::StatusOr<bool> ApplyStructuredAttribute(HloInstruction& inst,
+                                              absl::string_view name,
+                                              absl::string_view value,
+                                              TextCursor& c) {
   HloOpcode op = inst.opcode();
-  absl::Status status = absl::OkStatus();
-
-  auto int_list = [&](auto setter) {
-    XI_ASSIGN_OR_RETURN(std::vector<int64_t> v, ParseIntList(c));
-    setter(std::move(v));
-    return absl::OkStatus();
-  };
-  auto single_int = [&](auto setter) {
-    XI_ASSIGN_OR_RETURN(int64_t v, ParseSingleInt(c));
-    setter(v);
-    return absl::OkStatus();
-  };
-  auto boolean = [&](auto setter) {
-    XI_ASSIGN_OR_RETURN(bool v, ParseBool(c));
-    setter(v);
-    return absl::OkStatus();
-  };
-
-  if (IsComputationRole(name) || IsComputationListRole(name)) {
-    // Computation references are recorded for every op, known or not, so
-    // that the module's call graph is complete.
-    std::vector<std::pair<std::string, const char*>> names;
-    if (IsComputationListRole(name)) {
-      XI_RETURN_IF_ERROR(c.Expect('{', "to open a list of computations"));
-      if (!c.TryConsume('}')) {
-        do {
-          c.SkipSpace();
-          const char* p = c.pos();
-          c.TryConsume('%');
-          absl::string_view word = c.ParseWord();
-          if (word.empty()) return c.Error("expected a computation name");
-          names.push_back({std::string(word), p});
-        } while (c.TryConsume(','));
-        XI_RETURN_IF_ERROR(c.Expect('}', "to close a list of computations"));
-      }
-    } else {
-      c.SkipSpace();
-      const char* p = c.pos();
-      c.TryConsume('%');
-      absl::string_view word = c.ParseWord();
-      if (word.empty()) return c.Error("expected a computation name");
-      names.push_back({std::string(word), p});
-    }
-    for (auto& [called_name, position] : names) {
-      inst.mutable_called_computations()->push_back(
-          {std::string(name), called_name, nullptr});
-      calls_.push_back(
-          {&inst, inst.called_computations().size() - 1, position});
-    }
-  } else if (op == HloOpcode::kUnknown) {
-    return absl::OkStatus();  // Opaque op: its attributes stay text.
-  } else if (name == "dimensions") {
-    status = int_list(
-        [&](std::vector<int64_t> v) { inst.set_dimensions(std::move(v)); });
-  } else if (name == "slice" && op == HloOpcode::kSlice) {
+  if (name == "slice" && op == HloOpcode::kSlice) {
     XI_ASSIGN_OR_RETURN(std::vector<SliceDimension> v, ParseSliceRanges(c));
     inst.set_slice(std::move(v));
   } else if (name == "padding" && op == HloOpcode::kPad) {
@@ -484,107 +624,43 @@ absl::Status Parser::ApplyTypedAttribute(HloInstruction& inst,
     XI_ASSIGN_OR_RETURN(ConvolutionDimensionNumbers v,
                         ParseDimLabels(c, value));
     inst.set_convolution_dimension_numbers(std::move(v));
-  } else if (name == "feature_group_count") {
-    status = single_int([&](int64_t v) { inst.set_feature_group_count(v); });
-  } else if (name == "batch_group_count") {
-    status = single_int([&](int64_t v) { inst.set_batch_group_count(v); });
-  } else if (name == "lhs_batch_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_dot_dimension_numbers()->lhs_batch_dimensions = v;
-    });
-  } else if (name == "rhs_batch_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_dot_dimension_numbers()->rhs_batch_dimensions = v;
-    });
-  } else if (name == "lhs_contracting_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_dot_dimension_numbers()->lhs_contracting_dimensions = v;
-    });
-  } else if (name == "rhs_contracting_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_dot_dimension_numbers()->rhs_contracting_dimensions = v;
-    });
-  } else if (name == "offset_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_gather_dimension_numbers()->offset_dims = v;
-    });
-  } else if (name == "collapsed_slice_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_gather_dimension_numbers()->collapsed_slice_dims = v;
-    });
-  } else if (name == "start_index_map") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_gather_dimension_numbers()->start_index_map = v;
-    });
-  } else if (name == "operand_batching_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_gather_dimension_numbers()->operand_batching_dims = v;
-    });
-  } else if (name == "start_indices_batching_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_gather_dimension_numbers()->start_indices_batching_dims = v;
-    });
-  } else if (name == "slice_sizes") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.set_gather_slice_sizes(std::move(v));
-    });
-  } else if (name == "index_vector_dim") {
-    status = single_int([&](int64_t v) {
-      inst.mutable_gather_dimension_numbers()->index_vector_dim = v;
-      inst.mutable_scatter_dimension_numbers()->index_vector_dim = v;
-    });
-  } else if (name == "update_window_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_scatter_dimension_numbers()->update_window_dims = v;
-    });
-  } else if (name == "inserted_window_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_scatter_dimension_numbers()->inserted_window_dims = v;
-    });
-  } else if (name == "scatter_dims_to_operand_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_scatter_dimension_numbers()->scatter_dims_to_operand_dims =
-          v;
-    });
-  } else if (name == "input_batching_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_scatter_dimension_numbers()->input_batching_dims = v;
-    });
-  } else if (name == "scatter_indices_batching_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_scatter_dimension_numbers()->scatter_indices_batching_dims =
-          v;
-    });
-  } else if (name == "indices_are_sorted") {
-    status = boolean([&](bool v) { inst.set_indices_are_sorted(v); });
-  } else if (name == "unique_indices") {
-    status = boolean([&](bool v) { inst.set_unique_indices(v); });
-  } else if (name == "dynamic_slice_sizes") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.set_dynamic_slice_sizes(std::move(v));
-    });
   } else if (name == "direction") {
     XI_ASSIGN_OR_RETURN(ComparisonDirection v, ParseDirection(c));
     inst.set_comparison_direction(v);
-  } else if (name == "iota_dimension") {
-    status = single_int([&](int64_t v) { inst.set_iota_dimension(v); });
-  } else if (name == "index" && op == HloOpcode::kGetTupleElement) {
-    status = single_int([&](int64_t v) { inst.set_tuple_index(v); });
-  } else if (name == "is_stable") {
-    status = boolean([&](bool v) { inst.set_is_stable(v); });
-  } else if (name == "exponent_bits") {
-    status = single_int([&](int64_t v) { inst.set_exponent_bits(v); });
-  } else if (name == "mantissa_bits") {
-    status = single_int([&](int64_t v) { inst.set_mantissa_bits(v); });
   } else if (name == "kind") {
     inst.set_fusion_kind(std::string(value));
-    c.set_pos(value_end);
+    c.set_pos(value.data() + value.size());
   } else {
-    return absl::OkStatus();  // Not needed by any analysis: kept as text.
+    return false;
   }
-  XI_RETURN_IF_ERROR(status);
+  return true;
+}
+
+absl::Status Parser::ApplyTypedAttribute(HloInstruction& inst,
+                                         absl::string_view name,
+                                         absl::string_view value) {
+  TextCursor c = cursor_;
+  c.set_pos(value.data());
+  if (IsComputationRole(name) || IsComputationListRole(name)) {
+    XI_RETURN_IF_ERROR(ApplyComputationAttribute(inst, name, c));
+  } else if (inst.opcode() == HloOpcode::kUnknown) {
+    return absl::OkStatus();  // Opaque op: its attributes stay text.
+  } else if (IntListSetter set = FindIntListSetter(name)) {
+    XI_ASSIGN_OR_RETURN(std::vector<int64_t> v, ParseIntList(c));
+    set(inst, std::move(v));
+  } else if (IntSetter set = FindIntSetter(name, inst.opcode())) {
+    XI_ASSIGN_OR_RETURN(int64_t v, ParseSingleInt(c));
+    set(inst, v);
+  } else if (BoolSetter set = FindBoolSetter(name)) {
+    XI_ASSIGN_OR_RETURN(bool v, ParseBool(c));
+    set(inst, v);
+  } else {
+    XI_ASSIGN_OR_RETURN(bool applied,
+                        ApplyStructuredAttribute(inst, name, value, c));
+    if (!applied) return absl::OkStatus();  // Kept as text only.
+  }
   c.SkipSpace();
-  if (c.pos() < value_end) {
+  if (c.pos() < value.data() + value.size()) {
     return c.Error(absl::StrCat("unexpected ", DescribeNext(c),
                                 " in attribute '", name, "'"));
   }
@@ -733,12 +809,13 @@ bool OperandShapeIsResultShape(HloOpcode op) {
   }
 }
 
-absl::Status Parser::FinishComputation(
-    HloComputation& computation, std::vector<PendingInstruction>& pending) {
-  // Calls to computations defined so far are resolved now: the shape of a
-  // call or fusion written without one comes from its computation.
-  XI_RETURN_IF_ERROR(ResolveCalls(false));
-  absl::flat_hash_map<absl::string_view, HloInstruction*> by_name;
+// Instruction names are unique in a computation, and so are parameter
+// numbers; `by_name` maps each name to its instruction and the result is
+// the first parameter number after the written ones.
+absl::StatusOr<int64_t> Parser::IndexInstructions(
+    const HloComputation& computation,
+    const std::vector<PendingInstruction>& pending,
+    absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name) {
   by_name.reserve(pending.size());
   absl::flat_hash_set<int64_t> parameter_numbers;
   int64_t next_parameter = 0;
@@ -759,7 +836,17 @@ absl::Status Parser::FinishComputation(
       next_parameter = std::max(next_parameter, n + 1);
     }
   }
-  // Resolve operands; snippets may use undefined names whose shape is known.
+  return next_parameter;
+}
+
+// Links each operand to its instruction by name. In a snippet an undefined
+// name whose shape is known (written with the operand, or the result's for
+// a same-shape elementwise op) becomes a parameter numbered from
+// `next_parameter` on.
+absl::Status Parser::ResolveOperands(
+    HloComputation& computation, std::vector<PendingInstruction>& pending,
+    absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name,
+    int64_t next_parameter) {
   for (PendingInstruction& p : pending) {
     for (PendingOperand& operand : p.operands) {
       auto it = by_name.find(operand.name);
@@ -790,44 +877,54 @@ absl::Status Parser::FinishComputation(
       p.instruction->AppendOperand(target);
     }
   }
-  // Reject cycles: colour-marking DFS over operands, iterative.
-  {
-    absl::flat_hash_map<const HloInstruction*, int> state;  // 1 open, 2 done
-    absl::flat_hash_map<const HloInstruction*, const char*> position;
-    for (const PendingInstruction& p : pending) {
-      position[p.instruction] = p.position;
-    }
-    for (const auto& start : computation.instructions()) {
-      if (state[start.get()] != 0) continue;
-      std::vector<std::pair<HloInstruction*, int64_t>> stack = {
-          {start.get(), 0}};
-      state[start.get()] = 1;
-      while (!stack.empty()) {
-        auto& [node, next] = stack.back();
-        if (next < node->operand_count()) {
-          HloInstruction* operand = node->operand(next++);
-          int& s = state[operand];
-          if (s == 1) {
-            auto pos = position.find(operand);
-            const char* at =
-                pos != position.end() ? pos->second : cursor_.text().data();
-            return cursor_.ErrorAt(
-                at, absl::StrCat("cycle: instruction '", operand->name(),
-                                 "' depends on itself"));
-          }
-          if (s == 0) {
-            s = 1;
-            stack.push_back({operand, 0});
-          }
-        } else {
-          state[node] = 2;
-          stack.pop_back();
+  return absl::OkStatus();
+}
+
+// Operands must not form a cycle: colour-marking DFS over operands (1 open,
+// 2 done), iterative so that long chains cannot overflow the stack.
+absl::Status Parser::CheckAcyclic(
+    const HloComputation& computation,
+    const std::vector<PendingInstruction>& pending) {
+  absl::flat_hash_map<const HloInstruction*, int> state;  // 1 open, 2 done
+  absl::flat_hash_map<const HloInstruction*, const char*> position;
+  for (const PendingInstruction& p : pending) {
+    position[p.instruction] = p.position;
+  }
+  for (const auto& start : computation.instructions()) {
+    if (state[start.get()] != 0) continue;
+    std::vector<std::pair<HloInstruction*, int64_t>> stack = {{start.get(), 0}};
+    state[start.get()] = 1;
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      if (next < node->operand_count()) {
+        HloInstruction* operand = node->operand(next++);
+        int& s = state[operand];
+        if (s == 1) {
+          auto pos = position.find(operand);
+          const char* at =
+              pos != position.end() ? pos->second : cursor_.text().data();
+          return cursor_.ErrorAt(
+              at, absl::StrCat("cycle: instruction '", operand->name(),
+                               "' depends on itself"));
         }
+        if (s == 0) {
+          s = 1;
+          stack.push_back({operand, 0});
+        }
+      } else {
+        state[node] = 2;
+        stack.pop_back();
       }
     }
   }
-  // Written operand shapes must match; missing result shapes are inferred
-  // in post order so that operands have theirs.
+  return absl::OkStatus();
+}
+
+// Written operand shapes must match the operands'; missing result shapes
+// are inferred in post order, so that operands have theirs; a snippet's
+// leading shape must agree with the result.
+absl::Status Parser::CheckAndInferShapes(
+    HloComputation& computation, std::vector<PendingInstruction>& pending) {
   absl::flat_hash_map<const HloInstruction*, PendingInstruction*> by_inst;
   for (PendingInstruction& p : pending) by_inst[p.instruction] = &p;
   for (HloInstruction* inst : computation.PostOrder()) {
@@ -866,6 +963,20 @@ absl::Status Parser::FinishComputation(
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status Parser::FinishComputation(
+    HloComputation& computation, std::vector<PendingInstruction>& pending) {
+  // Calls to computations defined so far are resolved now: the shape of a
+  // call or fusion written without one comes from its computation.
+  XI_RETURN_IF_ERROR(ResolveCalls(false));
+  absl::flat_hash_map<absl::string_view, HloInstruction*> by_name;
+  XI_ASSIGN_OR_RETURN(int64_t next_parameter,
+                      IndexInstructions(computation, pending, by_name));
+  XI_RETURN_IF_ERROR(
+      ResolveOperands(computation, pending, by_name, next_parameter));
+  XI_RETURN_IF_ERROR(CheckAcyclic(computation, pending));
+  return CheckAndInferShapes(computation, pending);
 }
 
 absl::Status Parser::ParseInstructionList(HloComputation& computation,

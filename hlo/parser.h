@@ -11,9 +11,8 @@
 //  2. One or more bare computations `name { ... }` (as the fusions in
 //     XLA's indexing-analysis documentation are written);
 //     the ENTRY one, else the last one, is the entry.
-//  3. A bare list of instructions, as the documentation writes them; the ROOT,
-//  else
-//     the last instruction, is the root.
+//  3. A bare list of instructions, as the documentation writes them; the
+//     ROOT, else the last instruction, is the root.
 //
 // Names may carry XLA's '%'. Operands may be written with their shapes
 // (`add(f32[10] %a, f32[10] %b)`), which are then checked. A missing result
@@ -25,8 +24,9 @@
 // documentation writes them: a computation named by `to_apply=`/`calls=` may be
 // left undefined, an operand that is not defined becomes an implicit parameter
 // when its shape is known (written with the operand, or that of the result
-// for a same-shape elementwise op), and a leading `shape %name = ...` (seed
-// 003's bitcast-convert examples) is accepted. A full module is strict.
+// for a same-shape elementwise op), and a leading `shape %name = ...` (as in
+// the bitcast-convert examples of XLA's operation-semantics documentation)
+// is accepted. A full module is strict.
 //
 // Errors are InvalidArgument "line:column: message".
 
