@@ -577,7 +577,7 @@ TEST(EvaluatorTest, ErrorsAreStatuses) {
   EXPECT_THAT(EvalText("a = f32[3] constant({...})\nROOT n = f32[3] negate(a)"),
               ::testing::HasSubstr("elided"));
   EXPECT_THAT(EvalText("a = f32[3] constant({1,2,3})\nROOT n = f32[3] "
-                       "my-op(a)"),
+                       "sinh(a)"),
               ::testing::HasSubstr("no semantics"));
 }
 

@@ -21,6 +21,7 @@
 #include "hlo/shape_parser.h"
 #include "hlo/text_cursor.h"
 #include "hlo/verifier.h"
+#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/status_macros.h"
 
 namespace xla_index {
@@ -37,6 +38,52 @@ bool IsComputationRole(absl::string_view name) {
 // Attribute names whose value is a list of computations `{%a, %b}`.
 bool IsComputationListRole(absl::string_view name) {
   return name == "branch_computations" || name == "called_computations";
+}
+
+// The attributes XLA's parser requires of an op (it refuses the op
+// without them): the ones naming computations, and those without which the
+// op has no meaning (a compare's direction, a reduce's dimensions).
+absl::Span<const absl::string_view> RequiredAttributes(HloOpcode op) {
+  static constexpr absl::string_view kDirection[] = {"direction"};
+  static constexpr absl::string_view kToApply[] = {"to_apply"};
+  static constexpr absl::string_view kReduce[] = {"dimensions", "to_apply"};
+  static constexpr absl::string_view kFusion[] = {"kind", "calls"};
+  static constexpr absl::string_view kDimensions[] = {"dimensions"};
+  static constexpr absl::string_view kIndex[] = {"index"};
+  static constexpr absl::string_view kSlice[] = {"slice"};
+  static constexpr absl::string_view kPadding[] = {"padding"};
+  static constexpr absl::string_view kIota[] = {"iota_dimension"};
+  static constexpr absl::string_view kDynamicSlice[] = {"dynamic_slice_sizes"};
+  switch (op) {
+    case HloOpcode::kCompare:
+      return kDirection;
+    case HloOpcode::kReduceWindow:
+    case HloOpcode::kMap:
+    case HloOpcode::kScatter:
+    case HloOpcode::kCall:
+      return kToApply;
+    case HloOpcode::kReduce:
+    case HloOpcode::kSort:
+      return kReduce;
+    case HloOpcode::kFusion:
+      return kFusion;
+    case HloOpcode::kBroadcast:
+    case HloOpcode::kTranspose:
+    case HloOpcode::kConcatenate:
+      return kDimensions;
+    case HloOpcode::kGetTupleElement:
+      return kIndex;
+    case HloOpcode::kSlice:
+      return kSlice;
+    case HloOpcode::kPad:
+      return kPadding;
+    case HloOpcode::kIota:
+      return kIota;
+    case HloOpcode::kDynamicSlice:
+      return kDynamicSlice;
+    default:
+      return {};
+  }
 }
 
 struct PendingOperand {
@@ -96,6 +143,9 @@ class Parser {
                                          absl::string_view name,
                                          TextCursor& value);
   absl::Status ResolveCalls(bool final_pass);
+  bool AtStackFrameSection();
+  absl::Status CheckNotSecondModule();
+  absl::Status SkipStackFrameSections();
 
   // Name with optional '%'; error naming `what` when missing.
   absl::StatusOr<std::string> ParseName(absl::string_view what);
@@ -733,6 +783,10 @@ absl::Status Parser::ParseInstruction(HloComputation& computation,
 
   XI_RETURN_IF_ERROR(
       cursor_.Expect('(', absl::StrCat("after opcode '", opcode_name, "'")));
+  if (opcode == HloOpcode::kUnknown && !IsXlaOpcodeName(opcode_name)) {
+    return cursor_.ErrorAt(opcode_start,
+                           absl::StrCat("unknown opcode '", opcode_name, "'"));
+  }
   if (opcode == HloOpcode::kParameter) {
     cursor_.SkipSpace();
     const char* number_start = cursor_.pos();
@@ -776,6 +830,13 @@ absl::Status Parser::ParseInstruction(HloComputation& computation,
   while (cursor_.TryConsume(',')) {
     XI_RETURN_IF_ERROR(ParseAttribute(*inst));
   }
+  for (absl::string_view required : RequiredAttributes(opcode)) {
+    if (!inst->attribute(required).has_value()) {
+      return cursor_.ErrorAt(
+          opcode_start,
+          absl::StrCat(opcode_name, " '", name, "' needs ", required, "=..."));
+    }
+  }
   if (is_root) {
     if (*root != nullptr) {
       return cursor_.ErrorAt(
@@ -809,16 +870,15 @@ bool OperandShapeIsResultShape(HloOpcode op) {
   }
 }
 
-// Instruction names are unique in a computation, and so are parameter
-// numbers; `by_name` maps each name to its instruction and the result is
-// the first parameter number after the written ones.
+// Instruction names are unique in a computation, and the parameters are
+// numbered 0..n-1; `by_name` maps each name to its instruction and the
+// result is n, the number the next (implicit) parameter gets.
 absl::StatusOr<int64_t> Parser::IndexInstructions(
     const HloComputation& computation,
     const std::vector<PendingInstruction>& pending,
     absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name) {
   by_name.reserve(pending.size());
   absl::flat_hash_set<int64_t> parameter_numbers;
-  int64_t next_parameter = 0;
   for (const PendingInstruction& p : pending) {
     if (!by_name.emplace(p.instruction->name(), p.instruction).second) {
       return cursor_.ErrorAt(
@@ -833,10 +893,39 @@ absl::StatusOr<int64_t> Parser::IndexInstructions(
             absl::StrCat("parameter number ", n, " is used twice in '",
                          computation.name(), "'"));
       }
-      next_parameter = std::max(next_parameter, n + 1);
     }
   }
-  return next_parameter;
+  // XLA numbers a computation's parameters 0..n-1, each once. A snippet
+  // may quote one parameter of a larger computation (`parameter(1)` alone),
+  // so there the numbers need only be distinct; implicit parameters are
+  // numbered after the largest.
+  int64_t count = static_cast<int64_t>(parameter_numbers.size());
+  if (snippet_) {
+    int64_t next = 0;
+    for (const PendingInstruction& p : pending) {
+      if (p.instruction->opcode() != HloOpcode::kParameter) continue;
+      int64_t n = p.instruction->parameter_number();
+      std::optional<int64_t> after = CheckedAdd(n, 1);
+      if (!after.has_value()) {
+        return cursor_.ErrorAt(
+            p.position, absl::StrCat("parameter number ", n, " of '",
+                                     computation.name(), "' is out of range"));
+      }
+      next = std::max(next, *after);
+    }
+    return next;
+  }
+  for (const PendingInstruction& p : pending) {
+    if (p.instruction->opcode() == HloOpcode::kParameter &&
+        p.instruction->parameter_number() >= count) {
+      return cursor_.ErrorAt(
+          p.position,
+          absl::StrCat("parameter number ", p.instruction->parameter_number(),
+                       " of '", computation.name(), "' is out of range: its ",
+                       count, " parameters must be numbered 0 to ", count - 1));
+    }
+  }
+  return count;
 }
 
 // Links each operand to its instruction by name. In a snippet an undefined
@@ -1070,6 +1159,63 @@ absl::Status Parser::ResolveCalls(bool final_pass) {
   return absl::OkStatus();
 }
 
+// The names of the stack-frame tables JAX appends after the computations.
+bool IsStackFrameSection(absl::string_view word) {
+  return word == "FileNames" || word == "FunctionNames" ||
+         word == "FileLocations" || word == "StackFrames";
+}
+
+bool Parser::AtStackFrameSection() {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  bool section = IsStackFrameSection(cursor_.ParseWord());
+  cursor_.set_pos(start);
+  return section;
+}
+
+// A file holds one module: a second `HloModule` header is refused where it
+// starts rather than read as a computation named HloModule.
+absl::Status Parser::CheckNotSecondModule() {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  if (cursor_.TryConsumeWord("HloModule")) {
+    cursor_.set_pos(start);
+    return cursor_.Error(
+        "a second HloModule: a file holds one module (the first ends "
+        "before this line)");
+  }
+  return absl::OkStatus();
+}
+
+// The stack-frame tables (`FileNames`, `FunctionNames`, `FileLocations`,
+// `StackFrames`), each a header then entries `<id> "text"` or
+// `<id> {key=value ...}`. No analysis reads source locations, so the
+// entries are checked for shape and dropped.
+absl::Status Parser::SkipStackFrameSections() {
+  while (AtStackFrameSection()) {
+    cursor_.ParseWord();
+    while (true) {
+      cursor_.SkipSpace();
+      char next = cursor_.PeekRaw();
+      if (cursor_.AtEnd() || next < '0' || next > '9') break;
+      XI_RETURN_IF_ERROR(cursor_.ParseInt("stack-frame table id").status());
+      cursor_.SkipSpace();
+      if (cursor_.PeekRaw() == '{') {
+        XI_RETURN_IF_ERROR(SkipBalanced('{', '}'));
+      } else {
+        XI_RETURN_IF_ERROR(ScanRawValue("stack-frame table entry").status());
+      }
+    }
+  }
+  if (!cursor_.AtEnd()) {
+    return cursor_.Error(
+        absl::StrCat("expected a stack-frame table or the "
+                     "end of the module, found ",
+                     DescribeNext(cursor_)));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
   cursor_.SkipSpace();
   if (cursor_.TryConsumeWord("HloModule")) {
@@ -1087,9 +1233,11 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
           {std::string(attribute), std::string(value)});
     }
     if (cursor_.AtEnd()) return cursor_.Error("module has no computations");
-    while (!cursor_.AtEnd()) {
+    while (!cursor_.AtEnd() && !AtStackFrameSection()) {
+      XI_RETURN_IF_ERROR(CheckNotSecondModule());
       XI_RETURN_IF_ERROR(ParseComputation(*module));
     }
+    XI_RETURN_IF_ERROR(SkipStackFrameSections());
     if (module->entry_computation() == nullptr) {
       HloComputation* last = module->computations().back().get();
       last->set_is_entry(true);

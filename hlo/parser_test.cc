@@ -206,7 +206,7 @@ HloModule jit_f, entry_computation_layout={(f32[8,16]{1,0})->f32[8]{0}}, is_sche
 
 ENTRY %main.9 (Arg_0.1: f32[8,16]) -> f32[8] {
   %Arg_0.1 = f32[8,16]{1,0} parameter(0), sharding={replicated}
-  %custom = f32[8,16]{1,0} my-new-op(f32[8,16]{1,0} %Arg_0.1), custom_attr={a=[1,2]}, backend_config="{\"x\": 1}"
+  %custom = f32[8,16]{1,0} cholesky(f32[8,16]{1,0} %Arg_0.1), custom_attr={a=[1,2]}, backend_config="{\"x\": 1}"
   ROOT %fusion = f32[8]{0} fusion(%custom), kind=kLoop, calls=%fused_computation, /*comment*/ frontend_attributes={_xla="1"}
 }
 )");
@@ -221,7 +221,7 @@ ENTRY %main.9 (Arg_0.1: f32[8,16]) -> f32[8] {
             "region_0.4");
   HloInstruction* custom = fusion->operand(0);
   EXPECT_EQ(custom->opcode(), HloOpcode::kUnknown);
-  EXPECT_EQ(custom->opcode_name(), "my-new-op");
+  EXPECT_EQ(custom->opcode_name(), "cholesky");
   EXPECT_EQ(custom->attribute("backend_config").value(), "\"{\\\"x\\\": 1}\"");
   EXPECT_EQ(module->entry_computation()->name(), "main.9");
   // Round trip.

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "xla_index/core/checked_arithmetic.h"
 
 namespace xla_index {
 
@@ -120,8 +121,11 @@ Layout* Shape::mutable_layout() {
 
 int64_t Shape::ElementCount() const {
   if (!IsArray()) return 0;
+  // Saturating, so that a shape built by hand with too many elements gives
+  // a count no allocation can satisfy rather than a wrapped one; parsed
+  // shapes never get there (the parser refuses them).
   int64_t count = 1;
-  for (int64_t d : dimensions_) count *= d;
+  for (int64_t d : dimensions_) count = SaturatingMul(count, d);
   return count;
 }
 

@@ -1,7 +1,9 @@
 #include "hlo/shape_parser.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "hlo/primitive_type.h"
 #include "hlo/shape.h"
 #include "hlo/text_cursor.h"
+#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/status_macros.h"
 
 namespace xla_index {
@@ -115,6 +118,44 @@ absl::StatusOr<Layout> ParseLayout(TextCursor& cursor, int64_t rank,
 }
 
 absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth);
+
+// The size of the array must be representable, as XLA's shape validation
+// requires: its element count and its size in bytes (one byte at least per
+// element, sub-byte types unpacked) fit in int64, so no later stage
+// computes with a wrapped size.
+absl::Status CheckArraySize(TextCursor& cursor, const char* start,
+                            PrimitiveType type,
+                            absl::Span<const int64_t> dims) {
+  std::optional<int64_t> count = CheckedProduct(dims);
+  if (!count.has_value()) {
+    return cursor.ErrorAt(start, "shape has more elements than fit in 64 bits");
+  }
+  int64_t bits = BitWidth(type);
+  int64_t bytes_per_element = std::max<int64_t>(1, (bits + 7) / 8);
+  if (!CheckedMul(*count, bytes_per_element).has_value()) {
+    return cursor.ErrorAt(
+        start, absl::StrCat(*count, " elements of ", bits,
+                            " bits overflow int64 as a size in bytes"));
+  }
+  return absl::OkStatus();
+}
+
+// A layout follows the dimensions: `f32[2,3]{1,0}`, also after spaces
+// (`f32[2,3] {1,0}`) when the brace holds what a layout starts with (a
+// dimension number, ':' or '}'); otherwise, as in `(p: f32[]) -> f32[] {`,
+// the brace opens a computation body.
+bool LayoutFollows(TextCursor& cursor) {
+  if (cursor.PeekRaw() == '{') return true;
+  const char* start = cursor.pos();
+  bool layout = false;
+  if (cursor.TryConsume('{')) {
+    cursor.SkipSpace();
+    char next = cursor.PeekRaw();
+    layout = (next >= '0' && next <= '9') || next == ':' || next == '}';
+  }
+  cursor.set_pos(start);
+  return layout;
+}
 
 absl::Status ParseLayoutAttributes(TextCursor& cursor, Layout& layout,
                                    int depth) {
@@ -263,21 +304,13 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
     }
     return shape;
   }
-  // The element count must be representable: later stages multiply sizes.
-  int64_t count = 1;
-  for (int64_t d : dims) {
-    if (__builtin_mul_overflow(count, d, &count)) {
-      return cursor.ErrorAt(start,
-                            "shape has more elements than fit in 64 bits");
-    }
-  }
+  XI_RETURN_IF_ERROR(CheckArraySize(cursor, start, type, dims));
   Shape shape(type, std::move(dims));
   for (size_t i = 0; i < dynamic.size(); ++i) {
     shape.set_dynamic_dimension(i, dynamic[i]);
   }
-  // The layout must follow ']' directly: in `(p: f32[]) -> f32[] {` the
-  // brace opens a computation body, not a layout.
-  if (cursor.PeekRaw() == '{') {
+  if (LayoutFollows(cursor)) {
+    cursor.SkipSpace();
     cursor.set_pos(cursor.pos() + 1);
     XI_ASSIGN_OR_RETURN(Layout layout,
                         ParseLayout(cursor, shape.rank(), depth));
