@@ -121,6 +121,19 @@ class Parser {
                                 std::vector<PendingInstruction>& pending,
                                 const char** root_position,
                                 HloInstruction** root);
+  absl::StatusOr<HloInstruction*> ParseInstructionRhs(
+      HloComputation& computation, std::vector<PendingInstruction>& pending,
+      const char* start, std::string name, std::optional<Shape> shape,
+      std::optional<Shape> leading_shape, bool allow_attributes);
+  absl::Status ParseInstructionArguments(
+      HloComputation& computation, std::vector<PendingInstruction>& pending,
+      PendingInstruction& entry, const char* opcode_start);
+  absl::Status ParseOperands(HloComputation& computation,
+                             std::vector<PendingInstruction>& pending,
+                             PendingInstruction& entry);
+  bool NestedInstructionFollows();
+  bool NamedDefinitionFollows();
+  std::string FreshName(absl::string_view opcode_name);
   absl::Status FinishComputation(HloComputation& computation,
                                  std::vector<PendingInstruction>& pending);
   absl::StatusOr<int64_t> IndexInstructions(
@@ -152,8 +165,15 @@ class Parser {
   absl::StatusOr<absl::string_view> ScanRawValue(absl::string_view name);
   absl::Status SkipBalanced(char open, char close);
 
+  // Nested operands recurse; hostile text must not exhaust the stack.
+  static constexpr int kMaxNesting = 64;
+
   TextCursor cursor_;
   bool snippet_ = false;
+  // Names of the computation being read, for FreshName.
+  absl::flat_hash_set<std::string> used_names_;
+  int64_t next_fresh_name_ = 0;
+  int nesting_depth_ = 0;
   HloModule* module_ = nullptr;
   std::vector<PendingCall> calls_;
   absl::flat_hash_map<std::string, HloComputation*> computations_by_name_;
@@ -737,23 +757,107 @@ absl::Status Parser::ParseAttribute(HloInstruction& instruction) {
   return ApplyTypedAttribute(instruction, name, value);
 }
 
-absl::Status Parser::ParseInstruction(HloComputation& computation,
-                                      std::vector<PendingInstruction>& pending,
-                                      const char** root_position,
-                                      HloInstruction** root) {
-  cursor_.SkipSpace();
+// A name for an instruction the text leaves unnamed (`f32[2] negate(p)`, or
+// a nested operand): the opcode and a number, as XLA's name uniquer gives,
+// skipping the names taken so far in the computation.
+std::string Parser::FreshName(absl::string_view opcode_name) {
+  std::string name;
+  do {
+    name = absl::StrCat(opcode_name, ".", next_fresh_name_++);
+  } while (used_names_.contains(name));
+  return name;
+}
+
+// `(p0, f32[10] %p1, f32[10] negate(p2))`: each operand is a name, with an
+// optional shape that is checked later, or an unnamed instruction nested in
+// place, which is parsed now (without attributes: XLA reads a comma after
+// it as the next operand) and comes before the instruction using it.
+absl::Status Parser::ParseOperands(HloComputation& computation,
+                                   std::vector<PendingInstruction>& pending,
+                                   PendingInstruction& entry) {
+  if (cursor_.TryConsume(')')) return absl::OkStatus();
+  do {
+    PendingOperand operand;
+    std::optional<Shape> shape;
+    if (LooksLikeShape(cursor_)) {
+      XI_ASSIGN_OR_RETURN(Shape operand_shape, ParseShapeAtCursor(cursor_));
+      shape = std::move(operand_shape);
+    }
+    cursor_.SkipSpace();
+    operand.position = cursor_.pos();
+    if (NestedInstructionFollows()) {
+      if (++nesting_depth_ > kMaxNesting) {
+        return cursor_.Error("nested instructions are too deep");
+      }
+      XI_ASSIGN_OR_RETURN(
+          HloInstruction * nested,
+          ParseInstructionRhs(computation, pending, operand.position, "",
+                              std::move(shape), std::nullopt, false));
+      --nesting_depth_;
+      operand.name = nested->name();
+    } else {
+      operand.written_shape = std::move(shape);
+      XI_ASSIGN_OR_RETURN(operand.name, ParseName("an operand name"));
+    }
+    entry.operands.push_back(std::move(operand));
+  } while (cursor_.TryConsume(','));
+  return cursor_.Expect(')', "or ',' after an operand");
+}
+
+// An opcode name directly followed by '(' starts a nested instruction; an
+// operand name is never followed by '('.
+bool Parser::NestedInstructionFollows() {
   const char* start = cursor_.pos();
-  bool is_root = cursor_.TryConsumeWord("ROOT");
-  std::optional<Shape> leading_shape;
-  if (snippet_ && LooksLikeShape(cursor_)) {
-    XI_ASSIGN_OR_RETURN(Shape shape, ParseShapeAtCursor(cursor_));
-    leading_shape = std::move(shape);
+  absl::string_view word = cursor_.ParseWord();
+  bool nested = !word.empty() && IsXlaOpcodeName(word) && cursor_.Peek() == '(';
+  cursor_.set_pos(start);
+  return nested;
+}
+
+// `parameter(n)`, `constant(literal)` or `(operands)`, after the '('.
+absl::Status Parser::ParseInstructionArguments(
+    HloComputation& computation, std::vector<PendingInstruction>& pending,
+    PendingInstruction& entry, const char* opcode_start) {
+  HloInstruction& inst = *entry.instruction;
+  if (inst.opcode() == HloOpcode::kParameter) {
+    cursor_.SkipSpace();
+    const char* number_start = cursor_.pos();
+    XI_ASSIGN_OR_RETURN(int64_t number, cursor_.ParseInt("parameter number"));
+    if (number < 0) {
+      return cursor_.ErrorAt(number_start,
+                             "parameter numbers must not be negative");
+    }
+    inst.set_parameter_number(number);
+    XI_RETURN_IF_ERROR(cursor_.Expect(')', "after the parameter number"));
+    if (!entry.has_shape) {
+      return cursor_.ErrorAt(
+          opcode_start,
+          absl::StrCat("parameter '", inst.name(), "' needs a written shape"));
+    }
+    return absl::OkStatus();
   }
-  XI_ASSIGN_OR_RETURN(std::string name, ParseName("an instruction name"));
-  XI_RETURN_IF_ERROR(
-      cursor_.Expect('=', absl::StrCat("after instruction name '", name, "'")));
-  std::optional<Shape> shape;
-  if (LooksLikeShape(cursor_)) {
+  if (inst.opcode() == HloOpcode::kConstant) {
+    if (!entry.has_shape) {
+      return cursor_.ErrorAt(
+          opcode_start,
+          absl::StrCat("constant '", inst.name(), "' needs a written shape"));
+    }
+    XI_ASSIGN_OR_RETURN(Literal literal,
+                        ParseLiteralAtCursor(cursor_, inst.shape()));
+    inst.set_literal(std::move(literal));
+    return cursor_.Expect(')', "after the constant's value");
+  }
+  return ParseOperands(computation, pending, entry);
+}
+
+// Everything after `name =` (or after the leading shape of an unnamed
+// instruction): [shape] opcode '(' arguments ')' [, attribute]*. The
+// instruction is added to the computation (after any nested operand).
+absl::StatusOr<HloInstruction*> Parser::ParseInstructionRhs(
+    HloComputation& computation, std::vector<PendingInstruction>& pending,
+    const char* start, std::string name, std::optional<Shape> shape,
+    std::optional<Shape> leading_shape, bool allow_attributes) {
+  if (!shape.has_value() && LooksLikeShape(cursor_)) {
     XI_ASSIGN_OR_RETURN(Shape parsed, ParseShapeAtCursor(cursor_));
     shape = std::move(parsed);
   }
@@ -770,64 +874,26 @@ absl::Status Parser::ParseInstruction(HloComputation& computation,
     return cursor_.ErrorAt(
         opcode_start, absl::StrCat("unknown element type '", opcode_name, "'"));
   }
+  XI_RETURN_IF_ERROR(
+      cursor_.Expect('(', absl::StrCat("after opcode '", opcode_name, "'")));
+  if (!IsXlaOpcodeName(opcode_name)) {
+    return cursor_.ErrorAt(opcode_start,
+                           absl::StrCat("unknown opcode '", opcode_name, "'"));
+  }
+  if (name.empty()) name = FreshName(opcode_name);
+  used_names_.insert(name);
   HloOpcode opcode = HloOpcodeFromName(opcode_name);
   auto owned =
       std::make_unique<HloInstruction>(name, opcode, std::string(opcode_name));
   HloInstruction* inst = owned.get();
-  PendingInstruction entry{inst, start, {}, shape.has_value(), leading_shape};
-  {
-    auto [line, column] = cursor_.LineColumn(start);
-    inst->set_source_position(line, column);
-  }
+  auto [line, column] = cursor_.LineColumn(start);
+  inst->set_source_position(line, column);
   if (shape.has_value()) inst->set_shape(*shape);
-
+  PendingInstruction entry{
+      inst, start, {}, shape.has_value(), std::move(leading_shape)};
   XI_RETURN_IF_ERROR(
-      cursor_.Expect('(', absl::StrCat("after opcode '", opcode_name, "'")));
-  if (opcode == HloOpcode::kUnknown && !IsXlaOpcodeName(opcode_name)) {
-    return cursor_.ErrorAt(opcode_start,
-                           absl::StrCat("unknown opcode '", opcode_name, "'"));
-  }
-  if (opcode == HloOpcode::kParameter) {
-    cursor_.SkipSpace();
-    const char* number_start = cursor_.pos();
-    XI_ASSIGN_OR_RETURN(int64_t number, cursor_.ParseInt("parameter number"));
-    if (number < 0) {
-      return cursor_.ErrorAt(number_start,
-                             "parameter numbers must not be negative");
-    }
-    inst->set_parameter_number(number);
-    XI_RETURN_IF_ERROR(cursor_.Expect(')', "after the parameter number"));
-    if (!shape.has_value()) {
-      return cursor_.ErrorAt(
-          opcode_start,
-          absl::StrCat("parameter '", name, "' needs a written shape"));
-    }
-  } else if (opcode == HloOpcode::kConstant) {
-    if (!shape.has_value()) {
-      return cursor_.ErrorAt(
-          opcode_start,
-          absl::StrCat("constant '", name, "' needs a written shape"));
-    }
-    XI_ASSIGN_OR_RETURN(Literal literal, ParseLiteralAtCursor(cursor_, *shape));
-    inst->set_literal(std::move(literal));
-    XI_RETURN_IF_ERROR(cursor_.Expect(')', "after the constant's value"));
-  } else if (!cursor_.TryConsume(')')) {
-    do {
-      PendingOperand operand;
-      if (LooksLikeShape(cursor_)) {
-        XI_ASSIGN_OR_RETURN(Shape operand_shape, ParseShapeAtCursor(cursor_));
-        operand.written_shape = std::move(operand_shape);
-      }
-      cursor_.SkipSpace();
-      operand.position = cursor_.pos();
-      XI_ASSIGN_OR_RETURN(std::string operand_name,
-                          ParseName("an operand name"));
-      operand.name = std::move(operand_name);
-      entry.operands.push_back(std::move(operand));
-    } while (cursor_.TryConsume(','));
-    XI_RETURN_IF_ERROR(cursor_.Expect(')', "or ',' after an operand"));
-  }
-  while (cursor_.TryConsume(',')) {
+      ParseInstructionArguments(computation, pending, entry, opcode_start));
+  while (allow_attributes && cursor_.TryConsume(',')) {
     XI_RETURN_IF_ERROR(ParseAttribute(*inst));
   }
   for (absl::string_view required : RequiredAttributes(opcode)) {
@@ -837,17 +903,60 @@ absl::Status Parser::ParseInstruction(HloComputation& computation,
           absl::StrCat(opcode_name, " '", name, "' needs ", required, "=..."));
     }
   }
+  computation.AddInstruction(std::move(owned));
+  pending.push_back(std::move(entry));
+  return inst;
+}
+
+// True when `name =` follows (after a leading shape, which then belongs to a
+// named instruction, not an unnamed one).
+bool Parser::NamedDefinitionFollows() {
+  const char* start = cursor_.pos();
+  cursor_.SkipSpace();
+  cursor_.TryConsume('%');
+  bool named = !cursor_.ParseWord().empty() && cursor_.Peek() == '=';
+  cursor_.set_pos(start);
+  return named;
+}
+
+// [ROOT] name = [shape] opcode(...), or [ROOT] shape opcode(...) unnamed; a
+// snippet may also write `shape name = ...` (a leading shape).
+absl::Status Parser::ParseInstruction(HloComputation& computation,
+                                      std::vector<PendingInstruction>& pending,
+                                      const char** root_position,
+                                      HloInstruction** root) {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  bool is_root = cursor_.TryConsumeWord("ROOT");
+  std::optional<Shape> leading_shape;
+  std::optional<Shape> shape;
+  std::string name;
+  if (LooksLikeShape(cursor_)) {
+    XI_ASSIGN_OR_RETURN(Shape parsed, ParseShapeAtCursor(cursor_));
+    if (snippet_ && NamedDefinitionFollows()) {
+      leading_shape = std::move(parsed);
+    } else {
+      shape = std::move(parsed);
+    }
+  }
+  if (!shape.has_value()) {
+    XI_ASSIGN_OR_RETURN(name, ParseName("an instruction name"));
+    XI_RETURN_IF_ERROR(cursor_.Expect(
+        '=', absl::StrCat("after instruction name '", name, "'")));
+  }
+  XI_ASSIGN_OR_RETURN(
+      HloInstruction * inst,
+      ParseInstructionRhs(computation, pending, start, std::move(name),
+                          std::move(shape), std::move(leading_shape), true));
   if (is_root) {
     if (*root != nullptr) {
       return cursor_.ErrorAt(
-          start, absl::StrCat("second ROOT '", name, "' in computation '",
-                              computation.name(), "'"));
+          start, absl::StrCat("second ROOT '", inst->name(),
+                              "' in computation '", computation.name(), "'"));
     }
     *root = inst;
     *root_position = start;
   }
-  computation.AddInstruction(std::move(owned));
-  pending.push_back(std::move(entry));
   return absl::OkStatus();
 }
 
@@ -1073,6 +1182,10 @@ absl::Status Parser::ParseInstructionList(HloComputation& computation,
   std::vector<PendingInstruction> pending;
   const char* root_position = nullptr;
   HloInstruction* root = nullptr;
+  // Names are per computation; an inline computation is read in the middle
+  // of its caller's, whose names come back after it.
+  absl::flat_hash_set<std::string> outer_names = std::move(used_names_);
+  used_names_.clear();
   // The end of the text ends a bare list; a NUL byte is just a character.
   while (!(terminator == '}' && cursor_.Peek() == '}')) {
     if (cursor_.AtEnd()) {
@@ -1092,6 +1205,7 @@ absl::Status Parser::ParseInstructionList(HloComputation& computation,
   }
   XI_RETURN_IF_ERROR(FinishComputation(computation, pending));
   computation.set_root(root != nullptr ? root : pending.back().instruction);
+  used_names_ = std::move(outer_names);
   return absl::OkStatus();
 }
 
