@@ -804,12 +804,12 @@ absl::Status Parser::ParseOperands(HloComputation& computation,
   return cursor_.Expect(')', "or ',' after an operand");
 }
 
-// An opcode name directly followed by '(' starts a nested instruction; an
-// operand name is never followed by '('.
+// A word followed by '(' starts a nested instruction (its opcode is checked
+// when it is read); an operand name is never followed by '('.
 bool Parser::NestedInstructionFollows() {
   const char* start = cursor_.pos();
   absl::string_view word = cursor_.ParseWord();
-  bool nested = !word.empty() && IsXlaOpcodeName(word) && cursor_.Peek() == '(';
+  bool nested = !word.empty() && cursor_.Peek() == '(';
   cursor_.set_pos(start);
   return nested;
 }
