@@ -760,6 +760,9 @@ absl::Status OpEvaluator::Slice() {
 absl::Status OpEvaluator::DynamicSlice() {
   // start_indices[i] = clamp(start_indices[i], 0, dim[i] - size[i]).
   const Shape& in = OperandShape(0);
+  if (inst_.operand_count() != in.rank() + 1) {
+    return Unsupported(inst_, "start indices given as one vector");
+  }
   Index start(in.rank());
   for (int64_t d = 0; d < in.rank(); ++d) {
     int64_t s = ops_[d + 1].GetInt(0);

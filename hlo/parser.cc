@@ -149,6 +149,9 @@ class Parser {
   absl::Status CheckAndInferShapes(HloComputation& computation,
                                    std::vector<PendingInstruction>& pending);
   absl::Status ParseAttribute(HloInstruction& instruction);
+  absl::Status ParseInlineComputation(HloInstruction& instruction,
+                                      absl::string_view role,
+                                      const char* start);
   absl::Status ApplyTypedAttribute(HloInstruction& instruction,
                                    absl::string_view name,
                                    absl::string_view value);
@@ -163,6 +166,7 @@ class Parser {
   // Name with optional '%'; error naming `what` when missing.
   absl::StatusOr<std::string> ParseName(absl::string_view what);
   absl::StatusOr<absl::string_view> ScanRawValue(absl::string_view name);
+  absl::StatusOr<absl::string_view> ScanLiteralValue();
   absl::Status SkipBalanced(char open, char close);
 
   // Nested operands recurse; hostile text must not exhaust the stack.
@@ -737,6 +741,48 @@ absl::Status Parser::ApplyTypedAttribute(HloInstruction& inst,
   return absl::OkStatus();
 }
 
+// `to_apply={ ... }`: a computation written in place of its name. It is
+// read as a computation of its own (named after the instruction and the
+// role, made unique), added to the module, and the attribute then names
+// it, so that the printed module defines it once and refers to it by name.
+absl::Status Parser::ParseInlineComputation(HloInstruction& instruction,
+                                            absl::string_view role,
+                                            const char* start) {
+  if (++nesting_depth_ > kMaxNesting) {
+    return cursor_.Error("inline computations nest too deep");
+  }
+  std::string name = absl::StrCat(instruction.name(), ".", role);
+  for (int k = 1; computations_by_name_.contains(name); ++k) {
+    name = absl::StrCat(instruction.name(), ".", role, ".", k);
+  }
+  HloComputation* computation =
+      module_->AddComputation(std::make_unique<HloComputation>(name));
+  computations_by_name_[name] = computation;
+  XI_RETURN_IF_ERROR(cursor_.Expect('{', "to open an inline computation"));
+  XI_RETURN_IF_ERROR(ParseInstructionList(*computation, '}'));
+  XI_RETURN_IF_ERROR(cursor_.Expect('}', "to close an inline computation"));
+  --nesting_depth_;
+  if (instruction.attribute(role).has_value()) {
+    return cursor_.ErrorAt(start,
+                           absl::StrCat("attribute '", role, "' given twice"));
+  }
+  instruction.mutable_attributes()->push_back(
+      {std::string(role), absl::StrCat("%", name)});
+  instruction.mutable_called_computations()->push_back(
+      {std::string(role), name, computation});
+  return absl::OkStatus();
+}
+
+// `literal=s32[2] {1, 2}` (custom-call's literal): a shape and a literal of
+// it, with spaces, so it is read with the literal grammar and kept as text.
+absl::StatusOr<absl::string_view> Parser::ScanLiteralValue() {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  XI_ASSIGN_OR_RETURN(Shape shape, ParseShapeAtCursor(cursor_));
+  XI_RETURN_IF_ERROR(ParseLiteralAtCursor(cursor_, shape).status());
+  return absl::string_view(start, cursor_.pos() - start);
+}
+
 absl::Status Parser::ParseAttribute(HloInstruction& instruction) {
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
@@ -747,7 +793,15 @@ absl::Status Parser::ParseAttribute(HloInstruction& instruction) {
   }
   XI_RETURN_IF_ERROR(
       cursor_.Expect('=', absl::StrCat("after attribute name '", name, "'")));
-  XI_ASSIGN_OR_RETURN(absl::string_view value, ScanRawValue(name));
+  if (IsComputationRole(name) && cursor_.Peek() == '{') {
+    return ParseInlineComputation(instruction, name, start);
+  }
+  absl::string_view value;
+  if (name == "literal") {
+    XI_ASSIGN_OR_RETURN(value, ScanLiteralValue());
+  } else {
+    XI_ASSIGN_OR_RETURN(value, ScanRawValue(name));
+  }
   if (instruction.attribute(name).has_value()) {
     return cursor_.ErrorAt(start,
                            absl::StrCat("attribute '", name, "' given twice"));

@@ -104,6 +104,109 @@ ENTRY main {
   EXPECT_EQ(entry->root()->operand(1)->opcode(), HloOpcode::kNegate);
 }
 
+TEST(XlaSyntaxAccepted, InlineComputationsAsAttributeValues) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule inline
+ENTRY main {
+  v = f32[16] parameter(0)
+  zero = f32[] constant(0)
+  total = f32[] reduce(v, zero), dimensions={0}, to_apply={
+    l = f32[] parameter(0)
+    r = f32[] parameter(1)
+    ROOT s = f32[] add(l, r)
+  }
+  ROOT out = f32[16] fusion(v), kind=kLoop, calls={
+    w = f32[16] parameter(0)
+    ROOT m = f32[16] map(w), dimensions={0}, to_apply={
+      x = f32[] parameter(0)
+      ROOT y = f32[] negate(x)
+    }
+  }
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->computations().size(), 4);
+  const HloInstruction* root = module->entry_computation()->root();
+  ASSERT_EQ(root->called_computations().size(), 1);
+  ASSERT_NE(root->called_computations()[0].computation, nullptr);
+}
+
+TEST(XlaSyntaxAccepted, CustomCallLiteral) {
+  ExpectAccepted(R"(HloModule cc
+ENTRY main {
+  p = s32[2] parameter(0)
+  ROOT c = s32[2] custom-call(p), custom_call_target="fill", literal=s32[2] {7, 8}
+})");
+}
+
+TEST(XlaSyntaxAccepted, MeshReplicaGroups) {
+  ExpectAccepted(R"(HloModule mesh
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  p = f32[8] parameter(0)
+  ROOT r = f32[8] all-reduce(p), replica_groups=mesh[x=2,y=4]{x}, to_apply=add
+})");
+}
+
+TEST(XlaSyntaxAccepted, AbsOfComplexIsReal) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule cabs
+ENTRY main {
+  z = c64[3] parameter(0)
+  ROOT m = f32[3] abs(z)
+})");
+  ASSERT_NE(module, nullptr);
+  absl::StatusOr<std::unique_ptr<HloModule>> inferred =
+      ParseAndVerifyHloModule("z = c128[2] parameter(0)\nROOT m = abs(z)");
+  ASSERT_TRUE(inferred.ok()) << inferred.status();
+  EXPECT_EQ((*inferred)->entry_computation()->root()->shape().ToString(),
+            "f64[2]");
+}
+
+TEST(XlaSyntaxAccepted, ScalarReduceWindowWithoutWindow) {
+  ExpectAccepted(R"(HloModule rw
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[] reduce-window(x, z), to_apply=add
+})");
+}
+
+TEST(XlaSyntaxAccepted, DynamicSliceWithOneIndexVector) {
+  ExpectAccepted(R"(HloModule ds
+ENTRY main {
+  x = f32[8,6] parameter(0)
+  i = s32[2] parameter(1)
+  ROOT d = f32[2,3] dynamic-slice(x, i), dynamic_slice_sizes={2,3}
+})");
+}
+
+TEST(XlaSyntaxAccepted, ConditionalShapeIsInferred) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule cond
+yes {
+  a = f32[4] parameter(0)
+  ROOT n = f32[4] negate(a)
+}
+no {
+  b = f32[4] parameter(0)
+  ROOT c = f32[4] copy(b)
+}
+ENTRY main {
+  p = pred[] parameter(0)
+  x = f32[4] parameter(1)
+  ROOT r = conditional(p, x, x), true_computation=yes, false_computation=no
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->entry_computation()->root()->shape().ToString(false),
+            "f32[4]");
+}
+
 TEST(XlaSyntaxAccepted, NanWithPayloadAndSign) {
   std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule nans
 ENTRY main {

@@ -146,6 +146,7 @@ absl::StatusOr<Shape> InferElementwiseUnary(const HloInstruction& inst) {
       }
       out.set_element_type(PrimitiveType::kPred);
       break;
+    case HloOpcode::kAbs:  // |x| of a complex x is real.
     case HloOpcode::kReal:
     case HloOpcode::kImag:
       if (in.element_type() == PrimitiveType::kC64) {
@@ -346,8 +347,13 @@ absl::StatusOr<Shape> InferReduceWindow(const HloInstruction& inst) {
   }
   XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
   const Shape& first = inst.operand(0)->shape();
-  if (!inst.has_window()) return Invalid("reduce-window needs window={...}");
-  XI_RETURN_IF_ERROR(CheckWindow(inst.window(), first.rank()));
+  // A scalar reduce-window has a window of no dimensions, which XLA lets the
+  // text leave out.
+  if (!inst.has_window() && first.rank() > 0) {
+    return Invalid("reduce-window needs window={...}");
+  }
+  Window window = inst.has_window() ? inst.window() : Window();
+  XI_RETURN_IF_ERROR(CheckWindow(window, first.rank()));
   std::vector<Shape> outs;
   for (int64_t i = 0; i < n; ++i) {
     const Shape& input = inst.operand(i)->shape();
@@ -364,9 +370,8 @@ absl::StatusOr<Shape> InferReduceWindow(const HloInstruction& inst) {
     }
     Dims dims;
     for (int64_t d = 0; d < input.rank(); ++d) {
-      XI_ASSIGN_OR_RETURN(
-          int64_t size,
-          WindowOutputSize(input.dimensions(d), inst.window().dimensions[d]));
+      XI_ASSIGN_OR_RETURN(int64_t size, WindowOutputSize(input.dimensions(d),
+                                                         window.dimensions[d]));
       dims.push_back(size);
     }
     outs.emplace_back(input.element_type(), dims);
@@ -816,12 +821,24 @@ absl::StatusOr<Shape> InferDynamicSlice(const HloInstruction& inst) {
     return Invalid("dynamic-slice needs an operand");
   XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
   const Shape& in = inst.operand(0)->shape();
-  if (inst.operand_count() != in.rank() + 1) {
+  // XLA also reads the older form with one vector of start indices.
+  bool index_vector =
+      inst.operand_count() == 2 && inst.operand(1)->shape().rank() == 1;
+  if (index_vector) {
+    const Shape& indices = inst.operand(1)->shape();
+    if (indices.dimensions(0) != in.rank() ||
+        !IsIntegral(indices.element_type())) {
+      return Invalid(
+          absl::StrCat("the start index vector must be an integer "
+                       "vector of ",
+                       in.rank(), " entries, not ", indices.ToString(false)));
+    }
+  } else if (inst.operand_count() != in.rank() + 1) {
     return Invalid(absl::StrCat("dynamic-slice expects the operand and ",
                                 in.rank(), " scalar start indices, got ",
                                 inst.operand_count() - 1));
   }
-  for (int64_t i = 1; i < inst.operand_count(); ++i) {
+  for (int64_t i = 1; i < inst.operand_count() && !index_vector; ++i) {
     const Shape& index = inst.operand(i)->shape();
     if (!index.IsScalar() || !IsIntegral(index.element_type())) {
       return Invalid(
@@ -1019,6 +1036,24 @@ absl::StatusOr<Shape> InferGetTupleElement(const HloInstruction& inst) {
   return in.tuple_shapes(index);
 }
 
+// Ops the library does not model keep their written shape, except where
+// XLA infers one the text may leave out: a conditional returns what its
+// branches return.
+absl::StatusOr<Shape> InferUnmodelled(const HloInstruction& inst) {
+  if (inst.shape().element_type() != PrimitiveType::kInvalid ||
+      inst.opcode_name() != "conditional") {
+    return WrittenShape(inst);
+  }
+  for (const CalledComputation& called : inst.called_computations()) {
+    if (called.computation != nullptr) {
+      Shape out = called.computation->root()->shape();
+      out.clear_layout();
+      return out;
+    }
+  }
+  return Invalid("conditional needs a written result shape or its branches");
+}
+
 // One inference rule per opcode or op family; ops with no rule (collectives,
 // custom-call, while, ...) keep their written shape.
 absl::StatusOr<Shape> InferShapeUnchecked(const HloInstruction& inst) {
@@ -1027,8 +1062,9 @@ absl::StatusOr<Shape> InferShapeUnchecked(const HloInstruction& inst) {
   switch (op) {
     case HloOpcode::kParameter:
     case HloOpcode::kConstant:
-    case HloOpcode::kUnknown:
       return WrittenShape(inst);
+    case HloOpcode::kUnknown:
+      return InferUnmodelled(inst);
     case HloOpcode::kIota:
       return InferIota(inst);
     case HloOpcode::kBroadcast:

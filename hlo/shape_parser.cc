@@ -142,19 +142,27 @@ absl::Status CheckArraySize(TextCursor& cursor, const char* start,
 
 // A layout follows the dimensions: `f32[2,3]{1,0}`, also after spaces
 // (`f32[2,3] {1,0}`) when the brace holds what a layout starts with (a
-// dimension number, ':' or '}'); otherwise, as in `(p: f32[]) -> f32[] {`,
-// the brace opens a computation body.
+// dimension number, ':' or '}') and, as XLA prints layouts, no space up to
+// its '}'. Otherwise the brace is something else: a computation body in
+// `(p: f32[]) -> f32[] {`, a literal in `literal=s32[2] {1, 2}`.
 bool LayoutFollows(TextCursor& cursor) {
   if (cursor.PeekRaw() == '{') return true;
   const char* start = cursor.pos();
-  bool layout = false;
-  if (cursor.TryConsume('{')) {
-    cursor.SkipSpace();
-    char next = cursor.PeekRaw();
-    layout = (next >= '0' && next <= '9') || next == ':' || next == '}';
-  }
+  cursor.SkipSpace();
+  const char* brace = cursor.pos();
   cursor.set_pos(start);
-  return layout;
+  if (brace >= cursor.end() || *brace != '{' || brace + 1 >= cursor.end()) {
+    return false;
+  }
+  char first = brace[1];
+  if (!((first >= '0' && first <= '9') || first == ':' || first == '}')) {
+    return false;
+  }
+  for (const char* p = brace + 1; p < cursor.end(); ++p) {
+    if (*p == '}') return true;
+    if (absl::ascii_isspace(static_cast<unsigned char>(*p))) return false;
+  }
+  return false;
 }
 
 absl::Status ParseLayoutAttributes(TextCursor& cursor, Layout& layout,
