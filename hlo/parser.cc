@@ -160,6 +160,8 @@ class Parser {
                                          TextCursor& value);
   absl::Status ResolveCalls(bool final_pass);
   bool AtStackFrameSection();
+  absl::Status CheckModuleAttribute(absl::string_view name,
+                                    absl::string_view value);
   absl::Status CheckNotSecondModule();
   absl::Status SkipStackFrameSections();
 
@@ -1384,6 +1386,71 @@ absl::Status Parser::SkipStackFrameSections() {
   return absl::OkStatus();
 }
 
+// A shape index `{}` or `{1,0}`: tuple element numbers, outermost first.
+absl::Status ParseShapeIndex(TextCursor& c) {
+  XI_RETURN_IF_ERROR(c.Expect('{', "to open a shape index"));
+  if (c.TryConsume('}')) return absl::OkStatus();
+  do {
+    c.SkipSpace();
+    const char* at = c.pos();
+    XI_ASSIGN_OR_RETURN(int64_t index, c.ParseInt("shape index"));
+    if (index < 0) return c.ErrorAt(at, "shape indices must not be negative");
+  } while (c.TryConsume(','));
+  return c.Expect('}', "or ',' in a shape index");
+}
+
+// `(parameter, {shape index}[, may-alias|must-alias])`, after the '('
+// is read; `kind` tells whether the alias kind may follow.
+absl::Status ParseParameterAndIndex(TextCursor& c, bool kind) {
+  c.SkipSpace();
+  const char* at = c.pos();
+  XI_ASSIGN_OR_RETURN(int64_t parameter, c.ParseInt("parameter number"));
+  if (parameter < 0) {
+    return c.ErrorAt(at, "parameter numbers must not be negative");
+  }
+  XI_RETURN_IF_ERROR(c.Expect(',', "after the parameter number"));
+  XI_RETURN_IF_ERROR(ParseShapeIndex(c));
+  if (kind && c.TryConsume(',')) {
+    c.SkipSpace();
+    const char* kind_at = c.pos();
+    absl::string_view word = c.ParseWord();
+    if (word != "may-alias" && word != "must-alias") {
+      return c.ErrorAt(kind_at, absl::StrCat("expected may-alias or "
+                                             "must-alias, found '",
+                                             word, "'"));
+    }
+  }
+  return c.Expect(')', "to close the parameter and shape index");
+}
+
+// The module attributes with a grammar of their own, as XLA's parser reads
+// them:
+//   input_output_alias={ {output index}: (parameter, {index}[, kind]), ... }
+//   buffer_donor={ (parameter, {index}), ... }
+absl::Status Parser::CheckModuleAttribute(absl::string_view name,
+                                          absl::string_view value) {
+  bool alias = name == "input_output_alias";
+  if (!alias && name != "buffer_donor") return absl::OkStatus();
+  TextCursor c = cursor_;
+  c.set_pos(value.data());
+  XI_RETURN_IF_ERROR(c.Expect('{', absl::StrCat("to open ", name)));
+  if (!c.TryConsume('}')) {
+    do {
+      if (alias) {
+        XI_RETURN_IF_ERROR(ParseShapeIndex(c));
+        XI_RETURN_IF_ERROR(c.Expect(':', "after the output shape index"));
+      }
+      XI_RETURN_IF_ERROR(c.Expect('(', "to open a parameter and shape index"));
+      XI_RETURN_IF_ERROR(ParseParameterAndIndex(c, alias));
+    } while (c.TryConsume(','));
+    XI_RETURN_IF_ERROR(c.Expect('}', absl::StrCat("or ',' in ", name)));
+  }
+  if (c.pos() != value.data() + value.size()) {
+    return c.Error(absl::StrCat("unexpected ", DescribeNext(c), " in ", name));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
   cursor_.SkipSpace();
   if (cursor_.TryConsumeWord("HloModule")) {
@@ -1397,6 +1464,7 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
       }
       XI_RETURN_IF_ERROR(cursor_.Expect('=', "after the attribute name"));
       XI_ASSIGN_OR_RETURN(absl::string_view value, ScanRawValue(attribute));
+      XI_RETURN_IF_ERROR(CheckModuleAttribute(attribute, value));
       module->mutable_attributes()->push_back(
           {std::string(attribute), std::string(value)});
     }

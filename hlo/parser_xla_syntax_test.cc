@@ -207,6 +207,17 @@ ENTRY main {
             "f32[4]");
 }
 
+TEST(XlaSyntaxAccepted, InputOutputAliasAndBufferDonor) {
+  ExpectAccepted(
+      R"(HloModule alias, input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {0}, must-alias) }, buffer_donor={ (2, {}) }
+ENTRY main {
+  a = f32[2] parameter(0)
+  b = (f32[2]) parameter(1)
+  c = f32[2] parameter(2)
+  ROOT t = (f32[2], f32[2]) tuple(a, c)
+})");
+}
+
 TEST(XlaSyntaxAccepted, NanWithPayloadAndSign) {
   std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule nans
 ENTRY main {
@@ -388,6 +399,27 @@ ENTRY main {
   ROOT p = f32[2] parameter(0)
 })",
                  "6:1", "a second HloModule");
+}
+
+TEST(XlaSyntaxRefused, MalformedInputOutputAlias) {
+  ExpectRejected(R"(HloModule m, input_output_alias={ {0}: (0, {}, maybe) }
+ENTRY main {
+  ROOT a = f32[2] parameter(0)
+})",
+                 "1:48", "expected may-alias or must-alias");
+  ExpectRejected(R"(HloModule m, input_output_alias={ {0} (0, {}) }
+ENTRY main {
+  ROOT a = f32[2] parameter(0)
+})",
+                 "1:39", "expected ':' after the output shape index");
+}
+
+TEST(XlaSyntaxRefused, MalformedBufferDonor) {
+  ExpectRejected(R"(HloModule m, buffer_donor={ (-1, {}) }
+ENTRY main {
+  ROOT a = f32[2] parameter(0)
+})",
+                 "1:30", "parameter numbers must not be negative");
 }
 
 TEST(XlaSyntaxRefused, CompactTupleOperandIsNotXlaSyntax) {
