@@ -382,7 +382,11 @@ absl::Status ParseScalarInto(TextCursor& cursor, Literal& literal, int64_t i) {
   const char* start = cursor.pos();
   if (IsComplex(type)) {
     XI_RETURN_IF_ERROR(cursor.Expect('(', "to open a complex value"));
-    Literal part(Shape(PrimitiveType::kF64, {}));
+    // Each part is read as a value of the part type (f32 for c64), so its
+    // range is checked as that type's.
+    Literal part(Shape(
+        type == PrimitiveType::kC64 ? PrimitiveType::kF32 : PrimitiveType::kF64,
+        {}));
     XI_RETURN_IF_ERROR(ParseScalarInto(cursor, part, 0));
     double real = part.GetDouble(0);
     XI_RETURN_IF_ERROR(cursor.Expect(',', "in a complex value"));
@@ -411,6 +415,11 @@ absl::Status ParseScalarInto(TextCursor& cursor, Literal& literal, int64_t i) {
   cursor.set_pos(p);
   std::string lower = absl::AsciiStrToLower(token);
   if (lower == "true" || lower == "false") {
+    if (type != PrimitiveType::kPred) {
+      return cursor.ErrorAt(start, absl::StrCat("expected a value of type ",
+                                                PrimitiveTypeName(type),
+                                                ", found '", token, "'"));
+    }
     literal.SetInt(i, lower == "true" ? 1 : 0);
     return absl::OkStatus();
   }

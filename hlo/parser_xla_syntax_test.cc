@@ -422,6 +422,22 @@ ENTRY main {
                  "1:30", "parameter numbers must not be negative");
 }
 
+TEST(XlaSyntaxRefused, BooleanForAnIntegerConstant) {
+  ExpectRejected(R"(HloModule m
+ENTRY main {
+  ROOT c = s32[2] constant({1, true})
+})",
+                 "3:32", "expected a value of type s32, found 'true'");
+}
+
+TEST(XlaSyntaxRefused, ComplexPartOutOfRange) {
+  ExpectRejected(R"(HloModule m
+ENTRY main {
+  ROOT c = c64[] constant((1, 1e39))
+})",
+                 "3:31", "out of range for f32");
+}
+
 TEST(XlaSyntaxRefused, CompactTupleOperandIsNotXlaSyntax) {
   // XLA's lexer makes '#' a token of its own and an operand is a name or a
   // nested instruction, so `%p#0` is refused there too.
