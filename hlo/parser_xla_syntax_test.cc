@@ -218,6 +218,18 @@ ENTRY main {
 })");
 }
 
+TEST(XlaSyntaxAccepted, BufferShapes) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule buffers
+ENTRY main {
+  p = f32[8] parameter(0)
+  b = b(f32[8]) custom-call(p), custom_call_target="Pin"
+  ROOT u = (b(f32[]), f32[8]) custom-call(b), custom_call_target="Unpin"
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->entry_computation()->root()->shape().ToString(),
+            "(b(f32[]), f32[8])");
+}
+
 TEST(XlaSyntaxAccepted, NanWithPayloadAndSign) {
   std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule nans
 ENTRY main {

@@ -149,6 +149,7 @@ std::string Shape::ToString(bool print_layout) const {
   if (print_layout && layout_.has_value()) {
     absl::StrAppend(&out, "{", layout_->ToString(), "}");
   }
+  if (is_buffer_) return absl::StrCat("b(", out, ")");
   return out;
 }
 
@@ -177,13 +178,15 @@ bool Shape::CompatibleWith(const Shape& other) const {
     }
     return true;
   }
-  return dimensions_ == other.dimensions_ && dynamic_ == other.dynamic_;
+  return dimensions_ == other.dimensions_ && dynamic_ == other.dynamic_ &&
+         is_buffer_ == other.is_buffer_;
 }
 
 bool Shape::operator==(const Shape& other) const {
   return element_type_ == other.element_type_ &&
          dimensions_ == other.dimensions_ && dynamic_ == other.dynamic_ &&
-         tuple_shapes_ == other.tuple_shapes_ && layout_ == other.layout_;
+         tuple_shapes_ == other.tuple_shapes_ && layout_ == other.layout_ &&
+         is_buffer_ == other.is_buffer_;
 }
 
 }  // namespace xla_index

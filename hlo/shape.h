@@ -113,6 +113,10 @@ class Shape {
   absl::Span<const int64_t> dimensions() const { return dimensions_; }
   int64_t dimensions(int64_t i) const { return dimensions_[i]; }
   void set_dimensions(std::vector<int64_t> dimensions);
+  /// XLA's buffer shape `b(f32[8])`: an array held in a buffer; everything
+  /// else about it is the array's.
+  bool is_buffer() const { return is_buffer_; }
+  void set_buffer(bool buffer) { is_buffer_ = buffer; }
   /// `<=n` dimensions: n is the bound, the runtime size may be smaller.
   bool is_dynamic_dimension(int64_t i) const { return dynamic_[i]; }
   void set_dynamic_dimension(int64_t i, bool dynamic) { dynamic_[i] = dynamic; }
@@ -151,6 +155,7 @@ class Shape {
   std::vector<bool> dynamic_;
   std::vector<Shape> tuple_shapes_;
   std::optional<Layout> layout_;
+  bool is_buffer_ = false;
 };
 
 /// Parses one shape in XLA's syntax, the whole text (surrounding spaces

@@ -270,6 +270,16 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
     }
     return Shape::MakeTuple(std::move(elements));
   }
+  if (cursor.TryConsume("b(")) {
+    // `b(f32[8])`: XLA's buffer shape, which holds one array.
+    XI_ASSIGN_OR_RETURN(Shape array, ParseShapeImpl(cursor, depth + 1));
+    if (!array.IsArray() || array.is_buffer()) {
+      return cursor.ErrorAt(start, "a buffer shape b(...) holds an array");
+    }
+    XI_RETURN_IF_ERROR(cursor.Expect(')', "to close the buffer shape"));
+    array.set_buffer(true);
+    return array;
+  }
   XI_ASSIGN_OR_RETURN(PrimitiveType type, ParseElementType(cursor));
   XI_RETURN_IF_ERROR(cursor.Expect('[', "after the element type"));
   std::vector<int64_t> dims;
@@ -339,6 +349,10 @@ bool LooksLikeShape(TextCursor& cursor) {
   const char* start = cursor.pos();
   if (cursor.PeekRaw() == '(') return true;
   absl::string_view word = cursor.ParseWord();
+  if (word == "b" && cursor.PeekRaw() == '(') {
+    cursor.set_pos(start);
+    return true;
+  }
   bool result = !word.empty() && PrimitiveTypeFromName(word).has_value() &&
                 cursor.PeekRaw() == '[';
   cursor.set_pos(start);
