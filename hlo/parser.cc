@@ -1,5 +1,6 @@
 #include "hlo/parser.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -11,7 +12,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "hlo/attributes.h"
 #include "hlo/literal.h"
 #include "hlo/module.h"
@@ -146,6 +149,7 @@ class Parser {
       int64_t next_parameter);
   absl::Status CheckAcyclic(const HloComputation& computation,
                             const std::vector<PendingInstruction>& pending);
+  absl::Status CheckAsyncPairs(const std::vector<PendingInstruction>& pending);
   absl::Status CheckAndInferShapes(HloComputation& computation,
                                    std::vector<PendingInstruction>& pending);
   absl::Status ParseAttribute(HloInstruction& instruction);
@@ -1174,6 +1178,40 @@ absl::Status Parser::CheckAcyclic(
   return absl::OkStatus();
 }
 
+// XLA's async pairs: `<op>-done` takes exactly the `<op>-start` (or the
+// last `<op>-update`) it completes, and `<op>-update` takes the start or an
+// earlier update; send-done and recv-done take their send and recv.
+absl::Status Parser::CheckAsyncPairs(
+    const std::vector<PendingInstruction>& pending) {
+  for (const PendingInstruction& p : pending) {
+    const HloInstruction& inst = *p.instruction;
+    absl::string_view base = inst.opcode_name();
+    bool done = absl::ConsumeSuffix(&base, "-done");
+    if (!done && !absl::ConsumeSuffix(&base, "-update")) continue;
+    std::vector<std::string> expected;
+    if (base == "send" || base == "recv") {
+      expected = {std::string(base)};
+    } else {
+      expected = {absl::StrCat(base, "-start"), absl::StrCat(base, "-update")};
+    }
+    if (inst.operand_count() < 1 || (done && inst.operand_count() != 1)) {
+      return cursor_.ErrorAt(
+          p.position, absl::StrCat(inst.opcode_name(), " '", inst.name(),
+                                   "' takes one operand, its ", expected[0]));
+    }
+    absl::string_view operand = inst.operand(0)->opcode_name();
+    if (std::find(expected.begin(), expected.end(), operand) ==
+        expected.end()) {
+      return cursor_.ErrorAt(
+          p.position,
+          absl::StrCat(inst.opcode_name(), " '", inst.name(), "' must take a ",
+                       absl::StrJoin(expected, " or "), ", not the ", operand,
+                       " '", inst.operand(0)->name(), "'"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Written operand shapes must match the operands'; missing result shapes
 // are inferred in post order, so that operands have theirs; a snippet's
 // leading shape must agree with the result.
@@ -1230,6 +1268,7 @@ absl::Status Parser::FinishComputation(
   XI_RETURN_IF_ERROR(
       ResolveOperands(computation, pending, by_name, next_parameter));
   XI_RETURN_IF_ERROR(CheckAcyclic(computation, pending));
+  XI_RETURN_IF_ERROR(CheckAsyncPairs(pending));
   return CheckAndInferShapes(computation, pending);
 }
 

@@ -450,6 +450,22 @@ ENTRY main {
                  "3:31", "out of range for f32");
 }
 
+TEST(XlaSyntaxRefused, AsyncDoneWithoutItsStart) {
+  ExpectRejected(R"(HloModule m
+ENTRY main {
+  p = f32[8] parameter(0)
+  ROOT d = f32[8] all-gather-done(p)
+})",
+                 "4:3", "must take a all-gather-start or all-gather-update");
+  ExpectRejected(R"(HloModule m
+ENTRY main {
+  p = f32[8] parameter(0)
+  s = ((f32[8]), f32[8]) custom-call-start(p), custom_call_target="x"
+  ROOT d = f32[8] custom-call-done(s, p)
+})",
+                 "5:3", "takes one operand");
+}
+
 TEST(XlaSyntaxRefused, CompactTupleOperandIsNotXlaSyntax) {
   // XLA's lexer makes '#' a token of its own and an operand is a name or a
   // nested instruction, so `%p#0` is refused there too.
