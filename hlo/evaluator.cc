@@ -1267,7 +1267,7 @@ absl::Status OpEvaluator::Sort() {
       return r->GetInt(0) != 0;
     };
     std::stable_sort(order.begin(), order.end(), less);
-    if (!error.ok()) return error;
+    XI_RETURN_IF_ERROR(error);
     for (int64_t k = 0; k < n; ++k) {
       for (int64_t j = 0; j < len; ++j) {
         At(n == 1 ? 0 : k, positions[j]);
