@@ -526,7 +526,7 @@ absl::StatusOr<Literal> ParseLiteralImpl(TextCursor& cursor, const Shape& shape,
     XI_RETURN_IF_ERROR(cursor.Expect(')', "to close a tuple literal"));
     return literal;
   }
-  if (!shape.IsArray()) {
+  if (!shape.IsArray() || shape.HasUnboundedDimension()) {
     return cursor.Error(absl::StrCat("no literal of shape ", shape.ToString()));
   }
   if (shape.rank() > 0 || cursor.Peek() == '{') {

@@ -840,7 +840,8 @@ absl::Status Parser::ParseOperands(HloComputation& computation,
     PendingOperand operand;
     std::optional<Shape> shape;
     if (LooksLikeShape(cursor_)) {
-      XI_ASSIGN_OR_RETURN(Shape operand_shape, ParseShapeAtCursor(cursor_));
+      XI_ASSIGN_OR_RETURN(Shape operand_shape,
+                          ParseShapeAtCursor(cursor_, true));
       shape = std::move(operand_shape);
     }
     cursor_.SkipSpace();
@@ -918,7 +919,7 @@ absl::StatusOr<HloInstruction*> Parser::ParseInstructionRhs(
     const char* start, std::string name, std::optional<Shape> shape,
     std::optional<Shape> leading_shape, bool allow_attributes) {
   if (!shape.has_value() && LooksLikeShape(cursor_)) {
-    XI_ASSIGN_OR_RETURN(Shape parsed, ParseShapeAtCursor(cursor_));
+    XI_ASSIGN_OR_RETURN(Shape parsed, ParseShapeAtCursor(cursor_, true));
     shape = std::move(parsed);
   }
   cursor_.SkipSpace();
@@ -992,7 +993,7 @@ absl::Status Parser::ParseInstruction(HloComputation& computation,
   std::optional<Shape> shape;
   std::string name;
   if (LooksLikeShape(cursor_)) {
-    XI_ASSIGN_OR_RETURN(Shape parsed, ParseShapeAtCursor(cursor_));
+    XI_ASSIGN_OR_RETURN(Shape parsed, ParseShapeAtCursor(cursor_, true));
     if (snippet_ && NamedDefinitionFollows()) {
       leading_shape = std::move(parsed);
     } else {
@@ -1316,7 +1317,7 @@ absl::Status Parser::ParseComputation(HloModule& module) {
     if (!cursor_.TryConsume("->")) {
       return cursor_.Error("expected '->' after the computation's parameters");
     }
-    XI_ASSIGN_OR_RETURN(Shape result, ParseShapeAtCursor(cursor_));
+    XI_ASSIGN_OR_RETURN(Shape result, ParseShapeAtCursor(cursor_, true));
   }
   XI_RETURN_IF_ERROR(
       cursor_.Expect('{', absl::StrCat("to open computation '", name, "'")));

@@ -230,6 +230,24 @@ ENTRY main {
             "(b(f32[]), f32[8])");
 }
 
+TEST(XlaSyntaxAccepted, DynamicDimensions) {
+  // `<=n` bounds are sizes; an unbounded `?` is read, and accepted where
+  // the entry's result does not depend on it.
+  std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule dyn
+unused {
+  u = f32[?,4] parameter(0)
+  ROOT v = f32[?,4] negate(u)
+}
+ENTRY main {
+  p = f32[<=10] parameter(0)
+  q = f32[?] parameter(1)
+  ROOT n = f32[<=10] negate(p)
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->entry_computation()->parameters()[1]->shape().ToString(),
+            "f32[?]");
+}
+
 TEST(XlaSyntaxAccepted, NanWithPayloadAndSign) {
   std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule nans
 ENTRY main {
@@ -464,6 +482,20 @@ ENTRY main {
   ROOT d = f32[8] custom-call-done(s, p)
 })",
                  "5:3", "takes one operand");
+}
+
+TEST(XlaSyntaxRefused, ResultDependsOnUnboundedDimension) {
+  ExpectRejected(R"(HloModule m
+ENTRY main {
+  p = f32[?,3] parameter(0)
+  ROOT n = f32[?,3] negate(p)
+})",
+                 "4:3", "unbounded shape f32[?,3]");
+  ExpectRejected(R"(HloModule m
+ENTRY main {
+  ROOT c = f32[?] constant({1})
+})",
+                 "3:28", "no literal of shape f32[?]");
 }
 
 TEST(XlaSyntaxRefused, CompactTupleOperandIsNotXlaSyntax) {

@@ -1,6 +1,7 @@
 #include "hlo/shape.h"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -119,8 +120,22 @@ Layout* Shape::mutable_layout() {
   return &*layout_;
 }
 
+bool Shape::HasUnboundedDimension() const {
+  if (IsTuple()) {
+    for (const Shape& element : tuple_shapes_) {
+      if (element.HasUnboundedDimension()) return true;
+    }
+    return false;
+  }
+  for (int64_t d : dimensions_) {
+    if (d == kUnboundedSize) return true;
+  }
+  return false;
+}
+
 int64_t Shape::ElementCount() const {
   if (!IsArray()) return 0;
+  if (HasUnboundedDimension()) return std::numeric_limits<int64_t>::max();
   // Saturating, so that a shape built by hand with too many elements gives
   // a count no allocation can satisfy rather than a wrapped one; parsed
   // shapes never get there (the parser refuses them).
@@ -142,6 +157,10 @@ std::string Shape::ToString(bool print_layout) const {
   out += "[";
   for (size_t i = 0; i < dimensions_.size(); ++i) {
     if (i > 0) out += ",";
+    if (dimensions_[i] == kUnboundedSize) {
+      out += "?";
+      continue;
+    }
     if (dynamic_[i]) out += "<=";
     absl::StrAppend(&out, dimensions_[i]);
   }

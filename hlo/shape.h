@@ -11,6 +11,7 @@
 // lives in layout/; here a layout is only parsed, printed and compared.
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -113,6 +114,12 @@ class Shape {
   absl::Span<const int64_t> dimensions() const { return dimensions_; }
   int64_t dimensions(int64_t i) const { return dimensions_[i]; }
   void set_dimensions(std::vector<int64_t> dimensions);
+  /// The size of an unbounded dynamic dimension, written `?` (XLA's
+  /// value). Such a shape has no element count (ElementCount saturates) and
+  /// the verifier refuses it wherever the entry's result depends on it.
+  static constexpr int64_t kUnboundedSize = std::numeric_limits<int64_t>::min();
+  /// True when a dimension is `?`.
+  bool HasUnboundedDimension() const;
   /// XLA's buffer shape `b(f32[8])`: an array held in a buffer; everything
   /// else about it is the array's.
   bool is_buffer() const { return is_buffer_; }

@@ -117,7 +117,8 @@ absl::StatusOr<Layout> ParseLayout(TextCursor& cursor, int64_t rank,
   return layout;
 }
 
-absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth);
+absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth,
+                                     bool allow_unbounded = false);
 
 // The size of the array must be representable, as XLA's shape validation
 // requires: its element count and its size in bytes (one byte at least per
@@ -126,7 +127,12 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth);
 absl::Status CheckArraySize(TextCursor& cursor, const char* start,
                             PrimitiveType type,
                             absl::Span<const int64_t> dims) {
-  std::optional<int64_t> count = CheckedProduct(dims);
+  // An unbounded `?` dimension has no size to count.
+  std::vector<int64_t> sizes;
+  for (int64_t d : dims) {
+    if (d != Shape::kUnboundedSize) sizes.push_back(d);
+  }
+  std::optional<int64_t> count = CheckedProduct(sizes);
   if (!count.has_value()) {
     return cursor.ErrorAt(start, "shape has more elements than fit in 64 bits");
   }
@@ -253,7 +259,8 @@ absl::Status ParseLayoutAttributes(TextCursor& cursor, Layout& layout,
   }
 }
 
-absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
+absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth,
+                                     bool allow_unbounded) {
   if (depth > kMaxTupleNesting) {
     return cursor.Error("shape nesting is too deep");
   }
@@ -263,7 +270,8 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
     std::vector<Shape> elements;
     if (!cursor.TryConsume(')')) {
       do {
-        XI_ASSIGN_OR_RETURN(Shape element, ParseShapeImpl(cursor, depth + 1));
+        XI_ASSIGN_OR_RETURN(Shape element,
+                            ParseShapeImpl(cursor, depth + 1, allow_unbounded));
         elements.push_back(std::move(element));
       } while (cursor.TryConsume(','));
       XI_RETURN_IF_ERROR(cursor.Expect(')', "or ',' in tuple shape"));
@@ -272,7 +280,8 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
   }
   if (cursor.TryConsume("b(")) {
     // `b(f32[8])`: XLA's buffer shape, which holds one array.
-    XI_ASSIGN_OR_RETURN(Shape array, ParseShapeImpl(cursor, depth + 1));
+    XI_ASSIGN_OR_RETURN(Shape array,
+                        ParseShapeImpl(cursor, depth + 1, allow_unbounded));
     if (!array.IsArray() || array.is_buffer()) {
       return cursor.ErrorAt(start, "a buffer shape b(...) holds an array");
     }
@@ -290,18 +299,24 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
       const char* dim_start = cursor.pos();
       bool is_dynamic = cursor.TryConsume("<=");
       if (cursor.Peek() == '?') {
-        return cursor.Error(
-            "unbounded dynamic dimensions '?' are not "
-            "supported");
+        if (is_dynamic || !allow_unbounded) {
+          return cursor.Error(
+              "unbounded dynamic dimensions '?' are not "
+              "supported");
+        }
+        cursor.TryConsume('?');
+        dims.push_back(Shape::kUnboundedSize);
+        dynamic.push_back(true);
+      } else {
+        cursor.SkipSpace();
+        if (cursor.PeekRaw() == '-') {
+          return cursor.ErrorAt(dim_start,
+                                "dimension sizes must not be negative");
+        }
+        XI_ASSIGN_OR_RETURN(int64_t size, cursor.ParseInt("dimension size"));
+        dims.push_back(size);
+        dynamic.push_back(is_dynamic);
       }
-      cursor.SkipSpace();
-      if (cursor.PeekRaw() == '-') {
-        return cursor.ErrorAt(dim_start,
-                              "dimension sizes must not be negative");
-      }
-      XI_ASSIGN_OR_RETURN(int64_t size, cursor.ParseInt("dimension size"));
-      dims.push_back(size);
-      dynamic.push_back(is_dynamic);
       if (dims.size() > kMaxRank) {
         return cursor.ErrorAt(start, absl::StrCat("shape has more than ",
                                                   kMaxRank, " dimensions"));
@@ -340,8 +355,9 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
 
 }  // namespace
 
-absl::StatusOr<Shape> ParseShapeAtCursor(TextCursor& cursor) {
-  return ParseShapeImpl(cursor, 0);
+absl::StatusOr<Shape> ParseShapeAtCursor(TextCursor& cursor,
+                                         bool allow_unbounded) {
+  return ParseShapeImpl(cursor, 0, allow_unbounded);
 }
 
 bool LooksLikeShape(TextCursor& cursor) {

@@ -17,7 +17,10 @@ namespace xla_index {
 ///   [':' (D(..) | T(..)(..).. | L(n) | #(type) |
 ///             *(type) | E(n) | S(n) | SC(d:i,..).. | P(shape) | M(n))*]
 /// On error the cursor position is unspecified.
-absl::StatusOr<Shape> ParseShapeAtCursor(TextCursor& cursor);
+/// `allow_unbounded` admits XLA's unbounded dimension `?` (kept as
+/// Shape::kUnboundedSize), which only the module parser reads.
+absl::StatusOr<Shape> ParseShapeAtCursor(TextCursor& cursor,
+                                         bool allow_unbounded = false);
 
 /// True when the text at the cursor (after spaces) starts a shape: '(' or
 /// an element type name followed by '['. Does not move the cursor.

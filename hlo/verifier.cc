@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "hlo/shape_inference.h"
 #include "xla_index/core/status_macros.h"
@@ -107,6 +108,37 @@ absl::Status VerifyInstruction(const HloInstruction& inst) {
   return absl::OkStatus();
 }
 
+// XLA's unbounded dimension `?` has no size, so nothing downstream can
+// index it: refused in every instruction the entry's result depends on
+// (through operands and called computations), accepted elsewhere.
+absl::Status CheckNoUnboundedDimensionReached(const HloModule& module) {
+  std::vector<const HloInstruction*> worklist = {
+      module.entry_computation()->root()};
+  absl::flat_hash_set<const HloInstruction*> seen(worklist.begin(),
+                                                  worklist.end());
+  while (!worklist.empty()) {
+    const HloInstruction* inst = worklist.back();
+    worklist.pop_back();
+    if (inst->shape().HasUnboundedDimension()) {
+      return InstructionError(
+          *inst, absl::StrCat("has the unbounded shape ",
+                              inst->shape().ToString(false),
+                              ", and the entry's result depends on it"));
+    }
+    std::vector<const HloInstruction*> next(inst->operands().begin(),
+                                            inst->operands().end());
+    for (const CalledComputation& called : inst->called_computations()) {
+      if (called.computation != nullptr) {
+        next.push_back(called.computation->root());
+      }
+    }
+    for (const HloInstruction* n : next) {
+      if (n != nullptr && seen.insert(n).second) worklist.push_back(n);
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status VerifyModule(const HloModule& module) {
@@ -165,7 +197,7 @@ absl::Status VerifyModule(const HloModule& module) {
       }
     }
   }
-  return absl::OkStatus();
+  return CheckNoUnboundedDimensionReached(module);
 }
 
 }  // namespace xla_index
