@@ -118,15 +118,17 @@ absl::StatusOr<Layout> ParseLayout(TextCursor& cursor, int64_t rank,
 }
 
 absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth,
-                                     bool allow_unbounded = false);
+                                     bool module_syntax = false);
 
-// The size of the array must be representable, as XLA's shape validation
-// requires: its element count and its size in bytes (one byte at least per
-// element, sub-byte types unpacked) fit in int64, so no later stage
-// computes with a wrapped size.
+// The size of the array must be representable: its element count fits in
+// int64 and, in module text (`check_bytes`), so does its size in bytes (one
+// byte at least per element, sub-byte types unpacked), as XLA's shape
+// validation requires, so no later stage computes with a wrapped size. A
+// shape read alone (ParseShape) is left to the layout code, which checks
+// its size in bits with the layout's element size.
 absl::Status CheckArraySize(TextCursor& cursor, const char* start,
-                            PrimitiveType type,
-                            absl::Span<const int64_t> dims) {
+                            PrimitiveType type, absl::Span<const int64_t> dims,
+                            bool check_bytes) {
   // An unbounded `?` dimension has no size to count.
   std::vector<int64_t> sizes;
   for (int64_t d : dims) {
@@ -136,6 +138,7 @@ absl::Status CheckArraySize(TextCursor& cursor, const char* start,
   if (!count.has_value()) {
     return cursor.ErrorAt(start, "shape has more elements than fit in 64 bits");
   }
+  if (!check_bytes) return absl::OkStatus();
   int64_t bits = BitWidth(type);
   int64_t bytes_per_element = std::max<int64_t>(1, (bits + 7) / 8);
   if (!CheckedMul(*count, bytes_per_element).has_value()) {
@@ -260,7 +263,7 @@ absl::Status ParseLayoutAttributes(TextCursor& cursor, Layout& layout,
 }
 
 absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth,
-                                     bool allow_unbounded) {
+                                     bool module_syntax) {
   if (depth > kMaxTupleNesting) {
     return cursor.Error("shape nesting is too deep");
   }
@@ -271,7 +274,7 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth,
     if (!cursor.TryConsume(')')) {
       do {
         XI_ASSIGN_OR_RETURN(Shape element,
-                            ParseShapeImpl(cursor, depth + 1, allow_unbounded));
+                            ParseShapeImpl(cursor, depth + 1, module_syntax));
         elements.push_back(std::move(element));
       } while (cursor.TryConsume(','));
       XI_RETURN_IF_ERROR(cursor.Expect(')', "or ',' in tuple shape"));
@@ -281,7 +284,7 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth,
   if (cursor.TryConsume("b(")) {
     // `b(f32[8])`: XLA's buffer shape, which holds one array.
     XI_ASSIGN_OR_RETURN(Shape array,
-                        ParseShapeImpl(cursor, depth + 1, allow_unbounded));
+                        ParseShapeImpl(cursor, depth + 1, module_syntax));
     if (!array.IsArray() || array.is_buffer()) {
       return cursor.ErrorAt(start, "a buffer shape b(...) holds an array");
     }
@@ -299,7 +302,7 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth,
       const char* dim_start = cursor.pos();
       bool is_dynamic = cursor.TryConsume("<=");
       if (cursor.Peek() == '?') {
-        if (is_dynamic || !allow_unbounded) {
+        if (is_dynamic || !module_syntax) {
           return cursor.Error(
               "unbounded dynamic dimensions '?' are not "
               "supported");
@@ -337,7 +340,7 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth,
     }
     return shape;
   }
-  XI_RETURN_IF_ERROR(CheckArraySize(cursor, start, type, dims));
+  XI_RETURN_IF_ERROR(CheckArraySize(cursor, start, type, dims, module_syntax));
   Shape shape(type, std::move(dims));
   for (size_t i = 0; i < dynamic.size(); ++i) {
     shape.set_dynamic_dimension(i, dynamic[i]);
@@ -356,8 +359,8 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth,
 }  // namespace
 
 absl::StatusOr<Shape> ParseShapeAtCursor(TextCursor& cursor,
-                                         bool allow_unbounded) {
-  return ParseShapeImpl(cursor, 0, allow_unbounded);
+                                         bool module_syntax) {
+  return ParseShapeImpl(cursor, 0, module_syntax);
 }
 
 bool LooksLikeShape(TextCursor& cursor) {

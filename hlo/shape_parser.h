@@ -17,10 +17,11 @@ namespace xla_index {
 ///   [':' (D(..) | T(..)(..).. | L(n) | #(type) |
 ///             *(type) | E(n) | S(n) | SC(d:i,..).. | P(shape) | M(n))*]
 /// On error the cursor position is unspecified.
-/// `allow_unbounded` admits XLA's unbounded dimension `?` (kept as
-/// Shape::kUnboundedSize), which only the module parser reads.
+/// `module_syntax` is for shapes in module text: XLA's unbounded dimension
+/// `?` is read (kept as Shape::kUnboundedSize) and an array whose size in
+/// bytes overflows int64 is refused.
 absl::StatusOr<Shape> ParseShapeAtCursor(TextCursor& cursor,
-                                         bool allow_unbounded = false);
+                                         bool module_syntax = false);
 
 /// True when the text at the cursor (after spaces) starts a shape: '(' or
 /// an element type name followed by '['. Does not move the cursor.
