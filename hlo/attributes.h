@@ -2,9 +2,9 @@
 #define XLA_INDEX_HLO_ATTRIBUTES_H_
 
 // Typed values of the HLO instruction attributes that the semantics of the
-// ops depend on (seed 003, "operation semantics"): slice ranges, padding
-// configurations, windows, and the dimension numbers of dot, gather, scatter
-// and convolution.
+// ops depend on (XLA's operation-semantics documentation): slice ranges,
+// padding configurations, windows, and the dimension numbers of dot, gather,
+// scatter and convolution.
 
 #include <cstdint>
 #include <string>
@@ -57,7 +57,7 @@ struct Window {
 
 /// Dot: lhs_batch_dims, rhs_batch_dims, lhs_contracting_dims,
 /// rhs_contracting_dims. Output dimensions are batch, then lhs free, then
-/// rhs free (seed 003, DotGeneral).
+/// rhs free (XLA's operation-semantics documentation, DotGeneral).
 struct DotDimensionNumbers {
   std::vector<int64_t> lhs_batch_dimensions;
   std::vector<int64_t> rhs_batch_dimensions;
@@ -65,8 +65,9 @@ struct DotDimensionNumbers {
   std::vector<int64_t> rhs_contracting_dimensions;
 };
 
-/// Gather (seed 003): offset_dims, collapsed_slice_dims, start_index_map,
-/// index_vector_dim, and the batching dims of newer XLA.
+/// Gather (XLA's operation-semantics documentation): offset_dims,
+/// collapsed_slice_dims, start_index_map, index_vector_dim, and the batching
+/// dims of newer XLA.
 struct GatherDimensionNumbers {
   std::vector<int64_t> offset_dims;
   std::vector<int64_t> collapsed_slice_dims;
@@ -76,8 +77,9 @@ struct GatherDimensionNumbers {
   std::vector<int64_t> start_indices_batching_dims;
 };
 
-/// Scatter (seed 003): update_window_dims, inserted_window_dims,
-/// scatter_dims_to_operand_dims, index_vector_dim, batching dims.
+/// Scatter (XLA's operation-semantics documentation): update_window_dims,
+/// inserted_window_dims, scatter_dims_to_operand_dims, index_vector_dim,
+/// batching dims.
 struct ScatterDimensionNumbers {
   std::vector<int64_t> update_window_dims;
   std::vector<int64_t> inserted_window_dims;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "hlo/shape_inference.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -67,16 +70,17 @@ class WindowWalk {
     in->resize(input_sizes_.size());
     for (size_t d = 0; d < input_sizes_.size(); ++d) {
       const WindowDimension& wd = dims_[d];
-      int64_t a, b, pos;
-      if (__builtin_mul_overflow(out[d], wd.stride, &a) ||
-          __builtin_mul_overflow(offset[d], wd.window_dilation, &b) ||
-          __builtin_add_overflow(a, b, &a) ||
-          __builtin_sub_overflow(a, wd.padding_low, &pos) || pos < 0 ||
-          pos % wd.base_dilation != 0 ||
-          pos / wd.base_dilation >= input_sizes_[d]) {
+      std::optional<int64_t> strided = CheckedMul(out[d], wd.stride);
+      std::optional<int64_t> dilated =
+          CheckedMul(offset[d], wd.window_dilation);
+      std::optional<int64_t> pos =
+          strided && dilated ? CheckedAdd(*strided, *dilated) : std::nullopt;
+      if (pos) pos = CheckedSub(*pos, wd.padding_low);
+      if (!pos || *pos < 0 || *pos % wd.base_dilation != 0 ||
+          *pos / wd.base_dilation >= input_sizes_[d]) {
         return false;
       }
-      (*in)[d] = pos / wd.base_dilation;
+      (*in)[d] = *pos / wd.base_dilation;
     }
     return true;
   }
@@ -187,6 +191,224 @@ absl::StatusOr<Literal> Apply(const HloInstruction& inst,
   return EvaluateComputation(*f, args);
 }
 
+// Float to integer conversion as XLA does it: truncate toward zero, saturate
+// at the target type's range, and map NaN to 0.
+int64_t ConvertFloatToInt(double v, PrimitiveType out_type) {
+  int64_t width = BitWidth(out_type);
+  bool is_signed = IsSignedIntegral(out_type);
+  double lo = is_signed ? -std::ldexp(1.0, width - 1) : 0.0;
+  double hi =
+      is_signed ? std::ldexp(1.0, width - 1) - 1 : std::ldexp(1.0, width) - 1;
+  if (std::isnan(v)) v = 0;
+  v = std::min(std::max(std::trunc(v), lo), hi);
+  // Values at or above 2^63 only fit as u64 bit patterns.
+  if (v >= 9.2233720368547758e18) {
+    return static_cast<int64_t>(static_cast<uint64_t>(v));
+  }
+  return static_cast<int64_t>(v);
+}
+
+// A one-operand float op on x, computed in double; nullopt when `op` has no
+// float meaning here. reduce-precision needs the instruction's bit counts.
+std::optional<double> FloatUnary(const HloInstruction& inst, double x) {
+  switch (inst.opcode()) {
+    case HloOpcode::kAbs:
+      return std::fabs(x);
+    case HloOpcode::kCbrt:
+      return std::cbrt(x);
+    case HloOpcode::kCeil:
+      return std::ceil(x);
+    case HloOpcode::kCos:
+      return std::cos(x);
+    case HloOpcode::kErf:
+      return std::erf(x);
+    case HloOpcode::kExp:
+      return std::exp(x);
+    case HloOpcode::kExpm1:
+      return std::expm1(x);
+    case HloOpcode::kFloor:
+      return std::floor(x);
+    case HloOpcode::kLog:
+      return std::log(x);
+    case HloOpcode::kLog1p:
+      return std::log1p(x);
+    case HloOpcode::kLogistic:
+      return 1 / (1 + std::exp(-x));
+    case HloOpcode::kNegate:
+      return -x;
+    case HloOpcode::kRoundNearestAfz:
+      return std::round(x);
+    case HloOpcode::kRoundNearestEven:
+      return std::nearbyint(x);
+    case HloOpcode::kRsqrt:
+      return 1 / std::sqrt(x);
+    case HloOpcode::kSign:
+      return std::isnan(x) ? x : x > 0 ? 1.0 : x < 0 ? -1.0 : x;
+    case HloOpcode::kSin:
+      return std::sin(x);
+    case HloOpcode::kSqrt:
+      return std::sqrt(x);
+    case HloOpcode::kTan:
+      return std::tan(x);
+    case HloOpcode::kTanh:
+      return std::tanh(x);
+    case HloOpcode::kIsFinite:
+      return std::isfinite(x) ? 1 : 0;
+    case HloOpcode::kReducePrecision:
+      return RoundToFloatFormat(x, inst.exponent_bits(), inst.mantissa_bits());
+    default:
+      return std::nullopt;
+  }
+}
+
+// A one-operand integer op on x of type `type` (`bits` wide); `ux` is x's
+// bit pattern in the low `bits` bits, so negation and bit counts wrap and
+// count within the type's width, not int64's.
+std::optional<int64_t> IntUnary(HloOpcode op, PrimitiveType type, int64_t bits,
+                                int64_t x) {
+  uint64_t ux = static_cast<uint64_t>(x);
+  if (bits < 64) ux &= (uint64_t{1} << bits) - 1;
+  switch (op) {
+    case HloOpcode::kAbs:
+      return x < 0 ? -x : x;
+    case HloOpcode::kNegate:
+      return static_cast<int64_t>(0 - ux);
+    case HloOpcode::kSign:
+      return x > 0 ? 1 : x < 0 ? -1 : 0;
+    case HloOpcode::kNot:
+      return type == PrimitiveType::kPred ? !x : ~x;
+    case HloOpcode::kPopulationCount:
+      return __builtin_popcountll(ux);
+    case HloOpcode::kClz:
+      return ux == 0 ? bits : __builtin_clzll(ux) - (64 - bits);
+    default:
+      return std::nullopt;
+  }
+}
+
+template <typename T>
+bool Compare(ComparisonDirection direction, T a, T b) {
+  switch (direction) {
+    case ComparisonDirection::kEq:
+      return a == b;
+    case ComparisonDirection::kNe:
+      return a != b;
+    case ComparisonDirection::kGe:
+      return a >= b;
+    case ComparisonDirection::kGt:
+      return a > b;
+    case ComparisonDirection::kLe:
+      return a <= b;
+    case ComparisonDirection::kLt:
+      return a < b;
+  }
+  return false;
+}
+
+// A two-operand float op; maximum and minimum propagate NaN, as XLA's do.
+std::optional<double> FloatBinary(HloOpcode op, double a, double b) {
+  switch (op) {
+    case HloOpcode::kAdd:
+      return a + b;
+    case HloOpcode::kSubtract:
+      return a - b;
+    case HloOpcode::kMultiply:
+      return a * b;
+    case HloOpcode::kDivide:
+      return a / b;
+    case HloOpcode::kRemainder:
+      return std::fmod(a, b);
+    case HloOpcode::kMaximum:
+      return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
+    case HloOpcode::kMinimum:
+      return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
+    case HloOpcode::kPower:
+      return std::pow(a, b);
+    case HloOpcode::kAtan2:
+      return std::atan2(a, b);
+    default:
+      return std::nullopt;
+  }
+}
+
+// Integer division and remainder with XLA's answers where C++ has none
+// (XLA's operation-semantics documentation leaves division by zero
+// implementation-defined): x / 0 = -1 (all bits set), x % 0 = x,
+// INT_MIN / -1 = INT_MIN, x % -1 = 0; the remainder has the dividend's sign.
+int64_t IntDivide(int64_t a, int64_t b, uint64_t ua, uint64_t ub,
+                  bool is_unsigned) {
+  if (b == 0) return -1;
+  if (is_unsigned) return static_cast<int64_t>(ua / ub);
+  if (b == -1) return static_cast<int64_t>(0 - ua);
+  return a / b;
+}
+
+int64_t IntRemainder(int64_t a, int64_t b, uint64_t ua, uint64_t ub,
+                     bool is_unsigned) {
+  if (b == 0) return a;
+  if (is_unsigned) return static_cast<int64_t>(ua % ub);
+  if (b == -1) return 0;
+  return a % b;
+}
+
+// a^b by repeated wrapping multiplication; a negative exponent gives 0 except
+// for the bases 1 and -1, whose powers stay integral.
+int64_t IntPower(int64_t a, int64_t b, uint64_t ua) {
+  if (b < 0) return a == 1 ? 1 : a == -1 ? (b % 2 == 0 ? 1 : -1) : 0;
+  int64_t r = 1;
+  for (int64_t k = 0; k < b && k < 64; ++k) {
+    r = static_cast<int64_t>(static_cast<uint64_t>(r) * ua);
+  }
+  return r;
+}
+
+// A two-operand integer op on values of a `bits`-wide type. Arithmetic is on
+// the bit patterns (ua, ub), so it wraps modulo 2^bits as XLA's does; shifts
+// by the width or more give 0 (or the sign fill for arithmetic right shift).
+std::optional<int64_t> IntBinary(HloOpcode op, int64_t bits, bool is_unsigned,
+                                 int64_t a, int64_t b) {
+  uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  if (bits < 64) {
+    ua &= (uint64_t{1} << bits) - 1;
+    ub &= (uint64_t{1} << bits) - 1;
+  }
+  bool shift_out = ub >= static_cast<uint64_t>(bits);
+  switch (op) {
+    case HloOpcode::kAdd:
+      return static_cast<int64_t>(ua + ub);
+    case HloOpcode::kSubtract:
+      return static_cast<int64_t>(ua - ub);
+    case HloOpcode::kMultiply:
+      return static_cast<int64_t>(ua * ub);
+    case HloOpcode::kDivide:
+      return IntDivide(a, b, ua, ub, is_unsigned);
+    case HloOpcode::kRemainder:
+      return IntRemainder(a, b, ua, ub, is_unsigned);
+    case HloOpcode::kMaximum:
+      return is_unsigned ? static_cast<int64_t>(std::max(ua, ub))
+                         : std::max(a, b);
+    case HloOpcode::kMinimum:
+      return is_unsigned ? static_cast<int64_t>(std::min(ua, ub))
+                         : std::min(a, b);
+    case HloOpcode::kAnd:
+      return a & b;
+    case HloOpcode::kOr:
+      return a | b;
+    case HloOpcode::kXor:
+      return a ^ b;
+    case HloOpcode::kShiftLeft:
+      return shift_out ? 0 : static_cast<int64_t>(ua << ub);
+    case HloOpcode::kShiftRightLogical:
+      return shift_out ? 0 : static_cast<int64_t>(ua >> ub);
+    case HloOpcode::kShiftRightArithmetic:
+      return shift_out ? (a < 0 ? -1 : 0) : a >> ub;
+    case HloOpcode::kPower:
+      return IntPower(a, b, ua);
+    default:
+      return std::nullopt;
+  }
+}
+
 class OpEvaluator {
  public:
   OpEvaluator(const HloInstruction& inst, absl::Span<const Literal> ops,
@@ -253,7 +475,13 @@ class OpEvaluator {
     return Out(t).shape().dimensions();
   }
 
+  // Elementwise ops, one output element at a time.
   absl::Status Elementwise();
+  void ConvertElement(int64_t i);
+  absl::Status UnaryElement(int64_t i);
+  absl::Status BinaryElement(int64_t i);
+  void SelectElement(int64_t i);
+  void ClampElement(int64_t i);
   absl::Status BitcastConvert();
   absl::Status Broadcast();
   absl::Status Reshape();
@@ -274,6 +502,12 @@ class OpEvaluator {
   absl::Status Map();
   absl::Status Sort();
   absl::Status Call(const HloComputation* f);
+  absl::Status CheckOperandValues();
+  absl::Status Constant();
+  absl::Status Tuple();
+  absl::Status CopyTuple();
+  absl::Status GetTupleElement();
+  absl::Status ArrayOp();
 
   const HloInstruction& inst_;
   absl::Span<const Literal> ops_;
@@ -284,355 +518,137 @@ class OpEvaluator {
   int64_t cur_i_ = 0;
 };
 
-absl::Status OpEvaluator::Elementwise() {
-  HloOpcode op = inst_.opcode();
+// convert: floats to integers saturate (ConvertFloatToInt), anything to
+// pred is `!= 0`, the rest converts through int64 or double.
+void OpEvaluator::ConvertElement(int64_t i) {
   Literal& out = Out();
   PrimitiveType in_type = OperandShape(0).element_type();
   PrimitiveType out_type = out.shape().element_type();
+  if (IsIntegral(out_type) && IsFloatingPoint(in_type)) {
+    out.SetInt(i, ConvertFloatToInt(D(0, i), out_type));
+  } else if (out_type == PrimitiveType::kPred) {
+    out.SetInt(i, D(0, i) != 0 ? 1 : 0);
+  } else if (IsIntegral(out_type)) {
+    out.SetInt(i, I(0, i));
+  } else {
+    out.SetDouble(i, D(0, i));
+  }
+}
+
+absl::Status OpEvaluator::UnaryElement(int64_t i) {
+  PrimitiveType in_type = OperandShape(0).element_type();
+  if (IsFloatingPoint(in_type)) {
+    std::optional<double> r = FloatUnary(inst_, D(0, i));
+    if (!r.has_value()) {
+      return Unsupported(inst_, "op on floating-point values");
+    }
+    Out().SetDouble(i, *r);
+    return absl::OkStatus();
+  }
+  std::optional<int64_t> r =
+      IntUnary(inst_.opcode(), in_type, BitWidth(in_type), I(0, i));
+  if (!r.has_value()) return Unsupported(inst_, "op on integer values");
+  Out().SetInt(i, *r);
+  return absl::OkStatus();
+}
+
+absl::Status OpEvaluator::BinaryElement(int64_t i) {
+  HloOpcode op = inst_.opcode();
+  PrimitiveType in_type = OperandShape(0).element_type();
   bool in_float = IsFloatingPoint(in_type);
   bool in_unsigned = IsUnsignedIntegral(in_type);
-  if (IsComplex(in_type) || IsComplex(out_type)) {
+  if (op == HloOpcode::kCompare) {
+    ComparisonDirection dir = inst_.comparison_direction();
+    bool r = false;
+    if (in_float) {
+      r = Compare(dir, D(0, i), D(1, i));
+    } else if (in_unsigned) {
+      r = Compare(dir, static_cast<uint64_t>(I(0, i)),
+                  static_cast<uint64_t>(I(1, i)));
+    } else {
+      r = Compare(dir, I(0, i), I(1, i));
+    }
+    Out().SetInt(i, r ? 1 : 0);
+    return absl::OkStatus();
+  }
+  if (in_float) {
+    double a = D(0, i), b = D(1, i);
+    std::optional<double> r = FloatBinary(op, a, b);
+    if (!r.has_value()) {
+      return Unsupported(inst_, "op on floating-point values");
+    }
+    Out().SetDouble(i, *r);
+    return absl::OkStatus();
+  }
+  int64_t a = I(0, i), b = I(1, i);
+  std::optional<int64_t> r =
+      IntBinary(op, BitWidth(in_type), in_unsigned, a, b);
+  if (!r.has_value()) return Unsupported(inst_, "op on integer values");
+  Out().SetInt(i, *r);
+  return absl::OkStatus();
+}
+
+// select(pred, t, f)[i] = pred[i] ? t[i] : f[i] (pred[0] for a scalar pred).
+void OpEvaluator::SelectElement(int64_t i) {
+  bool scalar_pred = OperandShape(0).rank() == 0;
+  bool pred = I(0, scalar_pred ? 0 : i) != 0;
+  // Both branches are inputs of the element: XLA's operation-semantics
+  // documentation defines the output from pred, on_true and on_false at
+  // the same index.
+  Note(1, 0, i);
+  Note(2, 0, i);
+  Out().CopyElement(ops_[pred ? 1 : 2], i, i);
+}
+
+// clamp(a, x, b) = min(max(a, x), b), with scalar bounds broadcast.
+void OpEvaluator::ClampElement(int64_t i) {
+  int64_t lo_i = OperandShape(0).rank() == 0 ? 0 : i;
+  int64_t hi_i = OperandShape(2).rank() == 0 ? 0 : i;
+  if (IsFloatingPoint(OperandShape(0).element_type())) {
+    Out().SetDouble(i, std::min(std::max(D(0, lo_i), D(1, i)), D(2, hi_i)));
+  } else {
+    Out().SetInt(i, std::min(std::max(I(0, lo_i), I(1, i)), I(2, hi_i)));
+  }
+}
+
+absl::Status OpEvaluator::Elementwise() {
+  HloOpcode op = inst_.opcode();
+  PrimitiveType in_type = OperandShape(0).element_type();
+  if (IsComplex(in_type) || IsComplex(Out().shape().element_type())) {
     if (op != HloOpcode::kCopy) return Unsupported(inst_, "complex values");
   }
-  int64_t bits = BitWidth(in_type);
-  for (int64_t i = 0; i < out.element_count(); ++i) {
+  for (int64_t i = 0; i < Out().element_count(); ++i) {
     At(0, i);
-    switch (op) {
-      case HloOpcode::kCopy:
-      case HloOpcode::kReal:
-        CopyIn(0, i);
-        continue;
-      case HloOpcode::kImag:
-        Note(0, 0, i);
-        out.SetDouble(i, 0);
-        continue;
-      case HloOpcode::kConvert: {
-        if (IsIntegral(out_type) && (in_float)) {
-          // Out-of-range floats saturate, NaN becomes 0.
-          double v = D(0, i);
-          double lo = IsSignedIntegral(out_type)
-                          ? -std::ldexp(1.0, BitWidth(out_type) - 1)
-                          : 0.0;
-          double hi = IsSignedIntegral(out_type)
-                          ? std::ldexp(1.0, BitWidth(out_type) - 1) - 1
-                          : std::ldexp(1.0, BitWidth(out_type)) - 1;
-          if (std::isnan(v)) v = 0;
-          v = std::min(std::max(std::trunc(v), lo), hi);
-          if (v >= 9.2233720368547758e18) {
-            out.SetInt(i, static_cast<int64_t>(static_cast<uint64_t>(v)));
-          } else {
-            out.SetInt(i, static_cast<int64_t>(v));
-          }
-        } else if (IsIntegral(out_type) || out_type == PrimitiveType::kPred) {
-          if (out_type == PrimitiveType::kPred) {
-            out.SetInt(i, D(0, i) != 0 ? 1 : 0);
-          } else {
-            out.SetInt(i, I(0, i));
-          }
-        } else {
-          out.SetDouble(i, D(0, i));
-        }
-        continue;
-      }
-      default:
-        break;
+    if (op == HloOpcode::kCopy || op == HloOpcode::kReal) {
+      CopyIn(0, i);
+    } else if (op == HloOpcode::kImag) {
+      // The imaginary part of a real number is 0.
+      Note(0, 0, i);
+      Out().SetDouble(i, 0);
+    } else if (op == HloOpcode::kConvert) {
+      ConvertElement(i);
+    } else if (IsElementwiseUnary(op)) {
+      XI_RETURN_IF_ERROR(UnaryElement(i));
+    } else if (IsElementwiseBinary(op)) {
+      XI_RETURN_IF_ERROR(BinaryElement(i));
+    } else if (op == HloOpcode::kSelect) {
+      SelectElement(i);
+    } else if (op == HloOpcode::kClamp) {
+      ClampElement(i);
+    } else {
+      return Unsupported(inst_, "elementwise op");
     }
-    if (IsElementwiseUnary(op)) {
-      if (in_float) {
-        double x = D(0, i);
-        double r = 0;
-        switch (op) {
-          case HloOpcode::kAbs:
-            r = std::fabs(x);
-            break;
-          case HloOpcode::kCbrt:
-            r = std::cbrt(x);
-            break;
-          case HloOpcode::kCeil:
-            r = std::ceil(x);
-            break;
-          case HloOpcode::kCos:
-            r = std::cos(x);
-            break;
-          case HloOpcode::kErf:
-            r = std::erf(x);
-            break;
-          case HloOpcode::kExp:
-            r = std::exp(x);
-            break;
-          case HloOpcode::kExpm1:
-            r = std::expm1(x);
-            break;
-          case HloOpcode::kFloor:
-            r = std::floor(x);
-            break;
-          case HloOpcode::kLog:
-            r = std::log(x);
-            break;
-          case HloOpcode::kLog1p:
-            r = std::log1p(x);
-            break;
-          case HloOpcode::kLogistic:
-            r = 1 / (1 + std::exp(-x));
-            break;
-          case HloOpcode::kNegate:
-            r = -x;
-            break;
-          case HloOpcode::kRoundNearestAfz:
-            r = std::round(x);
-            break;
-          case HloOpcode::kRoundNearestEven:
-            r = std::nearbyint(x);
-            break;
-          case HloOpcode::kRsqrt:
-            r = 1 / std::sqrt(x);
-            break;
-          case HloOpcode::kSign:
-            r = std::isnan(x) ? x : x > 0 ? 1.0 : x < 0 ? -1.0 : x;
-            break;
-          case HloOpcode::kSin:
-            r = std::sin(x);
-            break;
-          case HloOpcode::kSqrt:
-            r = std::sqrt(x);
-            break;
-          case HloOpcode::kTan:
-            r = std::tan(x);
-            break;
-          case HloOpcode::kTanh:
-            r = std::tanh(x);
-            break;
-          case HloOpcode::kIsFinite:
-            r = std::isfinite(x) ? 1 : 0;
-            break;
-          case HloOpcode::kReducePrecision:
-            r = RoundToFloatFormat(x, inst_.exponent_bits(),
-                                   inst_.mantissa_bits());
-            break;
-          default:
-            return Unsupported(inst_, "op on floating-point values");
-        }
-        out.SetDouble(i, r);
-      } else {
-        int64_t x = I(0, i);
-        uint64_t ux = static_cast<uint64_t>(x);
-        if (bits < 64) ux &= (uint64_t{1} << bits) - 1;
-        int64_t r = 0;
-        switch (op) {
-          case HloOpcode::kAbs:
-            r = x < 0 ? -x : x;
-            break;
-          case HloOpcode::kNegate:
-            r = static_cast<int64_t>(0 - ux);
-            break;
-          case HloOpcode::kSign:
-            r = x > 0 ? 1 : x < 0 ? -1 : 0;
-            break;
-          case HloOpcode::kNot:
-            r = in_type == PrimitiveType::kPred ? !x : ~x;
-            break;
-          case HloOpcode::kPopulationCount:
-            r = __builtin_popcountll(ux);
-            break;
-          case HloOpcode::kClz:
-            r = ux == 0 ? bits : __builtin_clzll(ux) - (64 - bits);
-            break;
-          default:
-            return Unsupported(inst_, "op on integer values");
-        }
-        out.SetInt(i, r);
-      }
-      continue;
-    }
-    if (IsElementwiseBinary(op)) {
-      if (op == HloOpcode::kCompare) {
-        bool r = false;
-        ComparisonDirection dir = inst_.comparison_direction();
-        auto cmp = [&](auto a, auto b) {
-          switch (dir) {
-            case ComparisonDirection::kEq:
-              return a == b;
-            case ComparisonDirection::kNe:
-              return a != b;
-            case ComparisonDirection::kGe:
-              return a >= b;
-            case ComparisonDirection::kGt:
-              return a > b;
-            case ComparisonDirection::kLe:
-              return a <= b;
-            case ComparisonDirection::kLt:
-              return a < b;
-          }
-          return false;
-        };
-        if (in_float) {
-          r = cmp(D(0, i), D(1, i));
-        } else if (in_unsigned) {
-          r = cmp(static_cast<uint64_t>(I(0, i)),
-                  static_cast<uint64_t>(I(1, i)));
-        } else {
-          r = cmp(I(0, i), I(1, i));
-        }
-        out.SetInt(i, r ? 1 : 0);
-        continue;
-      }
-      if (in_float) {
-        double a = D(0, i), b = D(1, i), r = 0;
-        switch (op) {
-          case HloOpcode::kAdd:
-            r = a + b;
-            break;
-          case HloOpcode::kSubtract:
-            r = a - b;
-            break;
-          case HloOpcode::kMultiply:
-            r = a * b;
-            break;
-          case HloOpcode::kDivide:
-            r = a / b;
-            break;
-          case HloOpcode::kRemainder:
-            r = std::fmod(a, b);
-            break;
-          case HloOpcode::kMaximum:
-            r = std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
-            break;
-          case HloOpcode::kMinimum:
-            r = std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
-            break;
-          case HloOpcode::kPower:
-            r = std::pow(a, b);
-            break;
-          case HloOpcode::kAtan2:
-            r = std::atan2(a, b);
-            break;
-          default:
-            return Unsupported(inst_, "op on floating-point values");
-        }
-        out.SetDouble(i, r);
-        continue;
-      }
-      int64_t a = I(0, i), b = I(1, i);
-      uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
-      if (bits < 64) {
-        ua &= (uint64_t{1} << bits) - 1;
-        ub &= (uint64_t{1} << bits) - 1;
-      }
-      int64_t r = 0;
-      switch (op) {
-        case HloOpcode::kAdd:
-          r = static_cast<int64_t>(ua + ub);
-          break;
-        case HloOpcode::kSubtract:
-          r = static_cast<int64_t>(ua - ub);
-          break;
-        case HloOpcode::kMultiply:
-          r = static_cast<int64_t>(ua * ub);
-          break;
-        case HloOpcode::kDivide:
-          // Seed 003: division by zero is implementation-defined; like XLA
-          // we give -1 (all bits set), and INT_MIN / -1 = INT_MIN.
-          if (b == 0) {
-            r = -1;
-          } else if (in_unsigned) {
-            r = static_cast<int64_t>(ua / ub);
-          } else if (b == -1) {
-            r = static_cast<int64_t>(0 - ua);
-          } else {
-            r = a / b;
-          }
-          break;
-        case HloOpcode::kRemainder:
-          // The sign of the result is the dividend's (seed 003).
-          if (b == 0) {
-            r = a;
-          } else if (in_unsigned) {
-            r = static_cast<int64_t>(ua % ub);
-          } else if (b == -1) {
-            r = 0;
-          } else {
-            r = a % b;
-          }
-          break;
-        case HloOpcode::kMaximum:
-          r = in_unsigned ? static_cast<int64_t>(std::max(ua, ub))
-                          : std::max(a, b);
-          break;
-        case HloOpcode::kMinimum:
-          r = in_unsigned ? static_cast<int64_t>(std::min(ua, ub))
-                          : std::min(a, b);
-          break;
-        case HloOpcode::kAnd:
-          r = a & b;
-          break;
-        case HloOpcode::kOr:
-          r = a | b;
-          break;
-        case HloOpcode::kXor:
-          r = a ^ b;
-          break;
-        case HloOpcode::kShiftLeft:
-          r = ub >= static_cast<uint64_t>(bits)
-                  ? 0
-                  : static_cast<int64_t>(ua << ub);
-          break;
-        case HloOpcode::kShiftRightLogical:
-          r = ub >= static_cast<uint64_t>(bits)
-                  ? 0
-                  : static_cast<int64_t>(ua >> ub);
-          break;
-        case HloOpcode::kShiftRightArithmetic:
-          r = ub >= static_cast<uint64_t>(bits) ? (a < 0 ? -1 : 0) : a >> ub;
-          break;
-        case HloOpcode::kPower: {
-          r = 1;
-          if (b < 0) {
-            r = a == 1 ? 1 : a == -1 ? (b % 2 == 0 ? 1 : -1) : 0;
-          } else {
-            for (int64_t k = 0; k < b && k < 64; ++k) {
-              r = static_cast<int64_t>(static_cast<uint64_t>(r) * ua);
-            }
-          }
-          break;
-        }
-        default:
-          return Unsupported(inst_, "op on integer values");
-      }
-      out.SetInt(i, r);
-      continue;
-    }
-    if (op == HloOpcode::kSelect) {
-      bool scalar_pred = OperandShape(0).rank() == 0;
-      bool pred = I(0, scalar_pred ? 0 : i) != 0;
-      // Both branches are inputs of the element: seed 003 defines the
-      // output from pred, on_true and on_false at the same index.
-      Note(1, 0, i);
-      Note(2, 0, i);
-      out.CopyElement(ops_[pred ? 1 : 2], i, i);
-      continue;
-    }
-    if (op == HloOpcode::kClamp) {
-      // clamp(a, x, b) = min(max(a, x), b).
-      int64_t lo_i = OperandShape(0).rank() == 0 ? 0 : i;
-      int64_t hi_i = OperandShape(2).rank() == 0 ? 0 : i;
-      if (in_float) {
-        out.SetDouble(i, std::min(std::max(D(0, lo_i), D(1, i)), D(2, hi_i)));
-      } else {
-        out.SetInt(i, std::min(std::max(I(0, lo_i), I(1, i)), I(2, hi_i)));
-      }
-      continue;
-    }
-    return Unsupported(inst_, "elementwise op");
   }
   return absl::OkStatus();
 }
 
 absl::Status OpEvaluator::BitcastConvert() {
-  // The bytes stay; only their reading changes (seed 003). Between widths
-  // B and B', memory order is little-endian as on the hosts XLA runs on:
-  // for B > B' element k of the new minor dimension holds bits
-  // [k*B', (k+1)*B') of the input element; for B < B' the input's minor
-  // dimension of size B'/B is assembled, element k at bits [k*B, (k+1)*B).
+  // The bytes stay; only their reading changes (XLA's operation-semantics
+  // documentation). Between widths B and B', memory order is little-endian as
+  // on the hosts XLA runs on: for B > B' element k of the new minor dimension
+  // holds bits [k*B', (k+1)*B') of the input element; for B < B' the input's
+  // minor dimension of size B'/B is assembled, element k at bits [k*B,
+  // (k+1)*B).
   const Literal& in = ops_[0];
   Literal& out = Out();
   int64_t from = BitWidth(in.shape().element_type());
@@ -642,26 +658,23 @@ absl::Status OpEvaluator::BitcastConvert() {
     uint64_t bits = 0;
     if (from == to) {
       Note(0, 0, o);
-      absl::StatusOr<uint64_t> b = ElementBits(in, o);
-      if (!b.ok()) return b.status();
-      bits = *b;
+      XI_ASSIGN_OR_RETURN(uint64_t b, ElementBits(in, o));
+      bits = b;
     } else if (from > to) {
       int64_t ratio = from / to;
       Note(0, 0, o / ratio);
-      absl::StatusOr<uint64_t> b = ElementBits(in, o / ratio);
-      if (!b.ok()) return b.status();
-      bits = (*b >> ((o % ratio) * to)) &
+      XI_ASSIGN_OR_RETURN(uint64_t b, ElementBits(in, o / ratio));
+      bits = (b >> ((o % ratio) * to)) &
              (to >= 64 ? ~uint64_t{0} : (uint64_t{1} << to) - 1);
     } else {
       int64_t ratio = to / from;
       for (int64_t k = 0; k < ratio; ++k) {
         Note(0, 0, o * ratio + k);
-        absl::StatusOr<uint64_t> b = ElementBits(in, o * ratio + k);
-        if (!b.ok()) return b.status();
-        bits |= *b << (k * from);
+        XI_ASSIGN_OR_RETURN(uint64_t b, ElementBits(in, o * ratio + k));
+        bits |= b << (k * from);
       }
     }
-    if (auto s = SetElementBits(out, o, bits); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(SetElementBits(out, o, bits));
   }
   return absl::OkStatus();
 }
@@ -696,7 +709,8 @@ absl::Status OpEvaluator::Broadcast() {
 }
 
 absl::Status OpEvaluator::Reshape() {
-  // Seed 003: collapse to row-major order, then refill the new shape.
+  // XLA's operation-semantics documentation: collapse to row-major order, then
+  // refill the new shape.
   for (int64_t i = 0; i < Out().element_count(); ++i) {
     At(0, i);
     CopyIn(0, i);
@@ -746,6 +760,9 @@ absl::Status OpEvaluator::Slice() {
 absl::Status OpEvaluator::DynamicSlice() {
   // start_indices[i] = clamp(start_indices[i], 0, dim[i] - size[i]).
   const Shape& in = OperandShape(0);
+  if (inst_.operand_count() != in.rank() + 1) {
+    return Unsupported(inst_, "start indices given as one vector");
+  }
   Index start(in.rank());
   for (int64_t d = 0; d < in.rank(); ++d) {
     int64_t s = ops_[d + 1].GetInt(0);
@@ -816,13 +833,12 @@ absl::Status OpEvaluator::Pad() {
     bool from_operand = true;
     for (int64_t d = 0; d < in.rank() && from_operand; ++d) {
       const PaddingDimension& p = inst_.padding_config()[d];
-      int64_t shifted = 0;
-      if (__builtin_sub_overflow(o[d], p.low, &shifted) || shifted < 0 ||
-          shifted % (p.interior + 1) != 0) {
+      std::optional<int64_t> shifted = CheckedSub(o[d], p.low);
+      if (!shifted || *shifted < 0 || *shifted % (p.interior + 1) != 0) {
         from_operand = false;
         break;
       }
-      e[d] = shifted / (p.interior + 1);
+      e[d] = *shifted / (p.interior + 1);
       from_operand = e[d] < in.dimensions(d);
     }
     if (from_operand) {
@@ -856,7 +872,8 @@ absl::Status OpEvaluator::Reduce() {
   for (int64_t i = 0; i < out_count; ++i) {
     Index o = MultiIndex(Out(0).shape().dimensions(), i);
     // acc_k starts at init_k; then acc = f(acc..., x...) in row-major
-    // order of the reduced dimensions (seed 003's pseudo-code).
+    // order of the reduced dimensions (the pseudo-code of XLA's
+    // operation-semantics documentation).
     std::vector<Literal> acc;
     for (int64_t k = 0; k < n; ++k) acc.push_back(ScalarFrom(ops_[n + k], 0));
     std::vector<ElementId> element_reads;
@@ -872,12 +889,11 @@ absl::Status OpEvaluator::Reduce() {
         args.push_back(ScalarFrom(ops_[k], linear));
         element_reads.push_back({k, 0, linear});
       }
-      absl::StatusOr<Literal> result = Apply(inst_, f, args);
-      if (!result.ok()) return result.status();
+      XI_ASSIGN_OR_RETURN(Literal result, Apply(inst_, f, args));
       if (n == 1) {
-        acc[0] = *std::move(result);
+        acc[0] = std::move(result);
       } else {
-        for (int64_t k = 0; k < n; ++k) acc[k] = result->tuple_elements()[k];
+        for (int64_t k = 0; k < n; ++k) acc[k] = result.tuple_elements()[k];
       }
     }
     for (int64_t k = 0; k < n; ++k) {
@@ -919,12 +935,11 @@ absl::Status OpEvaluator::ReduceWindow() {
           args.push_back(ScalarFrom(ops_[n + k], 0));
         }
       }
-      absl::StatusOr<Literal> result = Apply(inst_, f, args);
-      if (!result.ok()) return result.status();
+      XI_ASSIGN_OR_RETURN(Literal result, Apply(inst_, f, args));
       if (n == 1) {
-        acc[0] = *std::move(result);
+        acc[0] = std::move(result);
       } else {
-        for (int64_t k = 0; k < n; ++k) acc[k] = result->tuple_elements()[k];
+        for (int64_t k = 0; k < n; ++k) acc[k] = result.tuple_elements()[k];
       }
     }
     for (int64_t k = 0; k < n; ++k) {
@@ -1183,18 +1198,19 @@ absl::Status OpEvaluator::Scatter() {
     for (int64_t d = 0; d < operand.rank(); ++d) {
       valid &= I[d] >= 0 && I[d] < operand.dimensions(d);
     }
-    if (!valid) continue;  // Seed 003: only valid indices are updated.
+    if (!valid)
+      continue;  // XLA's operation-semantics documentation: only valid indices
+                 // are updated.
     int64_t o = LinearIndex(operand.dimensions(), I);
     std::vector<Literal> args;
     for (int64_t k = 0; k < n; ++k) args.push_back(ScalarFrom(Out(k), o));
     for (int64_t k = 0; k < n; ++k) {
       args.push_back(ScalarFrom(ops_[n + 1 + k], u));
     }
-    absl::StatusOr<Literal> result = Apply(inst_, inst_.to_apply(), args);
-    if (!result.ok()) return result.status();
+    XI_ASSIGN_OR_RETURN(Literal result, Apply(inst_, inst_.to_apply(), args));
     for (int64_t k = 0; k < n; ++k) {
       At(k, o);
-      Out(k).CopyElement(n == 1 ? *result : result->tuple_elements()[k], 0, o);
+      Out(k).CopyElement(n == 1 ? result : result.tuple_elements()[k], 0, o);
       for (int64_t r : index_reads) Note(n, 0, r);
       for (int64_t j = 0; j < n; ++j) Note(n + 1 + j, 0, u);
     }
@@ -1210,9 +1226,8 @@ absl::Status OpEvaluator::Map() {
       Note(k, 0, i);
       args.push_back(ScalarFrom(ops_[k], i));
     }
-    absl::StatusOr<Literal> r = Apply(inst_, inst_.to_apply(), args);
-    if (!r.ok()) return r.status();
-    Out().CopyElement(*r, 0, i);
+    XI_ASSIGN_OR_RETURN(Literal r, Apply(inst_, inst_.to_apply(), args));
+    Out().CopyElement(r, 0, i);
   }
   return absl::OkStatus();
 }
@@ -1252,7 +1267,7 @@ absl::Status OpEvaluator::Sort() {
       return r->GetInt(0) != 0;
     };
     std::stable_sort(order.begin(), order.end(), less);
-    if (!error.ok()) return error;
+    XI_RETURN_IF_ERROR(error);
     for (int64_t k = 0; k < n; ++k) {
       for (int64_t j = 0; j < len; ++j) {
         At(n == 1 ? 0 : k, positions[j]);
@@ -1271,20 +1286,19 @@ absl::Status OpEvaluator::Sort() {
 absl::Status OpEvaluator::Call(const HloComputation* f) {
   if (f == nullptr) return Unsupported(inst_, "its computation is not defined");
   if (!trace_) {
-    absl::StatusOr<Literal> r = EvaluateComputation(*f, ops_);
-    if (!r.ok()) return r.status();
-    out_ = *std::move(r);
+    XI_ASSIGN_OR_RETURN(Literal r, EvaluateComputation(*f, ops_));
+    out_ = std::move(r);
     return absl::OkStatus();
   }
-  absl::StatusOr<TracedValue> r = TraceComputation(*f, ops_);
-  if (!r.ok()) return r.status();
-  out_ = std::move(r->value);
-  reads_ = std::move(r->reads);
+  XI_ASSIGN_OR_RETURN(TracedValue r, TraceComputation(*f, ops_));
+  out_ = std::move(r.value);
+  reads_ = std::move(r.reads);
   return absl::OkStatus();
 }
 
-absl::StatusOr<TracedValue> OpEvaluator::Run() {
-  HloOpcode op = inst_.opcode();
+// The values must match the instruction's operands in number and shape,
+// and carry their elements (a constant printed with `{...}` does not).
+absl::Status OpEvaluator::CheckOperandValues() {
   if (static_cast<int64_t>(ops_.size()) != inst_.operand_count()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "evaluator: '", inst_.name(), "' has ", inst_.operand_count(),
@@ -1301,132 +1315,142 @@ absl::StatusOr<TracedValue> OpEvaluator::Run() {
       return Unsupported(inst_, "an operand's values are elided");
     }
   }
-  if (op == HloOpcode::kFusion || op == HloOpcode::kCall) {
-    if (auto s = Call(inst_.fused_computation()); !s.ok()) return s;
-  } else if (op == HloOpcode::kConstant) {
-    if (!inst_.literal().has_values()) {
-      return Unsupported(inst_, "constant's values are elided");
-    }
-    out_ = inst_.literal();
-    if (trace_) {
-      reads_.assign(1, std::vector<ReadSet>(out_.element_count()));
-    }
-  } else if (op == HloOpcode::kTuple) {
-    std::vector<Shape> shapes;
-    for (const Literal& l : ops_) {
-      if (l.shape().IsTuple()) return Unsupported(inst_, "nested tuples");
-      shapes.push_back(l.shape());
-    }
-    if (auto s = Begin(Shape::MakeTuple(shapes)); !s.ok()) return s;
-    for (int64_t k = 0; k < inst_.operand_count(); ++k) {
-      for (int64_t i = 0; i < ops_[k].element_count(); ++i) {
-        At(k, i);
-        Note(k, 0, i);
-        Out(k).CopyElement(ops_[k], i, i);
-      }
-    }
-  } else if (op == HloOpcode::kCopy && ops_[0].shape().IsTuple()) {
-    // A tuple copy: every element of every tuple element is read once.
-    out_ = ops_[0];
-    if (trace_) {
-      for (size_t t = 0; t < out_.tuple_elements().size(); ++t) {
-        const Literal& element = out_.tuple_elements()[t];
-        if (element.shape().IsTuple())
-          return Unsupported(inst_, "nested tuples");
-        reads_.emplace_back(element.element_count());
-        for (int64_t i = 0; i < element.element_count(); ++i) {
-          reads_[t][i].push_back({0, static_cast<int64_t>(t), i});
-        }
-      }
-    }
-  } else if (op == HloOpcode::kGetTupleElement) {
-    const Literal& element = ops_[0].tuple_elements()[inst_.tuple_index()];
-    if (auto s = Begin(element.shape()); !s.ok()) return s;
-    for (int64_t i = 0; i < element.element_count(); ++i) {
-      At(0, i);
-      Note(0, inst_.tuple_index(), i);
-      Out().CopyElement(element, i, i);
-    }
-  } else {
-    if (op == HloOpcode::kParameter || op == HloOpcode::kUnknown) {
-      return Unsupported(inst_, "no semantics to evaluate");
-    }
-    absl::StatusOr<Shape> shape = InferShape(inst_);
-    if (!shape.ok()) return shape.status();
-    Shape result = inst_.shape();
-    if (!result.CompatibleWith(*shape)) result = *shape;
-    result.clear_layout();
-    if (auto s = Begin(result); !s.ok()) return s;
-    absl::Status status;
-    if (op == HloOpcode::kBitcastConvert) {
-      status = BitcastConvert();
-    } else if (IsElementwise(op)) {
-      status = Elementwise();
-    } else {
-      switch (op) {
-        case HloOpcode::kIota:
-          status = Iota();
-          break;
-        case HloOpcode::kBroadcast:
-          status = Broadcast();
-          break;
-        case HloOpcode::kReshape:
-        case HloOpcode::kBitcast:
-          // A bitcast is a reshape of the logical elements in row-major
-          // order when the layouts agree, which is all this oracle supports.
-          status = Reshape();
-          break;
-        case HloOpcode::kTranspose:
-          status = Transpose();
-          break;
-        case HloOpcode::kReverse:
-          status = Reverse();
-          break;
-        case HloOpcode::kSlice:
-          status = Slice();
-          break;
-        case HloOpcode::kDynamicSlice:
-          status = DynamicSlice();
-          break;
-        case HloOpcode::kDynamicUpdateSlice:
-          status = DynamicUpdateSlice();
-          break;
-        case HloOpcode::kConcatenate:
-          status = Concatenate();
-          break;
-        case HloOpcode::kPad:
-          status = Pad();
-          break;
-        case HloOpcode::kReduce:
-          status = Reduce();
-          break;
-        case HloOpcode::kReduceWindow:
-          status = ReduceWindow();
-          break;
-        case HloOpcode::kDot:
-          status = Dot();
-          break;
-        case HloOpcode::kConvolution:
-          status = Convolution();
-          break;
-        case HloOpcode::kGather:
-          status = Gather();
-          break;
-        case HloOpcode::kScatter:
-          status = Scatter();
-          break;
-        case HloOpcode::kMap:
-          status = Map();
-          break;
-        case HloOpcode::kSort:
-          status = Sort();
-          break;
-        default:
-          status = Unsupported(inst_, "no evaluator for this op");
-      }
-    }
-    if (!status.ok()) return status;
+  return absl::OkStatus();
+}
+
+// A constant reads nothing: every element has an empty read set.
+absl::Status OpEvaluator::Constant() {
+  if (!inst_.literal().has_values()) {
+    return Unsupported(inst_, "constant's values are elided");
   }
+  out_ = inst_.literal();
+  if (trace_) reads_.assign(1, std::vector<ReadSet>(out_.element_count()));
+  return absl::OkStatus();
+}
+
+// tuple(a, b, ...): element i of tuple element k is operand k's element i.
+absl::Status OpEvaluator::Tuple() {
+  std::vector<Shape> shapes;
+  for (const Literal& l : ops_) {
+    if (l.shape().IsTuple()) return Unsupported(inst_, "nested tuples");
+    shapes.push_back(l.shape());
+  }
+  XI_RETURN_IF_ERROR(Begin(Shape::MakeTuple(shapes)));
+  for (int64_t k = 0; k < inst_.operand_count(); ++k) {
+    for (int64_t i = 0; i < ops_[k].element_count(); ++i) {
+      At(k, i);
+      Note(k, 0, i);
+      Out(k).CopyElement(ops_[k], i, i);
+    }
+  }
+  return absl::OkStatus();
+}
+
+// A tuple copy: every element of every tuple element is read once.
+absl::Status OpEvaluator::CopyTuple() {
+  out_ = ops_[0];
+  if (!trace_) return absl::OkStatus();
+  for (size_t t = 0; t < out_.tuple_elements().size(); ++t) {
+    const Literal& element = out_.tuple_elements()[t];
+    if (element.shape().IsTuple()) return Unsupported(inst_, "nested tuples");
+    reads_.emplace_back(element.element_count());
+    for (int64_t i = 0; i < element.element_count(); ++i) {
+      reads_[t][i].push_back({0, static_cast<int64_t>(t), i});
+    }
+  }
+  return absl::OkStatus();
+}
+
+// get-tuple-element(t), index=k: element i is element i of t's element k.
+absl::Status OpEvaluator::GetTupleElement() {
+  const Literal& element = ops_[0].tuple_elements()[inst_.tuple_index()];
+  XI_RETURN_IF_ERROR(Begin(element.shape()));
+  for (int64_t i = 0; i < element.element_count(); ++i) {
+    At(0, i);
+    Note(0, inst_.tuple_index(), i);
+    Out().CopyElement(element, i, i);
+  }
+  return absl::OkStatus();
+}
+
+// The ops whose result is one array (or a tuple of arrays for variadic
+// reduce and sort) computed element by element from the operands: the
+// result shape is the inferred one (the written one when compatible, for
+// its layout-free form), then the op's own loop fills it.
+absl::Status OpEvaluator::ArrayOp() {
+  HloOpcode op = inst_.opcode();
+  if (op == HloOpcode::kParameter || op == HloOpcode::kUnknown) {
+    return Unsupported(inst_, "no semantics to evaluate");
+  }
+  XI_ASSIGN_OR_RETURN(Shape shape, InferShape(inst_));
+  Shape result = inst_.shape();
+  if (!result.CompatibleWith(shape)) result = shape;
+  result.clear_layout();
+  XI_RETURN_IF_ERROR(Begin(result));
+  if (op == HloOpcode::kBitcastConvert) return BitcastConvert();
+  if (IsElementwise(op)) return Elementwise();
+  switch (op) {
+    case HloOpcode::kIota:
+      return Iota();
+    case HloOpcode::kBroadcast:
+      return Broadcast();
+    case HloOpcode::kReshape:
+    case HloOpcode::kBitcast:
+      // A bitcast is a reshape of the logical elements in row-major
+      // order when the layouts agree, which is all this oracle supports.
+      return Reshape();
+    case HloOpcode::kTranspose:
+      return Transpose();
+    case HloOpcode::kReverse:
+      return Reverse();
+    case HloOpcode::kSlice:
+      return Slice();
+    case HloOpcode::kDynamicSlice:
+      return DynamicSlice();
+    case HloOpcode::kDynamicUpdateSlice:
+      return DynamicUpdateSlice();
+    case HloOpcode::kConcatenate:
+      return Concatenate();
+    case HloOpcode::kPad:
+      return Pad();
+    case HloOpcode::kReduce:
+      return Reduce();
+    case HloOpcode::kReduceWindow:
+      return ReduceWindow();
+    case HloOpcode::kDot:
+      return Dot();
+    case HloOpcode::kConvolution:
+      return Convolution();
+    case HloOpcode::kGather:
+      return Gather();
+    case HloOpcode::kScatter:
+      return Scatter();
+    case HloOpcode::kMap:
+      return Map();
+    case HloOpcode::kSort:
+      return Sort();
+    default:
+      return Unsupported(inst_, "no evaluator for this op");
+  }
+}
+
+absl::StatusOr<TracedValue> OpEvaluator::Run() {
+  HloOpcode op = inst_.opcode();
+  XI_RETURN_IF_ERROR(CheckOperandValues());
+  if (op == HloOpcode::kFusion || op == HloOpcode::kCall) {
+    XI_RETURN_IF_ERROR(Call(inst_.fused_computation()));
+  } else if (op == HloOpcode::kConstant) {
+    XI_RETURN_IF_ERROR(Constant());
+  } else if (op == HloOpcode::kTuple) {
+    XI_RETURN_IF_ERROR(Tuple());
+  } else if (op == HloOpcode::kCopy && ops_[0].shape().IsTuple()) {
+    XI_RETURN_IF_ERROR(CopyTuple());
+  } else if (op == HloOpcode::kGetTupleElement) {
+    XI_RETURN_IF_ERROR(GetTupleElement());
+  } else {
+    XI_RETURN_IF_ERROR(ArrayOp());
+  }
+  // Read sets are sets: sorted, without repeats.
   for (auto& per_tuple : reads_) {
     for (ReadSet& set : per_tuple) {
       std::sort(set.begin(), set.end());
@@ -1500,19 +1524,18 @@ absl::StatusOr<TracedValue> RunComputation(const HloComputation& computation,
       for (const HloInstruction* operand : inst->operands()) {
         operands.push_back(values.at(operand).value);
       }
-      absl::StatusOr<TracedValue> local =
-          OpEvaluator(*inst, operands, trace).Run();
-      if (!local.ok()) return local.status();
-      result.value = std::move(local->value);
+      XI_ASSIGN_OR_RETURN(TracedValue local,
+                          OpEvaluator(*inst, operands, trace).Run());
+      result.value = std::move(local.value);
       if (trace) {
         // Compose: an element's parameter reads are the union of the
         // parameter reads of every operand element it reads.
-        result.reads.resize(local->reads.size());
-        for (size_t t = 0; t < local->reads.size(); ++t) {
-          result.reads[t].resize(local->reads[t].size());
-          for (size_t i = 0; i < local->reads[t].size(); ++i) {
+        result.reads.resize(local.reads.size());
+        for (size_t t = 0; t < local.reads.size(); ++t) {
+          result.reads[t].resize(local.reads[t].size());
+          for (size_t i = 0; i < local.reads[t].size(); ++i) {
             ReadSet& out = result.reads[t][i];
-            for (const ElementId& e : local->reads[t][i]) {
+            for (const ElementId& e : local.reads[t][i]) {
               const TracedValue& source = values.at(inst->operand(e.operand));
               const ReadSet& deps = source.reads[e.tuple_index][e.linear_index];
               out.insert(out.end(), deps.begin(), deps.end());
@@ -1532,10 +1555,9 @@ absl::StatusOr<TracedValue> RunComputation(const HloComputation& computation,
 
 absl::StatusOr<Literal> EvaluateInstruction(
     const HloInstruction& instruction, absl::Span<const Literal> operands) {
-  absl::StatusOr<TracedValue> r =
-      OpEvaluator(instruction, operands, false).Run();
-  if (!r.ok()) return r.status();
-  return std::move(r->value);
+  XI_ASSIGN_OR_RETURN(TracedValue r,
+                      OpEvaluator(instruction, operands, false).Run());
+  return std::move(r.value);
 }
 
 absl::StatusOr<TracedValue> TraceInstruction(
@@ -1545,9 +1567,9 @@ absl::StatusOr<TracedValue> TraceInstruction(
 
 absl::StatusOr<Literal> EvaluateComputation(
     const HloComputation& computation, absl::Span<const Literal> arguments) {
-  absl::StatusOr<TracedValue> r = RunComputation(computation, arguments, false);
-  if (!r.ok()) return r.status();
-  return std::move(r->value);
+  XI_ASSIGN_OR_RETURN(TracedValue r,
+                      RunComputation(computation, arguments, false));
+  return std::move(r.value);
 }
 
 absl::StatusOr<TracedValue> TraceComputation(

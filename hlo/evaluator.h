@@ -6,7 +6,8 @@
 // that it can serve as the independent oracle for the indexing rules.
 //
 // With tracing, each output element also records the set of input elements
-// that the seed's definition of that element reads: for an instruction, the
+// that the definition of that element (XLA's operation-semantics
+// documentation) reads: for an instruction, the
 // elements of its operands; for a computation (a fusion), the elements of
 // its parameters, through every instruction in between. Where an op picks
 // between inputs the trace follows the data: a pad output reads the padding

@@ -37,7 +37,7 @@ Literal MakeLiteral(absl::string_view shape_text, absl::string_view values) {
   return *literal;
 }
 
-// ---- Worked examples of seed 003 ("operation semantics"). ----
+// ---- Worked examples of XLA's operation-semantics documentation. ----
 
 TEST(EvaluatorSeedTest, ConcatenateOneDimensional) {
   // Concat({{2, 3}, {4, 5}, {6, 7}}, 0) >>> {2, 3, 4, 5, 6, 7}
@@ -109,7 +109,8 @@ ROOT r = f32[4,3] dynamic-update-slice(b, u, s0, s1))"),
             "{{0, 1, 2}, {3, 12, 13}, {6, 14, 15}, {9, 16, 17}}");
 }
 
-// Gather's formal definition on seed 003's informal example: a [16,11]
+// Gather's formal definition on the informal example of
+// XLA's operation-semantics documentation: a [16,11]
 // operand, slices [8,6], 5 start positions; Out [G,O0,O1] reads
 // operand[X + O0, Y + O1] where (X, Y) = indices[G].
 TEST(EvaluatorSeedTest, GatherFormalDefinition) {
@@ -137,8 +138,9 @@ ROOT g = s32[5,8,6] gather(operand, indices), offset_dims={1,2}, collapsed_slice
   }
 }
 
-// Seed 003's tf.gather_nd example: slice_sizes [1,11] with dimension 0
-// collapsed; each index X picks a whole row.
+// The tf.gather_nd example of XLA's operation-semantics documentation:
+// slice_sizes [1,11] with dimension 0 collapsed; each index X picks a whole
+// row.
 TEST(EvaluatorSeedTest, GatherRows) {
   EXPECT_EQ(EvalText(R"(
 operand = s32[3,2] constant({{1, 2}, {3, 4}, {5, 6}})
@@ -162,7 +164,8 @@ ROOT p = s32[4] pad(a, z), padding=-1_0_1)"),
             "{9, 2, 9, 3}");
 }
 
-// Reshape and Collapse examples of seed 003 on v = f32[4x2x3].
+// Reshape and Collapse examples of XLA's operation-semantics documentation on v
+// = f32[4x2x3].
 constexpr absl::string_view kV =
     "v = f32[4,2,3] constant({{{10, 11, 12}, {15, 16, 17}}, {{20, 21, 22}, "
     "{25, 26, 27}}, {{30, 31, 32}, {35, 36, 37}}, {{40, 41, 42}, {45, 46, "
@@ -182,7 +185,8 @@ TEST(EvaluatorSeedTest, ReshapeInOrder) {
 }
 
 // Reshape(v, {1,2,0}, sizes) = reshape of transpose(v) with permutation
-// {1,2,0}: seed 003's out-of-order collapse.
+// {1,2,0}: the out-of-order collapse of XLA's operation-semantics
+// documentation.
 TEST(EvaluatorSeedTest, ReshapeOutOfOrderViaTranspose) {
   EXPECT_EQ(
       EvalText(absl::StrCat(kV,
@@ -244,7 +248,8 @@ add {
 }
 )";
 
-// Seed 003's 3-D reduce example: values 1..6 replicated along dimension 0.
+// The 3-D reduce example of XLA's operation-semantics documentation:
+// values 1..6 replicated along dimension 0.
 TEST(EvaluatorSeedTest, Reduce) {
   std::string input =
       "  v = f32[4,2,3] constant({{{1, 2, 3}, {4, 5, 6}}, {{1, 2, 3}, {4, 5, "
@@ -261,7 +266,8 @@ TEST(EvaluatorSeedTest, Reduce) {
   EXPECT_EQ(reduce("f32[]", "0,1,2"), "84");
 }
 
-// Seed 003's variadic reduce: max and argmax in parallel.
+// The variadic reduce of XLA's operation-semantics documentation: max and
+// argmax in parallel.
 TEST(EvaluatorSeedTest, ReduceVariadicArgmax) {
   EXPECT_EQ(EvalText(R"(HloModule m
 argmax {
@@ -284,9 +290,9 @@ ENTRY e {
             "(9, 4)");
 }
 
-// Seed 003: min-reduce-window of size 3, stride 2 over
-// [10000, 1000, 100, 10, 1]: kValid gives [100, 1], kSame (pad 1 each side
-// with the init value) gives [1000, 10, 1].
+// XLA's operation-semantics documentation: min-reduce-window of size 3, stride
+// 2 over [10000, 1000, 100, 10, 1]: kValid gives [100, 1], kSame (pad 1 each
+// side with the init value) gives [1000, 10, 1].
 TEST(EvaluatorSeedTest, ReduceWindow) {
   constexpr absl::string_view kMin = R"(HloModule m
 min {
@@ -338,9 +344,9 @@ ROOT s = s32[4] select(p, a, b))"),
             "{{0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}}");
 }
 
-// Seed 003's BitcastConvert forms: same width, narrower (a new minor
-// dimension of B/B' pieces, little-endian), wider (the minor dimension of
-// B'/B pieces is assembled).
+// The BitcastConvert forms of XLA's operation-semantics documentation: same
+// width, narrower (a new minor dimension of B/B' pieces, little-endian), wider
+// (the minor dimension of B'/B pieces is assembled).
 TEST(EvaluatorSeedTest, BitcastConvert) {
   // 1.0f is 0x3f800000; -2.0f is 0xc0000000.
   EXPECT_EQ(EvalText("a = f32[2] constant({1, -2})\n"
@@ -360,7 +366,8 @@ TEST(EvaluatorSeedTest, BitcastConvert) {
   EXPECT_EQ(EvalText("a = u16[2] constant({15360, 47104})\n"
                      "ROOT b = f16[2] bitcast-convert(a)"),
             "{1, -0.5}");
-  // A scalar f32 becomes f16[2] (seed 003: "f16[2]{0} bitcast-convert(f32[])").
+  // A scalar f32 becomes f16[2] (XLA's operation-semantics documentation:
+  // "f16[2]{0} bitcast-convert(f32[])").
   EXPECT_EQ(EvalText("a = f32[] constant(1)\n"
                      "b = f16[2] bitcast-convert(a)\n"
                      "ROOT c = u16[2] bitcast-convert(b)"),
@@ -388,7 +395,8 @@ ROOT e = s32[] get-tuple-element(t), index=1)"),
             "5");
 }
 
-// Seed 003's Sort example: three operands sorted by operand 0 with <.
+// The Sort example of XLA's operation-semantics documentation: three operands
+// sorted by operand 0 with <.
 TEST(EvaluatorSeedTest, SortVariadic) {
   EXPECT_EQ(EvalText(R"(HloModule m
 less {
@@ -430,8 +438,9 @@ ENTRY e {
 }
 
 TEST(EvaluatorSeedTest, ScatterAdd) {
-  // Rows 0 and 2 of the operand get the update rows added (seed 003's
-  // definition with update_window_dims={1}, inserted_window_dims={0}).
+  // Rows 0 and 2 of the operand get the update rows added (the
+  // definition in XLA's operation-semantics documentation with
+  // update_window_dims={1}, inserted_window_dims={0}).
   EXPECT_EQ(EvalText(absl::StrCat(kAdd, R"(ENTRY e {
   o = f32[3,3] constant({{1, 2, 3}, {4, 5, 6}, {7, 8, 9}})
   i = s32[2] constant({0, 2})
@@ -511,8 +520,9 @@ TEST(EvaluatorTraceTest, DynamicSliceReadsOffsets) {
               ElementsAre(ElementId{0, 0, 4}, ElementId{1, 0, 0}));
 }
 
-// Seed 000's fusion p0 + transpose(p0): output (i, j) reads p0 at (i, j)
-// and (j, i) -- the two indexing maps of that example.
+// The fusion of XLA's indexing-analysis documentation: p0 + transpose(p0):
+// output (i, j) reads p0 at (i, j) and (j, i) -- the two indexing maps of that
+// example.
 TEST(EvaluatorTraceTest, FusionComposesThroughTranspose) {
   auto module = ParseHloModule(R"(
 f {
@@ -567,7 +577,7 @@ TEST(EvaluatorTest, ErrorsAreStatuses) {
   EXPECT_THAT(EvalText("a = f32[3] constant({...})\nROOT n = f32[3] negate(a)"),
               ::testing::HasSubstr("elided"));
   EXPECT_THAT(EvalText("a = f32[3] constant({1,2,3})\nROOT n = f32[3] "
-                       "my-op(a)"),
+                       "sinh(a)"),
               ::testing::HasSubstr("no semantics"));
 }
 

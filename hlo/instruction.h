@@ -33,7 +33,8 @@ struct HloAttribute {
 /// A computation an instruction calls, by the attribute that names it
 /// (`to_apply`, `calls`, `condition`, `body`, `select`, `scatter`, ...).
 /// `computation` is null only when a bare snippet names a computation it
-/// does not define (the seeds write `to_apply=max` without defining max).
+/// does not define (XLA's documentation writes `to_apply=max` without defining
+/// max).
 struct CalledComputation {
   std::string role;
   std::string name;

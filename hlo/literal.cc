@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +14,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -238,9 +242,12 @@ std::string Literal::ToString() const {
         out += "}";
       };
   // The stride of dimension 0 must stay exact when some dimension is 0,
-  // so compute it as the product of the dimensions after the first.
+  // so compute it as the product of the dimensions after the first
+  // (saturating: with a 0 among them the huge others must not wrap first).
   int64_t inner_product = 1;
-  for (int64_t d = 1; d < shape_.rank(); ++d) inner_product *= dims[d];
+  for (int64_t d = 1; d < shape_.rank(); ++d) {
+    inner_product = SaturatingMul(inner_product, dims[d]);
+  }
   out += "{";
   for (int64_t k = 0; k < dims[0]; ++k) {
     if (k > 0) out += ", ";
@@ -286,23 +293,105 @@ std::vector<int64_t> MultiIndex(absl::Span<const int64_t> dims,
 
 namespace {
 
+// The largest finite value of a floating-point type (XLA refuses a written
+// constant beyond it: `f16[] constant(-65520)`, even though -65520 would
+// round to -inf); nullopt for f64, where every finite double fits.
+std::optional<double> MaxFinite(PrimitiveType type) {
+  switch (type) {
+    case PrimitiveType::kF4E2M1FN:
+      return 6.0;
+    case PrimitiveType::kF8E3M4:
+      return 15.5;
+    case PrimitiveType::kF8E4M3:
+      return 240.0;
+    case PrimitiveType::kF8E4M3FN:
+      return 448.0;
+    case PrimitiveType::kF8E4M3B11FNUZ:
+      return 30.0;
+    case PrimitiveType::kF8E4M3FNUZ:
+      return 240.0;
+    case PrimitiveType::kF8E5M2:
+    case PrimitiveType::kF8E5M2FNUZ:
+      return 57344.0;
+    case PrimitiveType::kF8E8M0FNU:
+      return std::ldexp(1.0, 127);
+    case PrimitiveType::kBF16:
+      return std::ldexp(255.0, 120);  // (2 - 2^-7) * 2^127
+    case PrimitiveType::kF16:
+      return 65504.0;
+    case PrimitiveType::kF32:
+      return static_cast<double>(std::numeric_limits<float>::max());
+    default:
+      return std::nullopt;
+  }
+}
+
+// XLA prints a NaN with a payload as `nan(0x7f)` (or `-nan(0x...)`); the
+// payload is read and dropped, as the literal keeps one NaN.
+absl::Status SkipNanPayload(TextCursor& cursor) {
+  if (cursor.PeekRaw() != '(') return absl::OkStatus();
+  const char* start = cursor.pos();
+  const char* p = start + 1;
+  if (cursor.end() - p < 2 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X')) {
+    return cursor.ErrorAt(start, "expected a NaN payload '(0x...)'");
+  }
+  p += 2;
+  const char* digits = p;
+  while (p < cursor.end() && absl::ascii_isxdigit(static_cast<uint8_t>(*p))) {
+    ++p;
+  }
+  if (p == digits || p >= cursor.end() || *p != ')') {
+    return cursor.ErrorAt(start, "expected a NaN payload '(0x...)'");
+  }
+  cursor.set_pos(p + 1);
+  return absl::OkStatus();
+}
+
+// A float token: inf and nan (with an optional sign and NaN payload) or a
+// decimal number within the type's finite range.
+absl::StatusOr<double> ParseFloatToken(TextCursor& cursor, const char* start,
+                                       const std::string& token,
+                                       PrimitiveType type) {
+  std::string lower = absl::AsciiStrToLower(token);
+  if (lower == "inf" || lower == "+inf") return double{INFINITY};
+  if (lower == "-inf") return double{-INFINITY};
+  if (lower == "nan" || lower == "-nan" || lower == "+nan") {
+    XI_RETURN_IF_ERROR(SkipNanPayload(cursor));
+    return double{NAN};
+  }
+  double value = 0;
+  if (!absl::SimpleAtod(token, &value)) {
+    return cursor.ErrorAt(
+        start, absl::StrCat("invalid ", PrimitiveTypeName(type), " value '",
+                            token, "'"));
+  }
+  std::optional<double> max = MaxFinite(type);
+  if (max.has_value() && std::isfinite(value) && std::fabs(value) > *max) {
+    return cursor.ErrorAt(
+        start, absl::StrCat("value ", token, " is out of range for ",
+                            PrimitiveTypeName(type), " (largest finite ",
+                            FormatDouble(*max), ")"));
+  }
+  return value;
+}
+
 // Reads one scalar token into element `i` of `literal`.
 absl::Status ParseScalarInto(TextCursor& cursor, Literal& literal, int64_t i) {
   PrimitiveType type = literal.shape().element_type();
   cursor.SkipSpace();
   const char* start = cursor.pos();
   if (IsComplex(type)) {
-    if (auto s = cursor.Expect('(', "to open a complex value"); !s.ok()) {
-      return s;
-    }
-    Literal part(Shape(PrimitiveType::kF64, {}));
-    if (auto s = ParseScalarInto(cursor, part, 0); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(cursor.Expect('(', "to open a complex value"));
+    // Each part is read as a value of the part type (f32 for c64), so its
+    // range is checked as that type's.
+    Literal part(Shape(
+        type == PrimitiveType::kC64 ? PrimitiveType::kF32 : PrimitiveType::kF64,
+        {}));
+    XI_RETURN_IF_ERROR(ParseScalarInto(cursor, part, 0));
     double real = part.GetDouble(0);
-    if (auto s = cursor.Expect(',', "in a complex value"); !s.ok()) return s;
-    if (auto s = ParseScalarInto(cursor, part, 0); !s.ok()) return s;
-    if (auto s = cursor.Expect(')', "to close a complex value"); !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(cursor.Expect(',', "in a complex value"));
+    XI_RETURN_IF_ERROR(ParseScalarInto(cursor, part, 0));
+    XI_RETURN_IF_ERROR(cursor.Expect(')', "to close a complex value"));
     literal.SetComplex(i, real, part.GetDouble(0));
     return absl::OkStatus();
   }
@@ -326,22 +415,21 @@ absl::Status ParseScalarInto(TextCursor& cursor, Literal& literal, int64_t i) {
   cursor.set_pos(p);
   std::string lower = absl::AsciiStrToLower(token);
   if (lower == "true" || lower == "false") {
+    if (type != PrimitiveType::kPred) {
+      return cursor.ErrorAt(start, absl::StrCat("expected a value of type ",
+                                                PrimitiveTypeName(type),
+                                                ", found '", token, "'"));
+    }
     literal.SetInt(i, lower == "true" ? 1 : 0);
     return absl::OkStatus();
   }
+  if (type == PrimitiveType::kPred && token != "0" && token != "1") {
+    return cursor.ErrorAt(start, absl::StrCat("invalid pred value '", token,
+                                              "' (true, false, 0 or 1)"));
+  }
   if (IsFloatingPoint(type)) {
-    double value = 0;
-    if (lower == "inf" || lower == "+inf") {
-      value = INFINITY;
-    } else if (lower == "-inf") {
-      value = -INFINITY;
-    } else if (lower == "nan" || lower == "-nan" || lower == "+nan") {
-      value = NAN;
-    } else if (!absl::SimpleAtod(token, &value)) {
-      return cursor.ErrorAt(
-          start, absl::StrCat("invalid ", PrimitiveTypeName(type), " value '",
-                              token, "'"));
-    }
+    XI_ASSIGN_OR_RETURN(double value,
+                        ParseFloatToken(cursor, start, token, type));
     literal.SetDouble(i, value);
     return absl::OkStatus();
   }
@@ -385,27 +473,39 @@ absl::Status ParseArrayLevel(TextCursor& cursor, Literal& literal, int64_t d,
   if (d == shape.rank()) {
     return ParseScalarInto(cursor, literal, (*next)++);
   }
-  if (auto s = cursor.Expect(
-          '{', absl::StrCat("to open dimension ", d, " of the literal"));
-      !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(cursor.Expect(
+      '{', absl::StrCat("to open dimension ", d, " of the literal")));
   int64_t size = shape.dimensions(d);
   for (int64_t k = 0; k < size; ++k) {
     if (k > 0) {
-      if (auto s = cursor.Expect(',', absl::StrCat("between elements of "
-                                                   "dimension ",
-                                                   d, " (size ", size, ")"));
-          !s.ok()) {
-        return s;
-      }
+      XI_RETURN_IF_ERROR(
+          cursor.Expect(',', absl::StrCat("between elements of "
+                                          "dimension ",
+                                          d, " (size ", size, ")")));
     }
-    if (auto s = ParseArrayLevel(cursor, literal, d + 1, next); !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(ParseArrayLevel(cursor, literal, d + 1, next));
   }
   return cursor.Expect(
       '}', absl::StrCat("after the ", size, " elements of dimension ", d));
+}
+
+// `s8[10] constant(1)`: XLA reads one scalar for a whole array and gives
+// every element its value. Past kMaxBroadcastElements the values are not
+// kept (the literal is elided, as `{...}`): no analysis needs them, and the
+// text must not make the reader allocate without bound.
+absl::StatusOr<Literal> ParseBroadcastScalar(TextCursor& cursor,
+                                             const Shape& shape) {
+  constexpr int64_t kMaxBroadcastElements = int64_t{1} << 20;
+  Literal scalar(Shape(shape.element_type(), {}));
+  XI_RETURN_IF_ERROR(ParseScalarInto(cursor, scalar, 0));
+  if (shape.ElementCount() > kMaxBroadcastElements) {
+    return Literal::MakeElided(shape);
+  }
+  Literal literal(shape);
+  for (int64_t i = 0; i < literal.element_count(); ++i) {
+    literal.CopyElement(scalar, 0, i);
+  }
+  return literal;
 }
 
 absl::StatusOr<Literal> ParseLiteralImpl(TextCursor& cursor, const Shape& shape,
@@ -413,35 +513,32 @@ absl::StatusOr<Literal> ParseLiteralImpl(TextCursor& cursor, const Shape& shape,
   if (depth > 64) return cursor.Error("literal nesting is too deep");
   if (shape.IsTuple()) {
     Literal literal(shape);
-    if (auto s = cursor.Expect('(', "to open a tuple literal"); !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(cursor.Expect('(', "to open a tuple literal"));
     for (size_t i = 0; i < shape.tuple_shapes().size(); ++i) {
       if (i > 0) {
-        if (auto s = cursor.Expect(',', "in a tuple literal"); !s.ok()) {
-          return s;
-        }
+        XI_RETURN_IF_ERROR(cursor.Expect(',', "in a tuple literal"));
       }
-      absl::StatusOr<Literal> element =
-          ParseLiteralImpl(cursor, shape.tuple_shapes(i), depth + 1);
-      if (!element.ok()) return element.status();
-      literal.tuple_elements()[i] = *std::move(element);
+      XI_ASSIGN_OR_RETURN(
+          Literal element,
+          ParseLiteralImpl(cursor, shape.tuple_shapes(i), depth + 1));
+      literal.tuple_elements()[i] = std::move(element);
     }
-    if (auto s = cursor.Expect(')', "to close a tuple literal"); !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(cursor.Expect(')', "to close a tuple literal"));
     return literal;
   }
-  if (!shape.IsArray()) {
+  if (!shape.IsArray() || shape.HasUnboundedDimension()) {
     return cursor.Error(absl::StrCat("no literal of shape ", shape.ToString()));
   }
   if (shape.rank() > 0 || cursor.Peek() == '{') {
     const char* start = cursor.pos();
     if (cursor.TryConsume('{') && cursor.TryConsume("...")) {
-      if (auto s = cursor.Expect('}', "after '...'"); !s.ok()) return s;
+      XI_RETURN_IF_ERROR(cursor.Expect('}', "after '...'"));
       return Literal::MakeElided(shape);
     }
     cursor.set_pos(start);
+  }
+  if (shape.rank() > 0 && cursor.Peek() != '{') {
+    return ParseBroadcastScalar(cursor, shape);
   }
   // Every element takes at least one character of text, so a shape larger
   // than the remaining text cannot be filled: fail before allocating.
@@ -455,7 +552,7 @@ absl::StatusOr<Literal> ParseLiteralImpl(TextCursor& cursor, const Shape& shape,
     return cursor.Error("a scalar literal has no braces");
   }
   int64_t next = 0;
-  if (auto s = ParseArrayLevel(cursor, literal, 0, &next); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ParseArrayLevel(cursor, literal, 0, &next));
   return literal;
 }
 

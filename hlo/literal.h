@@ -76,7 +76,8 @@ class Literal {
 /// with `exponent_bits` and `mantissa_bits` (explicit) bits, ties to even,
 /// with subnormals; magnitudes beyond the largest finite value become
 /// infinity. NaN and infinities are kept. ReducePrecision's definition
-/// (seed 003), and how bf16 = (8, 7) and f16 = (5, 10) values are stored.
+/// (XLA's operation-semantics documentation), and how bf16 = (8, 7) and f16 =
+/// (5, 10) values are stored.
 double RoundToFloatFormat(double value, int64_t exponent_bits,
                           int64_t mantissa_bits);
 

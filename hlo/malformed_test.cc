@@ -2,8 +2,8 @@
 // HLO whose first line, `// expect: L:C: message`, states the error that
 // ParseAndVerifyHloModule must return (a comment, so it does not disturb
 // the text; the snippet starts on line 2). Beyond the corpus, every prefix
-// and many byte mutations of the seed snippets must give a status, never a
-// crash.
+// and many byte mutations of the documentation snippets must give a status,
+// never a crash.
 
 #include <algorithm>
 #include <filesystem>

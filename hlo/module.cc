@@ -105,20 +105,39 @@ HloComputation* HloModule::GetComputation(absl::string_view name) const {
   return nullptr;
 }
 
-std::string HloModule::ToString() const {
-  // A snippet may name computations it does not define (seed 000's
-  // `to_apply=max`); such a module prints as bare computations, the form
-  // the parser reads leniently, so that printing still round-trips.
-  bool has_unresolved_calls = false;
-  for (const auto& computation : computations_) {
-    for (const auto& instruction : computation->instructions()) {
-      for (const CalledComputation& called :
-           instruction->called_computations()) {
-        if (called.computation == nullptr) has_unresolved_calls = true;
-      }
+namespace {
+
+// What only a snippet may hold: a call of a computation it does not define
+// (`to_apply=max` in XLA's indexing-analysis documentation) or parameters
+// not numbered 0..n-1 (one quoted parameter, `parameter(1)`).
+bool IsSnippetOnly(const HloComputation& computation) {
+  int64_t parameters = 0;
+  for (const auto& instruction : computation.instructions()) {
+    if (instruction->opcode() == HloOpcode::kParameter) ++parameters;
+    for (const CalledComputation& called : instruction->called_computations()) {
+      if (called.computation == nullptr) return true;
     }
   }
-  if (has_unresolved_calls) {
+  for (const auto& instruction : computation.instructions()) {
+    if (instruction->opcode() == HloOpcode::kParameter &&
+        (instruction->parameter_number() < 0 ||
+         instruction->parameter_number() >= parameters)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string HloModule::ToString() const {
+  // A module with snippet-only content prints as bare computations, the
+  // form the parser reads leniently, so that printing still round-trips.
+  bool snippet_only = false;
+  for (const auto& computation : computations_) {
+    snippet_only = snippet_only || IsSnippetOnly(*computation);
+  }
+  if (snippet_only) {
     std::string out;
     for (const auto& computation : computations_) {
       if (!out.empty()) out += "\n";

@@ -1,7 +1,11 @@
 #include "hlo/opcode.h"
 
+#include <iterator>
+
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 
 namespace xla_index {
 namespace {
@@ -122,6 +126,165 @@ bool IsElementwise(HloOpcode opcode) {
   // only when the widths agree; callers that care check the shapes.
   return IsElementwiseUnary(opcode) || IsElementwiseBinary(opcode) ||
          opcode == HloOpcode::kSelect || opcode == HloOpcode::kClamp;
+}
+
+namespace {
+
+// XLA's opcode names (xla/hlo/ir/hlo_opcode.h in the OpenXLA repository):
+// the modelled ones and every other.
+constexpr absl::string_view kXlaOpcodeNames[] = {
+    "abs",
+    "acos",
+    "acosh",
+    "add",
+    "add-dependency",
+    "after-all",
+    "all-gather",
+    "all-gather-done",
+    "all-gather-start",
+    "all-reduce",
+    "all-reduce-done",
+    "all-reduce-start",
+    "all-to-all",
+    "and",
+    "asin",
+    "asinh",
+    "async-done",
+    "async-start",
+    "async-update",
+    "atan",
+    "atan2",
+    "atanh",
+    "batch-norm-grad",
+    "batch-norm-inference",
+    "batch-norm-training",
+    "bitcast",
+    "bitcast-convert",
+    "broadcast",
+    "call",
+    "cbrt",
+    "ceil",
+    "cholesky",
+    "clamp",
+    "count-leading-zeros",
+    "collective-broadcast",
+    "collective-permute",
+    "collective-permute-done",
+    "collective-permute-start",
+    "collective-reduce",
+    "compare",
+    "complex",
+    "concatenate",
+    "conditional",
+    "constant",
+    "convert",
+    "convolution",
+    "copy",
+    "copy-done",
+    "copy-start",
+    "cosine",
+    "cosh",
+    "custom-call",
+    "divide",
+    "domain",
+    "dot",
+    "dynamic-reshape",
+    "dynamic-slice",
+    "dynamic-update-slice",
+    "erf",
+    "exponential",
+    "exponential-minus-one",
+    "fft",
+    "floor",
+    "fusion",
+    "gather",
+    "get-dimension-size",
+    "get-tuple-element",
+    "imag",
+    "infeed",
+    "iota",
+    "is-finite",
+    "log",
+    "log-plus-one",
+    "logistic",
+    "map",
+    "maximum",
+    "minimum",
+    "mulhi",
+    "multiply",
+    "negate",
+    "not",
+    "opt-barrier",
+    "or",
+    "outfeed",
+    "pad",
+    "parameter",
+    "partition-id",
+    "popcnt",
+    "power",
+    "ragged-all-to-all",
+    "ragged-dot",
+    "real",
+    "recv",
+    "recv-done",
+    "reduce",
+    "reduce-precision",
+    "reduce-scatter",
+    "reduce-window",
+    "remainder",
+    "replica-id",
+    "reshape",
+    "reverse",
+    "rng",
+    "rng-bit-generator",
+    "rng-get-and-update-state",
+    "round-nearest-afz",
+    "round-nearest-even",
+    "rsqrt",
+    "scaled-dot",
+    "scan",
+    "scatter",
+    "select",
+    "select-and-scatter",
+    "send",
+    "send-done",
+    "set-dimension-size",
+    "shift-left",
+    "shift-right-arithmetic",
+    "shift-right-logical",
+    "shuffle",
+    "sign",
+    "sine",
+    "sinh",
+    "slice",
+    "sort",
+    "sqrt",
+    "stochastic-convert",
+    "subtract",
+    "tan",
+    "tanh",
+    "topk",
+    "transpose",
+    "triangular-solve",
+    "tuple",
+    "while",
+    "xor",
+    "-start",
+    "-update",
+};
+
+}  // namespace
+
+bool IsXlaOpcodeName(absl::string_view name) {
+  static const auto* const kNames = new absl::flat_hash_set<absl::string_view>(
+      std::begin(kXlaOpcodeNames), std::end(kXlaOpcodeNames));
+  if (kNames->contains(name)) return true;
+  // An op run asynchronously is written `<op>-start`, `<op>-update` and
+  // `<op>-done` (custom-call-start, say), for any op.
+  for (absl::string_view suffix : {"-start", "-update", "-done"}) {
+    if (absl::ConsumeSuffix(&name, suffix)) return kNames->contains(name);
+  }
+  return false;
 }
 
 }  // namespace xla_index

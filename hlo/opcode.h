@@ -101,6 +101,10 @@ enum class HloOpcode {
 absl::string_view HloOpcodeName(HloOpcode opcode);
 /// kUnknown for a name that is not in the list above.
 HloOpcode HloOpcodeFromName(absl::string_view name);
+/// True for the names of XLA's opcodes (the modelled ones and every other,
+/// all-reduce, custom-call, while, ...), also with an async `-start`,
+/// `-update` or `-done` suffix; what the parser accepts as an opcode.
+bool IsXlaOpcodeName(absl::string_view name);
 
 bool IsElementwiseUnary(HloOpcode opcode);
 bool IsElementwiseBinary(HloOpcode opcode);

@@ -1,5 +1,6 @@
 #include "hlo/parser.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -11,7 +12,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "hlo/attributes.h"
 #include "hlo/literal.h"
 #include "hlo/module.h"
@@ -21,6 +24,8 @@
 #include "hlo/shape_parser.h"
 #include "hlo/text_cursor.h"
 #include "hlo/verifier.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -36,6 +41,52 @@ bool IsComputationRole(absl::string_view name) {
 // Attribute names whose value is a list of computations `{%a, %b}`.
 bool IsComputationListRole(absl::string_view name) {
   return name == "branch_computations" || name == "called_computations";
+}
+
+// The attributes XLA's parser requires of an op (it refuses the op
+// without them): the ones naming computations, and those without which the
+// op has no meaning (a compare's direction, a reduce's dimensions).
+absl::Span<const absl::string_view> RequiredAttributes(HloOpcode op) {
+  static constexpr absl::string_view kDirection[] = {"direction"};
+  static constexpr absl::string_view kToApply[] = {"to_apply"};
+  static constexpr absl::string_view kReduce[] = {"dimensions", "to_apply"};
+  static constexpr absl::string_view kFusion[] = {"kind", "calls"};
+  static constexpr absl::string_view kDimensions[] = {"dimensions"};
+  static constexpr absl::string_view kIndex[] = {"index"};
+  static constexpr absl::string_view kSlice[] = {"slice"};
+  static constexpr absl::string_view kPadding[] = {"padding"};
+  static constexpr absl::string_view kIota[] = {"iota_dimension"};
+  static constexpr absl::string_view kDynamicSlice[] = {"dynamic_slice_sizes"};
+  switch (op) {
+    case HloOpcode::kCompare:
+      return kDirection;
+    case HloOpcode::kReduceWindow:
+    case HloOpcode::kMap:
+    case HloOpcode::kScatter:
+    case HloOpcode::kCall:
+      return kToApply;
+    case HloOpcode::kReduce:
+    case HloOpcode::kSort:
+      return kReduce;
+    case HloOpcode::kFusion:
+      return kFusion;
+    case HloOpcode::kBroadcast:
+    case HloOpcode::kTranspose:
+    case HloOpcode::kConcatenate:
+      return kDimensions;
+    case HloOpcode::kGetTupleElement:
+      return kIndex;
+    case HloOpcode::kSlice:
+      return kSlice;
+    case HloOpcode::kPad:
+      return kPadding;
+    case HloOpcode::kIota:
+      return kIota;
+    case HloOpcode::kDynamicSlice:
+      return kDynamicSlice;
+    default:
+      return {};
+  }
 }
 
 struct PendingOperand {
@@ -73,21 +124,66 @@ class Parser {
                                 std::vector<PendingInstruction>& pending,
                                 const char** root_position,
                                 HloInstruction** root);
+  absl::StatusOr<HloInstruction*> ParseInstructionRhs(
+      HloComputation& computation, std::vector<PendingInstruction>& pending,
+      const char* start, std::string name, std::optional<Shape> shape,
+      std::optional<Shape> leading_shape, bool allow_attributes);
+  absl::Status ParseInstructionArguments(
+      HloComputation& computation, std::vector<PendingInstruction>& pending,
+      PendingInstruction& entry, const char* opcode_start);
+  absl::Status ParseOperands(HloComputation& computation,
+                             std::vector<PendingInstruction>& pending,
+                             PendingInstruction& entry);
+  bool NestedInstructionFollows();
+  bool NamedDefinitionFollows();
+  std::string FreshName(absl::string_view opcode_name);
   absl::Status FinishComputation(HloComputation& computation,
                                  std::vector<PendingInstruction>& pending);
+  absl::StatusOr<int64_t> IndexInstructions(
+      const HloComputation& computation,
+      const std::vector<PendingInstruction>& pending,
+      absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name);
+  absl::Status ResolveOperands(
+      HloComputation& computation, std::vector<PendingInstruction>& pending,
+      absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name,
+      int64_t next_parameter);
+  absl::Status CheckAcyclic(const HloComputation& computation,
+                            const std::vector<PendingInstruction>& pending);
+  absl::Status CheckAsyncPairs(const std::vector<PendingInstruction>& pending);
+  absl::Status CheckAndInferShapes(HloComputation& computation,
+                                   std::vector<PendingInstruction>& pending);
   absl::Status ParseAttribute(HloInstruction& instruction);
+  absl::Status ParseInlineComputation(HloInstruction& instruction,
+                                      absl::string_view role,
+                                      const char* start);
   absl::Status ApplyTypedAttribute(HloInstruction& instruction,
                                    absl::string_view name,
                                    absl::string_view value);
+  absl::Status ApplyComputationAttribute(HloInstruction& instruction,
+                                         absl::string_view name,
+                                         TextCursor& value);
   absl::Status ResolveCalls(bool final_pass);
+  bool AtStackFrameSection();
+  absl::Status CheckModuleAttribute(absl::string_view name,
+                                    absl::string_view value);
+  absl::Status CheckNotSecondModule();
+  absl::Status SkipStackFrameSections();
 
   // Name with optional '%'; error naming `what` when missing.
   absl::StatusOr<std::string> ParseName(absl::string_view what);
   absl::StatusOr<absl::string_view> ScanRawValue(absl::string_view name);
+  absl::StatusOr<absl::string_view> ScanLiteralValue();
   absl::Status SkipBalanced(char open, char close);
+
+  // Nested operands recurse; hostile text must not exhaust the stack.
+  static constexpr int kMaxNesting = 64;
 
   TextCursor cursor_;
   bool snippet_ = false;
+  // Names of the computation being read, for FreshName.
+  absl::flat_hash_set<std::string> used_names_;
+  int64_t next_fresh_name_ = 0;
+  int nesting_depth_ = 0;
   HloModule* module_ = nullptr;
   std::vector<PendingCall> calls_;
   absl::flat_hash_map<std::string, HloComputation*> computations_by_name_;
@@ -188,16 +284,13 @@ absl::StatusOr<absl::string_view> Parser::ScanRawValue(absl::string_view name) {
 
 absl::StatusOr<std::vector<int64_t>> ParseIntList(TextCursor& c) {
   std::vector<int64_t> values;
-  if (auto s = c.Expect('{', "to open a list of integers"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(c.Expect('{', "to open a list of integers"));
   if (c.TryConsume('}')) return values;
   do {
-    absl::StatusOr<int64_t> v = c.ParseInt("list element");
-    if (!v.ok()) return v.status();
-    values.push_back(*v);
+    XI_ASSIGN_OR_RETURN(int64_t v, c.ParseInt("list element"));
+    values.push_back(v);
   } while (c.TryConsume(','));
-  if (auto s = c.Expect('}', "or ',' in a list of integers"); !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(c.Expect('}', "or ',' in a list of integers"));
   return values;
 }
 
@@ -214,30 +307,22 @@ absl::StatusOr<bool> ParseBool(TextCursor& c) {
 
 absl::StatusOr<std::vector<SliceDimension>> ParseSliceRanges(TextCursor& c) {
   std::vector<SliceDimension> ranges;
-  if (auto s = c.Expect('{', "to open the slice ranges"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(c.Expect('{', "to open the slice ranges"));
   if (c.TryConsume('}')) return ranges;
   do {
     SliceDimension d;
-    if (auto s = c.Expect('[', "to open a slice range [start:limit:stride]");
-        !s.ok()) {
-      return s;
-    }
-    absl::StatusOr<int64_t> v = c.ParseInt("slice start");
-    if (!v.ok()) return v.status();
-    d.start = *v;
-    if (auto s = c.Expect(':', "after the slice start"); !s.ok()) return s;
-    v = c.ParseInt("slice limit");
-    if (!v.ok()) return v.status();
-    d.limit = *v;
+    XI_RETURN_IF_ERROR(
+        c.Expect('[', "to open a slice range [start:limit:stride]"));
+    XI_ASSIGN_OR_RETURN(d.start, c.ParseInt("slice start"));
+    XI_RETURN_IF_ERROR(c.Expect(':', "after the slice start"));
+    XI_ASSIGN_OR_RETURN(d.limit, c.ParseInt("slice limit"));
     if (c.TryConsume(':')) {
-      v = c.ParseInt("slice stride");
-      if (!v.ok()) return v.status();
-      d.stride = *v;
+      XI_ASSIGN_OR_RETURN(d.stride, c.ParseInt("slice stride"));
     }
-    if (auto s = c.Expect(']', "to close a slice range"); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(c.Expect(']', "to close a slice range"));
     ranges.push_back(d);
   } while (c.TryConsume(','));
-  if (auto s = c.Expect('}', "or ',' in the slice ranges"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(c.Expect('}', "or ',' in the slice ranges"));
   return ranges;
 }
 
@@ -246,20 +331,12 @@ absl::StatusOr<PaddingConfig> ParsePadding(TextCursor& c, bool allow_interior) {
   PaddingConfig config;
   do {
     PaddingDimension d;
-    absl::StatusOr<int64_t> v = c.ParseInt("low padding");
-    if (!v.ok()) return v.status();
-    d.low = *v;
-    if (auto s = c.Expect('_', "between low and high padding"); !s.ok()) {
-      return s;
-    }
-    v = c.ParseInt("high padding");
-    if (!v.ok()) return v.status();
-    d.high = *v;
+    XI_ASSIGN_OR_RETURN(d.low, c.ParseInt("low padding"));
+    XI_RETURN_IF_ERROR(c.Expect('_', "between low and high padding"));
+    XI_ASSIGN_OR_RETURN(d.high, c.ParseInt("high padding"));
     if (allow_interior && c.PeekRaw() == '_') {
       c.set_pos(c.pos() + 1);
-      v = c.ParseInt("interior padding");
-      if (!v.ok()) return v.status();
-      d.interior = *v;
+      XI_ASSIGN_OR_RETURN(d.interior, c.ParseInt("interior padding"));
     }
     config.push_back(d);
   } while (c.PeekRaw() == 'x' && (c.set_pos(c.pos() + 1), true));
@@ -270,16 +347,15 @@ absl::StatusOr<std::vector<int64_t>> ParseXSeparated(TextCursor& c,
                                                      absl::string_view what) {
   std::vector<int64_t> values;
   do {
-    absl::StatusOr<int64_t> v = c.ParseInt(what);
-    if (!v.ok()) return v.status();
-    values.push_back(*v);
+    XI_ASSIGN_OR_RETURN(int64_t v, c.ParseInt(what));
+    values.push_back(v);
   } while (c.PeekRaw() == 'x' && (c.set_pos(c.pos() + 1), true));
   return values;
 }
 
 absl::StatusOr<Window> ParseWindow(TextCursor& c) {
   const char* start = c.pos();
-  if (auto s = c.Expect('{', "to open the window"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(c.Expect('{', "to open the window"));
   std::vector<int64_t> size, stride, lhs_dilate, rhs_dilate, reversal;
   PaddingConfig pad;
   bool has_size = false;
@@ -294,30 +370,23 @@ absl::StatusOr<Window> ParseWindow(TextCursor& c) {
                        "rhs_reversal) or '}', found ",
                        DescribeNext(c)));
     }
-    if (auto s = c.Expect('=', absl::StrCat("after window field ", key));
-        !s.ok()) {
-      return s;
-    }
-    absl::StatusOr<std::vector<int64_t>> values;
+    XI_RETURN_IF_ERROR(c.Expect('=', absl::StrCat("after window field ", key)));
     if (key == "pad") {
-      absl::StatusOr<PaddingConfig> p = ParsePadding(c, false);
-      if (!p.ok()) return p.status();
-      pad = *p;
+      XI_ASSIGN_OR_RETURN(pad, ParsePadding(c, false));
       continue;
     }
-    values = ParseXSeparated(c, key);
-    if (!values.ok()) return values.status();
+    XI_ASSIGN_OR_RETURN(std::vector<int64_t> values, ParseXSeparated(c, key));
     if (key == "size") {
-      size = *values;
+      size = values;
       has_size = true;
     } else if (key == "stride") {
-      stride = *values;
+      stride = values;
     } else if (key == "lhs_dilate") {
-      lhs_dilate = *values;
+      lhs_dilate = values;
     } else if (key == "rhs_dilate") {
-      rhs_dilate = *values;
+      rhs_dilate = values;
     } else if (key == "rhs_reversal") {
-      reversal = *values;
+      reversal = values;
     } else {
       return c.ErrorAt(key_start,
                        absl::StrCat("unknown window field '", key, "'"));
@@ -338,7 +407,7 @@ absl::StatusOr<Window> ParseWindow(TextCursor& c) {
            {lhs_dilate.size(), "lhs_dilate"},
            {rhs_dilate.size(), "rhs_dilate"},
            {reversal.size(), "rhs_reversal"}}) {
-    if (auto s = check(n, what); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(check(n, what));
   }
   Window window;
   window.dimensions.resize(rank);
@@ -405,25 +474,16 @@ absl::StatusOr<ConvolutionDimensionNumbers> ParseDimLabels(
     }
     return absl::OkStatus();
   };
-  if (auto s = parse_part(input, 'b', 'f', &dnums.input_batch_dimension,
-                          &dnums.input_feature_dimension,
-                          &dnums.input_spatial_dimensions);
-      !s.ok()) {
-    return s;
-  }
-  if (auto s =
-          parse_part(kernel, 'i', 'o', &dnums.kernel_input_feature_dimension,
-                     &dnums.kernel_output_feature_dimension,
-                     &dnums.kernel_spatial_dimensions);
-      !s.ok()) {
-    return s;
-  }
-  if (auto s = parse_part(output, 'b', 'f', &dnums.output_batch_dimension,
-                          &dnums.output_feature_dimension,
-                          &dnums.output_spatial_dimensions);
-      !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(parse_part(input, 'b', 'f', &dnums.input_batch_dimension,
+                                &dnums.input_feature_dimension,
+                                &dnums.input_spatial_dimensions));
+  XI_RETURN_IF_ERROR(parse_part(kernel, 'i', 'o',
+                                &dnums.kernel_input_feature_dimension,
+                                &dnums.kernel_output_feature_dimension,
+                                &dnums.kernel_spatial_dimensions));
+  XI_RETURN_IF_ERROR(parse_part(output, 'b', 'f', &dnums.output_batch_dimension,
+                                &dnums.output_feature_dimension,
+                                &dnums.output_spatial_dimensions));
   c.set_pos(value.data() + value.size());
   return dnums;
 }
@@ -445,197 +505,288 @@ absl::StatusOr<ComparisonDirection> ParseDirection(TextCursor& c) {
                                        word, "'"));
 }
 
+// The setters of the attributes whose value is a list of integers, an
+// integer or a boolean, by attribute name; each stores the value in the
+// instruction's typed fields. index_vector_dim is shared by gather and
+// scatter, whichever the instruction is.
+using IntListSetter = void (*)(HloInstruction&, std::vector<int64_t>);
+using IntSetter = void (*)(HloInstruction&, int64_t);
+using BoolSetter = void (*)(HloInstruction&, bool);
+
+IntListSetter FindIntListSetter(absl::string_view name) {
+  static const auto* const kSetters = new absl::flat_hash_map<absl::string_view,
+                                                              IntListSetter>{
+      {"dimensions",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.set_dimensions(std::move(v));
+       }},
+      {"lhs_batch_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_dot_dimension_numbers()->lhs_batch_dimensions = std::move(v);
+       }},
+      {"rhs_batch_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_dot_dimension_numbers()->rhs_batch_dimensions = std::move(v);
+       }},
+      {"lhs_contracting_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_dot_dimension_numbers()->lhs_contracting_dimensions =
+             std::move(v);
+       }},
+      {"rhs_contracting_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_dot_dimension_numbers()->rhs_contracting_dimensions =
+             std::move(v);
+       }},
+      {"offset_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_gather_dimension_numbers()->offset_dims = std::move(v);
+       }},
+      {"collapsed_slice_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_gather_dimension_numbers()->collapsed_slice_dims =
+             std::move(v);
+       }},
+      {"start_index_map",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_gather_dimension_numbers()->start_index_map = std::move(v);
+       }},
+      {"operand_batching_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_gather_dimension_numbers()->operand_batching_dims =
+             std::move(v);
+       }},
+      {"start_indices_batching_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_gather_dimension_numbers()->start_indices_batching_dims =
+             std::move(v);
+       }},
+      {"slice_sizes",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.set_gather_slice_sizes(std::move(v));
+       }},
+      {"update_window_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_scatter_dimension_numbers()->update_window_dims =
+             std::move(v);
+       }},
+      {"inserted_window_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_scatter_dimension_numbers()->inserted_window_dims =
+             std::move(v);
+       }},
+      {"scatter_dims_to_operand_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_scatter_dimension_numbers()->scatter_dims_to_operand_dims =
+             std::move(v);
+       }},
+      {"input_batching_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_scatter_dimension_numbers()->input_batching_dims =
+             std::move(v);
+       }},
+      {"scatter_indices_batching_dims",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.mutable_scatter_dimension_numbers()->scatter_indices_batching_dims =
+             std::move(v);
+       }},
+      {"dynamic_slice_sizes",
+       [](HloInstruction& i, std::vector<int64_t> v) {
+         i.set_dynamic_slice_sizes(std::move(v));
+       }},
+  };
+  auto it = kSetters->find(name);
+  return it == kSetters->end() ? nullptr : it->second;
+}
+
+IntSetter FindIntSetter(absl::string_view name, HloOpcode op) {
+  // `index` is an attribute of other ops too (as text); only
+  // get-tuple-element's is its tuple index.
+  if (name == "index") {
+    if (op != HloOpcode::kGetTupleElement) return nullptr;
+    return [](HloInstruction& i, int64_t v) { i.set_tuple_index(v); };
+  }
+  static const auto* const kSetters =
+      new absl::flat_hash_map<absl::string_view, IntSetter>{
+          {"feature_group_count",
+           [](HloInstruction& i, int64_t v) { i.set_feature_group_count(v); }},
+          {"batch_group_count",
+           [](HloInstruction& i, int64_t v) { i.set_batch_group_count(v); }},
+          {"index_vector_dim",
+           [](HloInstruction& i, int64_t v) {
+             i.mutable_gather_dimension_numbers()->index_vector_dim = v;
+             i.mutable_scatter_dimension_numbers()->index_vector_dim = v;
+           }},
+          {"iota_dimension",
+           [](HloInstruction& i, int64_t v) { i.set_iota_dimension(v); }},
+          {"exponent_bits",
+           [](HloInstruction& i, int64_t v) { i.set_exponent_bits(v); }},
+          {"mantissa_bits",
+           [](HloInstruction& i, int64_t v) { i.set_mantissa_bits(v); }},
+      };
+  auto it = kSetters->find(name);
+  return it == kSetters->end() ? nullptr : it->second;
+}
+
+BoolSetter FindBoolSetter(absl::string_view name) {
+  if (name == "indices_are_sorted") {
+    return [](HloInstruction& i, bool v) { i.set_indices_are_sorted(v); };
+  }
+  if (name == "unique_indices") {
+    return [](HloInstruction& i, bool v) { i.set_unique_indices(v); };
+  }
+  if (name == "is_stable") {
+    return [](HloInstruction& i, bool v) { i.set_is_stable(v); };
+  }
+  return nullptr;
+}
+
+// `%name` or, for the list roles, `{%a, %b}`: the names with where each
+// is written.
+absl::StatusOr<std::vector<std::pair<std::string, const char*>>>
+ParseComputationNames(TextCursor& c, bool list) {
+  std::vector<std::pair<std::string, const char*>> names;
+  auto parse_one = [&]() -> absl::Status {
+    c.SkipSpace();
+    const char* p = c.pos();
+    c.TryConsume('%');
+    absl::string_view word = c.ParseWord();
+    if (word.empty()) return c.Error("expected a computation name");
+    names.push_back({std::string(word), p});
+    return absl::OkStatus();
+  };
+  if (!list) {
+    XI_RETURN_IF_ERROR(parse_one());
+    return names;
+  }
+  XI_RETURN_IF_ERROR(c.Expect('{', "to open a list of computations"));
+  if (c.TryConsume('}')) return names;
+  do {
+    XI_RETURN_IF_ERROR(parse_one());
+  } while (c.TryConsume(','));
+  XI_RETURN_IF_ERROR(c.Expect('}', "to close a list of computations"));
+  return names;
+}
+
+// Computation references are recorded for every op, known or not, so that
+// the module's call graph is complete; they are resolved by ResolveCalls.
+absl::Status Parser::ApplyComputationAttribute(HloInstruction& inst,
+                                               absl::string_view name,
+                                               TextCursor& c) {
+  XI_ASSIGN_OR_RETURN(auto names,
+                      ParseComputationNames(c, IsComputationListRole(name)));
+  for (auto& [called_name, position] : names) {
+    inst.mutable_called_computations()->push_back(
+        {std::string(name), called_name, nullptr});
+    calls_.push_back({&inst, inst.called_computations().size() - 1, position});
+  }
+  return absl::OkStatus();
+}
+
+// The attributes with a structure of their own (slice ranges, padding,
+// window, dim_labels, direction, fusion kind). Returns false, reading
+// nothing, for a name that is none of them.
+absl::StatusOr<bool> ApplyStructuredAttribute(HloInstruction& inst,
+                                              absl::string_view name,
+                                              absl::string_view value,
+                                              TextCursor& c) {
+  HloOpcode op = inst.opcode();
+  if (name == "slice" && op == HloOpcode::kSlice) {
+    XI_ASSIGN_OR_RETURN(std::vector<SliceDimension> v, ParseSliceRanges(c));
+    inst.set_slice(std::move(v));
+  } else if (name == "padding" && op == HloOpcode::kPad) {
+    XI_ASSIGN_OR_RETURN(PaddingConfig v, ParsePadding(c, true));
+    inst.set_padding_config(std::move(v));
+  } else if (name == "window") {
+    XI_ASSIGN_OR_RETURN(Window v, ParseWindow(c));
+    inst.set_window(std::move(v));
+  } else if (name == "dim_labels") {
+    XI_ASSIGN_OR_RETURN(ConvolutionDimensionNumbers v,
+                        ParseDimLabels(c, value));
+    inst.set_convolution_dimension_numbers(std::move(v));
+  } else if (name == "direction") {
+    XI_ASSIGN_OR_RETURN(ComparisonDirection v, ParseDirection(c));
+    inst.set_comparison_direction(v);
+  } else if (name == "kind") {
+    inst.set_fusion_kind(std::string(value));
+    c.set_pos(value.data() + value.size());
+  } else {
+    return false;
+  }
+  return true;
+}
+
 absl::Status Parser::ApplyTypedAttribute(HloInstruction& inst,
                                          absl::string_view name,
                                          absl::string_view value) {
   TextCursor c = cursor_;
   c.set_pos(value.data());
-  const char* value_end = value.data() + value.size();
-  HloOpcode op = inst.opcode();
-  absl::Status status = absl::OkStatus();
-
-  auto int_list = [&](auto setter) {
-    absl::StatusOr<std::vector<int64_t>> v = ParseIntList(c);
-    if (!v.ok()) return v.status();
-    setter(*std::move(v));
-    return absl::OkStatus();
-  };
-  auto single_int = [&](auto setter) {
-    absl::StatusOr<int64_t> v = ParseSingleInt(c);
-    if (!v.ok()) return v.status();
-    setter(*v);
-    return absl::OkStatus();
-  };
-  auto boolean = [&](auto setter) {
-    absl::StatusOr<bool> v = ParseBool(c);
-    if (!v.ok()) return v.status();
-    setter(*v);
-    return absl::OkStatus();
-  };
-
   if (IsComputationRole(name) || IsComputationListRole(name)) {
-    // Computation references are recorded for every op, known or not, so
-    // that the module's call graph is complete.
-    std::vector<std::pair<std::string, const char*>> names;
-    if (IsComputationListRole(name)) {
-      if (auto s = c.Expect('{', "to open a list of computations"); !s.ok()) {
-        return s;
-      }
-      if (!c.TryConsume('}')) {
-        do {
-          c.SkipSpace();
-          const char* p = c.pos();
-          c.TryConsume('%');
-          absl::string_view word = c.ParseWord();
-          if (word.empty()) return c.Error("expected a computation name");
-          names.push_back({std::string(word), p});
-        } while (c.TryConsume(','));
-        if (auto s = c.Expect('}', "to close a list of computations");
-            !s.ok()) {
-          return s;
-        }
-      }
-    } else {
-      c.SkipSpace();
-      const char* p = c.pos();
-      c.TryConsume('%');
-      absl::string_view word = c.ParseWord();
-      if (word.empty()) return c.Error("expected a computation name");
-      names.push_back({std::string(word), p});
-    }
-    for (auto& [called_name, position] : names) {
-      inst.mutable_called_computations()->push_back(
-          {std::string(name), called_name, nullptr});
-      calls_.push_back(
-          {&inst, inst.called_computations().size() - 1, position});
-    }
-  } else if (op == HloOpcode::kUnknown) {
+    XI_RETURN_IF_ERROR(ApplyComputationAttribute(inst, name, c));
+  } else if (inst.opcode() == HloOpcode::kUnknown) {
     return absl::OkStatus();  // Opaque op: its attributes stay text.
-  } else if (name == "dimensions") {
-    status = int_list(
-        [&](std::vector<int64_t> v) { inst.set_dimensions(std::move(v)); });
-  } else if (name == "slice" && op == HloOpcode::kSlice) {
-    absl::StatusOr<std::vector<SliceDimension>> v = ParseSliceRanges(c);
-    if (!v.ok()) return v.status();
-    inst.set_slice(*std::move(v));
-  } else if (name == "padding" && op == HloOpcode::kPad) {
-    absl::StatusOr<PaddingConfig> v = ParsePadding(c, true);
-    if (!v.ok()) return v.status();
-    inst.set_padding_config(*std::move(v));
-  } else if (name == "window") {
-    absl::StatusOr<Window> v = ParseWindow(c);
-    if (!v.ok()) return v.status();
-    inst.set_window(*std::move(v));
-  } else if (name == "dim_labels") {
-    absl::StatusOr<ConvolutionDimensionNumbers> v = ParseDimLabels(c, value);
-    if (!v.ok()) return v.status();
-    inst.set_convolution_dimension_numbers(*std::move(v));
-  } else if (name == "feature_group_count") {
-    status = single_int([&](int64_t v) { inst.set_feature_group_count(v); });
-  } else if (name == "batch_group_count") {
-    status = single_int([&](int64_t v) { inst.set_batch_group_count(v); });
-  } else if (name == "lhs_batch_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_dot_dimension_numbers()->lhs_batch_dimensions = v;
-    });
-  } else if (name == "rhs_batch_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_dot_dimension_numbers()->rhs_batch_dimensions = v;
-    });
-  } else if (name == "lhs_contracting_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_dot_dimension_numbers()->lhs_contracting_dimensions = v;
-    });
-  } else if (name == "rhs_contracting_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_dot_dimension_numbers()->rhs_contracting_dimensions = v;
-    });
-  } else if (name == "offset_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_gather_dimension_numbers()->offset_dims = v;
-    });
-  } else if (name == "collapsed_slice_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_gather_dimension_numbers()->collapsed_slice_dims = v;
-    });
-  } else if (name == "start_index_map") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_gather_dimension_numbers()->start_index_map = v;
-    });
-  } else if (name == "operand_batching_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_gather_dimension_numbers()->operand_batching_dims = v;
-    });
-  } else if (name == "start_indices_batching_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_gather_dimension_numbers()->start_indices_batching_dims = v;
-    });
-  } else if (name == "slice_sizes") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.set_gather_slice_sizes(std::move(v));
-    });
-  } else if (name == "index_vector_dim") {
-    status = single_int([&](int64_t v) {
-      inst.mutable_gather_dimension_numbers()->index_vector_dim = v;
-      inst.mutable_scatter_dimension_numbers()->index_vector_dim = v;
-    });
-  } else if (name == "update_window_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_scatter_dimension_numbers()->update_window_dims = v;
-    });
-  } else if (name == "inserted_window_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_scatter_dimension_numbers()->inserted_window_dims = v;
-    });
-  } else if (name == "scatter_dims_to_operand_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_scatter_dimension_numbers()->scatter_dims_to_operand_dims =
-          v;
-    });
-  } else if (name == "input_batching_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_scatter_dimension_numbers()->input_batching_dims = v;
-    });
-  } else if (name == "scatter_indices_batching_dims") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.mutable_scatter_dimension_numbers()->scatter_indices_batching_dims =
-          v;
-    });
-  } else if (name == "indices_are_sorted") {
-    status = boolean([&](bool v) { inst.set_indices_are_sorted(v); });
-  } else if (name == "unique_indices") {
-    status = boolean([&](bool v) { inst.set_unique_indices(v); });
-  } else if (name == "dynamic_slice_sizes") {
-    status = int_list([&](std::vector<int64_t> v) {
-      inst.set_dynamic_slice_sizes(std::move(v));
-    });
-  } else if (name == "direction") {
-    absl::StatusOr<ComparisonDirection> v = ParseDirection(c);
-    if (!v.ok()) return v.status();
-    inst.set_comparison_direction(*v);
-  } else if (name == "iota_dimension") {
-    status = single_int([&](int64_t v) { inst.set_iota_dimension(v); });
-  } else if (name == "index" && op == HloOpcode::kGetTupleElement) {
-    status = single_int([&](int64_t v) { inst.set_tuple_index(v); });
-  } else if (name == "is_stable") {
-    status = boolean([&](bool v) { inst.set_is_stable(v); });
-  } else if (name == "exponent_bits") {
-    status = single_int([&](int64_t v) { inst.set_exponent_bits(v); });
-  } else if (name == "mantissa_bits") {
-    status = single_int([&](int64_t v) { inst.set_mantissa_bits(v); });
-  } else if (name == "kind") {
-    inst.set_fusion_kind(std::string(value));
-    c.set_pos(value_end);
+  } else if (IntListSetter set = FindIntListSetter(name)) {
+    XI_ASSIGN_OR_RETURN(std::vector<int64_t> v, ParseIntList(c));
+    set(inst, std::move(v));
+  } else if (IntSetter set = FindIntSetter(name, inst.opcode())) {
+    XI_ASSIGN_OR_RETURN(int64_t v, ParseSingleInt(c));
+    set(inst, v);
+  } else if (BoolSetter set = FindBoolSetter(name)) {
+    XI_ASSIGN_OR_RETURN(bool v, ParseBool(c));
+    set(inst, v);
   } else {
-    return absl::OkStatus();  // Not needed by any analysis: kept as text.
+    XI_ASSIGN_OR_RETURN(bool applied,
+                        ApplyStructuredAttribute(inst, name, value, c));
+    if (!applied) return absl::OkStatus();  // Kept as text only.
   }
-  if (!status.ok()) return status;
   c.SkipSpace();
-  if (c.pos() < value_end) {
+  if (c.pos() < value.data() + value.size()) {
     return c.Error(absl::StrCat("unexpected ", DescribeNext(c),
                                 " in attribute '", name, "'"));
   }
   return absl::OkStatus();
+}
+
+// `to_apply={ ... }`: a computation written in place of its name. It is
+// read as a computation of its own (named after the instruction and the
+// role, made unique), added to the module, and the attribute then names
+// it, so that the printed module defines it once and refers to it by name.
+absl::Status Parser::ParseInlineComputation(HloInstruction& instruction,
+                                            absl::string_view role,
+                                            const char* start) {
+  if (++nesting_depth_ > kMaxNesting) {
+    return cursor_.Error("inline computations nest too deep");
+  }
+  std::string name = absl::StrCat(instruction.name(), ".", role);
+  for (int k = 1; computations_by_name_.contains(name); ++k) {
+    name = absl::StrCat(instruction.name(), ".", role, ".", k);
+  }
+  HloComputation* computation =
+      module_->AddComputation(std::make_unique<HloComputation>(name));
+  computations_by_name_[name] = computation;
+  XI_RETURN_IF_ERROR(cursor_.Expect('{', "to open an inline computation"));
+  XI_RETURN_IF_ERROR(ParseInstructionList(*computation, '}'));
+  XI_RETURN_IF_ERROR(cursor_.Expect('}', "to close an inline computation"));
+  --nesting_depth_;
+  if (instruction.attribute(role).has_value()) {
+    return cursor_.ErrorAt(start,
+                           absl::StrCat("attribute '", role, "' given twice"));
+  }
+  instruction.mutable_attributes()->push_back(
+      {std::string(role), absl::StrCat("%", name)});
+  instruction.mutable_called_computations()->push_back(
+      {std::string(role), name, computation});
+  return absl::OkStatus();
+}
+
+// `literal=s32[2] {1, 2}` (custom-call's literal): a shape and a literal of
+// it, with spaces, so it is read with the literal grammar and kept as text.
+absl::StatusOr<absl::string_view> Parser::ScanLiteralValue() {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  XI_ASSIGN_OR_RETURN(Shape shape, ParseShapeAtCursor(cursor_));
+  XI_RETURN_IF_ERROR(ParseLiteralAtCursor(cursor_, shape).status());
+  return absl::string_view(start, cursor_.pos() - start);
 }
 
 absl::Status Parser::ParseAttribute(HloInstruction& instruction) {
@@ -646,22 +797,191 @@ absl::Status Parser::ParseAttribute(HloInstruction& instruction) {
     return cursor_.Error(absl::StrCat("expected an attribute name, found ",
                                       DescribeNext(cursor_)));
   }
-  if (auto s = cursor_.Expect(
-          '=', absl::StrCat("after attribute name '", name, "'"));
-      !s.ok()) {
-    return s;
+  XI_RETURN_IF_ERROR(
+      cursor_.Expect('=', absl::StrCat("after attribute name '", name, "'")));
+  if (IsComputationRole(name) && cursor_.Peek() == '{') {
+    return ParseInlineComputation(instruction, name, start);
   }
-  absl::StatusOr<absl::string_view> value = ScanRawValue(name);
-  if (!value.ok()) return value.status();
+  absl::string_view value;
+  if (name == "literal") {
+    XI_ASSIGN_OR_RETURN(value, ScanLiteralValue());
+  } else {
+    XI_ASSIGN_OR_RETURN(value, ScanRawValue(name));
+  }
   if (instruction.attribute(name).has_value()) {
     return cursor_.ErrorAt(start,
                            absl::StrCat("attribute '", name, "' given twice"));
   }
   instruction.mutable_attributes()->push_back(
-      {std::string(name), std::string(*value)});
-  return ApplyTypedAttribute(instruction, name, *value);
+      {std::string(name), std::string(value)});
+  return ApplyTypedAttribute(instruction, name, value);
 }
 
+// A name for an instruction the text leaves unnamed (`f32[2] negate(p)`, or
+// a nested operand): the opcode and a number, as XLA's name uniquer gives,
+// skipping the names taken so far in the computation.
+std::string Parser::FreshName(absl::string_view opcode_name) {
+  std::string name;
+  do {
+    name = absl::StrCat(opcode_name, ".", next_fresh_name_++);
+  } while (used_names_.contains(name));
+  return name;
+}
+
+// `(p0, f32[10] %p1, f32[10] negate(p2))`: each operand is a name, with an
+// optional shape that is checked later, or an unnamed instruction nested in
+// place, which is parsed now (without attributes: XLA reads a comma after
+// it as the next operand) and comes before the instruction using it.
+absl::Status Parser::ParseOperands(HloComputation& computation,
+                                   std::vector<PendingInstruction>& pending,
+                                   PendingInstruction& entry) {
+  if (cursor_.TryConsume(')')) return absl::OkStatus();
+  do {
+    PendingOperand operand;
+    std::optional<Shape> shape;
+    if (LooksLikeShape(cursor_)) {
+      XI_ASSIGN_OR_RETURN(Shape operand_shape,
+                          ParseShapeAtCursor(cursor_, true));
+      shape = std::move(operand_shape);
+    }
+    cursor_.SkipSpace();
+    operand.position = cursor_.pos();
+    if (NestedInstructionFollows()) {
+      if (++nesting_depth_ > kMaxNesting) {
+        return cursor_.Error("nested instructions are too deep");
+      }
+      XI_ASSIGN_OR_RETURN(
+          HloInstruction * nested,
+          ParseInstructionRhs(computation, pending, operand.position, "",
+                              std::move(shape), std::nullopt, false));
+      --nesting_depth_;
+      operand.name = nested->name();
+    } else {
+      operand.written_shape = std::move(shape);
+      XI_ASSIGN_OR_RETURN(operand.name, ParseName("an operand name"));
+    }
+    entry.operands.push_back(std::move(operand));
+  } while (cursor_.TryConsume(','));
+  return cursor_.Expect(')', "or ',' after an operand");
+}
+
+// A word followed by '(' starts a nested instruction (its opcode is checked
+// when it is read); an operand name is never followed by '('.
+bool Parser::NestedInstructionFollows() {
+  const char* start = cursor_.pos();
+  absl::string_view word = cursor_.ParseWord();
+  bool nested = !word.empty() && cursor_.Peek() == '(';
+  cursor_.set_pos(start);
+  return nested;
+}
+
+// `parameter(n)`, `constant(literal)` or `(operands)`, after the '('.
+absl::Status Parser::ParseInstructionArguments(
+    HloComputation& computation, std::vector<PendingInstruction>& pending,
+    PendingInstruction& entry, const char* opcode_start) {
+  HloInstruction& inst = *entry.instruction;
+  if (inst.opcode() == HloOpcode::kParameter) {
+    cursor_.SkipSpace();
+    const char* number_start = cursor_.pos();
+    XI_ASSIGN_OR_RETURN(int64_t number, cursor_.ParseInt("parameter number"));
+    if (number < 0) {
+      return cursor_.ErrorAt(number_start,
+                             "parameter numbers must not be negative");
+    }
+    inst.set_parameter_number(number);
+    XI_RETURN_IF_ERROR(cursor_.Expect(')', "after the parameter number"));
+    if (!entry.has_shape) {
+      return cursor_.ErrorAt(
+          opcode_start,
+          absl::StrCat("parameter '", inst.name(), "' needs a written shape"));
+    }
+    return absl::OkStatus();
+  }
+  if (inst.opcode() == HloOpcode::kConstant) {
+    if (!entry.has_shape) {
+      return cursor_.ErrorAt(
+          opcode_start,
+          absl::StrCat("constant '", inst.name(), "' needs a written shape"));
+    }
+    XI_ASSIGN_OR_RETURN(Literal literal,
+                        ParseLiteralAtCursor(cursor_, inst.shape()));
+    inst.set_literal(std::move(literal));
+    return cursor_.Expect(')', "after the constant's value");
+  }
+  return ParseOperands(computation, pending, entry);
+}
+
+// Everything after `name =` (or after the leading shape of an unnamed
+// instruction): [shape] opcode '(' arguments ')' [, attribute]*. The
+// instruction is added to the computation (after any nested operand).
+absl::StatusOr<HloInstruction*> Parser::ParseInstructionRhs(
+    HloComputation& computation, std::vector<PendingInstruction>& pending,
+    const char* start, std::string name, std::optional<Shape> shape,
+    std::optional<Shape> leading_shape, bool allow_attributes) {
+  if (!shape.has_value() && LooksLikeShape(cursor_)) {
+    XI_ASSIGN_OR_RETURN(Shape parsed, ParseShapeAtCursor(cursor_, true));
+    shape = std::move(parsed);
+  }
+  cursor_.SkipSpace();
+  const char* opcode_start = cursor_.pos();
+  absl::string_view opcode_name = cursor_.ParseWord();
+  if (opcode_name.empty()) {
+    return cursor_.Error(absl::StrCat("expected a shape or an opcode after '",
+                                      name, " =', found ",
+                                      DescribeNext(cursor_)));
+  }
+  if (cursor_.PeekRaw() == '[') {
+    // `f31[10]`: a shape with a type name we do not know.
+    return cursor_.ErrorAt(
+        opcode_start, absl::StrCat("unknown element type '", opcode_name, "'"));
+  }
+  XI_RETURN_IF_ERROR(
+      cursor_.Expect('(', absl::StrCat("after opcode '", opcode_name, "'")));
+  if (!IsXlaOpcodeName(opcode_name)) {
+    return cursor_.ErrorAt(opcode_start,
+                           absl::StrCat("unknown opcode '", opcode_name, "'"));
+  }
+  if (name.empty()) name = FreshName(opcode_name);
+  used_names_.insert(name);
+  HloOpcode opcode = HloOpcodeFromName(opcode_name);
+  auto owned =
+      std::make_unique<HloInstruction>(name, opcode, std::string(opcode_name));
+  HloInstruction* inst = owned.get();
+  auto [line, column] = cursor_.LineColumn(start);
+  inst->set_source_position(line, column);
+  if (shape.has_value()) inst->set_shape(*shape);
+  PendingInstruction entry{
+      inst, start, {}, shape.has_value(), std::move(leading_shape)};
+  XI_RETURN_IF_ERROR(
+      ParseInstructionArguments(computation, pending, entry, opcode_start));
+  while (allow_attributes && cursor_.TryConsume(',')) {
+    XI_RETURN_IF_ERROR(ParseAttribute(*inst));
+  }
+  for (absl::string_view required : RequiredAttributes(opcode)) {
+    if (!inst->attribute(required).has_value()) {
+      return cursor_.ErrorAt(
+          opcode_start,
+          absl::StrCat(opcode_name, " '", name, "' needs ", required, "=..."));
+    }
+  }
+  computation.AddInstruction(std::move(owned));
+  pending.push_back(std::move(entry));
+  return inst;
+}
+
+// True when `name =` follows (after a leading shape, which then belongs to a
+// named instruction, not an unnamed one).
+bool Parser::NamedDefinitionFollows() {
+  const char* start = cursor_.pos();
+  cursor_.SkipSpace();
+  cursor_.TryConsume('%');
+  bool named = !cursor_.ParseWord().empty() && cursor_.Peek() == '=';
+  cursor_.set_pos(start);
+  return named;
+}
+
+// [ROOT] name = [shape] opcode(...), or [ROOT] shape opcode(...) unnamed; a
+// snippet may also write `shape name = ...` (a leading shape).
 absl::Status Parser::ParseInstruction(HloComputation& computation,
                                       std::vector<PendingInstruction>& pending,
                                       const char** root_position,
@@ -670,116 +990,34 @@ absl::Status Parser::ParseInstruction(HloComputation& computation,
   const char* start = cursor_.pos();
   bool is_root = cursor_.TryConsumeWord("ROOT");
   std::optional<Shape> leading_shape;
-  if (snippet_ && LooksLikeShape(cursor_)) {
-    absl::StatusOr<Shape> shape = ParseShapeAtCursor(cursor_);
-    if (!shape.ok()) return shape.status();
-    leading_shape = *std::move(shape);
-  }
-  absl::StatusOr<std::string> name = ParseName("an instruction name");
-  if (!name.ok()) return name.status();
-  if (auto s = cursor_.Expect(
-          '=', absl::StrCat("after instruction name '", *name, "'"));
-      !s.ok()) {
-    return s;
-  }
   std::optional<Shape> shape;
+  std::string name;
   if (LooksLikeShape(cursor_)) {
-    absl::StatusOr<Shape> parsed = ParseShapeAtCursor(cursor_);
-    if (!parsed.ok()) return parsed.status();
-    shape = *std::move(parsed);
-  }
-  cursor_.SkipSpace();
-  const char* opcode_start = cursor_.pos();
-  absl::string_view opcode_name = cursor_.ParseWord();
-  if (opcode_name.empty()) {
-    return cursor_.Error(absl::StrCat("expected a shape or an opcode after '",
-                                      *name, " =', found ",
-                                      DescribeNext(cursor_)));
-  }
-  if (cursor_.PeekRaw() == '[') {
-    // `f31[10]`: a shape with a type name we do not know.
-    return cursor_.ErrorAt(
-        opcode_start, absl::StrCat("unknown element type '", opcode_name, "'"));
-  }
-  HloOpcode opcode = HloOpcodeFromName(opcode_name);
-  auto owned =
-      std::make_unique<HloInstruction>(*name, opcode, std::string(opcode_name));
-  HloInstruction* inst = owned.get();
-  PendingInstruction entry{inst, start, {}, shape.has_value(), leading_shape};
-  {
-    auto [line, column] = cursor_.LineColumn(start);
-    inst->set_source_position(line, column);
-  }
-  if (shape.has_value()) inst->set_shape(*shape);
-
-  if (auto s =
-          cursor_.Expect('(', absl::StrCat("after opcode '", opcode_name, "'"));
-      !s.ok()) {
-    return s;
-  }
-  if (opcode == HloOpcode::kParameter) {
-    cursor_.SkipSpace();
-    const char* number_start = cursor_.pos();
-    absl::StatusOr<int64_t> number = cursor_.ParseInt("parameter number");
-    if (!number.ok()) return number.status();
-    if (*number < 0) {
-      return cursor_.ErrorAt(number_start,
-                             "parameter numbers must not be negative");
-    }
-    inst->set_parameter_number(*number);
-    if (auto s = cursor_.Expect(')', "after the parameter number"); !s.ok()) {
-      return s;
-    }
-    if (!shape.has_value()) {
-      return cursor_.ErrorAt(
-          opcode_start,
-          absl::StrCat("parameter '", *name, "' needs a written shape"));
-    }
-  } else if (opcode == HloOpcode::kConstant) {
-    if (!shape.has_value()) {
-      return cursor_.ErrorAt(
-          opcode_start,
-          absl::StrCat("constant '", *name, "' needs a written shape"));
-    }
-    absl::StatusOr<Literal> literal = ParseLiteralAtCursor(cursor_, *shape);
-    if (!literal.ok()) return literal.status();
-    inst->set_literal(*std::move(literal));
-    if (auto s = cursor_.Expect(')', "after the constant's value"); !s.ok()) {
-      return s;
-    }
-  } else if (!cursor_.TryConsume(')')) {
-    do {
-      PendingOperand operand;
-      if (LooksLikeShape(cursor_)) {
-        absl::StatusOr<Shape> operand_shape = ParseShapeAtCursor(cursor_);
-        if (!operand_shape.ok()) return operand_shape.status();
-        operand.written_shape = *std::move(operand_shape);
-      }
-      cursor_.SkipSpace();
-      operand.position = cursor_.pos();
-      absl::StatusOr<std::string> operand_name = ParseName("an operand name");
-      if (!operand_name.ok()) return operand_name.status();
-      operand.name = *std::move(operand_name);
-      entry.operands.push_back(std::move(operand));
-    } while (cursor_.TryConsume(','));
-    if (auto s = cursor_.Expect(')', "or ',' after an operand"); !s.ok()) {
-      return s;
+    XI_ASSIGN_OR_RETURN(Shape parsed, ParseShapeAtCursor(cursor_, true));
+    if (snippet_ && NamedDefinitionFollows()) {
+      leading_shape = std::move(parsed);
+    } else {
+      shape = std::move(parsed);
     }
   }
-  while (cursor_.TryConsume(',')) {
-    if (auto s = ParseAttribute(*inst); !s.ok()) return s;
+  if (!shape.has_value()) {
+    XI_ASSIGN_OR_RETURN(name, ParseName("an instruction name"));
+    XI_RETURN_IF_ERROR(cursor_.Expect(
+        '=', absl::StrCat("after instruction name '", name, "'")));
   }
+  XI_ASSIGN_OR_RETURN(
+      HloInstruction * inst,
+      ParseInstructionRhs(computation, pending, start, std::move(name),
+                          std::move(shape), std::move(leading_shape), true));
   if (is_root) {
     if (*root != nullptr) {
       return cursor_.ErrorAt(
-          start, absl::StrCat("second ROOT '", *name, "' in computation '",
-                              computation.name(), "'"));
+          start, absl::StrCat("second ROOT '", inst->name(),
+                              "' in computation '", computation.name(), "'"));
     }
     *root = inst;
     *root_position = start;
   }
-  computation.AddInstruction(std::move(owned));
-  pending.push_back(std::move(entry));
   return absl::OkStatus();
 }
 
@@ -802,15 +1040,15 @@ bool OperandShapeIsResultShape(HloOpcode op) {
   }
 }
 
-absl::Status Parser::FinishComputation(
-    HloComputation& computation, std::vector<PendingInstruction>& pending) {
-  // Calls to computations defined so far are resolved now: the shape of a
-  // call or fusion written without one comes from its computation.
-  if (auto s = ResolveCalls(false); !s.ok()) return s;
-  absl::flat_hash_map<absl::string_view, HloInstruction*> by_name;
+// Instruction names are unique in a computation, and the parameters are
+// numbered 0..n-1; `by_name` maps each name to its instruction and the
+// result is n, the number the next (implicit) parameter gets.
+absl::StatusOr<int64_t> Parser::IndexInstructions(
+    const HloComputation& computation,
+    const std::vector<PendingInstruction>& pending,
+    absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name) {
   by_name.reserve(pending.size());
   absl::flat_hash_set<int64_t> parameter_numbers;
-  int64_t next_parameter = 0;
   for (const PendingInstruction& p : pending) {
     if (!by_name.emplace(p.instruction->name(), p.instruction).second) {
       return cursor_.ErrorAt(
@@ -825,10 +1063,49 @@ absl::Status Parser::FinishComputation(
             absl::StrCat("parameter number ", n, " is used twice in '",
                          computation.name(), "'"));
       }
-      next_parameter = std::max(next_parameter, n + 1);
     }
   }
-  // Resolve operands; snippets may use undefined names whose shape is known.
+  // XLA numbers a computation's parameters 0..n-1, each once. A snippet
+  // may quote one parameter of a larger computation (`parameter(1)` alone),
+  // so there the numbers need only be distinct; implicit parameters are
+  // numbered after the largest.
+  int64_t count = static_cast<int64_t>(parameter_numbers.size());
+  if (snippet_) {
+    int64_t next = 0;
+    for (const PendingInstruction& p : pending) {
+      if (p.instruction->opcode() != HloOpcode::kParameter) continue;
+      int64_t n = p.instruction->parameter_number();
+      std::optional<int64_t> after = CheckedAdd(n, 1);
+      if (!after.has_value()) {
+        return cursor_.ErrorAt(
+            p.position, absl::StrCat("parameter number ", n, " of '",
+                                     computation.name(), "' is out of range"));
+      }
+      next = std::max(next, *after);
+    }
+    return next;
+  }
+  for (const PendingInstruction& p : pending) {
+    if (p.instruction->opcode() == HloOpcode::kParameter &&
+        p.instruction->parameter_number() >= count) {
+      return cursor_.ErrorAt(
+          p.position,
+          absl::StrCat("parameter number ", p.instruction->parameter_number(),
+                       " of '", computation.name(), "' is out of range: its ",
+                       count, " parameters must be numbered 0 to ", count - 1));
+    }
+  }
+  return count;
+}
+
+// Links each operand to its instruction by name. In a snippet an undefined
+// name whose shape is known (written with the operand, or the result's for
+// a same-shape elementwise op) becomes a parameter numbered from
+// `next_parameter` on.
+absl::Status Parser::ResolveOperands(
+    HloComputation& computation, std::vector<PendingInstruction>& pending,
+    absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name,
+    int64_t next_parameter) {
   for (PendingInstruction& p : pending) {
     for (PendingOperand& operand : p.operands) {
       auto it = by_name.find(operand.name);
@@ -859,44 +1136,88 @@ absl::Status Parser::FinishComputation(
       p.instruction->AppendOperand(target);
     }
   }
-  // Reject cycles: colour-marking DFS over operands, iterative.
-  {
-    absl::flat_hash_map<const HloInstruction*, int> state;  // 1 open, 2 done
-    absl::flat_hash_map<const HloInstruction*, const char*> position;
-    for (const PendingInstruction& p : pending) {
-      position[p.instruction] = p.position;
-    }
-    for (const auto& start : computation.instructions()) {
-      if (state[start.get()] != 0) continue;
-      std::vector<std::pair<HloInstruction*, int64_t>> stack = {
-          {start.get(), 0}};
-      state[start.get()] = 1;
-      while (!stack.empty()) {
-        auto& [node, next] = stack.back();
-        if (next < node->operand_count()) {
-          HloInstruction* operand = node->operand(next++);
-          int& s = state[operand];
-          if (s == 1) {
-            auto pos = position.find(operand);
-            const char* at =
-                pos != position.end() ? pos->second : cursor_.text().data();
-            return cursor_.ErrorAt(
-                at, absl::StrCat("cycle: instruction '", operand->name(),
-                                 "' depends on itself"));
-          }
-          if (s == 0) {
-            s = 1;
-            stack.push_back({operand, 0});
-          }
-        } else {
-          state[node] = 2;
-          stack.pop_back();
+  return absl::OkStatus();
+}
+
+// Operands must not form a cycle: colour-marking DFS over operands (1 open,
+// 2 done), iterative so that long chains cannot overflow the stack.
+absl::Status Parser::CheckAcyclic(
+    const HloComputation& computation,
+    const std::vector<PendingInstruction>& pending) {
+  absl::flat_hash_map<const HloInstruction*, int> state;  // 1 open, 2 done
+  absl::flat_hash_map<const HloInstruction*, const char*> position;
+  for (const PendingInstruction& p : pending) {
+    position[p.instruction] = p.position;
+  }
+  for (const auto& start : computation.instructions()) {
+    if (state[start.get()] != 0) continue;
+    std::vector<std::pair<HloInstruction*, int64_t>> stack = {{start.get(), 0}};
+    state[start.get()] = 1;
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      if (next < node->operand_count()) {
+        HloInstruction* operand = node->operand(next++);
+        int& s = state[operand];
+        if (s == 1) {
+          auto pos = position.find(operand);
+          const char* at =
+              pos != position.end() ? pos->second : cursor_.text().data();
+          return cursor_.ErrorAt(
+              at, absl::StrCat("cycle: instruction '", operand->name(),
+                               "' depends on itself"));
         }
+        if (s == 0) {
+          s = 1;
+          stack.push_back({operand, 0});
+        }
+      } else {
+        state[node] = 2;
+        stack.pop_back();
       }
     }
   }
-  // Written operand shapes must match; missing result shapes are inferred
-  // in post order so that operands have theirs.
+  return absl::OkStatus();
+}
+
+// XLA's async pairs: `<op>-done` takes exactly the `<op>-start` (or the
+// last `<op>-update`) it completes, and `<op>-update` takes the start or an
+// earlier update; send-done and recv-done take their send and recv.
+absl::Status Parser::CheckAsyncPairs(
+    const std::vector<PendingInstruction>& pending) {
+  for (const PendingInstruction& p : pending) {
+    const HloInstruction& inst = *p.instruction;
+    absl::string_view base = inst.opcode_name();
+    bool done = absl::ConsumeSuffix(&base, "-done");
+    if (!done && !absl::ConsumeSuffix(&base, "-update")) continue;
+    std::vector<std::string> expected;
+    if (base == "send" || base == "recv") {
+      expected = {std::string(base)};
+    } else {
+      expected = {absl::StrCat(base, "-start"), absl::StrCat(base, "-update")};
+    }
+    if (inst.operand_count() < 1 || (done && inst.operand_count() != 1)) {
+      return cursor_.ErrorAt(
+          p.position, absl::StrCat(inst.opcode_name(), " '", inst.name(),
+                                   "' takes one operand, its ", expected[0]));
+    }
+    absl::string_view operand = inst.operand(0)->opcode_name();
+    if (std::find(expected.begin(), expected.end(), operand) ==
+        expected.end()) {
+      return cursor_.ErrorAt(
+          p.position,
+          absl::StrCat(inst.opcode_name(), " '", inst.name(), "' must take a ",
+                       absl::StrJoin(expected, " or "), ", not the ", operand,
+                       " '", inst.operand(0)->name(), "'"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Written operand shapes must match the operands'; missing result shapes
+// are inferred in post order, so that operands have theirs; a snippet's
+// leading shape must agree with the result.
+absl::Status Parser::CheckAndInferShapes(
+    HloComputation& computation, std::vector<PendingInstruction>& pending) {
   absl::flat_hash_map<const HloInstruction*, PendingInstruction*> by_inst;
   for (PendingInstruction& p : pending) by_inst[p.instruction] = &p;
   for (HloInstruction* inst : computation.PostOrder()) {
@@ -937,11 +1258,30 @@ absl::Status Parser::FinishComputation(
   return absl::OkStatus();
 }
 
+absl::Status Parser::FinishComputation(
+    HloComputation& computation, std::vector<PendingInstruction>& pending) {
+  // Calls to computations defined so far are resolved now: the shape of a
+  // call or fusion written without one comes from its computation.
+  XI_RETURN_IF_ERROR(ResolveCalls(false));
+  absl::flat_hash_map<absl::string_view, HloInstruction*> by_name;
+  XI_ASSIGN_OR_RETURN(int64_t next_parameter,
+                      IndexInstructions(computation, pending, by_name));
+  XI_RETURN_IF_ERROR(
+      ResolveOperands(computation, pending, by_name, next_parameter));
+  XI_RETURN_IF_ERROR(CheckAcyclic(computation, pending));
+  XI_RETURN_IF_ERROR(CheckAsyncPairs(pending));
+  return CheckAndInferShapes(computation, pending);
+}
+
 absl::Status Parser::ParseInstructionList(HloComputation& computation,
                                           char terminator) {
   std::vector<PendingInstruction> pending;
   const char* root_position = nullptr;
   HloInstruction* root = nullptr;
+  // Names are per computation; an inline computation is read in the middle
+  // of its caller's, whose names come back after it.
+  absl::flat_hash_set<std::string> outer_names = std::move(used_names_);
+  used_names_.clear();
   // The end of the text ends a bare list; a NUL byte is just a character.
   while (!(terminator == '}' && cursor_.Peek() == '}')) {
     if (cursor_.AtEnd()) {
@@ -952,17 +1292,16 @@ absl::Status Parser::ParseInstructionList(HloComputation& computation,
                        computation.name(), "' (missing '",
                        std::string(1, terminator), "')"));
     }
-    if (auto s = ParseInstruction(computation, pending, &root_position, &root);
-        !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(
+        ParseInstruction(computation, pending, &root_position, &root));
   }
   if (pending.empty()) {
     return cursor_.Error(absl::StrCat("computation '", computation.name(),
                                       "' has no instructions"));
   }
-  if (auto s = FinishComputation(computation, pending); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(FinishComputation(computation, pending));
   computation.set_root(root != nullptr ? root : pending.back().instruction);
+  used_names_ = std::move(outer_names);
   return absl::OkStatus();
 }
 
@@ -970,30 +1309,25 @@ absl::Status Parser::ParseComputation(HloModule& module) {
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
   bool is_entry = cursor_.TryConsumeWord("ENTRY");
-  absl::StatusOr<std::string> name = ParseName("a computation name");
-  if (!name.ok()) return name.status();
+  XI_ASSIGN_OR_RETURN(std::string name, ParseName("a computation name"));
   if (cursor_.Peek() == '(') {
     // XLA's signature `(p: f32[2]) -> f32[2]`; the parameters themselves
     // carry the shapes, so it is skipped after a syntax check.
-    if (auto s = SkipBalanced('(', ')'); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(SkipBalanced('(', ')'));
     if (!cursor_.TryConsume("->")) {
       return cursor_.Error("expected '->' after the computation's parameters");
     }
-    absl::StatusOr<Shape> result = ParseShapeAtCursor(cursor_);
-    if (!result.ok()) return result.status();
+    XI_ASSIGN_OR_RETURN(Shape result, ParseShapeAtCursor(cursor_, true));
   }
-  if (auto s = cursor_.Expect(
-          '{', absl::StrCat("to open computation '", *name, "'"));
-      !s.ok()) {
-    return s;
-  }
-  if (computations_by_name_.contains(*name)) {
+  XI_RETURN_IF_ERROR(
+      cursor_.Expect('{', absl::StrCat("to open computation '", name, "'")));
+  if (computations_by_name_.contains(name)) {
     return cursor_.ErrorAt(
-        start, absl::StrCat("computation '", *name, "' is defined twice"));
+        start, absl::StrCat("computation '", name, "' is defined twice"));
   }
-  auto owned = std::make_unique<HloComputation>(*name);
+  auto owned = std::make_unique<HloComputation>(name);
   HloComputation* computation = module.AddComputation(std::move(owned));
-  computations_by_name_[*name] = computation;
+  computations_by_name_[name] = computation;
   if (is_entry) {
     if (module.entry_computation() != nullptr) {
       return cursor_.ErrorAt(start, "second ENTRY computation");
@@ -1001,16 +1335,14 @@ absl::Status Parser::ParseComputation(HloModule& module) {
     computation->set_is_entry(true);
     module.set_entry_computation(computation);
   }
-  if (auto s = ParseInstructionList(*computation, '}'); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ParseInstructionList(*computation, '}'));
   cursor_.TryConsume('}');
   // `}, execution_thread="main"` and similar trailing attributes.
   while (cursor_.TryConsume(',')) {
     absl::string_view attribute = cursor_.ParseWord();
     if (attribute.empty()) return cursor_.Error("expected an attribute name");
-    if (auto s = cursor_.Expect('=', "after the attribute name"); !s.ok()) {
-      return s;
-    }
-    if (auto v = ScanRawValue(attribute); !v.ok()) return v.status();
+    XI_RETURN_IF_ERROR(cursor_.Expect('=', "after the attribute name"));
+    XI_RETURN_IF_ERROR(ScanRawValue(attribute).status());
   }
   return absl::OkStatus();
 }
@@ -1037,36 +1369,157 @@ absl::Status Parser::ResolveCalls(bool final_pass) {
   return absl::OkStatus();
 }
 
+// The names of the stack-frame tables JAX appends after the computations.
+bool IsStackFrameSection(absl::string_view word) {
+  return word == "FileNames" || word == "FunctionNames" ||
+         word == "FileLocations" || word == "StackFrames";
+}
+
+bool Parser::AtStackFrameSection() {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  bool section = IsStackFrameSection(cursor_.ParseWord());
+  cursor_.set_pos(start);
+  return section;
+}
+
+// A file holds one module: a second `HloModule` header is refused where it
+// starts rather than read as a computation named HloModule.
+absl::Status Parser::CheckNotSecondModule() {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  if (cursor_.TryConsumeWord("HloModule")) {
+    cursor_.set_pos(start);
+    return cursor_.Error(
+        "a second HloModule: a file holds one module (the first ends "
+        "before this line)");
+  }
+  return absl::OkStatus();
+}
+
+// The stack-frame tables (`FileNames`, `FunctionNames`, `FileLocations`,
+// `StackFrames`), each a header then entries `<id> "text"` or
+// `<id> {key=value ...}`. No analysis reads source locations, so the
+// entries are checked for shape and dropped.
+absl::Status Parser::SkipStackFrameSections() {
+  while (AtStackFrameSection()) {
+    cursor_.ParseWord();
+    while (true) {
+      cursor_.SkipSpace();
+      char next = cursor_.PeekRaw();
+      if (cursor_.AtEnd() || next < '0' || next > '9') break;
+      XI_RETURN_IF_ERROR(cursor_.ParseInt("stack-frame table id").status());
+      cursor_.SkipSpace();
+      if (cursor_.PeekRaw() == '{') {
+        XI_RETURN_IF_ERROR(SkipBalanced('{', '}'));
+      } else {
+        XI_RETURN_IF_ERROR(ScanRawValue("stack-frame table entry").status());
+      }
+    }
+  }
+  if (!cursor_.AtEnd()) {
+    return cursor_.Error(
+        absl::StrCat("expected a stack-frame table or the "
+                     "end of the module, found ",
+                     DescribeNext(cursor_)));
+  }
+  return absl::OkStatus();
+}
+
+// A shape index `{}` or `{1,0}`: tuple element numbers, outermost first.
+absl::Status ParseShapeIndex(TextCursor& c) {
+  XI_RETURN_IF_ERROR(c.Expect('{', "to open a shape index"));
+  if (c.TryConsume('}')) return absl::OkStatus();
+  do {
+    c.SkipSpace();
+    const char* at = c.pos();
+    XI_ASSIGN_OR_RETURN(int64_t index, c.ParseInt("shape index"));
+    if (index < 0) return c.ErrorAt(at, "shape indices must not be negative");
+  } while (c.TryConsume(','));
+  return c.Expect('}', "or ',' in a shape index");
+}
+
+// `(parameter, {shape index}[, may-alias|must-alias])`, after the '('
+// is read; `kind` tells whether the alias kind may follow.
+absl::Status ParseParameterAndIndex(TextCursor& c, bool kind) {
+  c.SkipSpace();
+  const char* at = c.pos();
+  XI_ASSIGN_OR_RETURN(int64_t parameter, c.ParseInt("parameter number"));
+  if (parameter < 0) {
+    return c.ErrorAt(at, "parameter numbers must not be negative");
+  }
+  XI_RETURN_IF_ERROR(c.Expect(',', "after the parameter number"));
+  XI_RETURN_IF_ERROR(ParseShapeIndex(c));
+  if (kind && c.TryConsume(',')) {
+    c.SkipSpace();
+    const char* kind_at = c.pos();
+    absl::string_view word = c.ParseWord();
+    if (word != "may-alias" && word != "must-alias") {
+      return c.ErrorAt(kind_at, absl::StrCat("expected may-alias or "
+                                             "must-alias, found '",
+                                             word, "'"));
+    }
+  }
+  return c.Expect(')', "to close the parameter and shape index");
+}
+
+// The module attributes with a grammar of their own, as XLA's parser reads
+// them:
+//   input_output_alias={ {output index}: (parameter, {index}[, kind]), ... }
+//   buffer_donor={ (parameter, {index}), ... }
+absl::Status Parser::CheckModuleAttribute(absl::string_view name,
+                                          absl::string_view value) {
+  bool alias = name == "input_output_alias";
+  if (!alias && name != "buffer_donor") return absl::OkStatus();
+  TextCursor c = cursor_;
+  c.set_pos(value.data());
+  XI_RETURN_IF_ERROR(c.Expect('{', absl::StrCat("to open ", name)));
+  if (!c.TryConsume('}')) {
+    do {
+      if (alias) {
+        XI_RETURN_IF_ERROR(ParseShapeIndex(c));
+        XI_RETURN_IF_ERROR(c.Expect(':', "after the output shape index"));
+      }
+      XI_RETURN_IF_ERROR(c.Expect('(', "to open a parameter and shape index"));
+      XI_RETURN_IF_ERROR(ParseParameterAndIndex(c, alias));
+    } while (c.TryConsume(','));
+    XI_RETURN_IF_ERROR(c.Expect('}', absl::StrCat("or ',' in ", name)));
+  }
+  if (c.pos() != value.data() + value.size()) {
+    return c.Error(absl::StrCat("unexpected ", DescribeNext(c), " in ", name));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
   cursor_.SkipSpace();
   if (cursor_.TryConsumeWord("HloModule")) {
-    absl::StatusOr<std::string> name = ParseName("a module name");
-    if (!name.ok()) return name.status();
-    auto module = std::make_unique<HloModule>(*name);
+    XI_ASSIGN_OR_RETURN(std::string name, ParseName("a module name"));
+    auto module = std::make_unique<HloModule>(name);
     module_ = module.get();
     while (cursor_.TryConsume(',')) {
       absl::string_view attribute = cursor_.ParseWord();
       if (attribute.empty()) {
         return cursor_.Error("expected a module attribute name");
       }
-      if (auto s = cursor_.Expect('=', "after the attribute name"); !s.ok()) {
-        return s;
-      }
-      absl::StatusOr<absl::string_view> value = ScanRawValue(attribute);
-      if (!value.ok()) return value.status();
+      XI_RETURN_IF_ERROR(cursor_.Expect('=', "after the attribute name"));
+      XI_ASSIGN_OR_RETURN(absl::string_view value, ScanRawValue(attribute));
+      XI_RETURN_IF_ERROR(CheckModuleAttribute(attribute, value));
       module->mutable_attributes()->push_back(
-          {std::string(attribute), std::string(*value)});
+          {std::string(attribute), std::string(value)});
     }
     if (cursor_.AtEnd()) return cursor_.Error("module has no computations");
-    while (!cursor_.AtEnd()) {
-      if (auto s = ParseComputation(*module); !s.ok()) return s;
+    while (!cursor_.AtEnd() && !AtStackFrameSection()) {
+      XI_RETURN_IF_ERROR(CheckNotSecondModule());
+      XI_RETURN_IF_ERROR(ParseComputation(*module));
     }
+    XI_RETURN_IF_ERROR(SkipStackFrameSections());
     if (module->entry_computation() == nullptr) {
       HloComputation* last = module->computations().back().get();
       last->set_is_entry(true);
       module->set_entry_computation(last);
     }
-    if (auto s = ResolveCalls(true); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(ResolveCalls(true));
     return module;
   }
   // A snippet: decide between computations and a bare instruction list.
@@ -1089,15 +1542,15 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
     auto module = std::make_unique<HloModule>("m");
     module_ = module.get();
     while (!cursor_.AtEnd()) {
-      if (auto s = ParseComputation(*module); !s.ok()) return s;
-      if (auto s = ResolveCalls(false); !s.ok()) return s;
+      XI_RETURN_IF_ERROR(ParseComputation(*module));
+      XI_RETURN_IF_ERROR(ResolveCalls(false));
     }
     if (module->entry_computation() == nullptr) {
       HloComputation* last = module->computations().back().get();
       last->set_is_entry(true);
       module->set_entry_computation(last);
     }
-    if (auto s = ResolveCalls(true); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(ResolveCalls(true));
     return module;
   }
   auto module = std::make_unique<HloModule>("m");
@@ -1106,8 +1559,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
   HloComputation* computation = module->AddComputation(std::move(owned));
   computation->set_is_entry(true);
   module->set_entry_computation(computation);
-  if (auto s = ParseInstructionList(*computation, '\0'); !s.ok()) return s;
-  if (auto s = ResolveCalls(true); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ParseInstructionList(*computation, '\0'));
+  XI_RETURN_IF_ERROR(ResolveCalls(true));
   return module;
 }
 
@@ -1121,11 +1574,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> ParseHloModule(
 
 absl::StatusOr<std::unique_ptr<HloModule>> ParseAndVerifyHloModule(
     absl::string_view text) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
-  if (!module.ok()) return module;
-  if (absl::Status status = VerifyModule(**module); !status.ok()) {
-    return status;
-  }
+  XI_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module, ParseHloModule(text));
+  XI_RETURN_IF_ERROR(VerifyModule(*module));
   return module;
 }
 

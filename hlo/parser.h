@@ -8,23 +8,39 @@
 //       max { a = f32[] parameter(0) ... ROOT m = f32[] maximum(a, b) }
 //       ENTRY e { ... ROOT r = f32[10] reduce(p, c), dimensions={0},
 //                 to_apply=max }
-//  2. One or more bare computations `name { ... }` (seed 000's fusions);
+//  2. One or more bare computations `name { ... }` (as the fusions in
+//     XLA's indexing-analysis documentation are written);
 //     the ENTRY one, else the last one, is the entry.
-//  3. A bare list of instructions, as the seeds write them; the ROOT, else
-//     the last instruction, is the root.
+//  3. A bare list of instructions, as the documentation writes them; the
+//     ROOT, else the last instruction, is the root.
 //
 // Names may carry XLA's '%'. Operands may be written with their shapes
-// (`add(f32[10] %a, f32[10] %b)`), which are then checked. A missing result
-// shape (`ds = dynamic-slice(...)`) is inferred. Attributes the analysis
-// does not need (metadata, backend_config, sharding, ...) are kept as text.
-// Unknown ops are kept with their name (opcode kUnknown).
+// (`add(f32[10] %a, f32[10] %b)`), which are then checked, or be unnamed
+// instructions nested in place (`add(f32[10] parameter(0), ...)`); an
+// instruction may be unnamed (`f32[2] negate(x)`), and gets `negate.N`. A
+// missing result shape (`ds = dynamic-slice(...)`) is inferred. A
+// computation may be written in place of its name (`to_apply={ ... }`).
+// Attributes the analysis does not need (metadata, backend_config,
+// sharding, ...) are kept as text. XLA's ops the library does not model
+// (collectives, custom-call, while, async `-start`/`-done` pairs, ...) are
+// kept with their name (opcode kUnknown); a name that is not an XLA opcode
+// is an error. After the computations, JAX's stack-frame tables are read
+// and dropped; a second `HloModule` is an error.
 //
-// Forms 2 and 3 are snippets and are read leniently, the way the seeds
-// write them: a computation named by `to_apply=`/`calls=` may be left
-// undefined, an operand that is not defined becomes an implicit parameter
+// What XLA refuses is refused too: parameters not numbered 0..n-1 in a
+// module, ops without the attributes XLA requires (a compare's direction,
+// a reduce-window's to_apply, a fusion's calls, ...), constants out of
+// their type's range, pred literals other than true/false/0/1, arrays whose
+// size in bytes overflows int64, malformed input_output_alias and
+// buffer_donor, and `%p#0` (XLA has no tuple-element operand shorthand).
+//
+// Forms 2 and 3 are snippets and are read leniently, the way the
+// documentation writes them: a computation named by `to_apply=`/`calls=` may be
+// left undefined, an operand that is not defined becomes an implicit parameter
 // when its shape is known (written with the operand, or that of the result
-// for a same-shape elementwise op), and a leading `shape %name = ...` (seed
-// 003's bitcast-convert examples) is accepted. A full module is strict.
+// for a same-shape elementwise op), and a leading `shape %name = ...` (as in
+// the bitcast-convert examples of XLA's operation-semantics documentation)
+// is accepted. A full module is strict.
 //
 // Errors are InvalidArgument "line:column: message".
 

@@ -36,9 +36,10 @@ HloInstruction* Root(const HloModule& module) {
   return module.entry_computation()->root();
 }
 
-// Every HLO snippet of the seeds (copied to hlo/testdata/seed_snippets, as
-// written there, plus the seed_cases versions) parses, verifies, and prints
-// to text that parses back to the same module.
+// Every HLO snippet of XLA's public documentation (copied to
+// hlo/testdata/seed_snippets, as written there, plus the versions in
+// seed_cases) parses, verifies, and prints to text that parses back to the same
+// module.
 TEST(ParserTest, EverySeedSnippetParsesVerifiesAndRoundTrips) {
   int count = 0;
   for (const auto& entry :
@@ -113,7 +114,8 @@ TEST(ParserTest, BareListRootIsLastInstruction) {
   EXPECT_EQ(add->shape().ToString(), "f32[10,20]");
 }
 
-// Seed 000 writes `ds = dynamic-slice(...)` with no result shape.
+// XLA's indexing-analysis documentation writes `ds = dynamic-slice(...)` with
+// no result shape.
 TEST(ParserTest, DynamicSliceShapeIsInferred) {
   auto module = ParseOrDie(
       "src = s32[2,2,258] parameter(0)\n"
@@ -204,7 +206,7 @@ HloModule jit_f, entry_computation_layout={(f32[8,16]{1,0})->f32[8]{0}}, is_sche
 
 ENTRY %main.9 (Arg_0.1: f32[8,16]) -> f32[8] {
   %Arg_0.1 = f32[8,16]{1,0} parameter(0), sharding={replicated}
-  %custom = f32[8,16]{1,0} my-new-op(f32[8,16]{1,0} %Arg_0.1), custom_attr={a=[1,2]}, backend_config="{\"x\": 1}"
+  %custom = f32[8,16]{1,0} cholesky(f32[8,16]{1,0} %Arg_0.1), custom_attr={a=[1,2]}, backend_config="{\"x\": 1}"
   ROOT %fusion = f32[8]{0} fusion(%custom), kind=kLoop, calls=%fused_computation, /*comment*/ frontend_attributes={_xla="1"}
 }
 )");
@@ -219,7 +221,7 @@ ENTRY %main.9 (Arg_0.1: f32[8,16]) -> f32[8] {
             "region_0.4");
   HloInstruction* custom = fusion->operand(0);
   EXPECT_EQ(custom->opcode(), HloOpcode::kUnknown);
-  EXPECT_EQ(custom->opcode_name(), "my-new-op");
+  EXPECT_EQ(custom->opcode_name(), "cholesky");
   EXPECT_EQ(custom->attribute("backend_config").value(), "\"{\\\"x\\\": 1}\"");
   EXPECT_EQ(module->entry_computation()->name(), "main.9");
   // Round trip.
@@ -252,8 +254,9 @@ f = pred[3] compare(a, a), direction=LT
   EXPECT_EQ(c->GetInstruction("b")->literal().ToString(), "{{1, 2}, {3, 4}}");
 }
 
-// Seed 002's snippets name operands they never define; their shapes are
-// known (written, or the result's for add), so they become parameters.
+// The snippets of XLA's shapes-and-layout documentation name operands they
+// never define; their shapes are known (written, or the result's for add), so
+// they become parameters.
 TEST(ParserTest, SnippetOperandsBecomeImplicitParameters) {
   auto module = ParseOrDie(
       ReadFile("hlo/testdata/seed_snippets/seed002_fusion_memory_space.hlo"));

@@ -67,7 +67,7 @@ absl::string_view PrimitiveTypeName(PrimitiveType type) {
 }
 
 std::optional<PrimitiveType> PrimitiveTypeFromName(absl::string_view name) {
-  // Case-insensitive: seed 001 writes F32[3,5].
+  // Case-insensitive: XLA's tiled-layout documentation writes F32[3,5].
   for (const TypeInfo& info : kTypes) {
     if (absl::EqualsIgnoreCase(info.name, name) &&
         info.type != PrimitiveType::kInvalid &&

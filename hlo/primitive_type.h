@@ -53,9 +53,9 @@ enum class PrimitiveType {
 /// The lower-case name XLA prints, e.g. "bf16"; "invalid" for kInvalid.
 absl::string_view PrimitiveTypeName(PrimitiveType type);
 
-/// Inverse of PrimitiveTypeName, ignoring case ("F32" as seed 001 writes
-/// it); nullopt for an unknown name. "tuple" is not a name that appears in
-/// shape text, so it is not accepted.
+/// Inverse of PrimitiveTypeName, ignoring case ("F32" as XLA's tiled-layout
+/// documentation writes it); nullopt for an unknown name. "tuple" is not a name
+/// that appears in shape text, so it is not accepted.
 std::optional<PrimitiveType> PrimitiveTypeFromName(absl::string_view name);
 
 /// Bits that one element occupies in a dense array: pred is 8 (stored as a

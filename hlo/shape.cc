@@ -1,12 +1,14 @@
 #include "hlo/shape.h"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "xla_index/core/checked_arithmetic.h"
 
 namespace xla_index {
 
@@ -118,10 +120,27 @@ Layout* Shape::mutable_layout() {
   return &*layout_;
 }
 
+bool Shape::HasUnboundedDimension() const {
+  if (IsTuple()) {
+    for (const Shape& element : tuple_shapes_) {
+      if (element.HasUnboundedDimension()) return true;
+    }
+    return false;
+  }
+  for (int64_t d : dimensions_) {
+    if (d == kUnboundedSize) return true;
+  }
+  return false;
+}
+
 int64_t Shape::ElementCount() const {
   if (!IsArray()) return 0;
+  if (HasUnboundedDimension()) return std::numeric_limits<int64_t>::max();
+  // Saturating, so that a shape built by hand with too many elements gives
+  // a count no allocation can satisfy rather than a wrapped one; parsed
+  // shapes never get there (the parser refuses them).
   int64_t count = 1;
-  for (int64_t d : dimensions_) count *= d;
+  for (int64_t d : dimensions_) count = SaturatingMul(count, d);
   return count;
 }
 
@@ -138,6 +157,10 @@ std::string Shape::ToString(bool print_layout) const {
   out += "[";
   for (size_t i = 0; i < dimensions_.size(); ++i) {
     if (i > 0) out += ",";
+    if (dimensions_[i] == kUnboundedSize) {
+      out += "?";
+      continue;
+    }
     if (dynamic_[i]) out += "<=";
     absl::StrAppend(&out, dimensions_[i]);
   }
@@ -145,6 +168,7 @@ std::string Shape::ToString(bool print_layout) const {
   if (print_layout && layout_.has_value()) {
     absl::StrAppend(&out, "{", layout_->ToString(), "}");
   }
+  if (is_buffer_) return absl::StrCat("b(", out, ")");
   return out;
 }
 
@@ -173,13 +197,15 @@ bool Shape::CompatibleWith(const Shape& other) const {
     }
     return true;
   }
-  return dimensions_ == other.dimensions_ && dynamic_ == other.dynamic_;
+  return dimensions_ == other.dimensions_ && dynamic_ == other.dynamic_ &&
+         is_buffer_ == other.is_buffer_;
 }
 
 bool Shape::operator==(const Shape& other) const {
   return element_type_ == other.element_type_ &&
          dimensions_ == other.dimensions_ && dynamic_ == other.dynamic_ &&
-         tuple_shapes_ == other.tuple_shapes_ && layout_ == other.layout_;
+         tuple_shapes_ == other.tuple_shapes_ && layout_ == other.layout_ &&
+         is_buffer_ == other.is_buffer_;
 }
 
 }  // namespace xla_index

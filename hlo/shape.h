@@ -7,10 +7,11 @@
 //   ^^^^ ^^^^^^^^^^^^^^  ^^^^^^^  ^^^^^^^^^^^^^^^^
 //   type dimensions      minor_to_major  tiles, memory space, ...
 //
-// (seeds 001 "tiled layout" and 002 "shapes and layout"). The tiling math
+// (XLA's tiled-layout and shapes-and-layout documentation). The tiling math
 // lives in layout/; here a layout is only parsed, printed and compared.
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,10 +28,11 @@ class Shape;
 
 /// One tile of a tiled layout, `(8,128)` or `(*,*,2,*,3)`. Entries are most
 /// major first; a `*` entry (kCombined) merges that dimension into the next
-/// more minor one before tiling (seed 001, "combining dimensions").
+/// more minor one before tiling (XLA's tiled-layout documentation).
 struct Tile {
-  /// The value that stands for `*`; seed 001: "a subsumed dimension is
-  /// represented by a value of -1, which is not valid as a tile size".
+  /// The value that stands for `*`; XLA's tiled-layout documentation: "a
+  /// subsumed dimension is represented by a value of -1, which is not valid as
+  /// a tile size".
   static constexpr int64_t kCombined = -1;
 
   std::vector<int64_t> dimensions;
@@ -60,7 +62,7 @@ struct Layout {
   std::vector<int64_t> minor_to_major;
   /// Sparse level types as written inside D(...), e.g. "D", "C", "S+", "H~".
   std::vector<std::string> dim_level_types;
-  /// Tiles, applied one after the other (seed 001 "repeated tiling").
+  /// Tiles, applied one after the other (XLA's tiled-layout documentation).
   std::vector<Tile> tiles;
   /// L(n): the tiled array is padded at the end to a multiple of n elements.
   int64_t tail_padding_alignment_in_elements = 1;
@@ -112,6 +114,16 @@ class Shape {
   absl::Span<const int64_t> dimensions() const { return dimensions_; }
   int64_t dimensions(int64_t i) const { return dimensions_[i]; }
   void set_dimensions(std::vector<int64_t> dimensions);
+  /// The size of an unbounded dynamic dimension, written `?` (XLA's
+  /// value). Such a shape has no element count (ElementCount saturates) and
+  /// the verifier refuses it wherever the entry's result depends on it.
+  static constexpr int64_t kUnboundedSize = std::numeric_limits<int64_t>::min();
+  /// True when a dimension is `?`.
+  bool HasUnboundedDimension() const;
+  /// XLA's buffer shape `b(f32[8])`: an array held in a buffer; everything
+  /// else about it is the array's.
+  bool is_buffer() const { return is_buffer_; }
+  void set_buffer(bool buffer) { is_buffer_ = buffer; }
   /// `<=n` dimensions: n is the bound, the runtime size may be smaller.
   bool is_dynamic_dimension(int64_t i) const { return dynamic_[i]; }
   void set_dynamic_dimension(int64_t i, bool dynamic) { dynamic_[i] = dynamic; }
@@ -150,13 +162,14 @@ class Shape {
   std::vector<bool> dynamic_;
   std::vector<Shape> tuple_shapes_;
   std::optional<Layout> layout_;
+  bool is_buffer_ = false;
 };
 
 /// Parses one shape in XLA's syntax, the whole text (surrounding spaces
 /// allowed), e.g. "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}",
-/// "(f32[10], s32[])", "f32[<=16,4]", "F32[3,5]{1,0:T(2,2)}" (the seed's
-/// upper-case type names are accepted). Errors name line:column, e.g.
-/// "1:9: expected ']' or ',' in dimension list".
+/// "(f32[10], s32[])", "f32[<=16,4]", "F32[3,5]{1,0:T(2,2)}" (the upper-case
+/// type names of XLA's tiled-layout documentation are accepted). Errors name
+/// line:column, e.g. "1:9: expected ']' or ',' in dimension list".
 absl::StatusOr<Shape> ParseShape(absl::string_view text);
 
 }  // namespace xla_index

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "hlo/module.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -67,21 +70,21 @@ absl::Status CheckDimensionNumbers(absl::Span<const int64_t> values,
 }
 
 // Attributes come from user text and may be as large as int64 allows, so
-// every size computed from them is computed with overflow checks.
-absl::StatusOr<int64_t> Add(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_add_overflow(a, b, &r)) {
+// every size computed from them uses the checked helpers, and an overflow is
+// reported as bad input rather than wrapped.
+absl::StatusOr<int64_t> SizeOrOverflow(std::optional<int64_t> size) {
+  if (!size.has_value()) {
     return Invalid("a size computed from the attributes overflows int64");
   }
-  return r;
+  return *size;
+}
+
+absl::StatusOr<int64_t> Add(int64_t a, int64_t b) {
+  return SizeOrOverflow(CheckedAdd(a, b));
 }
 
 absl::StatusOr<int64_t> Mul(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_mul_overflow(a, b, &r)) {
-    return Invalid("a size computed from the attributes overflows int64");
-  }
-  return r;
+  return SizeOrOverflow(CheckedMul(a, b));
 }
 
 bool Contains(absl::Span<const int64_t> values, int64_t v) {
@@ -102,6 +105,152 @@ absl::StatusOr<Shape> WrittenShape(const HloInstruction& inst) {
   return inst.shape();
 }
 
+// bitcast-convert from B to B' bits (XLA's operation-semantics
+// documentation): for B > B' a new minor dimension of size B/B' appears; for
+// B < B' the last dimension must be B'/B and is dropped.
+absl::StatusOr<Shape> InferBitcastConvert(const HloInstruction& inst) {
+  if (inst.shape().element_type() == PrimitiveType::kInvalid) {
+    return Invalid("bitcast-convert needs a written result shape");
+  }
+  const Shape& in = inst.operand(0)->shape();
+  PrimitiveType to = inst.shape().element_type();
+  int64_t from_bits = BitWidth(in.element_type());
+  int64_t to_bits = BitWidth(to);
+  Dims dims(in.dimensions().begin(), in.dimensions().end());
+  if (from_bits > to_bits) {
+    dims.push_back(from_bits / to_bits);
+  } else if (from_bits < to_bits) {
+    if (dims.empty() || dims.back() * from_bits != to_bits) {
+      return Invalid(absl::StrCat(
+          "bitcast-convert from ", PrimitiveTypeName(in.element_type()), " to ",
+          PrimitiveTypeName(to), " needs a last dimension of size ",
+          to_bits / from_bits));
+    }
+    dims.pop_back();
+  }
+  return Shape(to, dims);
+}
+
+// One operand: the result has the operand's dimensions; only the element
+// type may change (pred for is-finite, the real part's type for real/imag of
+// a complex, the written type for convert).
+absl::StatusOr<Shape> InferElementwiseUnary(const HloInstruction& inst) {
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 1));
+  const Shape& in = inst.operand(0)->shape();
+  Shape out = in;
+  out.clear_layout();
+  switch (inst.opcode()) {
+    case HloOpcode::kIsFinite:
+      if (!IsFloatingPoint(in.element_type())) {
+        return Invalid("is-finite needs a floating-point operand");
+      }
+      out.set_element_type(PrimitiveType::kPred);
+      break;
+    case HloOpcode::kAbs:  // |x| of a complex x is real.
+    case HloOpcode::kReal:
+    case HloOpcode::kImag:
+      if (in.element_type() == PrimitiveType::kC64) {
+        out.set_element_type(PrimitiveType::kF32);
+      } else if (in.element_type() == PrimitiveType::kC128) {
+        out.set_element_type(PrimitiveType::kF64);
+      }
+      break;
+    case HloOpcode::kConvert:
+      if (inst.shape().element_type() == PrimitiveType::kInvalid) {
+        return Invalid("convert needs a written result shape (its type)");
+      }
+      out.set_element_type(inst.shape().element_type());
+      break;
+    case HloOpcode::kBitcastConvert:
+      return InferBitcastConvert(inst);
+    case HloOpcode::kNot:
+      if (IsFloatingPoint(in.element_type()) || IsComplex(in.element_type())) {
+        return Invalid("not needs a pred or integer operand");
+      }
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+// Two operands of the same dimensions and element type (XLA's verifier does
+// not broadcast implicitly); compare yields pred and complex(f32, f32) c64.
+absl::StatusOr<Shape> InferElementwiseBinary(const HloInstruction& inst) {
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 2));
+  const Shape& lhs = inst.operand(0)->shape();
+  const Shape& rhs = inst.operand(1)->shape();
+  if (!lhs.SameDimensions(rhs)) {
+    return Invalid(absl::StrCat(
+        "operands of ", inst.opcode_name(), " must have the same dimensions: ",
+        lhs.ToString(false), " vs ", rhs.ToString(false)));
+  }
+  if (lhs.element_type() != rhs.element_type()) {
+    return Invalid(
+        absl::StrCat("operands of ", inst.opcode_name(),
+                     " must have the same element type: ", lhs.ToString(false),
+                     " vs ", rhs.ToString(false)));
+  }
+  Shape out = lhs;
+  out.clear_layout();
+  if (inst.opcode() == HloOpcode::kCompare) {
+    out.set_element_type(PrimitiveType::kPred);
+  } else if (inst.opcode() == HloOpcode::kComplex) {
+    if (lhs.element_type() == PrimitiveType::kF32) {
+      out.set_element_type(PrimitiveType::kC64);
+    } else if (lhs.element_type() == PrimitiveType::kF64) {
+      out.set_element_type(PrimitiveType::kC128);
+    } else {
+      return Invalid("complex needs f32 or f64 operands");
+    }
+  }
+  return out;
+}
+
+// select(pred, on_true, on_false): the shape of on_true; pred is a scalar or
+// has on_true's dimensions.
+absl::StatusOr<Shape> InferSelect(const HloInstruction& inst) {
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 3));
+  const Shape& pred = inst.operand(0)->shape();
+  const Shape& on_true = inst.operand(1)->shape();
+  const Shape& on_false = inst.operand(2)->shape();
+  if (pred.element_type() != PrimitiveType::kPred) {
+    return Invalid("select's first operand must be of type pred");
+  }
+  if (!on_true.CompatibleWith(on_false)) {
+    return Invalid(absl::StrCat(
+        "select's on_true and on_false differ: ", on_true.ToString(false),
+        " vs ", on_false.ToString(false)));
+  }
+  if (!pred.IsScalar() && !pred.SameDimensions(on_true)) {
+    return Invalid(
+        "select's predicate must be a scalar or have the "
+        "dimensions of on_true");
+  }
+  Shape out = on_true;
+  out.clear_layout();
+  return out;
+}
+
+// clamp(min, x, max): the shape of x; min and max are scalars or x-shaped.
+absl::StatusOr<Shape> InferClamp(const HloInstruction& inst) {
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 3));
+  const Shape& min = inst.operand(0)->shape();
+  const Shape& x = inst.operand(1)->shape();
+  const Shape& max = inst.operand(2)->shape();
+  for (const Shape* bound : {&min, &max}) {
+    if (bound->element_type() != x.element_type() ||
+        (!bound->IsScalar() && !bound->SameDimensions(x))) {
+      return Invalid(
+          "clamp's min and max must be scalars or arrays of "
+          "the operand's shape and type");
+    }
+  }
+  Shape out = x;
+  out.clear_layout();
+  return out;
+}
+
 absl::StatusOr<Shape> InferElementwise(const HloInstruction& inst) {
   HloOpcode op = inst.opcode();
   // XLA copies whole tuples too (a deep copy of each element).
@@ -111,139 +260,11 @@ absl::StatusOr<Shape> InferElementwise(const HloInstruction& inst) {
     out.clear_layout();
     return out;
   }
-  if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
-  if (IsElementwiseUnary(op)) {
-    if (auto s = CheckOperandCount(inst, 1); !s.ok()) return s;
-    const Shape& in = inst.operand(0)->shape();
-    Shape out = in;
-    out.clear_layout();
-    switch (op) {
-      case HloOpcode::kIsFinite:
-        if (!IsFloatingPoint(in.element_type())) {
-          return Invalid("is-finite needs a floating-point operand");
-        }
-        out.set_element_type(PrimitiveType::kPred);
-        break;
-      case HloOpcode::kReal:
-      case HloOpcode::kImag:
-        if (in.element_type() == PrimitiveType::kC64) {
-          out.set_element_type(PrimitiveType::kF32);
-        } else if (in.element_type() == PrimitiveType::kC128) {
-          out.set_element_type(PrimitiveType::kF64);
-        }
-        break;
-      case HloOpcode::kConvert: {
-        if (inst.shape().element_type() == PrimitiveType::kInvalid) {
-          return Invalid("convert needs a written result shape (its type)");
-        }
-        out.set_element_type(inst.shape().element_type());
-        break;
-      }
-      case HloOpcode::kBitcastConvert: {
-        if (inst.shape().element_type() == PrimitiveType::kInvalid) {
-          return Invalid("bitcast-convert needs a written result shape");
-        }
-        // Seed 003: for B > B' a new minor dimension B/B' appears; for
-        // B < B' the last dimension must be B'/B and is dropped.
-        PrimitiveType to = inst.shape().element_type();
-        int64_t from_bits = BitWidth(in.element_type());
-        int64_t to_bits = BitWidth(to);
-        Dims dims(in.dimensions().begin(), in.dimensions().end());
-        if (from_bits > to_bits) {
-          dims.push_back(from_bits / to_bits);
-        } else if (from_bits < to_bits) {
-          if (dims.empty() || dims.back() * from_bits != to_bits) {
-            return Invalid(absl::StrCat(
-                "bitcast-convert from ", PrimitiveTypeName(in.element_type()),
-                " to ", PrimitiveTypeName(to),
-                " needs a last dimension of size ", to_bits / from_bits));
-          }
-          dims.pop_back();
-        }
-        out = Shape(to, dims);
-        break;
-      }
-      case HloOpcode::kNot:
-        if (IsFloatingPoint(in.element_type()) ||
-            IsComplex(in.element_type())) {
-          return Invalid("not needs a pred or integer operand");
-        }
-        break;
-      default:
-        break;
-    }
-    return out;
-  }
-  if (IsElementwiseBinary(op)) {
-    if (auto s = CheckOperandCount(inst, 2); !s.ok()) return s;
-    const Shape& lhs = inst.operand(0)->shape();
-    const Shape& rhs = inst.operand(1)->shape();
-    if (!lhs.SameDimensions(rhs)) {
-      return Invalid(
-          absl::StrCat("operands of ", inst.opcode_name(),
-                       " must have the same dimensions: ", lhs.ToString(false),
-                       " vs ", rhs.ToString(false)));
-    }
-    if (lhs.element_type() != rhs.element_type()) {
-      return Invalid(absl::StrCat(
-          "operands of ", inst.opcode_name(),
-          " must have the same element type: ", lhs.ToString(false), " vs ",
-          rhs.ToString(false)));
-    }
-    Shape out = lhs;
-    out.clear_layout();
-    if (op == HloOpcode::kCompare) {
-      out.set_element_type(PrimitiveType::kPred);
-    } else if (op == HloOpcode::kComplex) {
-      if (lhs.element_type() == PrimitiveType::kF32) {
-        out.set_element_type(PrimitiveType::kC64);
-      } else if (lhs.element_type() == PrimitiveType::kF64) {
-        out.set_element_type(PrimitiveType::kC128);
-      } else {
-        return Invalid("complex needs f32 or f64 operands");
-      }
-    }
-    return out;
-  }
-  if (op == HloOpcode::kSelect) {
-    if (auto s = CheckOperandCount(inst, 3); !s.ok()) return s;
-    const Shape& pred = inst.operand(0)->shape();
-    const Shape& on_true = inst.operand(1)->shape();
-    const Shape& on_false = inst.operand(2)->shape();
-    if (pred.element_type() != PrimitiveType::kPred) {
-      return Invalid("select's first operand must be of type pred");
-    }
-    if (!on_true.CompatibleWith(on_false)) {
-      return Invalid(absl::StrCat(
-          "select's on_true and on_false differ: ", on_true.ToString(false),
-          " vs ", on_false.ToString(false)));
-    }
-    if (!pred.IsScalar() && !pred.SameDimensions(on_true)) {
-      return Invalid(
-          "select's predicate must be a scalar or have the "
-          "dimensions of on_true");
-    }
-    Shape out = on_true;
-    out.clear_layout();
-    return out;
-  }
-  if (op == HloOpcode::kClamp) {
-    if (auto s = CheckOperandCount(inst, 3); !s.ok()) return s;
-    const Shape& min = inst.operand(0)->shape();
-    const Shape& x = inst.operand(1)->shape();
-    const Shape& max = inst.operand(2)->shape();
-    for (const Shape* bound : {&min, &max}) {
-      if (bound->element_type() != x.element_type() ||
-          (!bound->IsScalar() && !bound->SameDimensions(x))) {
-        return Invalid(
-            "clamp's min and max must be scalars or arrays of "
-            "the operand's shape and type");
-      }
-    }
-    Shape out = x;
-    out.clear_layout();
-    return out;
-  }
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
+  if (IsElementwiseUnary(op)) return InferElementwiseUnary(inst);
+  if (IsElementwiseBinary(op)) return InferElementwiseBinary(inst);
+  if (op == HloOpcode::kSelect) return InferSelect(inst);
+  if (op == HloOpcode::kClamp) return InferClamp(inst);
   return Invalid("not an elementwise op");
 }
 
@@ -255,13 +276,10 @@ absl::StatusOr<Shape> InferReduce(const HloInstruction& inst) {
                      "got ",
                      inst.operand_count(), " operands"));
   }
-  if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
   const Shape& first = inst.operand(0)->shape();
-  if (auto s = CheckDimensionNumbers(inst.dimensions(), first.rank(),
-                                     "reduce dimensions");
-      !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(CheckDimensionNumbers(inst.dimensions(), first.rank(),
+                                           "reduce dimensions"));
   std::vector<Shape> outs;
   for (int64_t i = 0; i < n; ++i) {
     const Shape& input = inst.operand(i)->shape();
@@ -298,18 +316,14 @@ absl::StatusOr<int64_t> WindowOutputSize(int64_t size,
                                          const WindowDimension& w) {
   int64_t dilated = 0;
   if (size > 0) {
-    absl::StatusOr<int64_t> span = Mul(size - 1, w.base_dilation);
-    if (!span.ok()) return span;
-    dilated = *span + 1;
+    XI_ASSIGN_OR_RETURN(int64_t span, Mul(size - 1, w.base_dilation));
+    dilated = span + 1;
   }
-  absl::StatusOr<int64_t> padded = Add(dilated, w.padding_low);
-  if (!padded.ok()) return padded;
-  padded = Add(*padded, w.padding_high);
-  if (!padded.ok()) return padded;
-  absl::StatusOr<int64_t> window = Mul(w.size - 1, w.window_dilation);
-  if (!window.ok()) return window;
-  if (*padded <= *window) return int64_t{0};
-  return (*padded - *window - 1) / w.stride + 1;
+  XI_ASSIGN_OR_RETURN(int64_t low_padded, Add(dilated, w.padding_low));
+  XI_ASSIGN_OR_RETURN(int64_t padded, Add(low_padded, w.padding_high));
+  XI_ASSIGN_OR_RETURN(int64_t window, Mul(w.size - 1, w.window_dilation));
+  if (padded <= window) return int64_t{0};
+  return (padded - window - 1) / w.stride + 1;
 }
 
 absl::Status CheckWindow(const Window& window, int64_t rank) {
@@ -331,10 +345,15 @@ absl::StatusOr<Shape> InferReduceWindow(const HloInstruction& inst) {
   if (inst.operand_count() == 0 || inst.operand_count() % 2 != 0) {
     return Invalid("reduce-window expects N inputs and N init values");
   }
-  if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
   const Shape& first = inst.operand(0)->shape();
-  if (!inst.has_window()) return Invalid("reduce-window needs window={...}");
-  if (auto s = CheckWindow(inst.window(), first.rank()); !s.ok()) return s;
+  // A scalar reduce-window has a window of no dimensions, which XLA lets the
+  // text leave out.
+  if (!inst.has_window() && first.rank() > 0) {
+    return Invalid("reduce-window needs window={...}");
+  }
+  Window window = inst.has_window() ? inst.window() : Window();
+  XI_RETURN_IF_ERROR(CheckWindow(window, first.rank()));
   std::vector<Shape> outs;
   for (int64_t i = 0; i < n; ++i) {
     const Shape& input = inst.operand(i)->shape();
@@ -351,10 +370,9 @@ absl::StatusOr<Shape> InferReduceWindow(const HloInstruction& inst) {
     }
     Dims dims;
     for (int64_t d = 0; d < input.rank(); ++d) {
-      absl::StatusOr<int64_t> size =
-          WindowOutputSize(input.dimensions(d), inst.window().dimensions[d]);
-      if (!size.ok()) return size.status();
-      dims.push_back(*size);
+      XI_ASSIGN_OR_RETURN(int64_t size, WindowOutputSize(input.dimensions(d),
+                                                         window.dimensions[d]));
+      dims.push_back(size);
     }
     outs.emplace_back(input.element_type(), dims);
   }
@@ -363,8 +381,8 @@ absl::StatusOr<Shape> InferReduceWindow(const HloInstruction& inst) {
 }
 
 absl::StatusOr<Shape> InferDot(const HloInstruction& inst) {
-  if (auto s = CheckOperandCount(inst, 2); !s.ok()) return s;
-  if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 2));
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
   const Shape& lhs = inst.operand(0)->shape();
   const Shape& rhs = inst.operand(1)->shape();
   const DotDimensionNumbers& d = inst.dot_dimension_numbers();
@@ -382,16 +400,10 @@ absl::StatusOr<Shape> InferDot(const HloInstruction& inst) {
   Dims rhs_used = d.rhs_batch_dimensions;
   rhs_used.insert(rhs_used.end(), d.rhs_contracting_dimensions.begin(),
                   d.rhs_contracting_dimensions.end());
-  if (auto s = CheckDimensionNumbers(lhs_used, lhs.rank(),
-                                     "lhs batch + contracting dims");
-      !s.ok()) {
-    return s;
-  }
-  if (auto s = CheckDimensionNumbers(rhs_used, rhs.rank(),
-                                     "rhs batch + contracting dims");
-      !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(CheckDimensionNumbers(lhs_used, lhs.rank(),
+                                           "lhs batch + contracting dims"));
+  XI_RETURN_IF_ERROR(CheckDimensionNumbers(rhs_used, rhs.rank(),
+                                           "rhs batch + contracting dims"));
   for (size_t i = 0; i < lhs_used.size(); ++i) {
     if (lhs.dimensions(lhs_used[i]) != rhs.dimensions(rhs_used[i])) {
       return Invalid(absl::StrCat("lhs dimension ", lhs_used[i], " (size ",
@@ -400,7 +412,8 @@ absl::StatusOr<Shape> InferDot(const HloInstruction& inst) {
                                   " (size ", rhs.dimensions(rhs_used[i]), ")"));
     }
   }
-  // Seed 003: batch dimensions, then lhs free, then rhs free.
+  // XLA's operation-semantics documentation: batch dimensions, then lhs free,
+  // then rhs free.
   Dims dims;
   for (int64_t b : d.lhs_batch_dimensions) dims.push_back(lhs.dimensions(b));
   for (int64_t i = 0; i < lhs.rank(); ++i) {
@@ -413,8 +426,8 @@ absl::StatusOr<Shape> InferDot(const HloInstruction& inst) {
 }
 
 absl::StatusOr<Shape> InferGather(const HloInstruction& inst) {
-  if (auto s = CheckOperandCount(inst, 2); !s.ok()) return s;
-  if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 2));
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
   const Shape& operand = inst.operand(0)->shape();
   const Shape& indices = inst.operand(1)->shape();
   const GatherDimensionNumbers& g = inst.gather_dimension_numbers();
@@ -442,11 +455,8 @@ absl::StatusOr<Shape> InferGather(const HloInstruction& inst) {
                                   "]"));
     }
   }
-  if (auto s = CheckDimensionNumbers(g.collapsed_slice_dims, operand.rank(),
-                                     "collapsed_slice_dims", true);
-      !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(CheckDimensionNumbers(
+      g.collapsed_slice_dims, operand.rank(), "collapsed_slice_dims", true));
   for (int64_t d : g.collapsed_slice_dims) {
     if (slice_sizes[d] > 1) {
       return Invalid(absl::StrCat("collapsed slice dimension ", d,
@@ -454,21 +464,15 @@ absl::StatusOr<Shape> InferGather(const HloInstruction& inst) {
                                   slice_sizes[d]));
     }
   }
-  if (auto s = CheckDimensionNumbers(g.operand_batching_dims, operand.rank(),
-                                     "operand_batching_dims", true);
-      !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(CheckDimensionNumbers(
+      g.operand_batching_dims, operand.rank(), "operand_batching_dims", true));
   if (static_cast<int64_t>(g.start_index_map.size()) != index_vector_size) {
     return Invalid(absl::StrCat("start_index_map has ",
                                 g.start_index_map.size(), " entries, expected ",
                                 index_vector_size, " (the index vector size)"));
   }
-  if (auto s = CheckDimensionNumbers(g.start_index_map, operand.rank(),
-                                     "start_index_map");
-      !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(CheckDimensionNumbers(g.start_index_map, operand.rank(),
+                                           "start_index_map"));
   int64_t offset_count = operand.rank() -
                          static_cast<int64_t>(g.collapsed_slice_dims.size()) -
                          static_cast<int64_t>(g.operand_batching_dims.size());
@@ -482,11 +486,8 @@ absl::StatusOr<Shape> InferGather(const HloInstruction& inst) {
   int64_t batch_count =
       indices.rank() - (g.index_vector_dim == indices.rank() ? 0 : 1);
   int64_t out_rank = batch_count + offset_count;
-  if (auto s =
-          CheckDimensionNumbers(g.offset_dims, out_rank, "offset_dims", true);
-      !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(
+      CheckDimensionNumbers(g.offset_dims, out_rank, "offset_dims", true));
   Dims batch_sizes;
   for (int64_t i = 0; i < indices.rank(); ++i) {
     if (i != g.index_vector_dim) batch_sizes.push_back(indices.dimensions(i));
@@ -514,7 +515,7 @@ absl::StatusOr<Shape> InferScatter(const HloInstruction& inst) {
   if (inst.operand_count() < 3 || inst.operand_count() % 2 != 1) {
     return Invalid("scatter expects N operands, the indices and N updates");
   }
-  if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
   int64_t n = (inst.operand_count() - 1) / 2;
   const Shape& operand = inst.operand(0)->shape();
   const Shape& indices = inst.operand(n)->shape();
@@ -546,16 +547,10 @@ absl::StatusOr<Shape> InferScatter(const HloInstruction& inst) {
                                   "scatter dims = ",
                                   expected_rank));
     }
-    if (auto s = CheckDimensionNumbers(d.update_window_dims, updates.rank(),
-                                       "update_window_dims", true);
-        !s.ok()) {
-      return s;
-    }
-    if (auto s = CheckDimensionNumbers(d.inserted_window_dims, operand.rank(),
-                                       "inserted_window_dims", true);
-        !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(CheckDimensionNumbers(
+        d.update_window_dims, updates.rank(), "update_window_dims", true));
+    XI_RETURN_IF_ERROR(CheckDimensionNumbers(
+        d.inserted_window_dims, operand.rank(), "inserted_window_dims", true));
     if (operand.rank() != static_cast<int64_t>(d.update_window_dims.size() +
                                                d.inserted_window_dims.size() +
                                                d.input_batching_dims.size())) {
@@ -569,12 +564,9 @@ absl::StatusOr<Shape> InferScatter(const HloInstruction& inst) {
                                   d.scatter_dims_to_operand_dims.size(),
                                   " entries, expected ", index_vector_size));
     }
-    if (auto s = CheckDimensionNumbers(d.scatter_dims_to_operand_dims,
-                                       operand.rank(),
-                                       "scatter_dims_to_operand_dims");
-        !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(CheckDimensionNumbers(d.scatter_dims_to_operand_dims,
+                                             operand.rank(),
+                                             "scatter_dims_to_operand_dims"));
     // Window bounds: update dims in update_window_dims must not exceed the
     // operand's dims that are not inserted; scatter dims match indices.
     Dims window_bounds;
@@ -616,8 +608,8 @@ absl::StatusOr<Shape> InferScatter(const HloInstruction& inst) {
 }
 
 absl::StatusOr<Shape> InferConvolution(const HloInstruction& inst) {
-  if (auto s = CheckOperandCount(inst, 2); !s.ok()) return s;
-  if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 2));
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
   const Shape& lhs = inst.operand(0)->shape();
   const Shape& rhs = inst.operand(1)->shape();
   if (!inst.has_convolution_dimension_numbers()) {
@@ -639,7 +631,7 @@ absl::StatusOr<Shape> InferConvolution(const HloInstruction& inst) {
       window.dimensions.push_back(w);
     }
   }
-  if (auto s = CheckWindow(window, spatial); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(CheckWindow(window, spatial));
   int64_t fgc = inst.feature_group_count();
   int64_t bgc = inst.batch_group_count();
   if (fgc < 1 || bgc < 1) return Invalid("group counts must be >= 1");
@@ -652,9 +644,8 @@ absl::StatusOr<Shape> InferConvolution(const HloInstruction& inst) {
   int64_t input_features = lhs.dimensions(c.input_feature_dimension);
   int64_t kernel_input = rhs.dimensions(c.kernel_input_feature_dimension);
   int64_t kernel_output = rhs.dimensions(c.kernel_output_feature_dimension);
-  absl::StatusOr<int64_t> grouped_features = Mul(kernel_input, fgc);
-  if (!grouped_features.ok()) return grouped_features.status();
-  if (input_features != *grouped_features) {
+  XI_ASSIGN_OR_RETURN(int64_t grouped_features, Mul(kernel_input, fgc));
+  if (input_features != grouped_features) {
     return Invalid(absl::StrCat("input features (", input_features,
                                 ") must equal kernel input features (",
                                 kernel_input, ") * feature_group_count (", fgc,
@@ -682,10 +673,11 @@ absl::StatusOr<Shape> InferConvolution(const HloInstruction& inst) {
   dims[c.output_batch_dimension] = batch / bgc;
   dims[c.output_feature_dimension] = kernel_output;
   for (int64_t i = 0; i < spatial; ++i) {
-    absl::StatusOr<int64_t> size = WindowOutputSize(
-        lhs.dimensions(c.input_spatial_dimensions[i]), window.dimensions[i]);
-    if (!size.ok()) return size.status();
-    dims[c.output_spatial_dimensions[i]] = *size;
+    XI_ASSIGN_OR_RETURN(
+        int64_t size,
+        WindowOutputSize(lhs.dimensions(c.input_spatial_dimensions[i]),
+                         window.dimensions[i]));
+    dims[c.output_spatial_dimensions[i]] = size;
   }
   return Shape(WrittenTypeOr(inst, lhs.element_type()), dims);
 }
@@ -712,303 +704,388 @@ absl::StatusOr<Shape> InferCalled(const HloInstruction& inst,
   return out;
 }
 
-absl::StatusOr<Shape> InferShapeUnchecked(const HloInstruction& inst);
-
-// The inferred shape must itself be representable: its element count
-// (for each tuple element) fits in int64.
-absl::Status CheckElementCount(const Shape& shape) {
-  if (shape.IsTuple()) {
-    for (const Shape& element : shape.tuple_shapes()) {
-      if (auto s = CheckElementCount(element); !s.ok()) return s;
-    }
-    return absl::OkStatus();
+absl::StatusOr<Shape> InferIota(const HloInstruction& inst) {
+  XI_ASSIGN_OR_RETURN(Shape shape, WrittenShape(inst));
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 0));
+  if (!shape.IsArray() || inst.iota_dimension() < 0 ||
+      inst.iota_dimension() >= std::max<int64_t>(shape.rank(), 1)) {
+    return Invalid(absl::StrCat("iota_dimension ", inst.iota_dimension(),
+                                " is out of range"));
   }
-  int64_t count = 1;
-  for (int64_t d : shape.dimensions()) {
-    if (__builtin_mul_overflow(count, d, &count)) {
-      return Invalid(absl::StrCat("the result ", shape.ToString(false),
-                                  " has more elements than fit in int64"));
-    }
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
-
-absl::StatusOr<Shape> InferShape(const HloInstruction& inst) {
-  absl::StatusOr<Shape> shape = InferShapeUnchecked(inst);
-  if (!shape.ok()) return shape;
-  if (auto s = CheckElementCount(*shape); !s.ok()) return s;
   return shape;
 }
 
-namespace {
+absl::StatusOr<Shape> InferBroadcast(const HloInstruction& inst) {
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 1));
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
+  XI_ASSIGN_OR_RETURN(Shape out, WrittenShape(inst));
+  const Shape& in = inst.operand(0)->shape();
+  if (static_cast<int64_t>(inst.dimensions().size()) != in.rank()) {
+    return Invalid(absl::StrCat("broadcast dimensions ",
+                                ListText(inst.dimensions()),
+                                " must have one entry per operand "
+                                "dimension (",
+                                in.rank(), ")"));
+  }
+  XI_RETURN_IF_ERROR(CheckDimensionNumbers(inst.dimensions(), out.rank(),
+                                           "broadcast dimensions"));
+  for (int64_t i = 0; i < in.rank(); ++i) {
+    if (in.dimensions(i) != out.dimensions(inst.dimensions()[i])) {
+      return Invalid(
+          absl::StrCat("operand dimension ", i, " (size ", in.dimensions(i),
+                       ") must equal output dimension ", inst.dimensions()[i],
+                       " (size ", out.dimensions(inst.dimensions()[i]), ")"));
+    }
+  }
+  Shape result = out;
+  result.set_element_type(in.element_type());
+  result.clear_layout();
+  return result;
+}
 
+absl::StatusOr<Shape> InferReshapeOrBitcast(const HloInstruction& inst) {
+  HloOpcode op = inst.opcode();
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 1));
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
+  XI_ASSIGN_OR_RETURN(Shape out, WrittenShape(inst));
+  const Shape& in = inst.operand(0)->shape();
+  if (op == HloOpcode::kReshape && out.ElementCount() != in.ElementCount()) {
+    return Invalid(absl::StrCat(
+        "reshape must keep the element count: ", in.ToString(false), " has ",
+        in.ElementCount(), ", ", out.ToString(false), " has ",
+        out.ElementCount()));
+  }
+  Shape result = out;
+  if (op == HloOpcode::kReshape) result.set_element_type(in.element_type());
+  result.clear_layout();
+  return result;
+}
+
+absl::StatusOr<Shape> InferTranspose(const HloInstruction& inst) {
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 1));
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
+  const Shape& in = inst.operand(0)->shape();
+  if (static_cast<int64_t>(inst.dimensions().size()) != in.rank()) {
+    return Invalid(
+        absl::StrCat("transpose dimensions ", ListText(inst.dimensions()),
+                     " must be a permutation of ", in.rank(), " dimensions"));
+  }
+  XI_RETURN_IF_ERROR(CheckDimensionNumbers(inst.dimensions(), in.rank(),
+                                           "transpose dimensions"));
+  // XLA's operation-semantics documentation: input_dimensions[permutation[i]] =
+  // output_dimensions[i].
+  Dims dims;
+  for (int64_t p : inst.dimensions()) dims.push_back(in.dimensions(p));
+  return Shape(in.element_type(), dims);
+}
+
+absl::StatusOr<Shape> InferReverse(const HloInstruction& inst) {
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 1));
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
+  const Shape& in = inst.operand(0)->shape();
+  XI_RETURN_IF_ERROR(CheckDimensionNumbers(inst.dimensions(), in.rank(),
+                                           "reverse dimensions"));
+  Shape out = in;
+  out.clear_layout();
+  return out;
+}
+
+absl::StatusOr<Shape> InferSlice(const HloInstruction& inst) {
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 1));
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
+  const Shape& in = inst.operand(0)->shape();
+  if (static_cast<int64_t>(inst.slice().size()) != in.rank()) {
+    return Invalid(absl::StrCat("slice has ", inst.slice().size(),
+                                " ranges, expected the operand rank ",
+                                in.rank()));
+  }
+  Dims dims;
+  for (int64_t i = 0; i < in.rank(); ++i) {
+    const SliceDimension& s = inst.slice()[i];
+    if (s.start < 0 || s.start > s.limit || s.limit > in.dimensions(i) ||
+        s.stride < 1) {
+      return Invalid(absl::StrCat("slice range [", s.start, ":", s.limit, ":",
+                                  s.stride, "] of dimension ", i,
+                                  " must satisfy 0 <= start <= limit <= ",
+                                  in.dimensions(i), " and stride >= 1"));
+    }
+    // ceil((limit - start) / stride), written so it cannot overflow.
+    int64_t span = s.limit - s.start;
+    dims.push_back(span == 0 ? 0 : (span - 1) / s.stride + 1);
+  }
+  return Shape(in.element_type(), dims);
+}
+
+absl::StatusOr<Shape> InferDynamicSlice(const HloInstruction& inst) {
+  if (inst.operand_count() < 1)
+    return Invalid("dynamic-slice needs an operand");
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
+  const Shape& in = inst.operand(0)->shape();
+  // XLA also reads the older form with one vector of start indices.
+  bool index_vector =
+      inst.operand_count() == 2 && inst.operand(1)->shape().rank() == 1;
+  if (index_vector) {
+    const Shape& indices = inst.operand(1)->shape();
+    if (indices.dimensions(0) != in.rank() ||
+        !IsIntegral(indices.element_type())) {
+      return Invalid(
+          absl::StrCat("the start index vector must be an integer "
+                       "vector of ",
+                       in.rank(), " entries, not ", indices.ToString(false)));
+    }
+  } else if (inst.operand_count() != in.rank() + 1) {
+    return Invalid(absl::StrCat("dynamic-slice expects the operand and ",
+                                in.rank(), " scalar start indices, got ",
+                                inst.operand_count() - 1));
+  }
+  for (int64_t i = 1; i < inst.operand_count() && !index_vector; ++i) {
+    const Shape& index = inst.operand(i)->shape();
+    if (!index.IsScalar() || !IsIntegral(index.element_type())) {
+      return Invalid(
+          absl::StrCat("start index ", i - 1, " must be an integer scalar"));
+    }
+  }
+  const Dims& sizes = inst.dynamic_slice_sizes();
+  if (static_cast<int64_t>(sizes.size()) != in.rank()) {
+    return Invalid(absl::StrCat("dynamic_slice_sizes has ", sizes.size(),
+                                " entries, expected ", in.rank()));
+  }
+  for (int64_t i = 0; i < in.rank(); ++i) {
+    if (sizes[i] < 0 || sizes[i] > in.dimensions(i)) {
+      return Invalid(absl::StrCat("dynamic_slice_sizes[", i, "] = ", sizes[i],
+                                  " must be in [0, ", in.dimensions(i), "]"));
+    }
+  }
+  return Shape(in.element_type(), sizes);
+}
+
+absl::StatusOr<Shape> InferDynamicUpdateSlice(const HloInstruction& inst) {
+  if (inst.operand_count() < 2) {
+    return Invalid("dynamic-update-slice needs an operand and an update");
+  }
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
+  const Shape& in = inst.operand(0)->shape();
+  const Shape& update = inst.operand(1)->shape();
+  if (inst.operand_count() != in.rank() + 2) {
+    return Invalid(absl::StrCat(
+        "dynamic-update-slice expects the operand, the update and ", in.rank(),
+        " scalar start indices, got ", inst.operand_count() - 2));
+  }
+  if (update.rank() != in.rank() ||
+      update.element_type() != in.element_type()) {
+    return Invalid("the update must have the operand's rank and type");
+  }
+  for (int64_t i = 0; i < in.rank(); ++i) {
+    if (update.dimensions(i) > in.dimensions(i)) {
+      return Invalid(
+          absl::StrCat("update dimension ", i, " (size ", update.dimensions(i),
+                       ") exceeds the operand's size ", in.dimensions(i)));
+    }
+  }
+  for (int64_t i = 2; i < inst.operand_count(); ++i) {
+    const Shape& index = inst.operand(i)->shape();
+    if (!index.IsScalar() || !IsIntegral(index.element_type())) {
+      return Invalid(
+          absl::StrCat("start index ", i - 2, " must be an integer scalar"));
+    }
+  }
+  Shape out = in;
+  out.clear_layout();
+  return out;
+}
+
+absl::StatusOr<Shape> InferConcatenate(const HloInstruction& inst) {
+  if (inst.operand_count() < 1) return Invalid("concatenate needs operands");
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
+  const Shape& first = inst.operand(0)->shape();
+  if (inst.dimensions().size() != 1) {
+    return Invalid("concatenate needs dimensions={d} with one entry");
+  }
+  int64_t dim = inst.dimensions()[0];
+  if (first.rank() == 0 || dim < 0 || dim >= first.rank()) {
+    return Invalid(absl::StrCat("concatenate dimension ", dim,
+                                " must be in [0, ", first.rank(), ")"));
+  }
+  Dims dims(first.dimensions().begin(), first.dimensions().end());
+  dims[dim] = 0;
+  for (int64_t k = 0; k < inst.operand_count(); ++k) {
+    const Shape& s = inst.operand(k)->shape();
+    if (s.rank() != first.rank() || s.element_type() != first.element_type()) {
+      return Invalid(
+          "concatenate operands must have the same rank and "
+          "type");
+    }
+    for (int64_t i = 0; i < s.rank(); ++i) {
+      if (i != dim && s.dimensions(i) != first.dimensions(i)) {
+        return Invalid(absl::StrCat("operand ", k, " differs in dimension ", i,
+                                    " (", s.dimensions(i), " vs ",
+                                    first.dimensions(i), ")"));
+      }
+    }
+    XI_ASSIGN_OR_RETURN(int64_t sum, Add(dims[dim], s.dimensions(dim)));
+    dims[dim] = sum;
+  }
+  return Shape(first.element_type(), dims);
+}
+
+absl::StatusOr<Shape> InferPad(const HloInstruction& inst) {
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 2));
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
+  const Shape& in = inst.operand(0)->shape();
+  const Shape& value = inst.operand(1)->shape();
+  if (!value.IsScalar() || value.element_type() != in.element_type()) {
+    return Invalid(
+        "the padding value must be a scalar of the operand's "
+        "type");
+  }
+  const PaddingConfig& config = inst.padding_config();
+  if (static_cast<int64_t>(config.size()) != in.rank()) {
+    return Invalid(absl::StrCat("padding has ", config.size(),
+                                " dimensions, expected ", in.rank()));
+  }
+  Dims dims;
+  for (int64_t i = 0; i < in.rank(); ++i) {
+    const PaddingDimension& p = config[i];
+    if (p.interior < 0) {
+      return Invalid("interior padding must not be negative");
+    }
+    int64_t d = in.dimensions(i);
+    // low + high + d + (d - 1) * interior, each step checked.
+    XI_ASSIGN_OR_RETURN(int64_t interior,
+                        Mul(std::max<int64_t>(d - 1, 0), p.interior));
+    XI_ASSIGN_OR_RETURN(int64_t size, Add(interior, d));
+    XI_ASSIGN_OR_RETURN(size, Add(size, p.low));
+    XI_ASSIGN_OR_RETURN(size, Add(size, p.high));
+    if (size < 0) {
+      return Invalid(absl::StrCat("padding of dimension ", i,
+                                  " leaves a negative size ", size));
+    }
+    dims.push_back(size);
+  }
+  return Shape(in.element_type(), dims);
+}
+
+absl::StatusOr<Shape> InferMap(const HloInstruction& inst) {
+  if (inst.operand_count() < 1) return Invalid("map needs operands");
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
+  const Shape& first = inst.operand(0)->shape();
+  for (int64_t k = 1; k < inst.operand_count(); ++k) {
+    if (!inst.operand(k)->shape().SameDimensions(first)) {
+      return Invalid("map operands must have the same dimensions");
+    }
+  }
+  PrimitiveType type = WrittenTypeOr(inst, first.element_type());
+  if (const HloComputation* f = inst.to_apply()) {
+    if (static_cast<int64_t>(f->parameters().size()) != inst.operand_count()) {
+      return Invalid("map's computation must take one scalar per operand");
+    }
+    if (!f->root()->shape().IsScalar()) {
+      return Invalid("map's computation must return a scalar");
+    }
+    type = f->root()->shape().element_type();
+  }
+  Shape out = first;
+  out.set_element_type(type);
+  out.clear_layout();
+  return out;
+}
+
+absl::StatusOr<Shape> InferSort(const HloInstruction& inst) {
+  if (inst.operand_count() < 1) return Invalid("sort needs operands");
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
+  const Shape& first = inst.operand(0)->shape();
+  int64_t dim =
+      inst.dimensions().empty() ? first.rank() - 1 : inst.dimensions()[0];
+  if (dim < 0 || dim >= std::max<int64_t>(first.rank(), 1)) {
+    return Invalid(absl::StrCat("sort dimension ", dim, " is out of range"));
+  }
+  std::vector<Shape> outs;
+  for (int64_t k = 0; k < inst.operand_count(); ++k) {
+    Shape s = inst.operand(k)->shape();
+    if (!s.SameDimensions(first)) {
+      return Invalid("sort operands must have the same dimensions");
+    }
+    s.clear_layout();
+    outs.push_back(s);
+  }
+  if (outs.size() == 1) return outs[0];
+  return Shape::MakeTuple(outs);
+}
+
+absl::StatusOr<Shape> InferTuple(const HloInstruction& inst) {
+  std::vector<Shape> elements;
+  for (const HloInstruction* operand : inst.operands()) {
+    Shape s = operand->shape();
+    s.clear_layout();
+    elements.push_back(s);
+  }
+  return Shape::MakeTuple(elements);
+}
+
+absl::StatusOr<Shape> InferGetTupleElement(const HloInstruction& inst) {
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 1));
+  const Shape& in = inst.operand(0)->shape();
+  if (!in.IsTuple()) {
+    return Invalid("get-tuple-element needs a tuple operand");
+  }
+  int64_t index = inst.tuple_index();
+  if (index < 0 || index >= static_cast<int64_t>(in.tuple_shapes().size())) {
+    return Invalid(absl::StrCat("index=", index, " is out of range for ",
+                                in.ToString(false)));
+  }
+  return in.tuple_shapes(index);
+}
+
+// Ops the library does not model keep their written shape, except where
+// XLA infers one the text may leave out: a conditional returns what its
+// branches return.
+absl::StatusOr<Shape> InferUnmodelled(const HloInstruction& inst) {
+  if (inst.shape().element_type() != PrimitiveType::kInvalid ||
+      inst.opcode_name() != "conditional") {
+    return WrittenShape(inst);
+  }
+  for (const CalledComputation& called : inst.called_computations()) {
+    if (called.computation != nullptr) {
+      Shape out = called.computation->root()->shape();
+      out.clear_layout();
+      return out;
+    }
+  }
+  return Invalid("conditional needs a written result shape or its branches");
+}
+
+// One inference rule per opcode or op family; ops with no rule (collectives,
+// custom-call, while, ...) keep their written shape.
 absl::StatusOr<Shape> InferShapeUnchecked(const HloInstruction& inst) {
   HloOpcode op = inst.opcode();
   if (IsElementwise(op)) return InferElementwise(inst);
   switch (op) {
     case HloOpcode::kParameter:
     case HloOpcode::kConstant:
-    case HloOpcode::kUnknown:
       return WrittenShape(inst);
-    case HloOpcode::kIota: {
-      absl::StatusOr<Shape> shape = WrittenShape(inst);
-      if (!shape.ok()) return shape;
-      if (auto s = CheckOperandCount(inst, 0); !s.ok()) return s;
-      if (!shape->IsArray() || inst.iota_dimension() < 0 ||
-          inst.iota_dimension() >= std::max<int64_t>(shape->rank(), 1)) {
-        return Invalid(absl::StrCat("iota_dimension ", inst.iota_dimension(),
-                                    " is out of range"));
-      }
-      return shape;
-    }
-    case HloOpcode::kBroadcast: {
-      if (auto s = CheckOperandCount(inst, 1); !s.ok()) return s;
-      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
-      absl::StatusOr<Shape> out = WrittenShape(inst);
-      if (!out.ok()) return out;
-      const Shape& in = inst.operand(0)->shape();
-      if (static_cast<int64_t>(inst.dimensions().size()) != in.rank()) {
-        return Invalid(absl::StrCat("broadcast dimensions ",
-                                    ListText(inst.dimensions()),
-                                    " must have one entry per operand "
-                                    "dimension (",
-                                    in.rank(), ")"));
-      }
-      if (auto s = CheckDimensionNumbers(inst.dimensions(), out->rank(),
-                                         "broadcast dimensions");
-          !s.ok()) {
-        return s;
-      }
-      for (int64_t i = 0; i < in.rank(); ++i) {
-        if (in.dimensions(i) != out->dimensions(inst.dimensions()[i])) {
-          return Invalid(absl::StrCat(
-              "operand dimension ", i, " (size ", in.dimensions(i),
-              ") must equal output dimension ", inst.dimensions()[i], " (size ",
-              out->dimensions(inst.dimensions()[i]), ")"));
-        }
-      }
-      Shape result = *out;
-      result.set_element_type(in.element_type());
-      result.clear_layout();
-      return result;
-    }
+    case HloOpcode::kUnknown:
+      return InferUnmodelled(inst);
+    case HloOpcode::kIota:
+      return InferIota(inst);
+    case HloOpcode::kBroadcast:
+      return InferBroadcast(inst);
     case HloOpcode::kReshape:
-    case HloOpcode::kBitcast: {
-      if (auto s = CheckOperandCount(inst, 1); !s.ok()) return s;
-      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
-      absl::StatusOr<Shape> out = WrittenShape(inst);
-      if (!out.ok()) return out;
-      const Shape& in = inst.operand(0)->shape();
-      if (op == HloOpcode::kReshape &&
-          out->ElementCount() != in.ElementCount()) {
-        return Invalid(absl::StrCat(
-            "reshape must keep the element count: ", in.ToString(false),
-            " has ", in.ElementCount(), ", ", out->ToString(false), " has ",
-            out->ElementCount()));
-      }
-      Shape result = *out;
-      if (op == HloOpcode::kReshape) result.set_element_type(in.element_type());
-      result.clear_layout();
-      return result;
-    }
-    case HloOpcode::kTranspose: {
-      if (auto s = CheckOperandCount(inst, 1); !s.ok()) return s;
-      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
-      const Shape& in = inst.operand(0)->shape();
-      if (static_cast<int64_t>(inst.dimensions().size()) != in.rank()) {
-        return Invalid(absl::StrCat(
-            "transpose dimensions ", ListText(inst.dimensions()),
-            " must be a permutation of ", in.rank(), " dimensions"));
-      }
-      if (auto s = CheckDimensionNumbers(inst.dimensions(), in.rank(),
-                                         "transpose dimensions");
-          !s.ok()) {
-        return s;
-      }
-      // Seed 003: input_dimensions[permutation[i]] = output_dimensions[i].
-      Dims dims;
-      for (int64_t p : inst.dimensions()) dims.push_back(in.dimensions(p));
-      return Shape(in.element_type(), dims);
-    }
-    case HloOpcode::kReverse: {
-      if (auto s = CheckOperandCount(inst, 1); !s.ok()) return s;
-      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
-      const Shape& in = inst.operand(0)->shape();
-      if (auto s = CheckDimensionNumbers(inst.dimensions(), in.rank(),
-                                         "reverse dimensions");
-          !s.ok()) {
-        return s;
-      }
-      Shape out = in;
-      out.clear_layout();
-      return out;
-    }
-    case HloOpcode::kSlice: {
-      if (auto s = CheckOperandCount(inst, 1); !s.ok()) return s;
-      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
-      const Shape& in = inst.operand(0)->shape();
-      if (static_cast<int64_t>(inst.slice().size()) != in.rank()) {
-        return Invalid(absl::StrCat("slice has ", inst.slice().size(),
-                                    " ranges, expected the operand rank ",
-                                    in.rank()));
-      }
-      Dims dims;
-      for (int64_t i = 0; i < in.rank(); ++i) {
-        const SliceDimension& s = inst.slice()[i];
-        if (s.start < 0 || s.start > s.limit || s.limit > in.dimensions(i) ||
-            s.stride < 1) {
-          return Invalid(absl::StrCat("slice range [", s.start, ":", s.limit,
-                                      ":", s.stride, "] of dimension ", i,
-                                      " must satisfy 0 <= start <= limit <= ",
-                                      in.dimensions(i), " and stride >= 1"));
-        }
-        // ceil((limit - start) / stride), written so it cannot overflow.
-        int64_t span = s.limit - s.start;
-        dims.push_back(span == 0 ? 0 : (span - 1) / s.stride + 1);
-      }
-      return Shape(in.element_type(), dims);
-    }
-    case HloOpcode::kDynamicSlice: {
-      if (inst.operand_count() < 1)
-        return Invalid("dynamic-slice needs an operand");
-      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
-      const Shape& in = inst.operand(0)->shape();
-      if (inst.operand_count() != in.rank() + 1) {
-        return Invalid(absl::StrCat("dynamic-slice expects the operand and ",
-                                    in.rank(), " scalar start indices, got ",
-                                    inst.operand_count() - 1));
-      }
-      for (int64_t i = 1; i < inst.operand_count(); ++i) {
-        const Shape& index = inst.operand(i)->shape();
-        if (!index.IsScalar() || !IsIntegral(index.element_type())) {
-          return Invalid(absl::StrCat("start index ", i - 1,
-                                      " must be an integer scalar"));
-        }
-      }
-      const Dims& sizes = inst.dynamic_slice_sizes();
-      if (static_cast<int64_t>(sizes.size()) != in.rank()) {
-        return Invalid(absl::StrCat("dynamic_slice_sizes has ", sizes.size(),
-                                    " entries, expected ", in.rank()));
-      }
-      for (int64_t i = 0; i < in.rank(); ++i) {
-        if (sizes[i] < 0 || sizes[i] > in.dimensions(i)) {
-          return Invalid(absl::StrCat("dynamic_slice_sizes[", i,
-                                      "] = ", sizes[i], " must be in [0, ",
-                                      in.dimensions(i), "]"));
-        }
-      }
-      return Shape(in.element_type(), sizes);
-    }
-    case HloOpcode::kDynamicUpdateSlice: {
-      if (inst.operand_count() < 2) {
-        return Invalid("dynamic-update-slice needs an operand and an update");
-      }
-      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
-      const Shape& in = inst.operand(0)->shape();
-      const Shape& update = inst.operand(1)->shape();
-      if (inst.operand_count() != in.rank() + 2) {
-        return Invalid(absl::StrCat(
-            "dynamic-update-slice expects the operand, the update and ",
-            in.rank(), " scalar start indices, got ",
-            inst.operand_count() - 2));
-      }
-      if (update.rank() != in.rank() ||
-          update.element_type() != in.element_type()) {
-        return Invalid("the update must have the operand's rank and type");
-      }
-      for (int64_t i = 0; i < in.rank(); ++i) {
-        if (update.dimensions(i) > in.dimensions(i)) {
-          return Invalid(absl::StrCat(
-              "update dimension ", i, " (size ", update.dimensions(i),
-              ") exceeds the operand's size ", in.dimensions(i)));
-        }
-      }
-      for (int64_t i = 2; i < inst.operand_count(); ++i) {
-        const Shape& index = inst.operand(i)->shape();
-        if (!index.IsScalar() || !IsIntegral(index.element_type())) {
-          return Invalid(absl::StrCat("start index ", i - 2,
-                                      " must be an integer scalar"));
-        }
-      }
-      Shape out = in;
-      out.clear_layout();
-      return out;
-    }
-    case HloOpcode::kConcatenate: {
-      if (inst.operand_count() < 1)
-        return Invalid("concatenate needs operands");
-      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
-      const Shape& first = inst.operand(0)->shape();
-      if (inst.dimensions().size() != 1) {
-        return Invalid("concatenate needs dimensions={d} with one entry");
-      }
-      int64_t dim = inst.dimensions()[0];
-      if (first.rank() == 0 || dim < 0 || dim >= first.rank()) {
-        return Invalid(absl::StrCat("concatenate dimension ", dim,
-                                    " must be in [0, ", first.rank(), ")"));
-      }
-      Dims dims(first.dimensions().begin(), first.dimensions().end());
-      dims[dim] = 0;
-      for (int64_t k = 0; k < inst.operand_count(); ++k) {
-        const Shape& s = inst.operand(k)->shape();
-        if (s.rank() != first.rank() ||
-            s.element_type() != first.element_type()) {
-          return Invalid(
-              "concatenate operands must have the same rank and "
-              "type");
-        }
-        for (int64_t i = 0; i < s.rank(); ++i) {
-          if (i != dim && s.dimensions(i) != first.dimensions(i)) {
-            return Invalid(absl::StrCat("operand ", k, " differs in dimension ",
-                                        i, " (", s.dimensions(i), " vs ",
-                                        first.dimensions(i), ")"));
-          }
-        }
-        absl::StatusOr<int64_t> sum = Add(dims[dim], s.dimensions(dim));
-        if (!sum.ok()) return sum.status();
-        dims[dim] = *sum;
-      }
-      return Shape(first.element_type(), dims);
-    }
-    case HloOpcode::kPad: {
-      if (auto s = CheckOperandCount(inst, 2); !s.ok()) return s;
-      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
-      const Shape& in = inst.operand(0)->shape();
-      const Shape& value = inst.operand(1)->shape();
-      if (!value.IsScalar() || value.element_type() != in.element_type()) {
-        return Invalid(
-            "the padding value must be a scalar of the operand's "
-            "type");
-      }
-      const PaddingConfig& config = inst.padding_config();
-      if (static_cast<int64_t>(config.size()) != in.rank()) {
-        return Invalid(absl::StrCat("padding has ", config.size(),
-                                    " dimensions, expected ", in.rank()));
-      }
-      Dims dims;
-      for (int64_t i = 0; i < in.rank(); ++i) {
-        const PaddingDimension& p = config[i];
-        if (p.interior < 0) {
-          return Invalid("interior padding must not be negative");
-        }
-        int64_t d = in.dimensions(i);
-        // low + high + d + (d - 1) * interior, each step checked.
-        absl::StatusOr<int64_t> size =
-            Mul(std::max<int64_t>(d - 1, 0), p.interior);
-        if (size.ok()) size = Add(*size, d);
-        if (size.ok()) size = Add(*size, p.low);
-        if (size.ok()) size = Add(*size, p.high);
-        if (!size.ok()) return size.status();
-        if (*size < 0) {
-          return Invalid(absl::StrCat("padding of dimension ", i,
-                                      " leaves a negative size ", *size));
-        }
-        dims.push_back(*size);
-      }
-      return Shape(in.element_type(), dims);
-    }
+    case HloOpcode::kBitcast:
+      return InferReshapeOrBitcast(inst);
+    case HloOpcode::kTranspose:
+      return InferTranspose(inst);
+    case HloOpcode::kReverse:
+      return InferReverse(inst);
+    case HloOpcode::kSlice:
+      return InferSlice(inst);
+    case HloOpcode::kDynamicSlice:
+      return InferDynamicSlice(inst);
+    case HloOpcode::kDynamicUpdateSlice:
+      return InferDynamicUpdateSlice(inst);
+    case HloOpcode::kConcatenate:
+      return InferConcatenate(inst);
+    case HloOpcode::kPad:
+      return InferPad(inst);
     case HloOpcode::kReduce:
       return InferReduce(inst);
     case HloOpcode::kReduceWindow:
@@ -1021,76 +1098,14 @@ absl::StatusOr<Shape> InferShapeUnchecked(const HloInstruction& inst) {
       return InferScatter(inst);
     case HloOpcode::kConvolution:
       return InferConvolution(inst);
-    case HloOpcode::kMap: {
-      if (inst.operand_count() < 1) return Invalid("map needs operands");
-      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
-      const Shape& first = inst.operand(0)->shape();
-      for (int64_t k = 1; k < inst.operand_count(); ++k) {
-        if (!inst.operand(k)->shape().SameDimensions(first)) {
-          return Invalid("map operands must have the same dimensions");
-        }
-      }
-      PrimitiveType type = WrittenTypeOr(inst, first.element_type());
-      if (const HloComputation* f = inst.to_apply()) {
-        if (static_cast<int64_t>(f->parameters().size()) !=
-            inst.operand_count()) {
-          return Invalid("map's computation must take one scalar per operand");
-        }
-        if (!f->root()->shape().IsScalar()) {
-          return Invalid("map's computation must return a scalar");
-        }
-        type = f->root()->shape().element_type();
-      }
-      Shape out = first;
-      out.set_element_type(type);
-      out.clear_layout();
-      return out;
-    }
-    case HloOpcode::kSort: {
-      if (inst.operand_count() < 1) return Invalid("sort needs operands");
-      if (auto s = CheckArrayOperands(inst); !s.ok()) return s;
-      const Shape& first = inst.operand(0)->shape();
-      int64_t dim =
-          inst.dimensions().empty() ? first.rank() - 1 : inst.dimensions()[0];
-      if (dim < 0 || dim >= std::max<int64_t>(first.rank(), 1)) {
-        return Invalid(
-            absl::StrCat("sort dimension ", dim, " is out of range"));
-      }
-      std::vector<Shape> outs;
-      for (int64_t k = 0; k < inst.operand_count(); ++k) {
-        Shape s = inst.operand(k)->shape();
-        if (!s.SameDimensions(first)) {
-          return Invalid("sort operands must have the same dimensions");
-        }
-        s.clear_layout();
-        outs.push_back(s);
-      }
-      if (outs.size() == 1) return outs[0];
-      return Shape::MakeTuple(outs);
-    }
-    case HloOpcode::kTuple: {
-      std::vector<Shape> elements;
-      for (const HloInstruction* operand : inst.operands()) {
-        Shape s = operand->shape();
-        s.clear_layout();
-        elements.push_back(s);
-      }
-      return Shape::MakeTuple(elements);
-    }
-    case HloOpcode::kGetTupleElement: {
-      if (auto s = CheckOperandCount(inst, 1); !s.ok()) return s;
-      const Shape& in = inst.operand(0)->shape();
-      if (!in.IsTuple()) {
-        return Invalid("get-tuple-element needs a tuple operand");
-      }
-      int64_t index = inst.tuple_index();
-      if (index < 0 ||
-          index >= static_cast<int64_t>(in.tuple_shapes().size())) {
-        return Invalid(absl::StrCat("index=", index, " is out of range for ",
-                                    in.ToString(false)));
-      }
-      return in.tuple_shapes(index);
-    }
+    case HloOpcode::kMap:
+      return InferMap(inst);
+    case HloOpcode::kSort:
+      return InferSort(inst);
+    case HloOpcode::kTuple:
+      return InferTuple(inst);
+    case HloOpcode::kGetTupleElement:
+      return InferGetTupleElement(inst);
     case HloOpcode::kCall:
     case HloOpcode::kFusion:
       return InferCalled(inst, inst.fused_computation());
@@ -1099,5 +1114,36 @@ absl::StatusOr<Shape> InferShapeUnchecked(const HloInstruction& inst) {
   }
 }
 
+// The inferred shape must itself be representable: its element count
+// (for each tuple element) fits in int64.
+absl::Status CheckElementCount(const Shape& shape) {
+  if (shape.IsTuple()) {
+    for (const Shape& element : shape.tuple_shapes()) {
+      XI_RETURN_IF_ERROR(CheckElementCount(element));
+    }
+    return absl::OkStatus();
+  }
+  if (!CheckedProduct(shape.dimensions()).has_value()) {
+    return Invalid(absl::StrCat("the result ", shape.ToString(false),
+                                " has more elements than fit in int64"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+absl::StatusOr<Shape> InferShape(const HloInstruction& inst) {
+  // No rule computes with an unbounded `?` dimension (it has no size): such
+  // an instruction keeps its written shape, which the verifier refuses
+  // where the entry's result depends on it.
+  bool unbounded = inst.shape().HasUnboundedDimension();
+  for (const HloInstruction* operand : inst.operands()) {
+    unbounded = unbounded || operand->shape().HasUnboundedDimension();
+  }
+  if (unbounded) return WrittenShape(inst);
+  XI_ASSIGN_OR_RETURN(Shape shape, InferShapeUnchecked(inst));
+  XI_RETURN_IF_ERROR(CheckElementCount(shape));
+  return shape;
+}
+
 }  // namespace xla_index

@@ -2,8 +2,8 @@
 #define XLA_INDEX_HLO_SHAPE_INFERENCE_H_
 
 // The result shape of an instruction from its operands' shapes and its
-// attributes, following the operation-semantics seed (003). Along the way
-// every constraint the seed states is checked (operand counts, ranks,
+// attributes, following XLA's operation-semantics documentation. Along
+// the way every constraint it states is checked (operand counts, ranks,
 // dimension numbers in range and distinct, slice bounds, padding, gather /
 // scatter / dot / convolution dimension numbers), so inference doubles as
 // the per-instruction verifier.

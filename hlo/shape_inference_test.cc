@@ -27,7 +27,8 @@ struct Case {
 
 TEST(ShapeInferenceTest, InfersResultShapes) {
   const std::vector<Case> cases = {
-      // Seed 000's examples, with the result shape left out.
+      // Examples of XLA's indexing-analysis documentation, with the result
+      // shape left out.
       {"dynamic_slice",
        "src = s32[2,2,258] parameter(0)\nof1 = s32[] parameter(1)\nof2 = "
        "s32[] parameter(2)\nof3 = s32[] parameter(3)\nds = dynamic-slice(src, "
@@ -134,8 +135,8 @@ TEST(ShapeInferenceTest, InfersResultShapes) {
   }
 }
 
-// Seed 003's bitcast-convert rules: B > B' adds a minor dimension B/B',
-// B < B' drops a last dimension of size B'/B.
+// The bitcast-convert rules of XLA's operation-semantics documentation: B > B'
+// adds a minor dimension B/B', B < B' drops a last dimension of size B'/B.
 TEST(ShapeInferenceTest, BitcastConvertBetweenWidths) {
   for (absl::string_view good : {
            "i = f32[10] parameter(0)\no = f16[10,2] bitcast-convert(i)",

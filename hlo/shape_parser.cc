@@ -1,7 +1,9 @@
 #include "hlo/shape_parser.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +13,8 @@
 #include "hlo/primitive_type.h"
 #include "hlo/shape.h"
 #include "hlo/text_cursor.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -39,31 +43,25 @@ absl::StatusOr<int64_t> ParsePositiveInLayout(TextCursor& cursor,
                                               absl::string_view what) {
   cursor.SkipSpace();
   const char* start = cursor.pos();
-  absl::StatusOr<int64_t> value = cursor.ParseInt(what);
-  if (!value.ok()) return value.status();
-  if (*value < 0) {
+  XI_ASSIGN_OR_RETURN(int64_t value, cursor.ParseInt(what));
+  if (value < 0) {
     return cursor.ErrorAt(start, absl::StrCat(what, " must not be negative"));
   }
-  return *value;
+  return value;
 }
 
 // Reads `(n)` after a one-letter layout attribute.
 absl::StatusOr<int64_t> ParseParenthesizedInt(TextCursor& cursor,
                                               absl::string_view what) {
-  if (auto s = cursor.Expect('(', absl::StrCat("after ", what)); !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<int64_t> value = ParsePositiveInLayout(cursor, what);
-  if (!value.ok()) return value.status();
-  if (auto s = cursor.Expect(')', absl::StrCat("to close ", what)); !s.ok()) {
-    return s;
-  }
-  return *value;
+  XI_RETURN_IF_ERROR(cursor.Expect('(', absl::StrCat("after ", what)));
+  XI_ASSIGN_OR_RETURN(int64_t value, ParsePositiveInLayout(cursor, what));
+  XI_RETURN_IF_ERROR(cursor.Expect(')', absl::StrCat("to close ", what)));
+  return value;
 }
 
 absl::StatusOr<Tile> ParseTile(TextCursor& cursor) {
   Tile tile;
-  if (auto s = cursor.Expect('(', "to open a tile"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(cursor.Expect('(', "to open a tile"));
   if (cursor.TryConsume(')')) return tile;
   do {
     if (cursor.TryConsume('*')) {
@@ -72,14 +70,13 @@ absl::StatusOr<Tile> ParseTile(TextCursor& cursor) {
     }
     cursor.SkipSpace();
     const char* start = cursor.pos();
-    absl::StatusOr<int64_t> size = cursor.ParseInt("tile size");
-    if (!size.ok()) return size.status();
-    if (*size <= 0) {
+    XI_ASSIGN_OR_RETURN(int64_t size, cursor.ParseInt("tile size"));
+    if (size <= 0) {
       return cursor.ErrorAt(start, "tile sizes must be positive (or '*')");
     }
-    tile.dimensions.push_back(*size);
+    tile.dimensions.push_back(size);
   } while (cursor.TryConsume(','));
-  if (auto s = cursor.Expect(')', "or ',' in tile"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(cursor.Expect(')', "or ',' in tile"));
   return tile;
 }
 
@@ -93,10 +90,9 @@ absl::StatusOr<Layout> ParseLayout(TextCursor& cursor, int64_t rank,
   const char* start = cursor.pos();
   if (cursor.Peek() != ':' && cursor.Peek() != '}') {
     do {
-      absl::StatusOr<int64_t> dim =
-          ParsePositiveInLayout(cursor, "minor_to_major dimension");
-      if (!dim.ok()) return dim.status();
-      layout.minor_to_major.push_back(*dim);
+      XI_ASSIGN_OR_RETURN(int64_t dim, ParsePositiveInLayout(
+                                           cursor, "minor_to_major dimension"));
+      layout.minor_to_major.push_back(dim);
     } while (cursor.TryConsume(','));
   }
   // minor_to_major must be a permutation of 0..rank-1.
@@ -116,14 +112,67 @@ absl::StatusOr<Layout> ParseLayout(TextCursor& cursor, int64_t rank,
                             rank, " dimension numbers"));
   }
   if (cursor.TryConsume(':')) {
-    if (auto s = ParseLayoutAttributes(cursor, layout, depth); !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(ParseLayoutAttributes(cursor, layout, depth));
   }
   return layout;
 }
 
-absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth);
+absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth,
+                                     bool module_syntax = false);
+
+// The size of the array must be representable: its element count fits in
+// int64 and, in module text (`check_bytes`), so does its size in bytes (one
+// byte at least per element, sub-byte types unpacked), as XLA's shape
+// validation requires, so no later stage computes with a wrapped size. A
+// shape read alone (ParseShape) is left to the layout code, which checks
+// its size in bits with the layout's element size.
+absl::Status CheckArraySize(TextCursor& cursor, const char* start,
+                            PrimitiveType type, absl::Span<const int64_t> dims,
+                            bool check_bytes) {
+  // An unbounded `?` dimension has no size to count.
+  std::vector<int64_t> sizes;
+  for (int64_t d : dims) {
+    if (d != Shape::kUnboundedSize) sizes.push_back(d);
+  }
+  std::optional<int64_t> count = CheckedProduct(sizes);
+  if (!count.has_value()) {
+    return cursor.ErrorAt(start, "shape has more elements than fit in 64 bits");
+  }
+  if (!check_bytes) return absl::OkStatus();
+  int64_t bits = BitWidth(type);
+  int64_t bytes_per_element = std::max<int64_t>(1, (bits + 7) / 8);
+  if (!CheckedMul(*count, bytes_per_element).has_value()) {
+    return cursor.ErrorAt(
+        start, absl::StrCat(*count, " elements of ", bits,
+                            " bits overflow int64 as a size in bytes"));
+  }
+  return absl::OkStatus();
+}
+
+// A layout follows the dimensions: `f32[2,3]{1,0}`, also after spaces
+// (`f32[2,3] {1,0}`) when the brace holds what a layout starts with (a
+// dimension number, ':' or '}') and, as XLA prints layouts, no space up to
+// its '}'. Otherwise the brace is something else: a computation body in
+// `(p: f32[]) -> f32[] {`, a literal in `literal=s32[2] {1, 2}`.
+bool LayoutFollows(TextCursor& cursor) {
+  if (cursor.PeekRaw() == '{') return true;
+  const char* start = cursor.pos();
+  cursor.SkipSpace();
+  const char* brace = cursor.pos();
+  cursor.set_pos(start);
+  if (brace >= cursor.end() || *brace != '{' || brace + 1 >= cursor.end()) {
+    return false;
+  }
+  char first = brace[1];
+  if (!((first >= '0' && first <= '9') || first == ':' || first == '}')) {
+    return false;
+  }
+  for (const char* p = brace + 1; p < cursor.end(); ++p) {
+    if (*p == '}') return true;
+    if (absl::ascii_isspace(static_cast<unsigned char>(*p))) return false;
+  }
+  return false;
+}
 
 absl::Status ParseLayoutAttributes(TextCursor& cursor, Layout& layout,
                                    int depth) {
@@ -137,24 +186,20 @@ absl::Status ParseLayoutAttributes(TextCursor& cursor, Layout& layout,
       }
       while (cursor.TryConsume('(')) {
         SplitConfig config;
-        absl::StatusOr<int64_t> dim =
-            ParsePositiveInLayout(cursor, "split dimension");
-        if (!dim.ok()) return dim.status();
-        config.dimension = *dim;
-        if (auto s = cursor.Expect(':', "in split config"); !s.ok()) return s;
+        XI_ASSIGN_OR_RETURN(int64_t dim,
+                            ParsePositiveInLayout(cursor, "split dimension"));
+        config.dimension = dim;
+        XI_RETURN_IF_ERROR(cursor.Expect(':', "in split config"));
         do {
-          absl::StatusOr<int64_t> index =
-              ParsePositiveInLayout(cursor, "split index");
-          if (!index.ok()) return index.status();
-          config.split_indices.push_back(*index);
+          XI_ASSIGN_OR_RETURN(int64_t index,
+                              ParsePositiveInLayout(cursor, "split index"));
+          config.split_indices.push_back(index);
         } while (cursor.TryConsume(','));
-        if (auto s = cursor.Expect(')', "to close split config"); !s.ok()) {
-          return s;
-        }
+        XI_RETURN_IF_ERROR(cursor.Expect(')', "to close split config"));
         layout.split_configs.push_back(std::move(config));
       }
     } else if (cursor.TryConsume('D')) {
-      if (auto s = cursor.Expect('(', "after D"); !s.ok()) return s;
+      XI_RETURN_IF_ERROR(cursor.Expect('(', "after D"));
       if (!cursor.TryConsume(')')) {
         do {
           cursor.SkipSpace();
@@ -170,50 +215,44 @@ absl::Status ParseLayoutAttributes(TextCursor& cursor, Layout& layout,
           }
           layout.dim_level_types.push_back(std::move(level));
         } while (cursor.TryConsume(','));
-        if (auto s = cursor.Expect(')', "to close D(...)"); !s.ok()) return s;
+        XI_RETURN_IF_ERROR(cursor.Expect(')', "to close D(...)"));
       }
     } else if (cursor.TryConsume('T')) {
       if (cursor.Peek() != '(') return cursor.Error("expected '(' after T");
       while (cursor.Peek() == '(') {
-        absl::StatusOr<Tile> tile = ParseTile(cursor);
-        if (!tile.ok()) return tile.status();
-        layout.tiles.push_back(*std::move(tile));
+        XI_ASSIGN_OR_RETURN(Tile tile, ParseTile(cursor));
+        layout.tiles.push_back(std::move(tile));
       }
     } else if (cursor.TryConsume('L')) {
-      absl::StatusOr<int64_t> n =
-          ParseParenthesizedInt(cursor, "L(tail padding alignment)");
-      if (!n.ok()) return n.status();
-      if (*n == 0) return cursor.ErrorAt(start, "L(n) needs n >= 1");
-      layout.tail_padding_alignment_in_elements = *n;
+      XI_ASSIGN_OR_RETURN(int64_t n, ParseParenthesizedInt(
+                                         cursor, "L(tail padding alignment)"));
+      if (n == 0) return cursor.ErrorAt(start, "L(n) needs n >= 1");
+      layout.tail_padding_alignment_in_elements = n;
     } else if (cursor.TryConsume('E')) {
-      absl::StatusOr<int64_t> n =
-          ParseParenthesizedInt(cursor, "E(element size in bits)");
-      if (!n.ok()) return n.status();
-      layout.element_size_in_bits = *n;
+      XI_ASSIGN_OR_RETURN(
+          int64_t n, ParseParenthesizedInt(cursor, "E(element size in bits)"));
+      layout.element_size_in_bits = n;
     } else if (cursor.TryConsume('S')) {
-      absl::StatusOr<int64_t> n =
-          ParseParenthesizedInt(cursor, "S(memory space)");
-      if (!n.ok()) return n.status();
-      layout.memory_space = *n;
+      XI_ASSIGN_OR_RETURN(int64_t n,
+                          ParseParenthesizedInt(cursor, "S(memory space)"));
+      layout.memory_space = n;
     } else if (cursor.TryConsume('M')) {
-      absl::StatusOr<int64_t> n =
-          ParseParenthesizedInt(cursor, "M(dynamic shape metadata bytes)");
-      if (!n.ok()) return n.status();
-      layout.dynamic_shape_metadata_prefix_bytes = *n;
+      XI_ASSIGN_OR_RETURN(
+          int64_t n,
+          ParseParenthesizedInt(cursor, "M(dynamic shape metadata bytes)"));
+      layout.dynamic_shape_metadata_prefix_bytes = n;
     } else if (c == '#' || c == '*') {
       cursor.set_pos(cursor.pos() + 1);
-      if (auto s = cursor.Expect('(', "after # or *"); !s.ok()) return s;
-      absl::StatusOr<PrimitiveType> type = ParseElementType(cursor);
-      if (!type.ok()) return type.status();
-      if (auto s = cursor.Expect(')', "to close the type"); !s.ok()) return s;
+      XI_RETURN_IF_ERROR(cursor.Expect('(', "after # or *"));
+      XI_ASSIGN_OR_RETURN(PrimitiveType type, ParseElementType(cursor));
+      XI_RETURN_IF_ERROR(cursor.Expect(')', "to close the type"));
       (c == '#' ? layout.index_primitive_type : layout.pointer_primitive_type) =
-          *type;
+          type;
     } else if (cursor.TryConsume('P')) {
-      if (auto s = cursor.Expect('(', "after P"); !s.ok()) return s;
-      absl::StatusOr<Shape> physical = ParseShapeImpl(cursor, depth + 1);
-      if (!physical.ok()) return physical.status();
-      if (auto s = cursor.Expect(')', "to close P(shape)"); !s.ok()) return s;
-      layout.physical_shape = std::make_shared<const Shape>(*physical);
+      XI_RETURN_IF_ERROR(cursor.Expect('(', "after P"));
+      XI_ASSIGN_OR_RETURN(Shape physical, ParseShapeImpl(cursor, depth + 1));
+      XI_RETURN_IF_ERROR(cursor.Expect(')', "to close P(shape)"));
+      layout.physical_shape = std::make_shared<const Shape>(physical);
     } else {
       return cursor.Error(absl::StrCat(
           "expected a layout attribute (T, L, E, S, D, SC, P, M, #, *) or "
@@ -223,7 +262,8 @@ absl::Status ParseLayoutAttributes(TextCursor& cursor, Layout& layout,
   }
 }
 
-absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
+absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth,
+                                     bool module_syntax) {
   if (depth > kMaxTupleNesting) {
     return cursor.Error("shape nesting is too deep");
   }
@@ -233,19 +273,27 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
     std::vector<Shape> elements;
     if (!cursor.TryConsume(')')) {
       do {
-        absl::StatusOr<Shape> element = ParseShapeImpl(cursor, depth + 1);
-        if (!element.ok()) return element.status();
-        elements.push_back(*std::move(element));
+        XI_ASSIGN_OR_RETURN(Shape element,
+                            ParseShapeImpl(cursor, depth + 1, module_syntax));
+        elements.push_back(std::move(element));
       } while (cursor.TryConsume(','));
-      if (auto s = cursor.Expect(')', "or ',' in tuple shape"); !s.ok()) {
-        return s;
-      }
+      XI_RETURN_IF_ERROR(cursor.Expect(')', "or ',' in tuple shape"));
     }
     return Shape::MakeTuple(std::move(elements));
   }
-  absl::StatusOr<PrimitiveType> type = ParseElementType(cursor);
-  if (!type.ok()) return type.status();
-  if (auto s = cursor.Expect('[', "after the element type"); !s.ok()) return s;
+  if (cursor.TryConsume("b(")) {
+    // `b(f32[8])`: XLA's buffer shape, which holds one array.
+    XI_ASSIGN_OR_RETURN(Shape array,
+                        ParseShapeImpl(cursor, depth + 1, module_syntax));
+    if (!array.IsArray() || array.is_buffer()) {
+      return cursor.ErrorAt(start, "a buffer shape b(...) holds an array");
+    }
+    XI_RETURN_IF_ERROR(cursor.Expect(')', "to close the buffer shape"));
+    array.set_buffer(true);
+    return array;
+  }
+  XI_ASSIGN_OR_RETURN(PrimitiveType type, ParseElementType(cursor));
+  XI_RETURN_IF_ERROR(cursor.Expect('[', "after the element type"));
   std::vector<int64_t> dims;
   std::vector<bool> dynamic;
   if (!cursor.TryConsume(']')) {
@@ -254,69 +302,65 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth) {
       const char* dim_start = cursor.pos();
       bool is_dynamic = cursor.TryConsume("<=");
       if (cursor.Peek() == '?') {
-        return cursor.Error(
-            "unbounded dynamic dimensions '?' are not "
-            "supported");
+        if (is_dynamic || !module_syntax) {
+          return cursor.Error(
+              "unbounded dynamic dimensions '?' are not "
+              "supported");
+        }
+        cursor.TryConsume('?');
+        dims.push_back(Shape::kUnboundedSize);
+        dynamic.push_back(true);
+      } else {
+        cursor.SkipSpace();
+        if (cursor.PeekRaw() == '-') {
+          return cursor.ErrorAt(dim_start,
+                                "dimension sizes must not be negative");
+        }
+        XI_ASSIGN_OR_RETURN(int64_t size, cursor.ParseInt("dimension size"));
+        dims.push_back(size);
+        dynamic.push_back(is_dynamic);
       }
-      cursor.SkipSpace();
-      if (cursor.PeekRaw() == '-') {
-        return cursor.ErrorAt(dim_start,
-                              "dimension sizes must not be negative");
-      }
-      absl::StatusOr<int64_t> size = cursor.ParseInt("dimension size");
-      if (!size.ok()) return size.status();
-      dims.push_back(*size);
-      dynamic.push_back(is_dynamic);
       if (dims.size() > kMaxRank) {
         return cursor.ErrorAt(start, absl::StrCat("shape has more than ",
                                                   kMaxRank, " dimensions"));
       }
     } while (cursor.TryConsume(','));
-    if (auto s = cursor.Expect(']', "or ',' in dimension list"); !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(cursor.Expect(']', "or ',' in dimension list"));
   }
-  if (*type == PrimitiveType::kToken || *type == PrimitiveType::kOpaque) {
+  if (type == PrimitiveType::kToken || type == PrimitiveType::kOpaque) {
     if (!dims.empty()) {
       return cursor.ErrorAt(start,
                             "token and opaque shapes have no "
                             "dimensions");
     }
     Shape shape;
-    shape = *type == PrimitiveType::kToken ? Shape::MakeToken() : Shape();
-    if (*type == PrimitiveType::kOpaque) {
+    shape = type == PrimitiveType::kToken ? Shape::MakeToken() : Shape();
+    if (type == PrimitiveType::kOpaque) {
       shape.set_element_type(PrimitiveType::kOpaque);
     }
     return shape;
   }
-  // The element count must be representable: later stages multiply sizes.
-  int64_t count = 1;
-  for (int64_t d : dims) {
-    if (__builtin_mul_overflow(count, d, &count)) {
-      return cursor.ErrorAt(start,
-                            "shape has more elements than fit in 64 bits");
-    }
-  }
-  Shape shape(*type, std::move(dims));
+  XI_RETURN_IF_ERROR(CheckArraySize(cursor, start, type, dims, module_syntax));
+  Shape shape(type, std::move(dims));
   for (size_t i = 0; i < dynamic.size(); ++i) {
     shape.set_dynamic_dimension(i, dynamic[i]);
   }
-  // The layout must follow ']' directly: in `(p: f32[]) -> f32[] {` the
-  // brace opens a computation body, not a layout.
-  if (cursor.PeekRaw() == '{') {
+  if (LayoutFollows(cursor)) {
+    cursor.SkipSpace();
     cursor.set_pos(cursor.pos() + 1);
-    absl::StatusOr<Layout> layout = ParseLayout(cursor, shape.rank(), depth);
-    if (!layout.ok()) return layout.status();
-    if (auto s = cursor.Expect('}', "to close the layout"); !s.ok()) return s;
-    shape.set_layout(*std::move(layout));
+    XI_ASSIGN_OR_RETURN(Layout layout,
+                        ParseLayout(cursor, shape.rank(), depth));
+    XI_RETURN_IF_ERROR(cursor.Expect('}', "to close the layout"));
+    shape.set_layout(std::move(layout));
   }
   return shape;
 }
 
 }  // namespace
 
-absl::StatusOr<Shape> ParseShapeAtCursor(TextCursor& cursor) {
-  return ParseShapeImpl(cursor, 0);
+absl::StatusOr<Shape> ParseShapeAtCursor(TextCursor& cursor,
+                                         bool module_syntax) {
+  return ParseShapeImpl(cursor, 0, module_syntax);
 }
 
 bool LooksLikeShape(TextCursor& cursor) {
@@ -324,6 +368,10 @@ bool LooksLikeShape(TextCursor& cursor) {
   const char* start = cursor.pos();
   if (cursor.PeekRaw() == '(') return true;
   absl::string_view word = cursor.ParseWord();
+  if (word == "b" && cursor.PeekRaw() == '(') {
+    cursor.set_pos(start);
+    return true;
+  }
   bool result = !word.empty() && PrimitiveTypeFromName(word).has_value() &&
                 cursor.PeekRaw() == '[';
   cursor.set_pos(start);
@@ -332,8 +380,7 @@ bool LooksLikeShape(TextCursor& cursor) {
 
 absl::StatusOr<Shape> ParseShape(absl::string_view text) {
   TextCursor cursor(text);
-  absl::StatusOr<Shape> shape = ParseShapeAtCursor(cursor);
-  if (!shape.ok()) return shape.status();
+  XI_ASSIGN_OR_RETURN(Shape shape, ParseShapeAtCursor(cursor));
   if (!cursor.AtEnd()) {
     return cursor.Error(
         absl::StrCat("unexpected ", DescribeNext(cursor), " after the shape"));

@@ -17,7 +17,11 @@ namespace xla_index {
 ///   [':' (D(..) | T(..)(..).. | L(n) | #(type) |
 ///             *(type) | E(n) | S(n) | SC(d:i,..).. | P(shape) | M(n))*]
 /// On error the cursor position is unspecified.
-absl::StatusOr<Shape> ParseShapeAtCursor(TextCursor& cursor);
+/// `module_syntax` is for shapes in module text: XLA's unbounded dimension
+/// `?` is read (kept as Shape::kUnboundedSize) and an array whose size in
+/// bytes overflows int64 is refused.
+absl::StatusOr<Shape> ParseShapeAtCursor(TextCursor& cursor,
+                                         bool module_syntax = false);
 
 /// True when the text at the cursor (after spaces) starts a shape: '(' or
 /// an element type name followed by '['. Does not move the cursor.

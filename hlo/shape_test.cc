@@ -47,7 +47,8 @@ TEST(PrimitiveTypeTest, NamesRoundTrip) {
   EXPECT_FALSE(PrimitiveTypeFromName("tuple").has_value());
 }
 
-// Seed 002: "add.936 = bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)} ...".
+// XLA's shapes-and-layout documentation: "add.936 =
+// bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)} ...".
 TEST(ParseShapeTest, SeedTiledBf16) {
   absl::StatusOr<Shape> shape =
       ParseShape("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}");
@@ -63,7 +64,8 @@ TEST(ParseShapeTest, SeedTiledBf16) {
   EXPECT_EQ(shape->ElementCount(), 8 * 1280 * 16384);
 }
 
-// Seed 002: the fusion's operand lives in VMEM, S(1).
+// XLA's shapes-and-layout documentation: the fusion's operand lives in VMEM,
+// S(1).
 TEST(ParseShapeTest, SeedMemorySpace) {
   absl::StatusOr<Shape> shape =
       ParseShape("bf16[32,32,8192]{2,1,0:T(8,128)(2,1)S(1)}");
@@ -72,14 +74,16 @@ TEST(ParseShapeTest, SeedMemorySpace) {
   EXPECT_EQ(shape->ToString(), "bf16[32,32,8192]{2,1,0:T(8,128)(2,1)S(1)}");
 }
 
-// Seed 001: F32[3,5]{1,0:T(2,2)}, written with an upper-case type.
+// XLA's tiled-layout documentation: F32[3,5]{1,0:T(2,2)}, written with an
+// upper-case type.
 TEST(ParseShapeTest, SeedUpperCaseType) {
   absl::StatusOr<Shape> shape = ParseShape("F32[3,5]{1,0:T(2,2)}");
   ASSERT_TRUE(shape.ok()) << shape.status();
   EXPECT_EQ(shape->ToString(), "f32[3,5]{1,0:T(2,2)}");
 }
 
-// Seed 001: combining dimensions with the tile (*,*,2,*,3).
+// XLA's tiled-layout documentation: combining dimensions with the tile
+// (*,*,2,*,3).
 TEST(ParseShapeTest, SeedCombinedTileDimensions) {
   absl::StatusOr<Shape> shape =
       ParseShape("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}");

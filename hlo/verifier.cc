@@ -4,8 +4,10 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "hlo/shape_inference.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -39,9 +41,10 @@ absl::Status CheckScalarComputation(const HloInstruction& inst,
   return absl::OkStatus();
 }
 
-// Reduce and reduce-window (seed 003): the computation maps
-// (T_0..T_{N-1}, T_0..T_{N-1}) to Collate(T_0..T_{N-1}), a T_0 scalar for
-// N = 1 and a tuple of scalars otherwise; sort's comparator returns pred.
+// Reduce and reduce-window (XLA's operation-semantics documentation): the
+// computation maps (T_0..T_{N-1}, T_0..T_{N-1}) to Collate(T_0..T_{N-1}), a T_0
+// scalar for N = 1 and a tuple of scalars otherwise; sort's comparator returns
+// pred.
 absl::Status CheckReducerResult(const HloInstruction& inst,
                                 const HloComputation& f) {
   const Shape& result = f.root()->shape();
@@ -95,12 +98,43 @@ absl::Status VerifyInstruction(const HloInstruction& inst) {
     case HloOpcode::kSort:
     case HloOpcode::kMap:
       if (const HloComputation* f = inst.to_apply()) {
-        if (auto s = CheckScalarComputation(inst, *f); !s.ok()) return s;
+        XI_RETURN_IF_ERROR(CheckScalarComputation(inst, *f));
         return CheckReducerResult(inst, *f);
       }
       break;
     default:
       break;
+  }
+  return absl::OkStatus();
+}
+
+// XLA's unbounded dimension `?` has no size, so nothing downstream can
+// index it: refused in every instruction the entry's result depends on
+// (through operands and called computations), accepted elsewhere.
+absl::Status CheckNoUnboundedDimensionReached(const HloModule& module) {
+  std::vector<const HloInstruction*> worklist = {
+      module.entry_computation()->root()};
+  absl::flat_hash_set<const HloInstruction*> seen(worklist.begin(),
+                                                  worklist.end());
+  while (!worklist.empty()) {
+    const HloInstruction* inst = worklist.back();
+    worklist.pop_back();
+    if (inst->shape().HasUnboundedDimension()) {
+      return InstructionError(
+          *inst, absl::StrCat("has the unbounded shape ",
+                              inst->shape().ToString(false),
+                              ", and the entry's result depends on it"));
+    }
+    std::vector<const HloInstruction*> next(inst->operands().begin(),
+                                            inst->operands().end());
+    for (const CalledComputation& called : inst->called_computations()) {
+      if (called.computation != nullptr) {
+        next.push_back(called.computation->root());
+      }
+    }
+    for (const HloInstruction* n : next) {
+      if (n != nullptr && seen.insert(n).second) worklist.push_back(n);
+    }
   }
   return absl::OkStatus();
 }
@@ -118,7 +152,7 @@ absl::Status VerifyModule(const HloModule& module) {
     }
     // Post order: an operand's error is reported before its users'.
     for (const HloInstruction* inst : computation->PostOrder()) {
-      if (auto s = VerifyInstruction(*inst); !s.ok()) return s;
+      XI_RETURN_IF_ERROR(VerifyInstruction(*inst));
     }
   }
   // The call graph must be acyclic: depth-first search with colours. Each
@@ -163,7 +197,7 @@ absl::Status VerifyModule(const HloModule& module) {
       }
     }
   }
-  return absl::OkStatus();
+  return CheckNoUnboundedDimensionReached(module);
 }
 
 }  // namespace xla_index

@@ -11,6 +11,8 @@
 #include "gtest/gtest.h"
 #include "hlo/module.h"
 #include "hlo/parser.h"
+#include "hlo/primitive_type.h"
+#include "hlo/shape.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/analysis/coalescing.h"
 #include "xla_index/analysis/fusion_operands.h"
@@ -176,11 +178,21 @@ ROOT out = (f32[64], f32[32]) tuple(p0, s)
 }
 
 TEST(CoalescingLimitsTest, ByteOffsetsPastInt64NameTheOperand) {
+  // The parser refuses f32[2^62] (its size in bytes overflows int64), so
+  // the module is parsed with 1-byte elements and the operand's element
+  // type widened afterwards, as a module built in code could have it:
+  // element offsets still fit in int64, their byte offsets do not.
   auto module = Parse(R"(
-p0 = f32[4611686018427387904] parameter(0)
-ROOT s = f32[64] slice(p0), slice={[4611686018427387800:4611686018427387864]}
+p0 = s8[4611686018427387904] parameter(0)
+ROOT s = s8[64] slice(p0), slice={[4611686018427387800:4611686018427387864]}
 )");
   ASSERT_NE(module, nullptr);
+  for (HloInstruction* instruction :
+       module->entry_computation()->parameters()) {
+    Shape shape = instruction->shape();
+    shape.set_element_type(PrimitiveType::kF32);
+    instruction->set_shape(shape);
+  }
   mlir::MLIRContext context;
   absl::StatusOr<CoalescingReport> report =
       AnalyzeCoalescing(*module, {}, &context);
