@@ -2,10 +2,10 @@
 #define XLA_INDEX_LAYOUT_LAYOUT_DESCRIPTION_H_
 
 // What `xla-index layout SHAPE [--index=i,j,...] [--json]` reports
-// (DESIGN.md, "The command-line contract"): the canonical shape, element
-// count, padded element count, byte size, memory space, physical shape, the
-// logical-to-physical indexing map and, with an index, the element's
-// position in memory.
+// (the `xla-index layout` output, docs/ARCHITECTURE.md "JSON output"): the
+// canonical shape, element count, padded element count, byte size, memory
+// space, physical shape, the logical-to-physical indexing map and, with an
+// index, the element's position in memory.
 
 #include <cstdint>
 #include <optional>
@@ -67,7 +67,8 @@ absl::StatusOr<std::vector<int64_t>> ParseIndexList(absl::string_view text);
 /// "0 (device HBM)", "1 (VMEM)", "5 (host)", "3 (device-specific)".
 std::string MemorySpaceName(int64_t memory_space);
 
-/// The text output, one "name: value" a line, the maps in the seed format:
+/// The text output, one "name: value" a line, the maps in the text format of
+/// XLA's indexing-analysis documentation:
 ///   shape: f32[3,5]{1,0:T(2,2)}
 ///   elements: 15
 ///   padded elements: 24
@@ -85,7 +86,7 @@ std::string MemorySpaceName(int64_t memory_space);
 /// Ends with a newline.
 std::string LayoutDescriptionToText(const LayoutDescription& description);
 
-/// The --json output on one line (DESIGN.md):
+/// The --json output on one line (docs/ARCHITECTURE.md, "JSON output"):
 ///   {"shape": "...", "elements": N, "padded_elements": N, "bytes": N,
 ///    "memory_space": N, "physical_shape": [...], "map": MAP,
 ///    "inverse_map": MAP[, "index": [...], "linear_index": N,

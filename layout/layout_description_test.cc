@@ -43,7 +43,8 @@ class LayoutDescriptionTest : public ::testing::Test {
   mlir::MLIRContext context_;
 };
 
-// Seed 001, figure 1, as `xla-index layout 'F32[3,5]{1,0:T(2,2)}'
+// XLA's tiled-layout documentation, figure 1, as `xla-index layout
+// 'F32[3,5]{1,0:T(2,2)}'
 // --index=2,3` sees it.
 TEST_F(LayoutDescriptionTest, SeedFigure1) {
   LayoutDescription d =
@@ -80,7 +81,8 @@ TEST_F(LayoutDescriptionTest, SeedFigure1) {
                               "\"physical_index\": [1, 1, 0, 1]}\n"));
 }
 
-// The contract's example: seed 002's bf16 layout in VMEM.
+// The contract's example: XLA's shapes-and-layout documentation's bf16 layout
+// in VMEM.
 TEST_F(LayoutDescriptionTest, SeedTpuLayoutInVmem) {
   LayoutDescription d =
       Describe("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}",

@@ -13,6 +13,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/indexing_map.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -185,9 +186,8 @@ IndexingMap LinearToLogicalMap(const TiledLayout& layout,
 
 absl::StatusOr<IndexingMap> LogicalToLinearMap(const Shape& shape,
                                                mlir::MLIRContext* context) {
-  absl::StatusOr<TiledLayout> layout = TiledLayoutOf(shape);
-  if (!layout.ok()) return layout.status();
-  return LogicalToLinearMap(*layout, context);
+  XI_ASSIGN_OR_RETURN(TiledLayout layout, TiledLayoutOf(shape));
+  return LogicalToLinearMap(layout, context);
 }
 
 absl::StatusOr<IndexingMap> ComposeWithLayout(
@@ -199,10 +199,10 @@ absl::StatusOr<IndexingMap> ComposeWithLayout(
                      " results cannot index ", operand_shape.ToString(),
                      " of rank ", operand_shape.rank()));
   }
-  absl::StatusOr<IndexingMap> layout_map =
-      LogicalToLinearMap(operand_shape, operand_indexing.GetMLIRContext());
-  if (!layout_map.ok()) return layout_map.status();
-  IndexingMap composed = ComposeIndexingMaps(operand_indexing, *layout_map);
+  XI_ASSIGN_OR_RETURN(
+      IndexingMap layout_map,
+      LogicalToLinearMap(operand_shape, operand_indexing.GetMLIRContext()));
+  IndexingMap composed = ComposeIndexingMaps(operand_indexing, layout_map);
   composed.Simplify();
   return composed;
 }

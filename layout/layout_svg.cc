@@ -11,8 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "xla_index/core/checked_arithmetic.h"
 #include "layout/tiled_layout.h"
+#include "xla_index/core/checked_arithmetic.h"
 
 namespace xla_index {
 namespace {
@@ -208,7 +208,7 @@ absl::StatusOr<std::string> RenderLayoutSvg(const TiledLayout& layout,
     }
   }
   // Tile boundaries: black between cells of different first-level tiles,
-  // red between cells of different second-level tiles (as the seed's
+  // red between cells of different second-level tiles (as the documentation's
   // figure 2 outlines its 2x1 tiles), wherever those tiles fall.
   const std::vector<int64_t> tile_steps = TileStepNumbers(layout);
   auto tile_of = [&](int64_t level, int64_t row, int64_t column) {

@@ -10,10 +10,12 @@
 #include "hlo/shape.h"
 #include "layout/layout_sizes.h"
 #include "layout/tiled_layout.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 
-// hlo/ and layout/ both spell `*` as -1, the seed's value.
+// hlo/ and layout/ both spell `*` as -1, the value of XLA's tiled-layout
+// documentation.
 static_assert(Tile::kCombined == kCombineDimension);
 
 Layout DefaultLayout(int64_t rank) {
@@ -54,12 +56,11 @@ int64_t BitsPerElement(const Shape& shape) {
 }
 
 absl::StatusOr<LayoutSizes> ShapeLayoutSizes(const Shape& shape) {
-  absl::StatusOr<TiledLayout> tiled = TiledLayoutOf(shape);
-  if (!tiled.ok()) return tiled.status();
+  XI_ASSIGN_OR_RETURN(TiledLayout tiled, TiledLayoutOf(shape));
   const int64_t tail_padding =
       shape.has_layout() ? shape.layout().tail_padding_alignment_in_elements
                          : 1;
-  return ComputeLayoutSizes(*tiled, BitsPerElement(shape), tail_padding);
+  return ComputeLayoutSizes(tiled, BitsPerElement(shape), tail_padding);
 }
 
 }  // namespace xla_index

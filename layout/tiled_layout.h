@@ -1,7 +1,8 @@
 #ifndef XLA_INDEX_LAYOUT_TILED_LAYOUT_H_
 #define XLA_INDEX_LAYOUT_TILED_LAYOUT_H_
 
-// The tiled linear index of XLA's tiled layouts, exactly as seed 001
+// The tiled linear index of XLA's tiled layouts, exactly as XLA's tiled-layout
+// documentation
 // ("Tiled layout") defines it, on plain dimension lists.
 //
 // A layout {minor_to_major : T(t...)(u...)...} places a logical element in
@@ -41,8 +42,8 @@
 namespace xla_index {
 
 /// A tile entry that merges its dimension into the next more minor one,
-/// written `*`. Seed 001: "represented by a value of -1 ... which is not
-/// valid in a tile as a dimension size".
+/// written `*`. XLA's tiled-layout documentation: "represented by a value of -1
+/// ... which is not valid in a tile as a dimension size".
 inline constexpr int64_t kCombineDimension = -1;
 
 /// Each tile adds dimensions to the physical shape; beyond this rank a

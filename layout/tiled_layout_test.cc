@@ -40,8 +40,8 @@ std::string CreateError(std::vector<int64_t> dims,
   return std::string(layout.status().message());
 }
 
-// The seed's single-tile formula, written out: with e = (e_n, .., e_1) in
-// d = (d_n, .., d_1) and tile t,
+// The single-tile formula of XLA's tiled-layout documentation, written out:
+// with e = (e_n, .., e_1) in d = (d_n, .., d_1) and tile t,
 //   linear_index_with_tile(e, d, t)
 //     = linear_index(e div t, ceil(d/t)) * prod(t) + linear_index(e mod t, t).
 int64_t SeedSingleTileFormula(std::vector<int64_t> e, std::vector<int64_t> d,
@@ -58,9 +58,9 @@ int64_t SeedSingleTileFormula(std::vector<int64_t> e, std::vector<int64_t> d,
          RowMajorLinearIndex(t, in_tile);
 }
 
-// Seed 001, figure 1: F32[3,5]{1,0:T(2,2)}. Element (2,3) has tile index
-// (1,1) and index in tile (0,1), combined (1,1,0,1) in bounds (2,3,2,2):
-// linear index 17.
+// XLA's tiled-layout documentation, figure 1: F32[3,5]{1,0:T(2,2)}. Element
+// (2,3) has tile index (1,1) and index in tile (0,1), combined (1,1,0,1) in
+// bounds (2,3,2,2): linear index 17.
 TEST(TiledLayoutTest, SeedFigure1) {
   TiledLayout layout = MakeLayout({3, 5}, {1, 0}, {{2, 2}});
   EXPECT_THAT(layout.physical_dimensions(), ElementsAre(2, 3, 2, 2));
@@ -86,9 +86,9 @@ TEST(TiledLayoutTest, SeedFigure1AgreesWithTheSeedFormula) {
   }
 }
 
-// Seed 001, figure 2: a 4x8 array tiled (2,4)(2,1). Row 0 is at
-// 0, 2, 4, ..., 14 and row 1 at 1, 3, ..., 15: the 2x1 tiles pair the two
-// rows of each 2x4 tile.
+// XLA's tiled-layout documentation, figure 2: a 4x8 array tiled (2,4)(2,1). Row
+// 0 is at 0, 2, 4, ..., 14 and row 1 at 1, 3, ..., 15: the 2x1 tiles pair the
+// two rows of each 2x4 tile.
 TEST(TiledLayoutTest, SeedFigure2) {
   TiledLayout layout = MakeLayout({4, 8}, {1, 0}, {{2, 4}, {2, 1}});
   for (int64_t j = 0; j < 8; ++j) {
@@ -98,8 +98,9 @@ TEST(TiledLayoutTest, SeedFigure2) {
   EXPECT_EQ(layout.tiled_element_count(), 32);  // 4x8 divides into tiles
 }
 
-// Seed 001, "Combining dimensions using tiles": F32[2,7,8,11,10]{4,3,2,1,0}
-// with tile (*,*,2,*,3) is F32[112,110]{1,0} tiled with (2,3).
+// XLA's tiled-layout documentation, "Combining dimensions using tiles":
+// F32[2,7,8,11,10]{4,3,2,1,0} with tile (*,*,2,*,3) is F32[112,110]{1,0} tiled
+// with (2,3).
 TEST(TiledLayoutTest, SeedCombinedDimensions) {
   TiledLayout combined = MakeLayout({2, 7, 8, 11, 10}, {4, 3, 2, 1, 0},
                                     {{kStar, kStar, 2, kStar, 3}});
@@ -116,7 +117,8 @@ TEST(TiledLayoutTest, SeedCombinedDimensions) {
           }
 }
 
-// The BF16 TPU layout of seed 002: bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}.
+// The BF16 TPU layout of XLA's shapes-and-layout documentation:
+// bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}.
 TEST(TiledLayoutTest, SeedTpuBf16Layout) {
   TiledLayout layout =
       MakeLayout({8, 1, 1280, 16384}, {3, 2, 0, 1}, {{8, 128}, {2, 1}});

@@ -9,6 +9,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/AffineExpr.h"
 #include "sparse/level_maps.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index::sparse {
 namespace {
@@ -300,8 +301,8 @@ absl::Status VerifySparseEncoding(const SparseEncoding& encoding) {
                                 encoding.dim_rank(), " dimensions to only ",
                                 encoding.lvl_rank(), " levels"));
   }
-  if (absl::Status s = VerifyLevelExpressions(encoding); !s.ok()) return s;
-  if (absl::Status s = VerifyLevelTypes(encoding); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(VerifyLevelExpressions(encoding));
+  XI_RETURN_IF_ERROR(VerifyLevelTypes(encoding));
   mlir::AffineMap inferred = InferLvlToDim(encoding.dim_to_lvl);
   if (!inferred && encoding.dim_to_lvl.getNumSymbols() == 0) {
     return Invalid(absl::StrCat(

@@ -67,7 +67,7 @@ std::string PrintDimLvlMap(const SparseEncoding& encoding);
 /// and the dim-level map parser), returning InvalidArgument with a message
 /// that says which rule is broken and where:
 ///  - position/coordinate widths are 0, 8, 16, 32 or 64 (the legacy
-///    sub-byte crdWidth of the seed's 2:4 example is translated by the
+///    sub-byte crdWidth of the documentation's 2:4 example is translated by the
 ///    parser, see encoding_parser.h);
 ///  - one level type per result of dim_to_lvl, at least one level, and no
 ///    more dimensions than levels;

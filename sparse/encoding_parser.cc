@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index::sparse {
 namespace {
@@ -260,46 +261,44 @@ absl::StatusOr<SparseEncoding> EncodingParser::Parse() {
   bool has_map = false, has_pos = false, has_crd = false;
   if (!IsPunct("}")) {
     while (true) {
-      absl::StatusOr<Token> key = ExpectIdentifier("a field name");
-      if (!key.ok()) return key.status();
-      if (auto s = ExpectPunct("=", absl::StrCat("after '", key->text, "'"));
+      XI_ASSIGN_OR_RETURN(Token key, ExpectIdentifier("a field name"));
+      if (auto s = ExpectPunct("=", absl::StrCat("after '", key.text, "'"));
           !s.ok()) {
         return s;
       }
       bool* seen = nullptr;
-      if (key->text == "map") {
+      if (key.text == "map") {
         seen = &has_map;
-      } else if (key->text == "posWidth") {
+      } else if (key.text == "posWidth") {
         seen = &has_pos;
-      } else if (key->text == "crdWidth") {
+      } else if (key.text == "crdWidth") {
         seen = &has_crd;
-      } else if (key->text == "explicitVal" || key->text == "implicitVal") {
-        return Error(*key, absl::StrCat("'", key->text,
-                                        "' (MLIR's stored-value attribute) is "
-                                        "not supported; the encoding fields "
-                                        "read are map, posWidth and "
-                                        "crdWidth"));
+      } else if (key.text == "explicitVal" || key.text == "implicitVal") {
+        return Error(key, absl::StrCat("'", key.text,
+                                       "' (MLIR's stored-value attribute) is "
+                                       "not supported; the encoding fields "
+                                       "read are map, posWidth and "
+                                       "crdWidth"));
       } else {
-        return Error(*key, absl::StrCat("unexpected key: '", key->text,
-                                        "' (expected map, posWidth or "
-                                        "crdWidth)"));
+        return Error(key, absl::StrCat("unexpected key: '", key.text,
+                                       "' (expected map, posWidth or "
+                                       "crdWidth)"));
       }
       if (*seen) {
-        return Error(*key, absl::StrCat("duplicate field '", key->text, "'"));
+        return Error(key, absl::StrCat("duplicate field '", key.text, "'"));
       }
       *seen = true;
-      if (key->text == "map") {
-        if (auto s = ParseMap(encoding); !s.ok()) return s;
+      if (key.text == "map") {
+        XI_RETURN_IF_ERROR(ParseMap(encoding));
       } else {
         Token value_token = Peek();
-        absl::StatusOr<int64_t> width =
-            ParseInteger(absl::StrCat(key->text, " value"));
-        if (!width.ok()) return width.status();
-        if (key->text == "posWidth") {
-          encoding.pos_width = *width;
+        XI_ASSIGN_OR_RETURN(int64_t width,
+                            ParseInteger(absl::StrCat(key.text, " value")));
+        if (key.text == "posWidth") {
+          encoding.pos_width = width;
           pos_width_token = value_token;
         } else {
-          encoding.crd_width = *width;
+          encoding.crd_width = width;
           crd_width_token = value_token;
         }
       }
@@ -322,7 +321,8 @@ absl::StatusOr<SparseEncoding> EncodingParser::Parse() {
   if (!has_map) {
     return Error(Peek(), "expected a 'map' field (the dim-to-level map)");
   }
-  // Legacy sub-byte coordinate width (the seed's 2:4 "crdWidth = 2").
+  // Legacy sub-byte coordinate width (the 2:4 example of MLIR's SparseTensor
+  // dialect documentation, "crdWidth = 2").
   if (encoding.crd_width == 1 || encoding.crd_width == 2 ||
       encoding.crd_width == 4) {
     bool all_fit = true;
@@ -351,14 +351,13 @@ absl::Status EncodingParser::ParseSymbols() {
   Next();
   if (ConsumePunct("]")) return absl::OkStatus();
   while (true) {
-    absl::StatusOr<Token> name = ExpectIdentifier("a symbol name");
-    if (!name.ok()) return name.status();
-    if (auto s = DeclareName(*name, "symbol"); !s.ok()) return s;
+    XI_ASSIGN_OR_RETURN(Token name, ExpectIdentifier("a symbol name"));
+    XI_RETURN_IF_ERROR(DeclareName(name, "symbol"));
     mlir::AffineExpr symbol =
         mlir::getAffineSymbolExpr(symbol_names_.size(), context_);
-    symbol_names_.push_back(name->text);
-    dim_scope_[name->text] = symbol;
-    level_scope_[name->text] = symbol;
+    symbol_names_.push_back(name.text);
+    dim_scope_[name.text] = symbol;
+    level_scope_[name.text] = symbol;
     if (ConsumePunct(",")) continue;
     return ExpectPunct("]", "to close the symbol list");
   }
@@ -371,12 +370,11 @@ absl::Status EncodingParser::ParseLevelDeclarations() {
     return Error(open, "expected at least one level variable in '{...}'");
   }
   while (true) {
-    absl::StatusOr<Token> name = ExpectIdentifier("a level variable name");
-    if (!name.ok()) return name.status();
-    if (auto s = DeclareName(*name, "level"); !s.ok()) return s;
-    level_scope_[name->text] =
+    XI_ASSIGN_OR_RETURN(Token name, ExpectIdentifier("a level variable name"));
+    XI_RETURN_IF_ERROR(DeclareName(name, "level"));
+    level_scope_[name.text] =
         mlir::getAffineDimExpr(declared_levels_.size(), context_);
-    declared_levels_.push_back(*name);
+    declared_levels_.push_back(name);
     if (ConsumePunct(",")) continue;
     return ExpectPunct("}", "to close the level variable declarations");
   }
@@ -385,9 +383,8 @@ absl::Status EncodingParser::ParseLevelDeclarations() {
 absl::StatusOr<std::optional<int64_t>> EncodingParser::ParseSliceValue() {
   if (ConsumePunct("?")) return std::optional<int64_t>();
   bool negative = ConsumePunct("-");
-  absl::StatusOr<int64_t> value = ParseInteger("a slice value or '?'");
-  if (!value.ok()) return value.status();
-  return std::optional<int64_t>(negative ? -*value : *value);
+  XI_ASSIGN_OR_RETURN(int64_t value, ParseInteger("a slice value or '?'"));
+  return std::optional<int64_t>(negative ? -value : value);
 }
 
 absl::StatusOr<DimSlice> EncodingParser::ParseSlice() {
@@ -398,13 +395,13 @@ absl::StatusOr<DimSlice> EncodingParser::ParseSlice() {
   }
   Next();
   Next();
-  if (auto s = ExpectPunct("<", "after '#sparse_tensor'"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ExpectPunct("<", "after '#sparse_tensor'"));
   if (!IsIdentifier("slice")) {
     return Error(Peek(),
                  absl::StrCat("expected 'slice', found ", Describe(Peek())));
   }
   Next();
-  if (auto s = ExpectPunct("(", "after 'slice'"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ExpectPunct("(", "after 'slice'"));
   DimSlice slice;
   std::optional<int64_t>* fields[] = {&slice.offset, &slice.size,
                                       &slice.stride};
@@ -415,11 +412,10 @@ absl::StatusOr<DimSlice> EncodingParser::ParseSlice() {
         return s;
       }
     }
-    absl::StatusOr<std::optional<int64_t>> value = ParseSliceValue();
-    if (!value.ok()) return value.status();
-    *fields[k] = *value;
+    XI_ASSIGN_OR_RETURN(std::optional<int64_t> value, ParseSliceValue());
+    *fields[k] = value;
   }
-  if (auto s = ExpectPunct(")", "after the slice's stride"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ExpectPunct(")", "after the slice's stride"));
   if (auto s = ExpectPunct(">", "to close '#sparse_tensor<'"); !s.ok()) {
     return s;
   }
@@ -437,30 +433,28 @@ absl::Status EncodingParser::ParseDimensions(SparseEncoding& encoding) {
     return Error(open, "expected at least one dimension variable");
   }
   while (true) {
-    absl::StatusOr<Token> name = ExpectIdentifier("a dimension variable name");
-    if (!name.ok()) return name.status();
-    if (auto s = DeclareName(*name, "dimension"); !s.ok()) return s;
-    dim_scope_[name->text] =
+    XI_ASSIGN_OR_RETURN(Token name,
+                        ExpectIdentifier("a dimension variable name"));
+    XI_RETURN_IF_ERROR(DeclareName(name, "dimension"));
+    dim_scope_[name.text] =
         mlir::getAffineDimExpr(dim_tokens_.size(), context_);
-    dim_tokens_.push_back(*name);
+    dim_tokens_.push_back(name);
     std::optional<mlir::AffineExpr> binding;
     if (ConsumePunct("=")) {
       if (declared_levels_.empty()) {
-        return Error(*name,
-                     absl::StrCat("dimension '", name->text,
+        return Error(name,
+                     absl::StrCat("dimension '", name.text,
                                   "' has a binding but no level variables "
                                   "were declared with '{l0, ...}'"));
       }
-      absl::StatusOr<mlir::AffineExpr> expr = ParseExpr(level_scope_);
-      if (!expr.ok()) return expr.status();
-      binding = *expr;
+      XI_ASSIGN_OR_RETURN(mlir::AffineExpr expr, ParseExpr(level_scope_));
+      binding = expr;
     }
     dim_bindings_.push_back(binding);
     std::optional<DimSlice> slice;
     if (ConsumePunct(":")) {
-      absl::StatusOr<DimSlice> parsed = ParseSlice();
-      if (!parsed.ok()) return parsed.status();
-      slice = *parsed;
+      XI_ASSIGN_OR_RETURN(DimSlice parsed, ParseSlice());
+      slice = parsed;
       any_slice = true;
     }
     slices.push_back(slice);
@@ -486,10 +480,9 @@ absl::Status EncodingParser::ParseDimensions(SparseEncoding& encoding) {
 
 absl::StatusOr<LevelType> EncodingParser::ParseLevelType(
     SparseEncoding& encoding) {
-  absl::StatusOr<Token> name = ExpectIdentifier("a level type");
-  if (!name.ok()) return name.status();
+  XI_ASSIGN_OR_RETURN(Token name, ExpectIdentifier("a level type"));
   LevelType type;
-  const std::string& word = name->text;
+  const std::string& word = name.text;
   int64_t legacy_n = 0, legacy_m = 0;
   if (word == "dense") {
     type.format = LevelFormat::kDense;
@@ -508,39 +501,36 @@ absl::StatusOr<LevelType> EncodingParser::ParseLevelType(
              absl::SimpleAtoi(word.substr(5, word.find('_') - 5), &legacy_n) &&
              absl::SimpleAtoi(word.substr(word.find('_') + 1), &legacy_m)) {
     type = LevelType::Structured(legacy_n, legacy_m);
-    encoding.notes.push_back(absl::StrCat(Where(*name), ": `", word,
+    encoding.notes.push_back(absl::StrCat(Where(name), ": `", word,
                                           "` is the old spelling of `",
                                           type.ToString(), "`"));
   } else {
-    return Error(*name, absl::StrCat("unknown level format '", word,
-                                     "' (expected dense, batch, compressed, "
-                                     "loose_compressed, singleton or "
-                                     "structured[n, m])"));
+    return Error(name, absl::StrCat("unknown level format '", word,
+                                    "' (expected dense, batch, compressed, "
+                                    "loose_compressed, singleton or "
+                                    "structured[n, m])"));
   }
   if (type.format == LevelFormat::kStructured && word == "structured") {
     if (auto s = ExpectPunct("[", "after 'structured' (structured[n, m])");
         !s.ok()) {
       return s;
     }
-    absl::StatusOr<int64_t> n = ParseInteger("n of structured[n, m]");
-    if (!n.ok()) return n.status();
+    XI_ASSIGN_OR_RETURN(int64_t n, ParseInteger("n of structured[n, m]"));
     if (auto s = ExpectPunct(",", "between n and m of structured[n, m]");
         !s.ok()) {
       return s;
     }
-    absl::StatusOr<int64_t> m = ParseInteger("m of structured[n, m]");
-    if (!m.ok()) return m.status();
+    XI_ASSIGN_OR_RETURN(int64_t m, ParseInteger("m of structured[n, m]"));
     if (auto s = ExpectPunct("]", "to close structured[n, m]"); !s.ok()) {
       return s;
     }
-    type.n = *n;
-    type.m = *m;
+    type.n = n;
+    type.m = m;
   }
   if (ConsumePunct("(")) {
     while (true) {
-      absl::StatusOr<Token> property = ExpectIdentifier("a level property");
-      if (!property.ok()) return property.status();
-      const std::string& p = property->text;
+      XI_ASSIGN_OR_RETURN(Token property, ExpectIdentifier("a level property"));
+      const std::string& p = property.text;
       bool* flag = nullptr;
       if (p == "nonunique") {
         flag = &type.nonunique;
@@ -551,17 +541,17 @@ absl::StatusOr<LevelType> EncodingParser::ParseLevelType(
       } else if (p == "high" && type.format == LevelFormat::kCompressed) {
         type.format = LevelFormat::kLooseCompressed;
         encoding.notes.push_back(absl::StrCat(
-            Where(*property),
+            Where(property),
             ": the `high` property is the old spelling of loose_compressed "
             "(compressed with (lo, hi) position pairs)"));
       } else {
-        return Error(*property,
+        return Error(property,
                      absl::StrCat("unknown level property '", p,
                                   "' (expected nonunique, nonordered or soa)"));
       }
       if (flag != nullptr) {
         if (*flag) {
-          return Error(*property,
+          return Error(property,
                        absl::StrCat("duplicate level property '", p, "'"));
         }
         *flag = true;
@@ -577,7 +567,7 @@ absl::StatusOr<LevelType> EncodingParser::ParseLevelType(
   // no property bits for them).
   if ((type.IsDenseLike() || type.format == LevelFormat::kStructured) &&
       (type.nonunique || type.nonordered || type.soa)) {
-    return Error(*name,
+    return Error(name,
                  absl::StrCat("level format '", LevelFormatName(type.format),
                               "' takes no properties (it is always "
                               "unique and ordered)"));
@@ -586,7 +576,7 @@ absl::StatusOr<LevelType> EncodingParser::ParseLevelType(
 }
 
 absl::Status EncodingParser::ParseLevels(SparseEncoding& encoding) {
-  if (auto s = ExpectPunct("(", "to open the level list"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ExpectPunct("(", "to open the level list"));
   std::vector<mlir::AffineExpr> level_exprs;
   if (IsPunct(")")) {
     return Error(Peek(), "expected at least one level");
@@ -629,20 +619,18 @@ absl::Status EncodingParser::ParseLevels(SparseEncoding& encoding) {
                                            : "?",
                                        " = ...'"));
     }
-    absl::StatusOr<mlir::AffineExpr> expr = ParseExpr(dim_scope_);
-    if (!expr.ok()) return expr.status();
+    XI_ASSIGN_OR_RETURN(mlir::AffineExpr expr, ParseExpr(dim_scope_));
     if (auto s = ExpectPunct(":", "between a level expression and its type");
         !s.ok()) {
       return s;
     }
-    absl::StatusOr<LevelType> type = ParseLevelType(encoding);
-    if (!type.ok()) return type.status();
-    level_exprs.push_back(*expr);
-    encoding.level_types.push_back(*type);
+    XI_ASSIGN_OR_RETURN(LevelType type, ParseLevelType(encoding));
+    level_exprs.push_back(expr);
+    encoding.level_types.push_back(type);
     if (ConsumePunct(",")) continue;
     break;
   }
-  if (auto s = ExpectPunct(")", "to close the level list"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ExpectPunct(")", "to close the level list"));
   if (!declared_levels_.empty() &&
       declared_levels_.size() != level_exprs.size()) {
     return Error(declared_levels_.back(),
@@ -657,17 +645,17 @@ absl::Status EncodingParser::ParseLevels(SparseEncoding& encoding) {
 
 absl::Status EncodingParser::ParseMap(SparseEncoding& encoding) {
   if (IsPunct("[")) {
-    if (auto s = ParseSymbols(); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(ParseSymbols());
   }
   if (IsPunct("{")) {
-    if (auto s = ParseLevelDeclarations(); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(ParseLevelDeclarations());
   }
-  if (auto s = ParseDimensions(encoding); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ParseDimensions(encoding));
   if (auto s = ExpectPunct("->", "between the dimensions and the levels");
       !s.ok()) {
     return s;
   }
-  if (auto s = ParseLevels(encoding); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ParseLevels(encoding));
   // Dimension bindings form the explicit lvl-to-dim map: all or none.
   size_t bound = 0;
   for (const auto& binding : dim_bindings_) bound += binding.has_value();
@@ -776,9 +764,8 @@ absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseUnaryNested(
 absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseAtom(const Scope& scope) {
   const Token token = Peek();
   if (token.kind == TokenKind::kInteger) {
-    absl::StatusOr<int64_t> value = ParseInteger("an integer");
-    if (!value.ok()) return value.status();
-    return mlir::getAffineConstantExpr(*value, context_);
+    XI_ASSIGN_OR_RETURN(int64_t value, ParseInteger("an integer"));
+    return mlir::getAffineConstantExpr(value, context_);
   }
   if (token.kind == TokenKind::kIdentifier) {
     Next();
@@ -813,9 +800,8 @@ absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseAtom(const Scope& scope) {
 
 absl::StatusOr<SparseEncoding> ParseSparseEncodingUnverified(
     absl::string_view text, mlir::MLIRContext* context) {
-  absl::StatusOr<std::vector<Token>> tokens = Tokenize(text);
-  if (!tokens.ok()) return tokens.status();
-  EncodingParser parser(*std::move(tokens), context);
+  XI_ASSIGN_OR_RETURN(std::vector<Token> tokens, Tokenize(text));
+  EncodingParser parser(std::move(tokens), context);
   return parser.Parse();
 }
 

@@ -207,7 +207,8 @@ TEST_F(EncodingTest, InfersLevelToDimensionMaps) {
   EXPECT_EQ(
       print(InferLvlToDim(parse("(i, j) -> (j : compressed, i : compressed)"))),
       "(d0, d1) -> (d1, d0)");
-  // The seed's BSR_explicit gives this inverse by hand.
+  // The BSR_explicit of MLIR's SparseTensor dialect documentation gives this
+  // inverse by hand.
   EXPECT_EQ(print(InferLvlToDim(parse(
                 "(i, j) -> (i floordiv 2 : dense, j floordiv 3 : compressed, "
                 "i mod 2 : dense, j mod 3 : dense)"))),
