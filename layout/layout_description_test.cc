@@ -122,14 +122,14 @@ TEST_F(LayoutDescriptionTest, SizesAndDefaults) {
 
 TEST_F(LayoutDescriptionTest, ErrorsNameThePosition) {
   // Tile 1 starts at column 20: f32[3,5]{1,0:T(2,2)(...
-  EXPECT_THAT(Error("f32[3,5]{1,0:T(2,2)(2,1,1,1,1)}"),
-              StartsWith("1:20: tile 1 (2,1,1,1,1) has rank 5"));
-  EXPECT_THAT(Error("f32[3,5]{1,0:T(2,2,2)}"), StartsWith("1:15: tile 0"));
+  EXPECT_THAT(Error("f32[3,5]{1,0:T(2,2)(2,*)}"),
+              StartsWith("1:20: tile 1 (2,*): entry 1 is `*`"));
+  EXPECT_THAT(Error("f32[3,5]{1,0:T(2,*)}"), StartsWith("1:15: tile 0"));
   // Tiles may also be written each with its own T.
-  EXPECT_THAT(Error("f32[3,5]{1,0:T(2,2)T(2,1,1,1,1)}"),
-              StartsWith("1:21: tile 1 (2,1,1,1,1)"));
+  EXPECT_THAT(Error("f32[3,5]{1,0:T(2,2)T(2,*)}"),
+              StartsWith("1:21: tile 1 (2,*)"));
   // Other attributes' parentheses are not tiles.
-  EXPECT_THAT(Error("f32[3,5]{1,0:S(1)T(2,2)(2,1,1,1,1)}"),
+  EXPECT_THAT(Error("f32[3,5]{1,0:S(1)T(2,2)(2,*)}"),
               StartsWith("1:24: tile 1"));
   EXPECT_THAT(Error("f32[3,5]{1,0:T(2,*)}"), StartsWith("1:"));
   EXPECT_THAT(Error("f32[3,5]{1,1}"), StartsWith("1:"));
@@ -147,8 +147,7 @@ TEST_F(LayoutDescriptionTest, SvgOfTheSeedFigures) {
   EXPECT_THAT(*svg, StartsWith("<svg "));
   EXPECT_THAT(*svg, HasSubstr(">17</text>"));
   EXPECT_THAT(
-      std::string(
-          LayoutSvg("f32[3,5]{1,0:T(2,2)(2,1,1,1,1)}").status().message()),
+      std::string(LayoutSvg("f32[3,5]{1,0:T(2,2)(2,*)}").status().message()),
       StartsWith("1:20: tile 1"));
   EXPECT_THAT(LayoutSvg("f32[2,3,4]").status().message(),
               HasSubstr("rank 0 to 2"));

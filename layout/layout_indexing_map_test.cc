@@ -112,10 +112,14 @@ TEST_F(LayoutIndexingMapTest, ShapeOverloadUsesTheLayout) {
   ASSERT_TRUE(linear.ok()) << linear.status();
   EXPECT_THAT(At(*linear, {2, 3}), ElementsAre(17));
 
-  absl::StatusOr<Shape> bad = ParseShape("f32[3,5]{1,0:T(2,2,2)}");
-  ASSERT_TRUE(bad.ok());
-  EXPECT_THAT(LogicalToLinearMap(*bad, &context_).status().message(),
-              HasSubstr("has rank 3"));
+  // A rank-3 tile pads (3,5) to (1,3,5): (2,3) -> (0,1,1,0,0,1) in
+  // (1,2,3,2,2,2), linear 33 (TiledLayoutTest computes it).
+  absl::StatusOr<Shape> higher = ParseShape("f32[3,5]{1,0:T(2,2,2)}");
+  ASSERT_TRUE(higher.ok());
+  absl::StatusOr<IndexingMap> higher_linear =
+      LogicalToLinearMap(*higher, &context_);
+  ASSERT_TRUE(higher_linear.ok()) << higher_linear.status();
+  EXPECT_THAT(At(*higher_linear, {2, 3}), ElementsAre(33));
 }
 
 // An output-to-input map of a transpose, (d0, d1) -> (d1, d0), composed with

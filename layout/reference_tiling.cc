@@ -84,6 +84,12 @@ std::vector<int64_t> ReferenceMemoryImage(
   array = Transpose(array, major_to_minor);
 
   for (const std::vector<int64_t>& tile_with_stars : tiles) {
+    // A tile of higher rank than the array pads it with leading dimensions
+    // of size 1 (a reshape: the data stays).
+    if (tile_with_stars.size() > array.shape.size()) {
+      array.shape.insert(array.shape.begin(),
+                         tile_with_stars.size() - array.shape.size(), 1);
+    }
     // Combining dimensions of a row-major array is a reshape: the data stays.
     std::vector<int64_t> tile;
     int64_t position = array.shape.size() - tile_with_stars.size();
