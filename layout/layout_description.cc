@@ -159,6 +159,7 @@ absl::StatusOr<LayoutDescription> DescribeLayout(
   description.elements = sizes.elements;
   description.padded_elements = sizes.padded_elements;
   description.bytes = sizes.bytes;
+  description.xla_array_size_bytes = sizes.xla_array_size_bytes;
   description.memory_space =
       shape.has_layout() ? shape.layout().memory_space : 0;
   const absl::Span<const int64_t> physical = layout.physical_dimensions();
@@ -188,7 +189,10 @@ std::string LayoutDescriptionToText(const LayoutDescription& description) {
       "physical shape: [", absl::StrJoin(description.physical_shape, ","),
       "]\n",                                                        //
       "logical to linear map:\n", ToString(description.map), "\n",  //
-      "linear to logical map:\n", ToString(description.inverse_map), "\n");
+      "linear to logical map:\n", ToString(description.inverse_map), "\n",
+      "xla array size: ", description.xla_array_size_bytes,
+      " bytes (first tile and largest split only, as XLA's "
+      "ShapeUtil::ArraySize)\n");
   if (description.linear_index) {
     absl::StrAppend(&text, "linear index of ",
                     IndexToString(*description.index), ": ",
@@ -209,7 +213,8 @@ std::string LayoutDescriptionToJson(const LayoutDescription& description) {
       ", \"physical_shape\": [",
       absl::StrJoin(description.physical_shape, ", "),
       "], \"map\": ", IndexingMapToJson(description.map),
-      ", \"inverse_map\": ", IndexingMapToJson(description.inverse_map));
+      ", \"inverse_map\": ", IndexingMapToJson(description.inverse_map),
+      ", \"xla_array_size_bytes\": ", description.xla_array_size_bytes);
   if (description.linear_index) {
     absl::StrAppend(&json, ", \"index\": [",
                     absl::StrJoin(*description.index, ", "),

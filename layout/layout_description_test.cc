@@ -98,6 +98,19 @@ TEST_F(LayoutDescriptionTest, SeedTpuLayoutInVmem) {
               HasSubstr("memory space: 1 (VMEM)\n"));
 }
 
+// Both size conventions are printed, labeled (shape_layout_test derives
+// the numbers).
+TEST_F(LayoutDescriptionTest, PrintsXlaArraySizeNextToBytes) {
+  LayoutDescription d = Describe("pred[123,456]{1,0:T(2,128)S(3)SC(1:200)}");
+  EXPECT_EQ(d.bytes, 63488);
+  EXPECT_EQ(d.xla_array_size_bytes, 31744);
+  EXPECT_THAT(LayoutDescriptionToText(d),
+              HasSubstr("\nxla array size: 31744 bytes (first tile and largest "
+                        "split only, as XLA's ShapeUtil::ArraySize)\n"));
+  EXPECT_THAT(LayoutDescriptionToJson(d),
+              HasSubstr(", \"xla_array_size_bytes\": 31744"));
+}
+
 TEST_F(LayoutDescriptionTest, SizesAndDefaults) {
   LayoutDescription narrow = Describe("u32[12582912,1]{1,0:T(8,128)}");
   EXPECT_EQ(narrow.bytes, int64_t{6} << 30);

@@ -26,6 +26,11 @@ struct LayoutSizes {
   int64_t padded_elements = 0;
   /// ceil(padded_elements * bits_per_element / 8).
   int64_t bytes = 0;
+  /// XLA's ShapeUtil::ArraySize convention (see XlaArraySizeBytes in
+  /// shape_layout.h): only the first tile pads, and a split dimension counts
+  /// at its largest piece. Set by ShapeLayoutSizes; 0 from
+  /// ComputeLayoutSizes, which does not see the split configs.
+  int64_t xla_array_size_bytes = 0;
 };
 
 /// Rounds `tiled_elements` up to a multiple of `tail_padding_alignment`
