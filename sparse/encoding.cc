@@ -7,7 +7,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "llvm/Support/raw_ostream.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "sparse/level_maps.h"
 #include "xla_index/core/status_macros.h"
 
@@ -89,10 +91,13 @@ absl::Status VerifyLevelTypes(const SparseEncoding& encoding) {
   for (size_t l = 0; l < rank; ++l) {
     const LevelType& type = types[l];
     if (type.format == LevelFormat::kStructured) {
-      if (type.n <= 0 || type.m <= 0 || type.n >= type.m) {
-        return Invalid(absl::StrCat(
-            LevelName(encoding, l),
-            ": structured[n, m] needs 0 < n < m (n = m would be dense)"));
+      if (type.n < 0 || type.m < 0) {
+        return Invalid(absl::StrCat(LevelName(encoding, l),
+                                    ": expected structured size to be >= 0"));
+      }
+      if (type.n > type.m) {
+        return Invalid(absl::StrCat(LevelName(encoding, l),
+                                    ": expected n <= m in n_out_of_m"));
       }
       if (type.m > 255) {
         return Invalid(absl::StrCat(LevelName(encoding, l),
@@ -269,8 +274,36 @@ std::string PrintSparseEncoding(const SparseEncoding& encoding) {
   if (encoding.crd_width != 0) {
     absl::StrAppend(&text, ", crdWidth = ", encoding.crd_width);
   }
+  if (encoding.explicit_val) {
+    absl::StrAppend(
+        &text, ", explicitVal = ", AttributeToString(encoding.explicit_val));
+  }
+  if (encoding.implicit_val) {
+    absl::StrAppend(
+        &text, ", implicitVal = ", AttributeToString(encoding.implicit_val));
+  }
   text += " }>";
   return text;
+}
+
+std::string AttributeToString(mlir::Attribute attribute) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attribute.print(os);
+  return os.str();
+}
+
+bool IsZeroValue(mlir::Attribute attribute) {
+  if (auto integer = llvm::dyn_cast<mlir::IntegerAttr>(attribute)) {
+    return integer.getValue().isZero();
+  }
+  if (auto real = llvm::dyn_cast<mlir::FloatAttr>(attribute)) {
+    return real.getValue().isZero();
+  }
+  if (auto complex = llvm::dyn_cast<mlir::complex::NumberAttr>(attribute)) {
+    return complex.getReal().isZero() && complex.getImag().isZero();
+  }
+  return false;
 }
 
 absl::Status VerifySparseEncoding(const SparseEncoding& encoding) {

@@ -22,8 +22,11 @@ namespace xla_index::sparse {
 /// soa)`. Expressions are built with mlir::AffineExpr's operators, as MLIR's
 /// own parser does, so they simplify (and print) exactly as MLIR's.
 ///
-/// MLIR 22's `explicitVal` / `implicitVal` fields are not supported (an
-/// error says so).
+/// MLIR 22's `explicitVal` / `implicitVal` values (integer, float or complex,
+/// typed or not) are read by MLIR's attribute parser, so they are typed,
+/// refused and printed exactly as mlir-opt does; they must be numeric.
+/// A repeated posWidth, crdWidth, explicitVal or implicitVal keeps its last
+/// value, as in MLIR; a repeated map is an error.
 ///
 /// Older spellings found in MLIR's SparseTensor dialect documentation are
 /// accepted and translated to their modern meaning, with a line in

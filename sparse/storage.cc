@@ -634,10 +634,7 @@ class StorageWalker {
             " is not within its ", arrays.coordinates.size(), " coordinates"));
       }
       for (uint64_t k = lo; k < hi; ++k) {
-        if (absl::Status s = Child(level, k, arrays.coordinates[k], leaf);
-            !s.ok()) {
-          return s;
-        }
+        XI_RETURN_IF_ERROR(Child(level, k, arrays.coordinates[k], leaf));
       }
       return absl::OkStatus();
     };
@@ -645,10 +642,7 @@ class StorageWalker {
       case LevelFormat::kDense:
       case LevelFormat::kBatch:
         for (int64_t c = 0; c < size; ++c) {
-          if (absl::Status s = Child(level, parent * size + c, c, leaf);
-              !s.ok()) {
-            return s;
-          }
+          XI_RETURN_IF_ERROR(Child(level, parent * size + c, c, leaf));
         }
         return absl::OkStatus();
       case LevelFormat::kCompressed:
