@@ -85,7 +85,9 @@ absl::Status VerifyLevelExpressions(const SparseEncoding& encoding) {
   return absl::OkStatus();
 }
 
-absl::Status VerifyLevelTypes(const SparseEncoding& encoding) {
+// Each level on its own: structured[n, m] sizes (0 <= n <= m, m in 8
+// bits), soa only on singleton, dense and batch levels unique and ordered.
+absl::Status VerifyEachLevelType(const SparseEncoding& encoding) {
   const std::vector<LevelType>& types = encoding.level_types;
   const size_t rank = types.size();
   for (size_t l = 0; l < rank; ++l) {
@@ -116,8 +118,14 @@ absl::Status VerifyLevelTypes(const SparseEncoding& encoding) {
                                   "unique and ordered"));
     }
   }
-  // COO segments: singletons follow a (loose) compressed level, or another
-  // singleton of the same segment, and agree on soa.
+  return absl::OkStatus();
+}
+
+// COO segments: a singleton follows a (loose) compressed level, or another
+// singleton of the same segment, and agrees with it on soa.
+absl::Status VerifyCooSegments(const SparseEncoding& encoding) {
+  const std::vector<LevelType>& types = encoding.level_types;
+  const size_t rank = types.size();
   for (size_t l = 0; l < rank; ++l) {
     if (types[l].format != LevelFormat::kSingleton) continue;
     if (l == 0) {
@@ -142,7 +150,13 @@ absl::Status VerifyLevelTypes(const SparseEncoding& encoding) {
           parent.ToString()));
     }
   }
-  // Batch levels lead.
+  return absl::OkStatus();
+}
+
+// Batch levels lead: a batch level follows only batch levels.
+absl::Status VerifyBatchLevelsLead(const SparseEncoding& encoding) {
+  const std::vector<LevelType>& types = encoding.level_types;
+  const size_t rank = types.size();
   for (size_t l = 1; l < rank; ++l) {
     if (types[l].format == LevelFormat::kBatch &&
         types[l - 1].format != LevelFormat::kBatch) {
@@ -152,7 +166,14 @@ absl::Status VerifyLevelTypes(const SparseEncoding& encoding) {
                        l - 1, " is ", types[l - 1].ToString()));
     }
   }
-  // n:m structured: last level, dense before it, and the block matches m.
+  return absl::OkStatus();
+}
+
+// n:m structured: the last level, only dense levels before it, and when
+// the map blocks a dimension, one block size, equal to m.
+absl::Status VerifyStructuredLevel(const SparseEncoding& encoding) {
+  const std::vector<LevelType>& types = encoding.level_types;
+  const size_t rank = types.size();
   for (size_t l = 0; l < rank; ++l) {
     if (types[l].format != LevelFormat::kStructured) continue;
     if (l + 1 != rank) {
@@ -196,6 +217,13 @@ absl::Status VerifyLevelTypes(const SparseEncoding& encoding) {
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status VerifyLevelTypes(const SparseEncoding& encoding) {
+  XI_RETURN_IF_ERROR(VerifyEachLevelType(encoding));
+  XI_RETURN_IF_ERROR(VerifyCooSegments(encoding));
+  XI_RETURN_IF_ERROR(VerifyBatchLevelsLead(encoding));
+  return VerifyStructuredLevel(encoding);
 }
 
 absl::Status VerifySlices(const SparseEncoding& encoding) {
