@@ -3,7 +3,8 @@
 
 // Conversions between a multi-dimensional index and the linear position of
 // the element in a dense (untiled) buffer, for any dimension order, as XLA's
-// IndexUtil does (seed 002, "Indexing into arrays").
+// IndexUtil does (XLA's shapes-and-layout documentation, "Indexing into
+// arrays").
 //
 // `minor_to_major` lists the logical dimensions from the one that varies
 // fastest in memory to the one that varies slowest: {1, 0} is row-major for

@@ -16,7 +16,8 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-// Seed 002, "Minor-to-major dimension ordering": the [2 x 3] array
+// XLA's shapes-and-layout documentation, "Minor-to-major dimension ordering":
+// the [2 x 3] array
 //   a b c
 //   d e f
 // is stored "a d b e c f" under {0, 1} and "a b c d e f" under {1, 0}.

@@ -23,6 +23,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -126,16 +127,15 @@ std::string MemorySpaceName(int64_t memory_space) {
 // positioned in the text.
 absl::StatusOr<TiledLayout> ParseTiledLayout(absl::string_view shape_text,
                                              Shape* shape_out) {
-  absl::StatusOr<Shape> parsed = ParseShape(shape_text);
-  if (!parsed.ok()) return parsed.status();
-  if (!parsed->IsArray()) {
+  XI_ASSIGN_OR_RETURN(Shape parsed, ParseShape(shape_text));
+  if (!parsed.IsArray()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "a memory layout needs an array shape, not ", parsed->ToString()));
+        "a memory layout needs an array shape, not ", parsed.ToString()));
   }
   // XLA writes scalars without braces (`f32[]`); other shapes get their
   // default layout spelled out, so the canonical text shows the order.
-  *shape_out = parsed->rank() == 0 ? *std::move(parsed)
-                                   : WithDefaultLayout(*std::move(parsed));
+  *shape_out = parsed.rank() == 0 ? std::move(parsed)
+                                  : WithDefaultLayout(std::move(parsed));
   absl::StatusOr<TiledLayout> layout = TiledLayoutOf(*shape_out);
   if (!layout.ok()) return WithTilePosition(shape_text, layout.status());
   return layout;
@@ -143,40 +143,38 @@ absl::StatusOr<TiledLayout> ParseTiledLayout(absl::string_view shape_text,
 
 absl::StatusOr<std::string> LayoutSvg(absl::string_view shape_text) {
   Shape shape;
-  absl::StatusOr<TiledLayout> layout = ParseTiledLayout(shape_text, &shape);
-  if (!layout.ok()) return layout.status();
-  return RenderLayoutSvg(*layout);
+  XI_ASSIGN_OR_RETURN(TiledLayout layout, ParseTiledLayout(shape_text, &shape));
+  return RenderLayoutSvg(layout);
 }
 
 absl::StatusOr<LayoutDescription> DescribeLayout(
     absl::string_view shape_text, std::optional<std::vector<int64_t>> index,
     mlir::MLIRContext* context) {
   Shape shape;
-  absl::StatusOr<TiledLayout> layout = ParseTiledLayout(shape_text, &shape);
-  if (!layout.ok()) return layout.status();
-  absl::StatusOr<LayoutSizes> sizes = ShapeLayoutSizes(shape);
-  if (!sizes.ok()) return sizes.status();
+  XI_ASSIGN_OR_RETURN(TiledLayout layout, ParseTiledLayout(shape_text, &shape));
+  XI_ASSIGN_OR_RETURN(LayoutSizes sizes, ShapeLayoutSizes(shape));
 
   LayoutDescription description;
   description.shape = shape.ToString();
-  description.elements = sizes->elements;
-  description.padded_elements = sizes->padded_elements;
-  description.bytes = sizes->bytes;
+  description.elements = sizes.elements;
+  description.padded_elements = sizes.padded_elements;
+  description.bytes = sizes.bytes;
+  description.xla_array_size_bytes = sizes.xla_array_size_bytes;
   description.memory_space =
       shape.has_layout() ? shape.layout().memory_space : 0;
-  const absl::Span<const int64_t> physical = layout->physical_dimensions();
+  const absl::Span<const int64_t> physical = layout.physical_dimensions();
   description.physical_shape.assign(physical.begin(), physical.end());
-  description.map = LogicalToLinearMap(*layout, context);
-  description.inverse_map = LinearToLogicalMap(*layout, context);
+  description.map = LogicalToLinearMap(layout, context);
+  description.inverse_map = LinearToLogicalMap(layout, context);
   if (index) {
-    absl::StatusOr<int64_t> linear = layout->CheckedLinearIndex(*index);
+    absl::StatusOr<int64_t> linear = layout.CheckedLinearIndex(*index);
     if (!linear.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--index: ", linear.status().message(), " of ", description.shape));
     }
     description.index = std::move(index);
     description.linear_index = *linear;
-    description.physical_index = layout->PhysicalIndex(*description.index);
+    description.physical_index = layout.PhysicalIndex(*description.index);
   }
   return description;
 }
@@ -191,7 +189,10 @@ std::string LayoutDescriptionToText(const LayoutDescription& description) {
       "physical shape: [", absl::StrJoin(description.physical_shape, ","),
       "]\n",                                                        //
       "logical to linear map:\n", ToString(description.map), "\n",  //
-      "linear to logical map:\n", ToString(description.inverse_map), "\n");
+      "linear to logical map:\n", ToString(description.inverse_map), "\n",
+      "xla array size: ", description.xla_array_size_bytes,
+      " bytes (first tile and largest split only, as XLA's "
+      "ShapeUtil::ArraySize)\n");
   if (description.linear_index) {
     absl::StrAppend(&text, "linear index of ",
                     IndexToString(*description.index), ": ",
@@ -212,7 +213,8 @@ std::string LayoutDescriptionToJson(const LayoutDescription& description) {
       ", \"physical_shape\": [",
       absl::StrJoin(description.physical_shape, ", "),
       "], \"map\": ", IndexingMapToJson(description.map),
-      ", \"inverse_map\": ", IndexingMapToJson(description.inverse_map));
+      ", \"inverse_map\": ", IndexingMapToJson(description.inverse_map),
+      ", \"xla_array_size_bytes\": ", description.xla_array_size_bytes);
   if (description.linear_index) {
     absl::StrAppend(&json, ", \"index\": [",
                     absl::StrJoin(*description.index, ", "),

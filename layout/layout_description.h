@@ -2,10 +2,10 @@
 #define XLA_INDEX_LAYOUT_LAYOUT_DESCRIPTION_H_
 
 // What `xla-index layout SHAPE [--index=i,j,...] [--json]` reports
-// (DESIGN.md, "The command-line contract"): the canonical shape, element
-// count, padded element count, byte size, memory space, physical shape, the
-// logical-to-physical indexing map and, with an index, the element's
-// position in memory.
+// (the `xla-index layout` output, docs/ARCHITECTURE.md "JSON output"): the
+// canonical shape, element count, padded element count, byte size, memory
+// space, physical shape, the logical-to-physical indexing map and, with an
+// index, the element's position in memory.
 
 #include <cstdint>
 #include <optional>
@@ -30,6 +30,10 @@ struct LayoutDescription {
   int64_t padded_elements = 0;
   /// Bytes, with E(n) packing.
   int64_t bytes = 0;
+  /// The same array's size in XLA's ShapeUtil::ArraySize convention, which
+  /// pads only to the first tile and counts a split dimension at its
+  /// largest piece (XlaArraySizeBytes in shape_layout.h).
+  int64_t xla_array_size_bytes = 0;
   /// S(n): 0 device HBM, 1 VMEM, 5 host, others device-specific.
   int64_t memory_space = 0;
   /// The tiled physical shape, most major first; memory is its row-major
@@ -67,7 +71,8 @@ absl::StatusOr<std::vector<int64_t>> ParseIndexList(absl::string_view text);
 /// "0 (device HBM)", "1 (VMEM)", "5 (host)", "3 (device-specific)".
 std::string MemorySpaceName(int64_t memory_space);
 
-/// The text output, one "name: value" a line, the maps in the seed format:
+/// The text output, one "name: value" a line, the maps in the text format of
+/// XLA's indexing-analysis documentation:
 ///   shape: f32[3,5]{1,0:T(2,2)}
 ///   elements: 15
 ///   padded elements: 24
@@ -80,15 +85,18 @@ std::string MemorySpaceName(int64_t memory_space);
 ///   ...
 ///   linear to logical map:
 ///   ...
+///   xla array size: 96 bytes (first tile and largest split only, as
+///   XLA's ShapeUtil::ArraySize)
 ///   linear index of (2,3): 17
 ///   physical index of (2,3): (1,1,0,1)
 /// Ends with a newline.
 std::string LayoutDescriptionToText(const LayoutDescription& description);
 
-/// The --json output on one line (DESIGN.md):
+/// The --json output on one line (docs/ARCHITECTURE.md, "JSON output"):
 ///   {"shape": "...", "elements": N, "padded_elements": N, "bytes": N,
 ///    "memory_space": N, "physical_shape": [...], "map": MAP,
-///    "inverse_map": MAP[, "index": [...], "linear_index": N,
+///    "inverse_map": MAP, "xla_array_size_bytes": N[, "index": [...],
+///    "linear_index": N,
 ///    "physical_index": [...]]}
 /// MAP is IndexingMapToJson's shape. Ends with a newline.
 std::string LayoutDescriptionToJson(const LayoutDescription& description);

@@ -43,7 +43,8 @@ class LayoutDescriptionTest : public ::testing::Test {
   mlir::MLIRContext context_;
 };
 
-// Seed 001, figure 1, as `xla-index layout 'F32[3,5]{1,0:T(2,2)}'
+// XLA's tiled-layout documentation, figure 1, as `xla-index layout
+// 'F32[3,5]{1,0:T(2,2)}'
 // --index=2,3` sees it.
 TEST_F(LayoutDescriptionTest, SeedFigure1) {
   LayoutDescription d =
@@ -80,7 +81,8 @@ TEST_F(LayoutDescriptionTest, SeedFigure1) {
                               "\"physical_index\": [1, 1, 0, 1]}\n"));
 }
 
-// The contract's example: seed 002's bf16 layout in VMEM.
+// The contract's example: XLA's shapes-and-layout documentation's bf16 layout
+// in VMEM.
 TEST_F(LayoutDescriptionTest, SeedTpuLayoutInVmem) {
   LayoutDescription d =
       Describe("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}",
@@ -94,6 +96,19 @@ TEST_F(LayoutDescriptionTest, SeedTpuLayoutInVmem) {
   EXPECT_THAT(d.linear_index, Optional(1));  // (2,1) pairs rows 0 and 1
   EXPECT_THAT(LayoutDescriptionToText(d),
               HasSubstr("memory space: 1 (VMEM)\n"));
+}
+
+// Both size conventions are printed, labeled (shape_layout_test derives
+// the numbers).
+TEST_F(LayoutDescriptionTest, PrintsXlaArraySizeNextToBytes) {
+  LayoutDescription d = Describe("pred[123,456]{1,0:T(2,128)S(3)SC(1:200)}");
+  EXPECT_EQ(d.bytes, 63488);
+  EXPECT_EQ(d.xla_array_size_bytes, 31744);
+  EXPECT_THAT(LayoutDescriptionToText(d),
+              HasSubstr("\nxla array size: 31744 bytes (first tile and largest "
+                        "split only, as XLA's ShapeUtil::ArraySize)\n"));
+  EXPECT_THAT(LayoutDescriptionToJson(d),
+              HasSubstr(", \"xla_array_size_bytes\": 31744"));
 }
 
 TEST_F(LayoutDescriptionTest, SizesAndDefaults) {
@@ -120,14 +135,14 @@ TEST_F(LayoutDescriptionTest, SizesAndDefaults) {
 
 TEST_F(LayoutDescriptionTest, ErrorsNameThePosition) {
   // Tile 1 starts at column 20: f32[3,5]{1,0:T(2,2)(...
-  EXPECT_THAT(Error("f32[3,5]{1,0:T(2,2)(2,1,1,1,1)}"),
-              StartsWith("1:20: tile 1 (2,1,1,1,1) has rank 5"));
-  EXPECT_THAT(Error("f32[3,5]{1,0:T(2,2,2)}"), StartsWith("1:15: tile 0"));
+  EXPECT_THAT(Error("f32[3,5]{1,0:T(2,2)(2,*)}"),
+              StartsWith("1:20: tile 1 (2,*): entry 1 is `*`"));
+  EXPECT_THAT(Error("f32[3,5]{1,0:T(2,*)}"), StartsWith("1:15: tile 0"));
   // Tiles may also be written each with its own T.
-  EXPECT_THAT(Error("f32[3,5]{1,0:T(2,2)T(2,1,1,1,1)}"),
-              StartsWith("1:21: tile 1 (2,1,1,1,1)"));
+  EXPECT_THAT(Error("f32[3,5]{1,0:T(2,2)T(2,*)}"),
+              StartsWith("1:21: tile 1 (2,*)"));
   // Other attributes' parentheses are not tiles.
-  EXPECT_THAT(Error("f32[3,5]{1,0:S(1)T(2,2)(2,1,1,1,1)}"),
+  EXPECT_THAT(Error("f32[3,5]{1,0:S(1)T(2,2)(2,*)}"),
               StartsWith("1:24: tile 1"));
   EXPECT_THAT(Error("f32[3,5]{1,0:T(2,*)}"), StartsWith("1:"));
   EXPECT_THAT(Error("f32[3,5]{1,1}"), StartsWith("1:"));
@@ -145,8 +160,7 @@ TEST_F(LayoutDescriptionTest, SvgOfTheSeedFigures) {
   EXPECT_THAT(*svg, StartsWith("<svg "));
   EXPECT_THAT(*svg, HasSubstr(">17</text>"));
   EXPECT_THAT(
-      std::string(
-          LayoutSvg("f32[3,5]{1,0:T(2,2)(2,1,1,1,1)}").status().message()),
+      std::string(LayoutSvg("f32[3,5]{1,0:T(2,2)(2,*)}").status().message()),
       StartsWith("1:20: tile 1"));
   EXPECT_THAT(LayoutSvg("f32[2,3,4]").status().message(),
               HasSubstr("rank 0 to 2"));

@@ -13,6 +13,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/indexing_map.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -21,7 +22,8 @@ using Exprs = std::vector<mlir::AffineExpr>;
 
 // The physical index as expressions of the logical index `logical`: the
 // same steps as TiledLayout::PhysicalIndex, on affine expressions.
-Exprs ApplyLayout(const TiledLayout& layout, const Exprs& logical) {
+Exprs ApplyLayout(const TiledLayout& layout, const Exprs& logical,
+                  mlir::MLIRContext* context) {
   const absl::Span<const int64_t> minor_to_major = layout.minor_to_major();
   const size_t rank = minor_to_major.size();
   Exprs physical(rank);
@@ -30,6 +32,13 @@ Exprs ApplyLayout(const TiledLayout& layout, const Exprs& logical) {
   }
   for (const TilingStep& step : layout.steps()) {
     const int64_t position = step.position;
+    if (step.kind == TilingStep::Kind::kExpand) {
+      // (e_1, ..) -> (0, .., 0, e_1, ..): the added dimensions have size 1.
+      physical.insert(physical.begin(),
+                      step.shape_after.size() - step.shape_before.size(),
+                      mlir::getAffineConstantExpr(0, context));
+      continue;
+    }
     if (step.kind == TilingStep::Kind::kCombine) {
       // (.., i, j, ..) -> (.., i * b + j, ..) for dims (.., a, b, ..).
       physical[position] =
@@ -63,6 +72,15 @@ Exprs UndoLayout(const TiledLayout& layout, Exprs physical,
   for (size_t s = steps.size(); s-- > 0;) {
     const TilingStep& step = steps[s];
     const int64_t position = step.position;
+    if (step.kind == TilingStep::Kind::kExpand) {
+      // The added size-1 dimensions: any other index is padding.
+      const size_t added = step.shape_after.size() - step.shape_before.size();
+      for (size_t k = 0; k < added; ++k) {
+        in_bounds.push_back({physical[k], Interval{0, 0}});
+      }
+      physical.erase(physical.begin(), physical.begin() + added);
+      continue;
+    }
     if (step.kind == TilingStep::Kind::kCombine) {
       // c -> (c floordiv b, c mod b) for dims (.., a, b, ..).
       const int64_t minor_size = step.shape_before[position + 1];
@@ -149,7 +167,8 @@ IndexingMap InverseMap(const TiledLayout& layout, int64_t num_dims,
 
 IndexingMap LogicalToPhysicalShapeMap(const TiledLayout& layout,
                                       mlir::MLIRContext* context) {
-  Exprs physical = ApplyLayout(layout, DimExprs(layout.rank(), context));
+  Exprs physical =
+      ApplyLayout(layout, DimExprs(layout.rank(), context), context);
   IndexingMap map =
       MakeMap(layout.rank(), physical, layout.dimensions(), context);
   map.Simplify();
@@ -158,7 +177,8 @@ IndexingMap LogicalToPhysicalShapeMap(const TiledLayout& layout,
 
 IndexingMap LogicalToLinearMap(const TiledLayout& layout,
                                mlir::MLIRContext* context) {
-  Exprs physical = ApplyLayout(layout, DimExprs(layout.rank(), context));
+  Exprs physical =
+      ApplyLayout(layout, DimExprs(layout.rank(), context), context);
   IndexingMap map =
       MakeMap(layout.rank(),
               {Linearize(physical, layout.physical_dimensions(), context)},
@@ -185,9 +205,8 @@ IndexingMap LinearToLogicalMap(const TiledLayout& layout,
 
 absl::StatusOr<IndexingMap> LogicalToLinearMap(const Shape& shape,
                                                mlir::MLIRContext* context) {
-  absl::StatusOr<TiledLayout> layout = TiledLayoutOf(shape);
-  if (!layout.ok()) return layout.status();
-  return LogicalToLinearMap(*layout, context);
+  XI_ASSIGN_OR_RETURN(TiledLayout layout, TiledLayoutOf(shape));
+  return LogicalToLinearMap(layout, context);
 }
 
 absl::StatusOr<IndexingMap> ComposeWithLayout(
@@ -199,10 +218,10 @@ absl::StatusOr<IndexingMap> ComposeWithLayout(
                      " results cannot index ", operand_shape.ToString(),
                      " of rank ", operand_shape.rank()));
   }
-  absl::StatusOr<IndexingMap> layout_map =
-      LogicalToLinearMap(operand_shape, operand_indexing.GetMLIRContext());
-  if (!layout_map.ok()) return layout_map.status();
-  IndexingMap composed = ComposeIndexingMaps(operand_indexing, *layout_map);
+  XI_ASSIGN_OR_RETURN(
+      IndexingMap layout_map,
+      LogicalToLinearMap(operand_shape, operand_indexing.GetMLIRContext()));
+  IndexingMap composed = ComposeIndexingMaps(operand_indexing, layout_map);
   composed.Simplify();
   return composed;
 }

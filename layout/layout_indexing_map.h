@@ -5,11 +5,11 @@
 // tiled_layout.h, as affine expressions: floordiv and mod by the tile sizes,
 // and the row-major linearization of the physical shape.
 //
-// Seed 001, figure 1, F32[3,5]{1,0:T(2,2)}, physical shape (2,3,2,2), as
-// printed after simplification:
+// XLA's tiled-layout documentation, figure 1, F32[3,5]{1,0:T(2,2)}, physical
+// shape (2,3,2,2), as printed after simplification:
 //   logical -> physical shape:
 //     (d0, d1) -> (d0 floordiv 2, d1 floordiv 2, d0 mod 2, d1 mod 2)
-//   logical -> linear offset (the seed's formula: tile index times tile
+//   logical -> linear offset (the documented formula: tile index times tile
 //   volume plus the index inside the tile):
 //     (d0, d1) -> ((d0 floordiv 2) * 12 + (d1 floordiv 2) * 4
 //                  + (d0 mod 2) * 2 + d1 mod 2)

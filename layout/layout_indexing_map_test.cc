@@ -50,12 +50,13 @@ std::vector<int64_t> At(const IndexingMap& map, std::vector<int64_t> dims) {
   return results.value_or(std::vector<int64_t>{});
 }
 
-// Seed 001, figure 1: F32[3,5]{1,0:T(2,2)}, element (2,3) at 17.
+// XLA's tiled-layout documentation, figure 1: F32[3,5]{1,0:T(2,2)}, element
+// (2,3) at 17.
 TEST_F(LayoutIndexingMapTest, SeedFigure1) {
   TiledLayout layout = MakeLayout({3, 5}, {1, 0}, {{2, 2}});
   IndexingMap linear = LogicalToLinearMap(layout, &context_);
   EXPECT_THAT(At(linear, {2, 3}), ElementsAre(17));
-  // Simplified, the map is the seed's formula: linear index of the tile in
+  // Simplified, the map is the documented formula: linear index of the tile in
   // the (2,3) tile grid times the tile volume 4, plus the index in the tile.
   EXPECT_EQ(AffineMapToString(linear.GetAffineMap()),
             "(d0, d1) -> ((d0 floordiv 2) * 12 + (d1 floordiv 2) * 4 + "
@@ -75,8 +76,8 @@ TEST_F(LayoutIndexingMapTest, SeedFigure1) {
   EXPECT_FALSE(inverse.ConstraintsSatisfied({22}, {}));
 }
 
-// Seed 001, figure 2: 4x8 tiled (2,4)(2,1): row 0 at 0, 2, ..., 14 and
-// row 1 at 1, 3, ..., 15.
+// XLA's tiled-layout documentation, figure 2: 4x8 tiled (2,4)(2,1): row 0 at 0,
+// 2, ..., 14 and row 1 at 1, 3, ..., 15.
 TEST_F(LayoutIndexingMapTest, SeedFigure2) {
   TiledLayout layout = MakeLayout({4, 8}, {1, 0}, {{2, 4}, {2, 1}});
   IndexingMap linear = LogicalToLinearMap(layout, &context_);
@@ -111,10 +112,14 @@ TEST_F(LayoutIndexingMapTest, ShapeOverloadUsesTheLayout) {
   ASSERT_TRUE(linear.ok()) << linear.status();
   EXPECT_THAT(At(*linear, {2, 3}), ElementsAre(17));
 
-  absl::StatusOr<Shape> bad = ParseShape("f32[3,5]{1,0:T(2,2,2)}");
-  ASSERT_TRUE(bad.ok());
-  EXPECT_THAT(LogicalToLinearMap(*bad, &context_).status().message(),
-              HasSubstr("has rank 3"));
+  // A rank-3 tile pads (3,5) to (1,3,5): (2,3) -> (0,1,1,0,0,1) in
+  // (1,2,3,2,2,2), linear 33 (TiledLayoutTest computes it).
+  absl::StatusOr<Shape> higher = ParseShape("f32[3,5]{1,0:T(2,2,2)}");
+  ASSERT_TRUE(higher.ok());
+  absl::StatusOr<IndexingMap> higher_linear =
+      LogicalToLinearMap(*higher, &context_);
+  ASSERT_TRUE(higher_linear.ok()) << higher_linear.status();
+  EXPECT_THAT(At(*higher_linear, {2, 3}), ElementsAre(33));
 }
 
 // An output-to-input map of a transpose, (d0, d1) -> (d1, d0), composed with
@@ -141,8 +146,9 @@ TEST_F(LayoutIndexingMapTest, ComposeWithOperandLayout) {
               HasSubstr("2 results cannot index"));
 }
 
-// Seed 000's slice, output to input, composed with a tiled layout of the
-// operand: each output element reads the memory offset of its input element.
+// The slice of XLA's indexing-analysis documentation, output to input, composed
+// with a tiled layout of the operand: each output element reads the memory
+// offset of its input element.
 TEST_F(LayoutIndexingMapTest, ComposeSeedSliceWithTiledOperand) {
   absl::StatusOr<IndexingMap> slice = ParseIndexingMap(
       "(d0, d1, d2) -> (d0 + 5, d1 * 7 + 3, d2 * 2)\n"
@@ -169,9 +175,10 @@ TEST_F(LayoutIndexingMapTest, ComposeSeedSliceWithTiledOperand) {
   }
 }
 
-// Seed 000's reduce, output to input (d0)[s0] -> (s0, d0), composed with a
-// column-major tiled operand: output element d0 reads the offsets of the
-// whole column d0, one for each value of the range variable s0.
+// The reduce of XLA's indexing-analysis documentation, output to input (d0)[s0]
+// -> (s0, d0), composed with a column-major tiled operand: output element d0
+// reads the offsets of the whole column d0, one for each value of the range
+// variable s0.
 TEST_F(LayoutIndexingMapTest, ComposeSeedReduceWithTiledOperand) {
   absl::StatusOr<IndexingMap> reduce = ParseIndexingMap(
       "(d0)[s0] -> (s0, d0)\n"
@@ -199,7 +206,7 @@ TEST_F(LayoutIndexingMapTest, ComposeSeedReduceWithTiledOperand) {
 }
 
 // The layout map followed by its inverse is the identity on the logical
-// domain; the simplifier proves it for the seed's layouts (a size-1
+// domain; the simplifier proves it for the documented layouts (a size-1
 // dimension may come out as the constant 0, its only value).
 TEST_F(LayoutIndexingMapTest, LayoutThenInverseSimplifiesToIdentity) {
   const std::vector<TiledLayout> layouts = {

@@ -6,8 +6,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "xla_index/core/checked_arithmetic.h"
 #include "layout/tiled_layout.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 
@@ -48,14 +49,13 @@ absl::StatusOr<LayoutSizes> ComputeLayoutSizes(const TiledLayout& layout,
                                                int64_t tail_padding_alignment) {
   LayoutSizes sizes;
   sizes.elements = layout.element_count();
-  absl::StatusOr<int64_t> padded =
-      ApplyTailPadding(layout.tiled_element_count(), tail_padding_alignment);
-  if (!padded.ok()) return padded.status();
-  sizes.padded_elements = *padded;
-  absl::StatusOr<int64_t> bytes =
-      PackedByteSize(sizes.padded_elements, bits_per_element);
-  if (!bytes.ok()) return bytes.status();
-  sizes.bytes = *bytes;
+  XI_ASSIGN_OR_RETURN(
+      int64_t padded,
+      ApplyTailPadding(layout.tiled_element_count(), tail_padding_alignment));
+  sizes.padded_elements = padded;
+  XI_ASSIGN_OR_RETURN(int64_t bytes,
+                      PackedByteSize(sizes.padded_elements, bits_per_element));
+  sizes.bytes = bytes;
   return sizes;
 }
 

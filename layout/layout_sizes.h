@@ -1,10 +1,11 @@
 #ifndef XLA_INDEX_LAYOUT_LAYOUT_SIZES_H_
 #define XLA_INDEX_LAYOUT_LAYOUT_SIZES_H_
 
-// How much memory a shape really occupies under its layout (seed 002):
-// tiles pad each tiled dimension up to a multiple of the tile size, tail
-// padding L(n) rounds the tiled element count up to a multiple of n, and
-// E(n) packs elements of n bits, so sub-byte elements share bytes.
+// How much memory a shape really occupies under its layout (XLA's
+// shapes-and-layout documentation): tiles pad each tiled dimension up to a
+// multiple of the tile size, tail padding L(n) rounds the tiled element count
+// up to a multiple of n, and E(n) packs elements of n bits, so sub-byte
+// elements share bytes.
 //
 // Example: u32[12582912,1]{1,0:T(8,128)} holds 12582912 elements (48 MiB),
 // but the minor dimension of size 1 pads to 128, so it occupies
@@ -25,6 +26,11 @@ struct LayoutSizes {
   int64_t padded_elements = 0;
   /// ceil(padded_elements * bits_per_element / 8).
   int64_t bytes = 0;
+  /// XLA's ShapeUtil::ArraySize convention (see XlaArraySizeBytes in
+  /// shape_layout.h): only the first tile pads, and a split dimension counts
+  /// at its largest piece. Set by ShapeLayoutSizes; 0 from
+  /// ComputeLayoutSizes, which does not see the split configs.
+  int64_t xla_array_size_bytes = 0;
 };
 
 /// Rounds `tiled_elements` up to a multiple of `tail_padding_alignment`

@@ -11,8 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "xla_index/core/checked_arithmetic.h"
 #include "layout/tiled_layout.h"
+#include "xla_index/core/checked_arithmetic.h"
 
 namespace xla_index {
 namespace {
@@ -141,6 +141,42 @@ void AppendBoundary(std::string& svg, int64_t x1, int64_t y1, int64_t x2,
       x1, y1, x2, y2, first_level ? "black" : "red", first_level ? "2" : "1.5");
 }
 
+// Tile boundaries: black between cells of different first-level tiles,
+// red between cells of different second-level tiles (as the documentation's
+// figure 2 outlines its 2x1 tiles), wherever those tiles fall. Two cells
+// share a tile of level k when their physical indices after that tile's
+// step agree outside the in-tile part.
+void AppendTileBoundaries(const TiledLayout& layout, const Grid& grid,
+                          int64_t grid_x, int64_t grid_y, std::string& svg) {
+  const std::vector<int64_t> tile_steps = TileStepNumbers(layout);
+  auto tile_of = [&](int64_t level, int64_t row, int64_t column) {
+    if (level >= static_cast<int64_t>(tile_steps.size())) {
+      return std::vector<int64_t>{};
+    }
+    const TilingStep& step = layout.steps()[tile_steps[level]];
+    std::vector<int64_t> physical = layout.PartialPhysicalIndex(
+        GridIndex(layout, row, column), tile_steps[level] + 1);
+    physical.resize(physical.size() - step.tile.size());  // drop in-tile part
+    return physical;
+  };
+  for (int64_t row = 0; row < grid.padded_rows; ++row) {
+    for (int64_t column = 0; column < grid.padded_columns; ++column) {
+      const int64_t x = grid_x + column * kCell;
+      const int64_t y = grid_y + row * kCell;
+      if (column + 1 < grid.padded_columns) {
+        AppendBoundary(svg, x + kCell, y, x + kCell, y + kCell,
+                       tile_of(0, row, column) != tile_of(0, row, column + 1),
+                       tile_of(1, row, column) != tile_of(1, row, column + 1));
+      }
+      if (row + 1 < grid.padded_rows) {
+        AppendBoundary(svg, x, y + kCell, x + kCell, y + kCell,
+                       tile_of(0, row, column) != tile_of(0, row + 1, column),
+                       tile_of(1, row, column) != tile_of(1, row + 1, column));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> RenderLayoutSvg(const TiledLayout& layout,
@@ -207,36 +243,7 @@ absl::StatusOr<std::string> RenderLayoutSvg(const TiledLayout& layout,
                  absl::StrCat(position), 11);
     }
   }
-  // Tile boundaries: black between cells of different first-level tiles,
-  // red between cells of different second-level tiles (as the seed's
-  // figure 2 outlines its 2x1 tiles), wherever those tiles fall.
-  const std::vector<int64_t> tile_steps = TileStepNumbers(layout);
-  auto tile_of = [&](int64_t level, int64_t row, int64_t column) {
-    if (level >= static_cast<int64_t>(tile_steps.size())) {
-      return std::vector<int64_t>{};
-    }
-    const TilingStep& step = layout.steps()[tile_steps[level]];
-    std::vector<int64_t> physical = layout.PartialPhysicalIndex(
-        GridIndex(layout, row, column), tile_steps[level] + 1);
-    physical.resize(physical.size() - step.tile.size());  // drop in-tile part
-    return physical;
-  };
-  for (int64_t row = 0; row < grid.padded_rows; ++row) {
-    for (int64_t column = 0; column < grid.padded_columns; ++column) {
-      const int64_t x = grid_x + column * kCell;
-      const int64_t y = grid_y + row * kCell;
-      if (column + 1 < grid.padded_columns) {
-        AppendBoundary(svg, x + kCell, y, x + kCell, y + kCell,
-                       tile_of(0, row, column) != tile_of(0, row, column + 1),
-                       tile_of(1, row, column) != tile_of(1, row, column + 1));
-      }
-      if (row + 1 < grid.padded_rows) {
-        AppendBoundary(svg, x, y + kCell, x + kCell, y + kCell,
-                       tile_of(0, row, column) != tile_of(0, row + 1, column),
-                       tile_of(1, row, column) != tile_of(1, row + 1, column));
-      }
-    }
-  }
+  AppendTileBoundaries(layout, grid, grid_x, grid_y, svg);
   absl::StrAppendFormat(&svg,
                         "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
                         "fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>\n",

@@ -1,14 +1,14 @@
 #ifndef XLA_INDEX_LAYOUT_LAYOUT_SVG_H_
 #define XLA_INDEX_LAYOUT_LAYOUT_SVG_H_
 
-// A picture of a tiled layout in the style of seed 001's figures, for
-// `xla-index layout SHAPE --svg FILE`:
+// A picture of a tiled layout in the style of the figures of XLA's tiled-layout
+// documentation, for `xla-index layout SHAPE --svg FILE`:
 //
 //  - left, the logical array (rank 0 to 2; rank 1 is one row), extended by
 //    the first tile's padding; each cell shows its position in memory, is
 //    coloured by the first-level tile it belongs to, padding is white;
 //    thick black lines separate first-level tiles and red lines
-//    second-level ones (the seed's 2x1 boxes in figure 2);
+//    second-level ones (the 2x1 boxes in figure 2);
 //  - right, memory in order, rows as wide as the first tile's volume (the
 //    most minor dimension when untiled); each cell shows the logical index
 //    stored there, padding cells are white and empty.

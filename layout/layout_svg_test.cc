@@ -62,8 +62,8 @@ int Count(const std::string& text, const std::string& what) {
   return count;
 }
 
-// Seed 001, figure 1: F32[3,5]{1,0:T(2,2)} padded to 4x6 in the logical
-// picture; memory holds 6 tiles of 4 with 9 padding cells.
+// XLA's tiled-layout documentation, figure 1: F32[3,5]{1,0:T(2,2)} padded to
+// 4x6 in the logical picture; memory holds 6 tiles of 4 with 9 padding cells.
 TEST(LayoutSvgTest, SeedFigure1) {
   TiledLayout layout = MakeLayout({3, 5}, {1, 0}, {{2, 2}});
   absl::StatusOr<std::string> svg = RenderLayoutSvg(layout);
@@ -98,7 +98,8 @@ TEST(LayoutSvgTest, SeedFigure1) {
   EXPECT_EQ(Count(*svg, "stroke=\"red\""), 0);
 }
 
-// Seed 001, figure 2: row 0 of the 4x8 array at 0, 2, ..., 14.
+// XLA's tiled-layout documentation, figure 2: row 0 of the 4x8 array at 0, 2,
+// ..., 14.
 TEST(LayoutSvgTest, SeedFigure2) {
   TiledLayout layout = MakeLayout({4, 8}, {1, 0}, {{2, 4}, {2, 1}});
   absl::StatusOr<std::string> svg = RenderLayoutSvg(layout);

@@ -35,9 +35,12 @@ RandomLayoutCase RandomTiledLayoutCase(std::mt19937& rng, int max_rank,
   std::shuffle(result.minor_to_major.begin(), result.minor_to_major.end(), rng);
 
   int64_t physical_rank = rank;
-  const int64_t tile_count = rank == 0 ? 0 : uniform(0, max_tiles);
+  const int64_t tile_count = uniform(0, max_tiles);
   for (int64_t t = 0; t < tile_count; ++t) {
-    const int64_t tile_rank = uniform(1, physical_rank);
+    // One more than the physical rank: the shape is then padded with a
+    // leading dimension of size 1 (TilingStep::Kind::kExpand).
+    const int64_t tile_rank = uniform(1, physical_rank + 1);
+    physical_rank = std::max(physical_rank, tile_rank);
     std::vector<int64_t> tile;
     int64_t stars = 0;
     for (int64_t k = 0; k < tile_rank; ++k) {

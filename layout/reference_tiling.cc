@@ -4,6 +4,9 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "xla_index/core/box_points.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/interval.h"
 
 namespace xla_index {
 namespace {
@@ -14,26 +17,16 @@ struct Array {
   std::vector<int64_t> data;
 };
 
+// The number of elements of a (small, valid) shape: the image is
+// materialized, so it fits in memory and the product cannot overflow.
 int64_t Product(absl::Span<const int64_t> shape) {
-  int64_t product = 1;
-  for (int64_t size : shape) product *= size;
-  return product;
+  return CheckedProduct(shape).value();
 }
 
 // Visits every index of `shape` in row-major order.
 template <typename Visit>
 void ForEachIndex(absl::Span<const int64_t> shape, Visit visit) {
-  if (Product(shape) == 0) return;
-  std::vector<int64_t> index(shape.size(), 0);
-  while (true) {
-    visit(index);
-    int64_t k = static_cast<int64_t>(shape.size()) - 1;
-    for (; k >= 0; --k) {
-      if (++index[k] < shape[k]) break;
-      index[k] = 0;
-    }
-    if (k < 0) return;
-  }
+  ForEachBoxPoint(ShapeBox(shape), Interval::kMax, visit);
 }
 
 int64_t Offset(absl::Span<const int64_t> shape,
@@ -91,6 +84,12 @@ std::vector<int64_t> ReferenceMemoryImage(
   array = Transpose(array, major_to_minor);
 
   for (const std::vector<int64_t>& tile_with_stars : tiles) {
+    // A tile of higher rank than the array pads it with leading dimensions
+    // of size 1 (a reshape: the data stays).
+    if (tile_with_stars.size() > array.shape.size()) {
+      array.shape.insert(array.shape.begin(),
+                         tile_with_stars.size() - array.shape.size(), 1);
+    }
     // Combining dimensions of a row-major array is a reshape: the data stays.
     std::vector<int64_t> tile;
     int64_t position = array.shape.size() - tile_with_stars.size();

@@ -1,10 +1,10 @@
 #ifndef XLA_INDEX_LAYOUT_REFERENCE_TILING_H_
 #define XLA_INDEX_LAYOUT_REFERENCE_TILING_H_
 
-// Test oracle: lays out an actual array by the operations seed 001 uses to
-// define tiling ("Tiling as pad-reshape-transpose"), moving element ids
-// around in buffers, with no tiled-index formula. Independent of
-// TiledLayout's index arithmetic, which tests check against it.
+// Test oracle: lays out an actual array by the operations XLA's tiled-layout
+// documentation uses to define tiling ("Tiling as pad-reshape-transpose"),
+// moving element ids around in buffers, with no tiled-index formula.
+// Independent of TiledLayout's index arithmetic, which tests check against it.
 
 #include <cstdint>
 #include <vector>

@@ -12,9 +12,9 @@
 //   offset(e_0, ..., e_{r-1}) = g_0(e_0) + ... + g_{r-1}(e_{r-1}),
 //   g_i(v) = offset(v * unit_i)   (each term is 0 at 0: 0 floordiv t = 0).
 //
-// Tabulating g_i turns the index into r table loads and adds. Seed 001,
-// figure 1, F32[3,5]{1,0:T(2,2)}: g_0 = {0, 2, 12}, g_1 = {0, 1, 4, 5, 8},
-// element (2,3) -> 12 + 5 = 17.
+// Tabulating g_i turns the index into r table loads and adds. XLA's
+// tiled-layout documentation, figure 1, F32[3,5]{1,0:T(2,2)}: g_0 = {0, 2, 12},
+// g_1 = {0, 1, 4, 5, 8}, element (2,3) -> 12 + 5 = 17.
 
 #include <cstdint>
 #include <optional>

@@ -13,8 +13,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
-#include "xla_index/core/checked_arithmetic.h"
 #include "layout/index_util.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -42,21 +43,13 @@ absl::Status TileError(int64_t tile_number, std::string message) {
   return status;
 }
 
-// Checks the entries of tile number `tile_number` against the physical
-// shape it applies to.
-absl::Status ValidateTile(int64_t tile_number, absl::Span<const int64_t> tile,
-                          absl::Span<const int64_t> shape) {
+// Checks the entries of tile number `tile_number`. Its rank may exceed the
+// shape's: Create pads the shape with leading size-1 dimensions first.
+absl::Status ValidateTile(int64_t tile_number, absl::Span<const int64_t> tile) {
   const std::string name =
       absl::StrCat("tile ", tile_number, " ", TileToString(tile));
   if (tile.empty()) {
     return TileError(tile_number, absl::StrCat(name, " is empty"));
-  }
-  if (tile.size() > shape.size()) {
-    return TileError(
-        tile_number,
-        absl::StrCat(name, " has rank ", tile.size(), ", larger than the rank ",
-                     shape.size(), " of the physical shape ",
-                     ShapeToString(shape), " it tiles"));
   }
   for (size_t k = 0; k < tile.size(); ++k) {
     if (tile[k] == kCombineDimension) {
@@ -106,16 +99,86 @@ std::string TilesToString(absl::Span<const std::vector<int64_t>> tiles) {
   return result;
 }
 
+namespace {
+
+// Expand: prepends size-1 dimensions until `shape` has `rank` dimensions,
+// as XLA pads a shape to the rank of a larger tile.
+void ExpandToRank(size_t rank, std::vector<int64_t>& shape,
+                  std::vector<TilingStep>& steps) {
+  if (shape.size() >= rank) return;
+  TilingStep step{TilingStep::Kind::kExpand, 0, {}, shape, {}};
+  shape.insert(shape.begin(), rank - shape.size(), 1);
+  step.shape_after = shape;
+  steps.push_back(std::move(step));
+}
+
+// Combine: each `*` of `tile`, most major first, merges its dimension into
+// the next more minor one, (.., a, b, ..) -> (.., a*b, ..); the tile loses
+// that entry. Returns the tile without `*`.
+absl::StatusOr<std::vector<int64_t>> CombineDimensions(
+    int64_t tile_number, const std::vector<int64_t>& original_tile,
+    std::vector<int64_t>& shape, std::vector<TilingStep>& steps) {
+  std::vector<int64_t> tile = original_tile;
+  for (size_t k = 0; k < tile.size();) {
+    if (tile[k] != kCombineDimension) {
+      ++k;
+      continue;
+    }
+    const int64_t position = shape.size() - tile.size() + k;
+    TilingStep step{TilingStep::Kind::kCombine, position, {}, shape, {}};
+    std::optional<int64_t> merged =
+        CheckedMul(shape[position], shape[position + 1]);
+    if (!merged) return OverflowError(tile_number, original_tile, shape);
+    shape[position] = *merged;
+    shape.erase(shape.begin() + position + 1);
+    step.shape_after = shape;
+    steps.push_back(std::move(step));
+    tile.erase(tile.begin() + k);
+  }
+  return tile;
+}
+
+// Tile: (.., d_k, ..) -> (.., ceil(d_k/t_k), .., t_k, ..), refusing a
+// physical rank above kMaxPhysicalRank or sizes whose product overflows.
+absl::Status TileDimensions(int64_t tile_number,
+                            const std::vector<int64_t>& original_tile,
+                            const std::vector<int64_t>& tile,
+                            std::vector<int64_t>& shape,
+                            std::vector<TilingStep>& steps) {
+  const int64_t first = shape.size() - tile.size();
+  TilingStep step{TilingStep::Kind::kTile, first, tile, shape, {}};
+  for (size_t k = 0; k < tile.size(); ++k) {
+    shape[first + k] = CeilOfRatio(shape[first + k], tile[k]);
+  }
+  shape.insert(shape.end(), tile.begin(), tile.end());
+  if (static_cast<int64_t>(shape.size()) > kMaxPhysicalRank) {
+    return TileError(
+        tile_number,
+        absl::StrCat("tile ", tile_number, " ", TileToString(original_tile),
+                     " makes the physical shape rank ", shape.size(),
+                     ", more than the ", kMaxPhysicalRank, " supported"));
+  }
+  // The product of the non-zero sizes must fit: with a zero size the
+  // element count is 0, but maps still use strides over the others.
+  int64_t count = 1;
+  for (int64_t size : shape) {
+    if (size == 0) continue;
+    std::optional<int64_t> product = CheckedMul(count, size);
+    if (!product) return OverflowError(tile_number, original_tile, shape);
+    count = *product;
+  }
+  step.shape_after = shape;
+  steps.push_back(std::move(step));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<TiledLayout> TiledLayout::Create(
     absl::Span<const int64_t> dims, absl::Span<const int64_t> minor_to_major,
     absl::Span<const std::vector<int64_t>> tiles) {
-  if (absl::Status status = ValidateDimensions(dims); !status.ok()) {
-    return status;
-  }
-  if (absl::Status status = ValidateMinorToMajor(dims.size(), minor_to_major);
-      !status.ok()) {
-    return status;
-  }
+  XI_RETURN_IF_ERROR(ValidateDimensions(dims));
+  XI_RETURN_IF_ERROR(ValidateMinorToMajor(dims.size(), minor_to_major));
   if (static_cast<int64_t>(tiles.size()) > kMaxTiles) {
     return absl::InvalidArgumentError(
         absl::StrCat("the layout has ", tiles.size(), " tiles, more than the ",
@@ -131,58 +194,24 @@ absl::StatusOr<TiledLayout> TiledLayout::Create(
   std::vector<int64_t> shape = layout.major_to_minor_dims_;
   for (size_t tile_number = 0; tile_number < tiles.size(); ++tile_number) {
     const std::vector<int64_t>& original_tile = tiles[tile_number];
-    if (absl::Status status = ValidateTile(tile_number, original_tile, shape);
-        !status.ok()) {
-      return status;
-    }
-    // Combine: each `*`, most major first, merges its dimension into the
-    // next more minor one; the tile loses that entry.
-    std::vector<int64_t> tile = original_tile;
-    for (size_t k = 0; k < tile.size();) {
-      if (tile[k] != kCombineDimension) {
-        ++k;
-        continue;
-      }
-      const int64_t position = shape.size() - tile.size() + k;
-      TilingStep step{TilingStep::Kind::kCombine, position, {}, shape, {}};
-      std::optional<int64_t> merged =
-          CheckedMul(shape[position], shape[position + 1]);
-      if (!merged) return OverflowError(tile_number, original_tile, shape);
-      shape[position] = *merged;
-      shape.erase(shape.begin() + position + 1);
-      step.shape_after = shape;
-      layout.steps_.push_back(std::move(step));
-      tile.erase(tile.begin() + k);
-    }
-    // Tile: (.., d_k, ..) -> (.., ceil(d_k/t_k), .., t_k, ..).
-    const int64_t first = shape.size() - tile.size();
-    TilingStep step{TilingStep::Kind::kTile, first, tile, shape, {}};
-    for (size_t k = 0; k < tile.size(); ++k) {
-      shape[first + k] = CeilOfRatio(shape[first + k], tile[k]);
-    }
-    shape.insert(shape.end(), tile.begin(), tile.end());
-    if (static_cast<int64_t>(shape.size()) > kMaxPhysicalRank) {
+    XI_RETURN_IF_ERROR(ValidateTile(tile_number, original_tile));
+    if (original_tile.size() > static_cast<size_t>(kMaxPhysicalRank)) {
       return TileError(
           tile_number,
           absl::StrCat("tile ", tile_number, " ", TileToString(original_tile),
-                       " makes the physical shape rank ", shape.size(),
-                       ", more than the ", kMaxPhysicalRank, " supported"));
+                       " has rank ", original_tile.size(), ", more than the ",
+                       kMaxPhysicalRank, " supported"));
     }
-    // The product of the non-zero sizes must fit: with a zero size the
-    // element count is 0, but maps still use strides over the others.
-    int64_t count = 1;
-    for (int64_t size : shape) {
-      if (size == 0) continue;
-      std::optional<int64_t> product = CheckedMul(count, size);
-      if (!product) return OverflowError(tile_number, original_tile, shape);
-      count = *product;
-    }
-    step.shape_after = shape;
-    layout.steps_.push_back(std::move(step));
+    ExpandToRank(original_tile.size(), shape, layout.steps_);
+    XI_ASSIGN_OR_RETURN(
+        std::vector<int64_t> tile,
+        CombineDimensions(tile_number, original_tile, shape, layout.steps_));
+    XI_RETURN_IF_ERROR(
+        TileDimensions(tile_number, original_tile, tile, shape, layout.steps_));
   }
   layout.physical_dims_ = shape;
   int64_t count = 1;
-  for (int64_t size : shape) count *= size;  // checked in the loop above
+  for (int64_t size : shape) count *= size;  // checked in TileDimensions
   layout.tiled_element_count_ = count;
   return layout;
 }
@@ -195,6 +224,11 @@ using IndexVector = absl::InlinedVector<int64_t, 16>;
 
 void ApplyStep(const TilingStep& step, IndexVector& index) {
   const int64_t position = step.position;
+  if (step.kind == TilingStep::Kind::kExpand) {
+    index.insert(index.begin(),
+                 step.shape_after.size() - step.shape_before.size(), 0);
+    return;
+  }
   if (step.kind == TilingStep::Kind::kCombine) {
     index[position] =
         index[position] * step.shape_before[position + 1] + index[position + 1];
@@ -214,6 +248,14 @@ void ApplyStep(const TilingStep& step, IndexVector& index) {
 // i.e. the element is padding.
 bool UndoStep(const TilingStep& step, IndexVector& index) {
   const int64_t position = step.position;
+  if (step.kind == TilingStep::Kind::kExpand) {
+    // The prepended dimensions have size 1: a nonzero entry is padding.
+    const size_t added = step.shape_after.size() - step.shape_before.size();
+    bool in_bounds = true;
+    for (size_t k = 0; k < added; ++k) in_bounds &= index[k] == 0;
+    index.erase(index.begin(), index.begin() + added);
+    return in_bounds;
+  }
   if (step.kind == TilingStep::Kind::kCombine) {
     const int64_t minor_size = step.shape_before[position + 1];
     const int64_t combined = index[position];
@@ -269,9 +311,7 @@ int64_t TiledLayout::LinearIndex(absl::Span<const int64_t> index) const {
 
 absl::StatusOr<int64_t> TiledLayout::CheckedLinearIndex(
     absl::Span<const int64_t> index) const {
-  if (absl::Status status = ValidateIndex(dims_, index); !status.ok()) {
-    return status;
-  }
+  XI_RETURN_IF_ERROR(ValidateIndex(dims_, index));
   return LinearIndex(index);
 }
 

@@ -1,7 +1,8 @@
 #ifndef XLA_INDEX_LAYOUT_TILED_LAYOUT_H_
 #define XLA_INDEX_LAYOUT_TILED_LAYOUT_H_
 
-// The tiled linear index of XLA's tiled layouts, exactly as seed 001
+// The tiled linear index of XLA's tiled layouts, exactly as XLA's tiled-layout
+// documentation
 // ("Tiled layout") defines it, on plain dimension lists.
 //
 // A layout {minor_to_major : T(t...)(u...)...} places a logical element in
@@ -13,6 +14,8 @@
 //     a. Combine: a `*` at a tile entry merges that physical dimension into
 //        the next more minor one, (.., a, b, ..) -> (.., a*b, ..), with index
 //        (.., i, j, ..) -> (.., i*b + j, ..); the `*` leaves the tile.
+//     a'. Expand: a tile with more entries than the shape has dimensions
+//        first prepends dimensions of size 1, index 0, up to the tile's rank.
 //     b. Tile: a tile (t_1, ..., t_n) covers the n most minor dimensions
 //        (d_1, ..., d_n) of the current shape (more major ones stay as they
 //        are). Pad each d_k to ceil(d_k/t_k)*t_k, reshape it into
@@ -26,8 +29,8 @@
 //        into the previous tile's tile-count dimensions.
 //  3. The linear index is the row-major position in the final shape.
 //
-// Seed figure 1: F32[3,5]{1,0:T(2,2)}: element (2,3) -> (1,1,0,1) in
-// (2,3,2,2) -> linear index ((1*3 + 1)*2 + 0)*2 + 1 = 17.
+// Figure 1 of XLA's tiled-layout documentation: F32[3,5]{1,0:T(2,2)}: element
+// (2,3) -> (1,1,0,1) in (2,3,2,2) -> linear index ((1*3 + 1)*2 + 0)*2 + 1 = 17.
 
 #include <cstdint>
 #include <optional>
@@ -41,8 +44,8 @@
 namespace xla_index {
 
 /// A tile entry that merges its dimension into the next more minor one,
-/// written `*`. Seed 001: "represented by a value of -1 ... which is not
-/// valid in a tile as a dimension size".
+/// written `*`. XLA's tiled-layout documentation: "represented by a value of -1
+/// ... which is not valid in a tile as a dimension size".
 inline constexpr int64_t kCombineDimension = -1;
 
 /// Each tile adds dimensions to the physical shape; beyond this rank a
@@ -69,6 +72,12 @@ struct TilingStep {
   enum class Kind {
     /// Physical dimension `position` merges into `position + 1`.
     kCombine,
+    /// Dimensions of size 1 are prepended (position 0) until the physical
+    /// shape has the rank of the next tile: a tile of higher rank than the
+    /// shape tiles (1, .., 1, d_1, .., d_r), as XLA pads the shape with
+    /// leading dimensions of size 1 (ShapeUtil::ArraySize reads the missing
+    /// dimensions as size 1). The index gains leading zeros.
+    kExpand,
     /// The dimensions from `position` to the end are tiled by `tile`.
     kTile,
   };
@@ -89,10 +98,13 @@ std::string TilesToString(absl::Span<const std::vector<int64_t>> tiles);
 /// layout precomputed as a list of TilingSteps.
 class TiledLayout {
  public:
-  /// Validates and prepares the layout. Errors (InvalidArgument) for:
+  /// Validates and prepares the layout. A tile of higher rank than the
+  /// shape it tiles first pads the shape with leading dimensions of size 1
+  /// (a kExpand step), so f32[8]{0:T(2,2)} has physical shape (1,4,2,2).
+  /// Errors (InvalidArgument) for:
   /// negative dimensions, minor_to_major not a permutation of the
-  /// dimensions, an empty tile, a tile of higher rank than the shape it
-  /// tiles, a tile size <= 0 (other than `*`), `*` as a tile's most minor
+  /// dimensions, an empty tile, a tile size <= 0 (other than `*`), `*` as a
+  /// tile's most minor
   /// entry, more than kMaxTiles tiles, physical sizes that overflow int64,
   /// and physical shapes of rank above kMaxPhysicalRank.
   static absl::StatusOr<TiledLayout> Create(

@@ -7,8 +7,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "llvm/Support/raw_ostream.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "sparse/level_maps.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index::sparse {
 namespace {
@@ -82,16 +85,21 @@ absl::Status VerifyLevelExpressions(const SparseEncoding& encoding) {
   return absl::OkStatus();
 }
 
-absl::Status VerifyLevelTypes(const SparseEncoding& encoding) {
+// Each level on its own: structured[n, m] sizes (0 <= n <= m, m in 8
+// bits), soa only on singleton, dense and batch levels unique and ordered.
+absl::Status VerifyEachLevelType(const SparseEncoding& encoding) {
   const std::vector<LevelType>& types = encoding.level_types;
   const size_t rank = types.size();
   for (size_t l = 0; l < rank; ++l) {
     const LevelType& type = types[l];
     if (type.format == LevelFormat::kStructured) {
-      if (type.n <= 0 || type.m <= 0 || type.n >= type.m) {
-        return Invalid(absl::StrCat(
-            LevelName(encoding, l),
-            ": structured[n, m] needs 0 < n < m (n = m would be dense)"));
+      if (type.n < 0 || type.m < 0) {
+        return Invalid(absl::StrCat(LevelName(encoding, l),
+                                    ": expected structured size to be >= 0"));
+      }
+      if (type.n > type.m) {
+        return Invalid(absl::StrCat(LevelName(encoding, l),
+                                    ": expected n <= m in n_out_of_m"));
       }
       if (type.m > 255) {
         return Invalid(absl::StrCat(LevelName(encoding, l),
@@ -110,8 +118,14 @@ absl::Status VerifyLevelTypes(const SparseEncoding& encoding) {
                                   "unique and ordered"));
     }
   }
-  // COO segments: singletons follow a (loose) compressed level, or another
-  // singleton of the same segment, and agree on soa.
+  return absl::OkStatus();
+}
+
+// COO segments: a singleton follows a (loose) compressed level, or another
+// singleton of the same segment, and agrees with it on soa.
+absl::Status VerifyCooSegments(const SparseEncoding& encoding) {
+  const std::vector<LevelType>& types = encoding.level_types;
+  const size_t rank = types.size();
   for (size_t l = 0; l < rank; ++l) {
     if (types[l].format != LevelFormat::kSingleton) continue;
     if (l == 0) {
@@ -136,7 +150,13 @@ absl::Status VerifyLevelTypes(const SparseEncoding& encoding) {
           parent.ToString()));
     }
   }
-  // Batch levels lead.
+  return absl::OkStatus();
+}
+
+// Batch levels lead: a batch level follows only batch levels.
+absl::Status VerifyBatchLevelsLead(const SparseEncoding& encoding) {
+  const std::vector<LevelType>& types = encoding.level_types;
+  const size_t rank = types.size();
   for (size_t l = 1; l < rank; ++l) {
     if (types[l].format == LevelFormat::kBatch &&
         types[l - 1].format != LevelFormat::kBatch) {
@@ -146,7 +166,14 @@ absl::Status VerifyLevelTypes(const SparseEncoding& encoding) {
                        l - 1, " is ", types[l - 1].ToString()));
     }
   }
-  // n:m structured: last level, dense before it, and the block matches m.
+  return absl::OkStatus();
+}
+
+// n:m structured: the last level, only dense levels before it, and when
+// the map blocks a dimension, one block size, equal to m.
+absl::Status VerifyStructuredLevel(const SparseEncoding& encoding) {
+  const std::vector<LevelType>& types = encoding.level_types;
+  const size_t rank = types.size();
   for (size_t l = 0; l < rank; ++l) {
     if (types[l].format != LevelFormat::kStructured) continue;
     if (l + 1 != rank) {
@@ -190,6 +217,13 @@ absl::Status VerifyLevelTypes(const SparseEncoding& encoding) {
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status VerifyLevelTypes(const SparseEncoding& encoding) {
+  XI_RETURN_IF_ERROR(VerifyEachLevelType(encoding));
+  XI_RETURN_IF_ERROR(VerifyCooSegments(encoding));
+  XI_RETURN_IF_ERROR(VerifyBatchLevelsLead(encoding));
+  return VerifyStructuredLevel(encoding);
 }
 
 absl::Status VerifySlices(const SparseEncoding& encoding) {
@@ -268,8 +302,36 @@ std::string PrintSparseEncoding(const SparseEncoding& encoding) {
   if (encoding.crd_width != 0) {
     absl::StrAppend(&text, ", crdWidth = ", encoding.crd_width);
   }
+  if (encoding.explicit_val) {
+    absl::StrAppend(
+        &text, ", explicitVal = ", AttributeToString(encoding.explicit_val));
+  }
+  if (encoding.implicit_val) {
+    absl::StrAppend(
+        &text, ", implicitVal = ", AttributeToString(encoding.implicit_val));
+  }
   text += " }>";
   return text;
+}
+
+std::string AttributeToString(mlir::Attribute attribute) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attribute.print(os);
+  return os.str();
+}
+
+bool IsZeroValue(mlir::Attribute attribute) {
+  if (auto integer = llvm::dyn_cast<mlir::IntegerAttr>(attribute)) {
+    return integer.getValue().isZero();
+  }
+  if (auto real = llvm::dyn_cast<mlir::FloatAttr>(attribute)) {
+    return real.getValue().isZero();
+  }
+  if (auto complex = llvm::dyn_cast<mlir::complex::NumberAttr>(attribute)) {
+    return complex.getReal().isZero() && complex.getImag().isZero();
+  }
+  return false;
 }
 
 absl::Status VerifySparseEncoding(const SparseEncoding& encoding) {
@@ -300,8 +362,8 @@ absl::Status VerifySparseEncoding(const SparseEncoding& encoding) {
                                 encoding.dim_rank(), " dimensions to only ",
                                 encoding.lvl_rank(), " levels"));
   }
-  if (absl::Status s = VerifyLevelExpressions(encoding); !s.ok()) return s;
-  if (absl::Status s = VerifyLevelTypes(encoding); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(VerifyLevelExpressions(encoding));
+  XI_RETURN_IF_ERROR(VerifyLevelTypes(encoding));
   mlir::AffineMap inferred = InferLvlToDim(encoding.dim_to_lvl);
   if (!inferred && encoding.dim_to_lvl.getNumSymbols() == 0) {
     return Invalid(absl::StrCat(

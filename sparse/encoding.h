@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Attributes.h"
 #include "sparse/level_type.h"
 
 namespace xla_index::sparse {
@@ -45,8 +46,16 @@ struct SparseEncoding {
   /// Bit widths of the positions and coordinates arrays; 0 = native (64).
   int64_t pos_width = 0;
   int64_t crd_width = 0;
+  /// MLIR's `explicitVal` / `implicitVal`: the value every stored entry has
+  /// (e.g. 1.0 of a pattern matrix) and the value of the entries not stored
+  /// (0); null when absent. A numeric mlir::IntegerAttr, FloatAttr or
+  /// complex::NumberAttr with its type, as MLIR's attribute parser read it.
+  mlir::Attribute explicit_val;
+  mlir::Attribute implicit_val;
   /// One line per older spelling that was accepted and translated (e.g.
-  /// "1:42: `block2_4` is the old spelling of `structured[2, 4]`").
+  /// "1:42: `block2_4` is the old spelling of `structured[2, 4]`"), and per
+  /// value MLIR accepts that means nothing (structured[0, m], a nonzero
+  /// implicitVal).
   std::vector<std::string> notes;
 
   int64_t dim_rank() const { return dim_to_lvl.getNumDims(); }
@@ -60,6 +69,13 @@ struct SparseEncoding {
 /// (one line). An explicit lvl_to_dim is not printed: MLIR re-infers it.
 std::string PrintSparseEncoding(const SparseEncoding& encoding);
 
+/// A stored value as MLIR prints it: "1.000000e+00 : f32", "1 : i64",
+/// "true", "#complex.number<:f32 1.000000e+00, 0.000000e+00> : complex<f32>".
+std::string AttributeToString(mlir::Attribute attribute);
+
+/// True for an integer, float (either sign) or complex zero.
+bool IsZeroValue(mlir::Attribute attribute);
+
 /// Only the map part: "(d0, d1) -> (d0 : dense, d1 : compressed)".
 std::string PrintDimLvlMap(const SparseEncoding& encoding);
 
@@ -67,13 +83,14 @@ std::string PrintDimLvlMap(const SparseEncoding& encoding);
 /// and the dim-level map parser), returning InvalidArgument with a message
 /// that says which rule is broken and where:
 ///  - position/coordinate widths are 0, 8, 16, 32 or 64 (the legacy
-///    sub-byte crdWidth of the seed's 2:4 example is translated by the
+///    sub-byte crdWidth of the documentation's 2:4 example is translated by the
 ///    parser, see encoding_parser.h);
 ///  - one level type per result of dim_to_lvl, at least one level, and no
 ///    more dimensions than levels;
 ///  - level expressions are affine in the dimensions (symbols only as ELL's
 ///    counting factor), every dimension is used;
-///  - structured[n, m] has 0 < n < m (n == m would be dense);
+///  - structured[n, m] has 0 <= n <= m (MLIR: "expected n <= m in
+///    n_out_of_m"; the parser notes n = 0 and n = m, which MLIR accepts);
 ///  - a singleton level follows a compressed, loose_compressed or singleton
 ///    level, all singletons of one COO segment agree on soa, soa only on
 ///    singleton;

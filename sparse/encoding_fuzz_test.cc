@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "mlir/IR/MLIRContext.h"
@@ -19,8 +20,18 @@
 namespace xla_index::sparse {
 namespace {
 
+// Corpus entries whose text MLIR 22 itself crashes on ("// mlir: crashes"
+// in invalid_encodings.mlir): their mutants are not handed to MLIR either,
+// since a mutant we reject for another reason (junk after the encoding)
+// can still reach MLIR's crashing inverseBlockSparsity.
+std::vector<bool>* CrashesMlir() {
+  static auto* crashes = new std::vector<bool>();
+  return crashes;
+}
+
 std::vector<std::string> Corpus() {
   std::vector<std::string> corpus;
+  CrashesMlir()->clear();
   for (const char* path : {"sparse/testdata/seed_encodings.mlir",
                            "sparse/testdata/invalid_encodings.mlir"}) {
     std::ifstream file(path);
@@ -35,6 +46,7 @@ std::vector<std::string> Corpus() {
       }
       if (start != absl::string_view::npos) {
         corpus.emplace_back(chunk.substr(start));
+        CrashesMlir()->push_back(absl::StrContains(chunk, "// mlir: crashes"));
       }
     }
   }
@@ -91,7 +103,14 @@ std::string Mutate(std::string text, std::mt19937& rng) {
       "\n",
       "#sparse_tensor<slice(1, ?, 2)>",
       "\xff",
-      "99999999999999999999"};
+      "99999999999999999999",
+      ", explicitVal = 1.5 : f32",
+      ", implicitVal = 0 : i32",
+      "#complex.number<:f32 1.0, 0.0> : complex<f32>",
+      "1.0",
+      "structured[4, 4]",
+      "structured[0, 4]",
+      ", posWidth = 8"};
   const int mutations = 1 + rng() % 2;
   for (int m = 0; m < mutations && !text.empty(); ++m) {
     size_t at = rng() % text.size();
@@ -120,11 +139,9 @@ std::string Mutate(std::string text, std::mt19937& rng) {
 const char* const kStricterRules[] = {
     "divides by a symbol",
     "is not used by any level",
-    "needs 0 < n < m",
     "does not use any dimension",
     "slices go on every dimension or none",
     "is a keyword",
-    "is not supported",
     "duplicate level property",
     // MLIR's slice parser ignores what follows "slice(o, s, t)" up to '>'.
     "to close '#sparse_tensor<'",
@@ -153,7 +170,7 @@ TEST(EncodingFuzzTest, MutantsNeverCrashAndAcceptedOnesMatchMlir) {
       // stricter rules (see invalid_encodings.mlir). Maps we cannot invert
       // are not handed to MLIR, which may crash on them.
       const std::string message(encoding.status().message());
-      if (trial % 5 == 0 &&
+      if (trial % 5 == 0 && !(*CrashesMlir())[pick] &&
           message.find("failed to infer") == std::string::npos) {
         absl::StatusOr<std::string> mlir = MlirPrintEncoding(text);
         if (mlir.ok()) {
@@ -170,7 +187,13 @@ TEST(EncodingFuzzTest, MutantsNeverCrashAndAcceptedOnesMatchMlir) {
       continue;
     }
     ++accepted;
-    if (!encoding->notes.empty()) continue;  // Older spellings: not MLIR's.
+    // Older spellings are translated: MLIR's print differs. Notes on what
+    // MLIR accepts as is ("MLIR accepts it") do not change the print.
+    bool translated = false;
+    for (const std::string& note : encoding->notes) {
+      translated |= note.find("MLIR accepts") == std::string::npos;
+    }
+    if (translated) continue;
     absl::StatusOr<std::string> mlir = MlirPrintEncoding(text);
     ASSERT_TRUE(mlir.ok()) << "we accept, MLIR rejects:\n"
                            << text << "\n"

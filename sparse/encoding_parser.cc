@@ -1,5 +1,6 @@
 #include "sparse/encoding_parser.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <optional>
@@ -13,8 +14,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index::sparse {
 namespace {
@@ -23,6 +29,9 @@ enum class TokenKind {
   kIdentifier,  // letters, digits, '_', '.', '$' (e.g. sparse_tensor.encoding)
   kInteger,
   kPunct,  // one of # < > { } ( ) [ ] , : = + - * ? or the arrow "->"
+  // The raw text of an explicitVal / implicitVal value, for MLIR's
+  // attribute parser: up to the next ',' or '}' outside brackets.
+  kValue,
   kEnd,
 };
 
@@ -40,6 +49,47 @@ std::string Where(const Token& token) {
 std::string Describe(const Token& token) {
   if (token.kind == TokenKind::kEnd) return "end of input";
   return absl::StrCat("'", token.text, "'");
+}
+
+bool IsStoredValueKey(absl::string_view word) {
+  return word == "explicitVal" || word == "implicitVal";
+}
+
+// The length of the stored value starting at `begin`: up to the first ',',
+// '}' or unmatched closing bracket outside <...>, (...), [...] and quotes
+// (a complex value `#complex.number<:f32 1.0, 0.0>` holds a ','), without
+// trailing spaces.
+size_t StoredValueLength(absl::string_view text, size_t begin) {
+  int depth = 0;
+  bool quoted = false;
+  size_t end = begin;
+  for (; end < text.size(); ++end) {
+    const char c = text[end];
+    if (quoted) {
+      if (c == '\\') {
+        ++end;
+      } else if (c == '"') {
+        quoted = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      quoted = true;
+    } else if (c == '<' || c == '(' || c == '[') {
+      ++depth;
+    } else if (c == '>' || c == ')' || c == ']') {
+      if (depth == 0) break;
+      --depth;
+    } else if (depth == 0 && (c == ',' || c == '}')) {
+      break;
+    }
+  }
+  end = std::min(end, text.size());
+  while (end > begin &&
+         std::isspace(static_cast<unsigned char>(text[end - 1]))) {
+    --end;
+  }
+  return end - begin;
 }
 
 absl::StatusOr<std::vector<Token>> Tokenize(absl::string_view text) {
@@ -109,7 +159,24 @@ absl::StatusOr<std::vector<Token>> Tokenize(absl::string_view text) {
           "'"));
     }
     advance(token.text.size());
+    const bool value_follows =
+        token.kind == TokenKind::kIdentifier && IsStoredValueKey(token.text);
     tokens.push_back(std::move(token));
+    if (!value_follows) continue;
+    // `explicitVal = VALUE`: MLIR's attribute syntax (floats, hex, complex
+    // numbers, typed literals) is left to MLIR's attribute parser.
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+      advance(1);
+    if (i >= text.size() || text[i] != '=') continue;
+    tokens.push_back({TokenKind::kPunct, "=", line, column});
+    advance(1);
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+      advance(1);
+    const size_t length = StoredValueLength(text, i);
+    if (length == 0) continue;
+    tokens.push_back(
+        {TokenKind::kValue, std::string(text.substr(i, length)), line, column});
+    advance(length);
   }
   tokens.push_back({TokenKind::kEnd, "", line, column});
   return tokens;
@@ -163,6 +230,11 @@ class EncodingParser {
     return Next();
   }
   absl::StatusOr<int64_t> ParseInteger(absl::string_view what);
+  absl::Status ParseFields(SparseEncoding& encoding);
+  absl::Status ParseField(const Token& key, SparseEncoding& encoding);
+  absl::StatusOr<mlir::Attribute> ParseStoredValue(const Token& key);
+  void TranslateLegacyCrdWidth(SparseEncoding& encoding) const;
+  void AddMeaninglessValueNotes(SparseEncoding& encoding) const;
   absl::StatusOr<std::optional<int64_t>> ParseSliceValue();
 
   // Names a new variable, rejecting a name already used in this map.
@@ -200,6 +272,10 @@ class EncodingParser {
   Scope level_scope_;  // declared levels + symbols (for dim bindings)
   std::vector<std::optional<mlir::AffineExpr>> dim_bindings_;
   std::vector<Token> dim_tokens_;
+
+  // Where the last posWidth / crdWidth value was written.
+  Token pos_width_token_{}, crd_width_token_{};
+  bool has_map_ = false;
 };
 
 absl::StatusOr<int64_t> EncodingParser::ParseInteger(absl::string_view what) {
@@ -248,81 +324,40 @@ absl::StatusOr<SparseEncoding> EncodingParser::Parse() {
                                       Describe(Peek())));
   }
   Next();
-  Next();
-  if (auto s = ExpectPunct("<", "after '#sparse_tensor.encoding'"); !s.ok()) {
-    return s;
+  const Token name = Next();
+  // As MLIR's lexer, the '<' of a dialect attribute's body follows its name
+  // with no space: `#sparse_tensor.encoding <{` is the bare attribute
+  // followed by junk.
+  if (IsPunct("<") &&
+      (Peek().line != name.line ||
+       Peek().column != name.column + static_cast<int>(name.text.size()))) {
+    return Error(Peek(),
+                 "unexpected space before the '<' of "
+                 "'#sparse_tensor.encoding<' (MLIR reads the "
+                 "attribute name and the '<' as one word)");
   }
-  if (auto s = ExpectPunct("{", "to open the encoding's fields"); !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(ExpectPunct("<", "after '#sparse_tensor.encoding'"));
+  XI_RETURN_IF_ERROR(ExpectPunct("{", "to open the encoding's fields"));
   SparseEncoding encoding;
-  Token pos_width_token{}, crd_width_token{};
-  bool has_map = false, has_pos = false, has_crd = false;
-  if (!IsPunct("}")) {
-    while (true) {
-      absl::StatusOr<Token> key = ExpectIdentifier("a field name");
-      if (!key.ok()) return key.status();
-      if (auto s = ExpectPunct("=", absl::StrCat("after '", key->text, "'"));
-          !s.ok()) {
-        return s;
-      }
-      bool* seen = nullptr;
-      if (key->text == "map") {
-        seen = &has_map;
-      } else if (key->text == "posWidth") {
-        seen = &has_pos;
-      } else if (key->text == "crdWidth") {
-        seen = &has_crd;
-      } else if (key->text == "explicitVal" || key->text == "implicitVal") {
-        return Error(*key, absl::StrCat("'", key->text,
-                                        "' (MLIR's stored-value attribute) is "
-                                        "not supported; the encoding fields "
-                                        "read are map, posWidth and "
-                                        "crdWidth"));
-      } else {
-        return Error(*key, absl::StrCat("unexpected key: '", key->text,
-                                        "' (expected map, posWidth or "
-                                        "crdWidth)"));
-      }
-      if (*seen) {
-        return Error(*key, absl::StrCat("duplicate field '", key->text, "'"));
-      }
-      *seen = true;
-      if (key->text == "map") {
-        if (auto s = ParseMap(encoding); !s.ok()) return s;
-      } else {
-        Token value_token = Peek();
-        absl::StatusOr<int64_t> width =
-            ParseInteger(absl::StrCat(key->text, " value"));
-        if (!width.ok()) return width.status();
-        if (key->text == "posWidth") {
-          encoding.pos_width = *width;
-          pos_width_token = value_token;
-        } else {
-          encoding.crd_width = *width;
-          crd_width_token = value_token;
-        }
-      }
-      // A trailing comma before '}' is accepted, as MLIR does.
-      if (ConsumePunct(",") && !IsPunct("}")) continue;
-      break;
-    }
-  }
-  if (auto s = ExpectPunct("}", "to close the encoding's fields"); !s.ok()) {
-    return s;
-  }
-  if (auto s = ExpectPunct(">", "to close '#sparse_tensor.encoding<'");
-      !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(ParseFields(encoding));
+  XI_RETURN_IF_ERROR(ExpectPunct("}", "to close the encoding's fields"));
+  XI_RETURN_IF_ERROR(ExpectPunct(">", "to close '#sparse_tensor.encoding<'"));
   if (Peek().kind != TokenKind::kEnd) {
     return Error(Peek(), absl::StrCat("unexpected ", Describe(Peek()),
                                       " after the encoding"));
   }
-  if (!has_map) {
+  if (!has_map_) {
     return Error(Peek(), "expected a 'map' field (the dim-to-level map)");
   }
-  // Legacy sub-byte coordinate width (the seed's 2:4 "crdWidth = 2").
+  TranslateLegacyCrdWidth(encoding);
+  AddMeaninglessValueNotes(encoding);
+  return encoding;
+}
+
+// Legacy sub-byte coordinate width (the 2:4 example of MLIR's SparseTensor
+// dialect documentation, "crdWidth = 2"): stored at 8 bits when every level
+// with coordinates is structured[n, m] with m <= 2^width.
+void EncodingParser::TranslateLegacyCrdWidth(SparseEncoding& encoding) const {
   if (encoding.crd_width == 1 || encoding.crd_width == 2 ||
       encoding.crd_width == 4) {
     bool all_fit = true;
@@ -337,13 +372,132 @@ absl::StatusOr<SparseEncoding> EncodingParser::Parse() {
     }
     if (any_coordinates && all_fit) {
       encoding.notes.push_back(absl::StrCat(
-          Where(crd_width_token), ": crdWidth = ", encoding.crd_width,
+          Where(crd_width_token_), ": crdWidth = ", encoding.crd_width,
           " is the old sub-byte spelling for n:m coordinates; stored as "
           "crdWidth = 8"));
       encoding.crd_width = 8;
     }
   }
-  return encoding;
+}
+
+// What MLIR accepts in an encoding but cannot mean anything, said in the
+// notes: structured[0, m] stores no entry of a block, structured[m, m] is a
+// dense level spelled as n:m, and a nonzero implicitVal is refused by MLIR
+// on every tensor type that uses the encoding ("implicit value must be
+// zero"): the implicit entries of a sparse tensor are its zeros.
+void EncodingParser::AddMeaninglessValueNotes(SparseEncoding& encoding) const {
+  for (size_t l = 0; l < encoding.level_types.size(); ++l) {
+    const LevelType& type = encoding.level_types[l];
+    if (type.format != LevelFormat::kStructured) continue;
+    const std::string name =
+        absl::StrCat("level ", l, " (", type.ToString(), ")");
+    if (type.n == 0) {
+      encoding.notes.push_back(absl::StrCat(
+          name,
+          ": n = 0 stores no entry of a block; MLIR accepts it, but "
+          "every value would be dropped"));
+    } else if (type.n == type.m) {
+      encoding.notes.push_back(absl::StrCat(
+          name,
+          ": n = m stores every entry of a block; MLIR accepts it, but "
+          "it is a dense level spelled as n:m"));
+    }
+  }
+  if (encoding.implicit_val && !IsZeroValue(encoding.implicit_val)) {
+    encoding.notes.push_back(absl::StrCat(
+        "implicitVal = ", AttributeToString(encoding.implicit_val),
+        " is not zero: MLIR accepts it in the encoding but rejects every "
+        "tensor type using it (implicit value must be zero)"));
+  }
+}
+
+// The fields between '{' and '}'. As MLIR's parser, a repeated posWidth,
+// crdWidth, explicitVal or implicitVal keeps its last value (only the last
+// is verified); a repeated map is refused (MLIR appends the second map's
+// level types and then fails on the level-rank mismatch).
+absl::Status EncodingParser::ParseFields(SparseEncoding& encoding) {
+  if (IsPunct("}")) return absl::OkStatus();
+  while (true) {
+    XI_ASSIGN_OR_RETURN(Token key, ExpectIdentifier("a field name"));
+    XI_RETURN_IF_ERROR(
+        ExpectPunct("=", absl::StrCat("after '", key.text, "'")));
+    XI_RETURN_IF_ERROR(ParseField(key, encoding));
+    // A trailing comma before '}' is accepted, as MLIR does.
+    if (ConsumePunct(",") && !IsPunct("}")) continue;
+    return absl::OkStatus();
+  }
+}
+
+absl::Status EncodingParser::ParseField(const Token& key,
+                                        SparseEncoding& encoding) {
+  if (key.text == "map") {
+    if (has_map_) {
+      return Error(key, "duplicate field 'map'");
+    }
+    has_map_ = true;
+    return ParseMap(encoding);
+  }
+  if (key.text == "posWidth" || key.text == "crdWidth") {
+    Token value_token = Peek();
+    XI_ASSIGN_OR_RETURN(int64_t width,
+                        ParseInteger(absl::StrCat(key.text, " value")));
+    if (key.text == "posWidth") {
+      encoding.pos_width = width;
+      pos_width_token_ = value_token;
+    } else {
+      encoding.crd_width = width;
+      crd_width_token_ = value_token;
+    }
+    return absl::OkStatus();
+  }
+  if (IsStoredValueKey(key.text)) {
+    XI_ASSIGN_OR_RETURN(mlir::Attribute value, ParseStoredValue(key));
+    (key.text == "explicitVal" ? encoding.explicit_val
+                               : encoding.implicit_val) = value;
+    return absl::OkStatus();
+  }
+  return Error(key, absl::StrCat("unexpected key: '", key.text,
+                                 "' (expected map, posWidth, crdWidth, "
+                                 "explicitVal or implicitVal)"));
+}
+
+// MLIR's own attribute parser reads the value, so every literal MLIR
+// accepts (1, 2.5, 0x7FC00000 : f32, true, #complex.number<...>) parses,
+// types and later prints exactly as mlir-opt does; it must be numeric.
+absl::StatusOr<mlir::Attribute> EncodingParser::ParseStoredValue(
+    const Token& key) {
+  if (Peek().kind != TokenKind::kValue) {
+    return Error(Peek(), absl::StrCat("expected a value for ", key.text,
+                                      ", found ", Describe(Peek())));
+  }
+  const Token value = Next();
+  context_->getOrLoadDialect<mlir::complex::ComplexDialect>();
+  std::string message;
+  mlir::ScopedDiagnosticHandler handler(
+      context_, [&message](mlir::Diagnostic& diagnostic) {
+        if (message.empty()) message = diagnostic.str();
+        return mlir::success();
+      });
+  size_t read = 0;
+  mlir::Attribute attribute =
+      mlir::parseAttribute(value.text, context_, mlir::Type(), &read);
+  if (!attribute) {
+    return Error(
+        value, absl::StrCat(key.text, " value '", value.text, "': ", message));
+  }
+  if (read < value.text.size()) {
+    Token rest = value;
+    rest.column += read;
+    return Error(rest, absl::StrCat("unexpected '", value.text.substr(read),
+                                    "' after the ", key.text,
+                                    " value; expected ',' or '}'"));
+  }
+  if (!llvm::isa<mlir::IntegerAttr, mlir::FloatAttr, mlir::complex::NumberAttr>(
+          attribute)) {
+    return Error(value,
+                 absl::StrCat("expected a numeric value for ", key.text));
+  }
+  return attribute;
 }
 
 absl::Status EncodingParser::ParseSymbols() {
@@ -351,14 +505,13 @@ absl::Status EncodingParser::ParseSymbols() {
   Next();
   if (ConsumePunct("]")) return absl::OkStatus();
   while (true) {
-    absl::StatusOr<Token> name = ExpectIdentifier("a symbol name");
-    if (!name.ok()) return name.status();
-    if (auto s = DeclareName(*name, "symbol"); !s.ok()) return s;
+    XI_ASSIGN_OR_RETURN(Token name, ExpectIdentifier("a symbol name"));
+    XI_RETURN_IF_ERROR(DeclareName(name, "symbol"));
     mlir::AffineExpr symbol =
         mlir::getAffineSymbolExpr(symbol_names_.size(), context_);
-    symbol_names_.push_back(name->text);
-    dim_scope_[name->text] = symbol;
-    level_scope_[name->text] = symbol;
+    symbol_names_.push_back(name.text);
+    dim_scope_[name.text] = symbol;
+    level_scope_[name.text] = symbol;
     if (ConsumePunct(",")) continue;
     return ExpectPunct("]", "to close the symbol list");
   }
@@ -371,12 +524,11 @@ absl::Status EncodingParser::ParseLevelDeclarations() {
     return Error(open, "expected at least one level variable in '{...}'");
   }
   while (true) {
-    absl::StatusOr<Token> name = ExpectIdentifier("a level variable name");
-    if (!name.ok()) return name.status();
-    if (auto s = DeclareName(*name, "level"); !s.ok()) return s;
-    level_scope_[name->text] =
+    XI_ASSIGN_OR_RETURN(Token name, ExpectIdentifier("a level variable name"));
+    XI_RETURN_IF_ERROR(DeclareName(name, "level"));
+    level_scope_[name.text] =
         mlir::getAffineDimExpr(declared_levels_.size(), context_);
-    declared_levels_.push_back(*name);
+    declared_levels_.push_back(name);
     if (ConsumePunct(",")) continue;
     return ExpectPunct("}", "to close the level variable declarations");
   }
@@ -385,9 +537,8 @@ absl::Status EncodingParser::ParseLevelDeclarations() {
 absl::StatusOr<std::optional<int64_t>> EncodingParser::ParseSliceValue() {
   if (ConsumePunct("?")) return std::optional<int64_t>();
   bool negative = ConsumePunct("-");
-  absl::StatusOr<int64_t> value = ParseInteger("a slice value or '?'");
-  if (!value.ok()) return value.status();
-  return std::optional<int64_t>(negative ? -*value : *value);
+  XI_ASSIGN_OR_RETURN(int64_t value, ParseInteger("a slice value or '?'"));
+  return std::optional<int64_t>(negative ? -value : value);
 }
 
 absl::StatusOr<DimSlice> EncodingParser::ParseSlice() {
@@ -398,38 +549,31 @@ absl::StatusOr<DimSlice> EncodingParser::ParseSlice() {
   }
   Next();
   Next();
-  if (auto s = ExpectPunct("<", "after '#sparse_tensor'"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ExpectPunct("<", "after '#sparse_tensor'"));
   if (!IsIdentifier("slice")) {
     return Error(Peek(),
                  absl::StrCat("expected 'slice', found ", Describe(Peek())));
   }
   Next();
-  if (auto s = ExpectPunct("(", "after 'slice'"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ExpectPunct("(", "after 'slice'"));
   DimSlice slice;
   std::optional<int64_t>* fields[] = {&slice.offset, &slice.size,
                                       &slice.stride};
   for (int k = 0; k < 3; ++k) {
     if (k > 0) {
-      if (auto s = ExpectPunct(",", "between slice offset, size and stride");
-          !s.ok()) {
-        return s;
-      }
+      XI_RETURN_IF_ERROR(
+          ExpectPunct(",", "between slice offset, size and stride"));
     }
-    absl::StatusOr<std::optional<int64_t>> value = ParseSliceValue();
-    if (!value.ok()) return value.status();
-    *fields[k] = *value;
+    XI_ASSIGN_OR_RETURN(std::optional<int64_t> value, ParseSliceValue());
+    *fields[k] = value;
   }
-  if (auto s = ExpectPunct(")", "after the slice's stride"); !s.ok()) return s;
-  if (auto s = ExpectPunct(">", "to close '#sparse_tensor<'"); !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(ExpectPunct(")", "after the slice's stride"));
+  XI_RETURN_IF_ERROR(ExpectPunct(">", "to close '#sparse_tensor<'"));
   return slice;
 }
 
 absl::Status EncodingParser::ParseDimensions(SparseEncoding& encoding) {
-  if (auto s = ExpectPunct("(", "to open the dimension list"); !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(ExpectPunct("(", "to open the dimension list"));
   bool any_slice = false;
   std::vector<std::optional<DimSlice>> slices;
   const Token open = Peek();
@@ -437,39 +581,35 @@ absl::Status EncodingParser::ParseDimensions(SparseEncoding& encoding) {
     return Error(open, "expected at least one dimension variable");
   }
   while (true) {
-    absl::StatusOr<Token> name = ExpectIdentifier("a dimension variable name");
-    if (!name.ok()) return name.status();
-    if (auto s = DeclareName(*name, "dimension"); !s.ok()) return s;
-    dim_scope_[name->text] =
+    XI_ASSIGN_OR_RETURN(Token name,
+                        ExpectIdentifier("a dimension variable name"));
+    XI_RETURN_IF_ERROR(DeclareName(name, "dimension"));
+    dim_scope_[name.text] =
         mlir::getAffineDimExpr(dim_tokens_.size(), context_);
-    dim_tokens_.push_back(*name);
+    dim_tokens_.push_back(name);
     std::optional<mlir::AffineExpr> binding;
     if (ConsumePunct("=")) {
       if (declared_levels_.empty()) {
-        return Error(*name,
-                     absl::StrCat("dimension '", name->text,
+        return Error(name,
+                     absl::StrCat("dimension '", name.text,
                                   "' has a binding but no level variables "
                                   "were declared with '{l0, ...}'"));
       }
-      absl::StatusOr<mlir::AffineExpr> expr = ParseExpr(level_scope_);
-      if (!expr.ok()) return expr.status();
-      binding = *expr;
+      XI_ASSIGN_OR_RETURN(mlir::AffineExpr expr, ParseExpr(level_scope_));
+      binding = expr;
     }
     dim_bindings_.push_back(binding);
     std::optional<DimSlice> slice;
     if (ConsumePunct(":")) {
-      absl::StatusOr<DimSlice> parsed = ParseSlice();
-      if (!parsed.ok()) return parsed.status();
-      slice = *parsed;
+      XI_ASSIGN_OR_RETURN(DimSlice parsed, ParseSlice());
+      slice = parsed;
       any_slice = true;
     }
     slices.push_back(slice);
     if (ConsumePunct(",")) continue;
     break;
   }
-  if (auto s = ExpectPunct(")", "to close the dimension list"); !s.ok()) {
-    return s;
-  }
+  XI_RETURN_IF_ERROR(ExpectPunct(")", "to close the dimension list"));
   if (any_slice) {
     for (size_t d = 0; d < slices.size(); ++d) {
       if (!slices[d].has_value()) {
@@ -486,10 +626,9 @@ absl::Status EncodingParser::ParseDimensions(SparseEncoding& encoding) {
 
 absl::StatusOr<LevelType> EncodingParser::ParseLevelType(
     SparseEncoding& encoding) {
-  absl::StatusOr<Token> name = ExpectIdentifier("a level type");
-  if (!name.ok()) return name.status();
+  XI_ASSIGN_OR_RETURN(Token name, ExpectIdentifier("a level type"));
   LevelType type;
-  const std::string& word = name->text;
+  const std::string& word = name.text;
   int64_t legacy_n = 0, legacy_m = 0;
   if (word == "dense") {
     type.format = LevelFormat::kDense;
@@ -508,39 +647,29 @@ absl::StatusOr<LevelType> EncodingParser::ParseLevelType(
              absl::SimpleAtoi(word.substr(5, word.find('_') - 5), &legacy_n) &&
              absl::SimpleAtoi(word.substr(word.find('_') + 1), &legacy_m)) {
     type = LevelType::Structured(legacy_n, legacy_m);
-    encoding.notes.push_back(absl::StrCat(Where(*name), ": `", word,
+    encoding.notes.push_back(absl::StrCat(Where(name), ": `", word,
                                           "` is the old spelling of `",
                                           type.ToString(), "`"));
   } else {
-    return Error(*name, absl::StrCat("unknown level format '", word,
-                                     "' (expected dense, batch, compressed, "
-                                     "loose_compressed, singleton or "
-                                     "structured[n, m])"));
+    return Error(name, absl::StrCat("unknown level format '", word,
+                                    "' (expected dense, batch, compressed, "
+                                    "loose_compressed, singleton or "
+                                    "structured[n, m])"));
   }
   if (type.format == LevelFormat::kStructured && word == "structured") {
-    if (auto s = ExpectPunct("[", "after 'structured' (structured[n, m])");
-        !s.ok()) {
-      return s;
-    }
-    absl::StatusOr<int64_t> n = ParseInteger("n of structured[n, m]");
-    if (!n.ok()) return n.status();
-    if (auto s = ExpectPunct(",", "between n and m of structured[n, m]");
-        !s.ok()) {
-      return s;
-    }
-    absl::StatusOr<int64_t> m = ParseInteger("m of structured[n, m]");
-    if (!m.ok()) return m.status();
-    if (auto s = ExpectPunct("]", "to close structured[n, m]"); !s.ok()) {
-      return s;
-    }
-    type.n = *n;
-    type.m = *m;
+    XI_RETURN_IF_ERROR(
+        ExpectPunct("[", "after 'structured' (structured[n, m])"));
+    XI_ASSIGN_OR_RETURN(int64_t n, ParseInteger("n of structured[n, m]"));
+    XI_RETURN_IF_ERROR(ExpectPunct(",", "between n and m of structured[n, m]"));
+    XI_ASSIGN_OR_RETURN(int64_t m, ParseInteger("m of structured[n, m]"));
+    XI_RETURN_IF_ERROR(ExpectPunct("]", "to close structured[n, m]"));
+    type.n = n;
+    type.m = m;
   }
   if (ConsumePunct("(")) {
     while (true) {
-      absl::StatusOr<Token> property = ExpectIdentifier("a level property");
-      if (!property.ok()) return property.status();
-      const std::string& p = property->text;
+      XI_ASSIGN_OR_RETURN(Token property, ExpectIdentifier("a level property"));
+      const std::string& p = property.text;
       bool* flag = nullptr;
       if (p == "nonunique") {
         flag = &type.nonunique;
@@ -551,17 +680,17 @@ absl::StatusOr<LevelType> EncodingParser::ParseLevelType(
       } else if (p == "high" && type.format == LevelFormat::kCompressed) {
         type.format = LevelFormat::kLooseCompressed;
         encoding.notes.push_back(absl::StrCat(
-            Where(*property),
+            Where(property),
             ": the `high` property is the old spelling of loose_compressed "
             "(compressed with (lo, hi) position pairs)"));
       } else {
-        return Error(*property,
+        return Error(property,
                      absl::StrCat("unknown level property '", p,
                                   "' (expected nonunique, nonordered or soa)"));
       }
       if (flag != nullptr) {
         if (*flag) {
-          return Error(*property,
+          return Error(property,
                        absl::StrCat("duplicate level property '", p, "'"));
         }
         *flag = true;
@@ -569,15 +698,13 @@ absl::StatusOr<LevelType> EncodingParser::ParseLevelType(
       if (ConsumePunct(",")) continue;
       break;
     }
-    if (auto s = ExpectPunct(")", "to close the level properties"); !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(ExpectPunct(")", "to close the level properties"));
   }
   // Dense-like and n:m levels are always unique and ordered (MLIR encodes
   // no property bits for them).
   if ((type.IsDenseLike() || type.format == LevelFormat::kStructured) &&
       (type.nonunique || type.nonordered || type.soa)) {
-    return Error(*name,
+    return Error(name,
                  absl::StrCat("level format '", LevelFormatName(type.format),
                               "' takes no properties (it is always "
                               "unique and ordered)"));
@@ -586,7 +713,7 @@ absl::StatusOr<LevelType> EncodingParser::ParseLevelType(
 }
 
 absl::Status EncodingParser::ParseLevels(SparseEncoding& encoding) {
-  if (auto s = ExpectPunct("(", "to open the level list"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ExpectPunct("(", "to open the level list"));
   std::vector<mlir::AffineExpr> level_exprs;
   if (IsPunct(")")) {
     return Error(Peek(), "expected at least one level");
@@ -629,20 +756,16 @@ absl::Status EncodingParser::ParseLevels(SparseEncoding& encoding) {
                                            : "?",
                                        " = ...'"));
     }
-    absl::StatusOr<mlir::AffineExpr> expr = ParseExpr(dim_scope_);
-    if (!expr.ok()) return expr.status();
-    if (auto s = ExpectPunct(":", "between a level expression and its type");
-        !s.ok()) {
-      return s;
-    }
-    absl::StatusOr<LevelType> type = ParseLevelType(encoding);
-    if (!type.ok()) return type.status();
-    level_exprs.push_back(*expr);
-    encoding.level_types.push_back(*type);
+    XI_ASSIGN_OR_RETURN(mlir::AffineExpr expr, ParseExpr(dim_scope_));
+    XI_RETURN_IF_ERROR(
+        ExpectPunct(":", "between a level expression and its type"));
+    XI_ASSIGN_OR_RETURN(LevelType type, ParseLevelType(encoding));
+    level_exprs.push_back(expr);
+    encoding.level_types.push_back(type);
     if (ConsumePunct(",")) continue;
     break;
   }
-  if (auto s = ExpectPunct(")", "to close the level list"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ExpectPunct(")", "to close the level list"));
   if (!declared_levels_.empty() &&
       declared_levels_.size() != level_exprs.size()) {
     return Error(declared_levels_.back(),
@@ -657,17 +780,15 @@ absl::Status EncodingParser::ParseLevels(SparseEncoding& encoding) {
 
 absl::Status EncodingParser::ParseMap(SparseEncoding& encoding) {
   if (IsPunct("[")) {
-    if (auto s = ParseSymbols(); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(ParseSymbols());
   }
   if (IsPunct("{")) {
-    if (auto s = ParseLevelDeclarations(); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(ParseLevelDeclarations());
   }
-  if (auto s = ParseDimensions(encoding); !s.ok()) return s;
-  if (auto s = ExpectPunct("->", "between the dimensions and the levels");
-      !s.ok()) {
-    return s;
-  }
-  if (auto s = ParseLevels(encoding); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ParseDimensions(encoding));
+  XI_RETURN_IF_ERROR(
+      ExpectPunct("->", "between the dimensions and the levels"));
+  XI_RETURN_IF_ERROR(ParseLevels(encoding));
   // Dimension bindings form the explicit lvl-to-dim map: all or none.
   size_t bound = 0;
   for (const auto& binding : dim_bindings_) bound += binding.has_value();
@@ -776,9 +897,8 @@ absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseUnaryNested(
 absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseAtom(const Scope& scope) {
   const Token token = Peek();
   if (token.kind == TokenKind::kInteger) {
-    absl::StatusOr<int64_t> value = ParseInteger("an integer");
-    if (!value.ok()) return value.status();
-    return mlir::getAffineConstantExpr(*value, context_);
+    XI_ASSIGN_OR_RETURN(int64_t value, ParseInteger("an integer"));
+    return mlir::getAffineConstantExpr(value, context_);
   }
   if (token.kind == TokenKind::kIdentifier) {
     Next();
@@ -799,10 +919,7 @@ absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseAtom(const Scope& scope) {
   if (ConsumePunct("(")) {
     absl::StatusOr<mlir::AffineExpr> inner = ParseExpr(scope);
     if (!inner.ok()) return inner;
-    if (auto s = ExpectPunct(")", "to close a parenthesized expression");
-        !s.ok()) {
-      return s;
-    }
+    XI_RETURN_IF_ERROR(ExpectPunct(")", "to close a parenthesized expression"));
     return inner;
   }
   return Error(token, absl::StrCat("expected an affine expression, found ",
@@ -813,20 +930,16 @@ absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseAtom(const Scope& scope) {
 
 absl::StatusOr<SparseEncoding> ParseSparseEncodingUnverified(
     absl::string_view text, mlir::MLIRContext* context) {
-  absl::StatusOr<std::vector<Token>> tokens = Tokenize(text);
-  if (!tokens.ok()) return tokens.status();
-  EncodingParser parser(*std::move(tokens), context);
+  XI_ASSIGN_OR_RETURN(std::vector<Token> tokens, Tokenize(text));
+  EncodingParser parser(std::move(tokens), context);
   return parser.Parse();
 }
 
 absl::StatusOr<SparseEncoding> ParseSparseEncoding(absl::string_view text,
                                                    mlir::MLIRContext* context) {
-  absl::StatusOr<SparseEncoding> encoding =
-      ParseSparseEncodingUnverified(text, context);
-  if (!encoding.ok()) return encoding;
-  if (absl::Status status = VerifySparseEncoding(*encoding); !status.ok()) {
-    return status;
-  }
+  XI_ASSIGN_OR_RETURN(SparseEncoding encoding,
+                      ParseSparseEncodingUnverified(text, context));
+  XI_RETURN_IF_ERROR(VerifySparseEncoding(encoding));
   return encoding;
 }
 

@@ -22,15 +22,19 @@ namespace xla_index::sparse {
 /// soa)`. Expressions are built with mlir::AffineExpr's operators, as MLIR's
 /// own parser does, so they simplify (and print) exactly as MLIR's.
 ///
-/// MLIR 22's `explicitVal` / `implicitVal` fields are not supported (an
-/// error says so).
+/// MLIR 22's `explicitVal` / `implicitVal` values (integer, float or complex,
+/// typed or not) are read by MLIR's attribute parser, so they are typed,
+/// refused and printed exactly as mlir-opt does; they must be numeric.
+/// A repeated posWidth, crdWidth, explicitVal or implicitVal keeps its last
+/// value, as in MLIR; a repeated map is an error.
 ///
-/// Older spellings found in the seed documents are accepted and translated to
-/// their modern meaning, with a line in SparseEncoding::notes:
+/// Older spellings found in MLIR's SparseTensor dialect documentation are
+/// accepted and translated to their modern meaning, with a line in
+/// SparseEncoding::notes:
 ///  - `block2_4` (generally `blockN_M`) is `structured[N, M]`;
 ///  - the `high` property (`compressed(nonunique, high)`, "high encoding")
 ///    was MLIR's compressed-with-high-bounds level, now `loose_compressed`;
-///  - a sub-byte `crdWidth` (1, 2 or 4, the seed's "2-bits for each
+///  - a sub-byte `crdWidth` (1, 2 or 4, the documentation's "2-bits for each
 ///    coordinate" of 2:4) is stored at 8 bits, the narrowest width MLIR
 ///    supports; it is accepted only when every level that stores
 ///    coordinates is structured[n, m] with m <= 2^width, since only then do

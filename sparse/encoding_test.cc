@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "gmock/gmock.h"
@@ -123,6 +124,102 @@ TEST_F(EncodingTest, EveryInvalidEncodingIsRejectedWithItsReason) {
   }
 }
 
+// What mlir-opt-22 accepts and prints back, on our own inputs: the stored
+// values with their types (printed by MLIR's attribute printer: floats in
+// %e form, untyped literals as i64 / f64, i8 255 wraps to -1, NaN in hex),
+// structured[n, n] and [0, m], and a repeated field keeping its last value.
+// Each expected line is mlir-opt-22's output for the input.
+TEST_F(EncodingTest, AcceptsAndPrintsWhatMlirOptAccepts) {
+  const std::string map = "map = (d0, d1) -> (d0 : dense, d1 : compressed)";
+  auto encoding = [&](const std::string& fields) {
+    return absl::StrCat("#sparse_tensor.encoding<{ ", map, fields, " }>");
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {", explicitVal = 1.0 : f32", ", explicitVal = 1.000000e+00 : f32"},
+      {", explicitVal = 1 : i64", ", explicitVal = 1 : i64"},
+      {", explicitVal = 1", ", explicitVal = 1 : i64"},
+      {", explicitVal = 2.5", ", explicitVal = 2.500000e+00 : f64"},
+      {", explicitVal = 0.1 : f32", ", explicitVal = 1.000000e-01 : f32"},
+      {", explicitVal = 1.0e3 : f64", ", explicitVal = 1.000000e+03 : f64"},
+      {", explicitVal = -2.5 : f16", ", explicitVal = -2.500000e+00 : f16"},
+      {", explicitVal = 255 : i8", ", explicitVal = -1 : i8"},
+      {", explicitVal = true", ", explicitVal = true"},
+      {", explicitVal = 1 : index", ", explicitVal = 1 : index"},
+      {", explicitVal = 0x7FC00000 : f32", ", explicitVal = 0x7FC00000 : f32"},
+      {", explicitVal = 0x3F800000 : f32",
+       ", explicitVal = 1.000000e+00 : f32"},
+      {", explicitVal = 1.5 : f32, implicitVal = 0.0 : f32",
+       ", explicitVal = 1.500000e+00 : f32, implicitVal = 0.000000e+00 : f32"},
+      {", implicitVal = 0 : i32, explicitVal = 1 : i32",
+       ", explicitVal = 1 : i32, implicitVal = 0 : i32"},
+      {", explicitVal = #complex.number<:f32 1.0, 0.0> : complex<f32>",
+       ", explicitVal = #complex.number<:f32 1.000000e+00, 0.000000e+00> : "
+       "complex<f32>"},
+      {", implicitVal = #complex.number<:f64 0.0, 0.0> : complex<f64>",
+       ", implicitVal = #complex.number<:f64 0.000000e+00, 0.000000e+00> : "
+       "complex<f64>"},
+      {", explicitVal = 1 : i64, explicitVal = 2 : i64",
+       ", explicitVal = 2 : i64"},
+      {", posWidth = 8, posWidth = 32", ", posWidth = 32"},
+      {", posWidth = 7, posWidth = 8", ", posWidth = 8"},
+      {", crdWidth = 16, explicitVal = 1.0 : bf16, posWidth = 8,",
+       ", posWidth = 8, crdWidth = 16, explicitVal = 1.000000e+00 : bf16"},
+  };
+  for (const auto& [fields, printed] : cases) {
+    const std::string text = encoding(fields);
+    SCOPED_TRACE(text);
+    absl::StatusOr<SparseEncoding> parsed =
+        ParseSparseEncoding(text, &context_);
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    EXPECT_EQ(PrintSparseEncoding(*parsed),
+              absl::StrCat("#sparse_tensor.encoding<{ ", map, printed, " }>"));
+    absl::StatusOr<std::string> mlir = MlirPrintEncoding(text);
+    ASSERT_TRUE(mlir.ok()) << mlir.status();
+    EXPECT_EQ(PrintSparseEncoding(*parsed), *mlir);
+    EXPECT_TRUE(parsed->notes.empty());
+    // Printing and parsing again gives the same values.
+    absl::StatusOr<SparseEncoding> reparsed =
+        ParseSparseEncoding(PrintSparseEncoding(*parsed), &context_);
+    ASSERT_TRUE(reparsed.ok()) << reparsed.status();
+    EXPECT_EQ(reparsed->explicit_val, parsed->explicit_val);
+    EXPECT_EQ(reparsed->implicit_val, parsed->implicit_val);
+  }
+}
+
+// Accepted by MLIR but meaningless: accepted, printed back unchanged, and
+// said so in the notes.
+TEST_F(EncodingTest, NotesWhatMlirAcceptsButMeansNothing) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"#sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : "
+       "structured[4, 4]) }>",
+       "level 1 (structured[4, 4]): n = m stores every entry of a block"},
+      {"#sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : "
+       "structured[0, 4]) }>",
+       "level 1 (structured[0, 4]): n = 0 stores no entry of a block"},
+      {"#sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : "
+       "structured[0, 0]) }>",
+       "n = 0 stores no entry"},
+      {"#sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 floordiv "
+       "4 : dense, d1 mod 4 : structured[4, 4]) }>",
+       "n = m stores every entry"},
+      {"#sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : dense, d1 : "
+       "compressed), implicitVal = 1.000000e+00 : f32 }>",
+       "implicitVal = 1.000000e+00 : f32 is not zero"},
+  };
+  for (const auto& [text, note] : cases) {
+    SCOPED_TRACE(text);
+    absl::StatusOr<SparseEncoding> parsed =
+        ParseSparseEncoding(text, &context_);
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    EXPECT_EQ(PrintSparseEncoding(*parsed), text);
+    absl::StatusOr<std::string> mlir = MlirPrintEncoding(text);
+    ASSERT_TRUE(mlir.ok()) << mlir.status();
+    EXPECT_EQ(*mlir, text);
+    ASSERT_EQ(parsed->notes.size(), 1u);
+    EXPECT_THAT(parsed->notes[0], HasSubstr(note));
+  }
+}
+
 TEST_F(EncodingTest, ParseErrorsNameLineAndColumn) {
   absl::StatusOr<SparseEncoding> encoding = ParseSparseEncoding(
       "#sparse_tensor.encoding<{\n  map = (i, j) -> (i : dense, j : "
@@ -207,7 +304,8 @@ TEST_F(EncodingTest, InfersLevelToDimensionMaps) {
   EXPECT_EQ(
       print(InferLvlToDim(parse("(i, j) -> (j : compressed, i : compressed)"))),
       "(d0, d1) -> (d1, d0)");
-  // The seed's BSR_explicit gives this inverse by hand.
+  // The BSR_explicit of MLIR's SparseTensor dialect documentation gives this
+  // inverse by hand.
   EXPECT_EQ(print(InferLvlToDim(parse(
                 "(i, j) -> (i floordiv 2 : dense, j floordiv 3 : compressed, "
                 "i mod 2 : dense, j mod 3 : dense)"))),

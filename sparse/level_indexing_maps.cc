@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "sparse/level_maps.h"
 #include "xla_index/core/interval.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index::sparse {
 namespace {
@@ -56,14 +57,13 @@ absl::StatusOr<IndexingMap> LevelToDimIndexingMap(
   if (!dim_sizes.has_value()) {
     return IndexingMap(lvl_to_dim, UnknownBox(encoding.lvl_rank()), {}, {});
   }
-  absl::StatusOr<std::vector<int64_t>> level_sizes =
-      LevelSizes(encoding.dim_to_lvl, *dim_sizes);
-  if (!level_sizes.ok()) return level_sizes.status();
-  IndexingMap map(lvl_to_dim, BoxOfSizes(*level_sizes), {}, {});
+  XI_ASSIGN_OR_RETURN(std::vector<int64_t> level_sizes,
+                      LevelSizes(encoding.dim_to_lvl, *dim_sizes));
+  IndexingMap map(lvl_to_dim, BoxOfSizes(level_sizes), {}, {});
   // Inferred inverses are sums of levels with positive factors, so each
   // dimension is largest at the box's upper corner.
   std::vector<int64_t> corner, reached;
-  for (int64_t size : *level_sizes) corner.push_back(size - 1);
+  for (int64_t size : level_sizes) corner.push_back(size - 1);
   EvaluateAffineMap(lvl_to_dim, corner, reached);
   for (size_t d = 0; d < reached.size(); ++d) {
     if (reached[d] > (*dim_sizes)[d] - 1) {

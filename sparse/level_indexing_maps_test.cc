@@ -29,7 +29,8 @@ const char kBsr23[] =
     "(i, j) -> (i floordiv 2 : dense, j floordiv 3 : compressed, i mod 2 : "
     "dense, j mod 3 : dense)";
 
-// The seed's BSR 2x3 on tensor<20x30xf32>: levels 10x10x2x3.
+// The BSR 2x3 of MLIR's SparseTensor dialect documentation, on
+// tensor<20x30xf32>: levels 10x10x2x3.
 TEST_F(LevelIndexingMapsTest, SeedBsrMapsAsIndexingMaps) {
   SparseEncoding bsr = Parse(kBsr23);
   absl::StatusOr<IndexingMap> dim_to_lvl =
@@ -43,7 +44,7 @@ TEST_F(LevelIndexingMapsTest, SeedBsrMapsAsIndexingMaps) {
   absl::StatusOr<IndexingMap> lvl_to_dim =
       LevelToDimIndexingMap(bsr, std::vector<int64_t>{20, 30});
   ASSERT_TRUE(lvl_to_dim.ok()) << lvl_to_dim.status();
-  // The seed's BSR_explicit writes this inverse by hand:
+  // The documentation's BSR_explicit writes this inverse by hand:
   // i = ib * 2 + ii, j = jb * 3 + jj.
   EXPECT_EQ(ToString(*lvl_to_dim),
             "(d0, d1, d2, d3) -> (d0 * 2 + d2, d1 * 3 + d3)\n"

@@ -10,60 +10,11 @@
 #include "absl/strings/str_cat.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/AffineExpr.h"
+#include "xla_index/core/indexing_map.h"
+#include "xla_index/core/interval.h"
 
 namespace xla_index::sparse {
 namespace {
-
-int64_t FloorDivide(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-int64_t EvaluateExpr(mlir::AffineExpr expr, absl::Span<const int64_t> point) {
-  switch (expr.getKind()) {
-    case mlir::AffineExprKind::Constant:
-      return llvm::cast<mlir::AffineConstantExpr>(expr).getValue();
-    case mlir::AffineExprKind::DimId:
-      return point[llvm::cast<mlir::AffineDimExpr>(expr).getPosition()];
-    case mlir::AffineExprKind::SymbolId:
-      return 0;  // Callers only pass symbol-free maps.
-    default:
-      break;
-  }
-  auto binary = llvm::cast<mlir::AffineBinaryOpExpr>(expr);
-  int64_t lhs = EvaluateExpr(binary.getLHS(), point);
-  int64_t rhs = EvaluateExpr(binary.getRHS(), point);
-  switch (expr.getKind()) {
-    case mlir::AffineExprKind::Add:
-      return lhs + rhs;
-    case mlir::AffineExprKind::Mul:
-      return lhs * rhs;
-    case mlir::AffineExprKind::FloorDiv:
-      return FloorDivide(lhs, rhs);
-    case mlir::AffineExprKind::CeilDiv:
-      return -FloorDivide(-lhs, rhs);
-    case mlir::AffineExprKind::Mod: {
-      int64_t r = lhs % rhs;
-      return r < 0 ? r + rhs : r;
-    }
-    default:
-      return 0;
-  }
-}
-
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t sum;
-  if (!__builtin_add_overflow(a, b, &sum)) return sum;
-  return b > 0 ? std::numeric_limits<int64_t>::max()
-               : std::numeric_limits<int64_t>::min();
-}
-
-int64_t SaturatingMul(int64_t a, int64_t b) {
-  int64_t product;
-  if (!__builtin_mul_overflow(a, b, &product)) return product;
-  return (a < 0) != (b < 0) ? std::numeric_limits<int64_t>::min()
-                            : std::numeric_limits<int64_t>::max();
-}
 
 // Matches `d floordiv c` / `d mod c` with a positive constant c.
 bool MatchDimOpConstant(mlir::AffineExpr expr, mlir::AffineExprKind kind,
@@ -78,43 +29,38 @@ bool MatchDimOpConstant(mlir::AffineExpr expr, mlir::AffineExprKind kind,
   return true;
 }
 
-// Bounds of `expr` over the box [0, sizes[d] - 1] (interval arithmetic;
-// exact for the sums, products and divisions by constants of level maps).
-struct Range {
-  int64_t lo, hi;
-};
-Range ExprRange(mlir::AffineExpr expr, absl::Span<const int64_t> sizes) {
+/// Bounds of `expr` over the box [0, sizes[d] - 1] by interval.h's
+/// interval arithmetic (exact for the sums, products and divisions by
+/// constants of level maps; saturating at the int64 limits).
+Interval ExprRange(mlir::AffineExpr expr, absl::Span<const int64_t> sizes) {
   switch (expr.getKind()) {
-    case mlir::AffineExprKind::Constant: {
-      int64_t v = llvm::cast<mlir::AffineConstantExpr>(expr).getValue();
-      return {v, v};
-    }
+    case mlir::AffineExprKind::Constant:
+      return Interval::Point(
+          llvm::cast<mlir::AffineConstantExpr>(expr).getValue());
     case mlir::AffineExprKind::DimId:
       return {0,
               sizes[llvm::cast<mlir::AffineDimExpr>(expr).getPosition()] - 1};
+    case mlir::AffineExprKind::SymbolId:
+      return Interval::Unbounded();
     default:
       break;
   }
   auto binary = llvm::cast<mlir::AffineBinaryOpExpr>(expr);
-  Range a = ExprRange(binary.getLHS(), sizes);
-  Range b = ExprRange(binary.getRHS(), sizes);
+  Interval a = ExprRange(binary.getLHS(), sizes);
+  Interval b = ExprRange(binary.getRHS(), sizes);
   switch (expr.getKind()) {
     case mlir::AffineExprKind::Add:
-      return {SaturatingAdd(a.lo, b.lo), SaturatingAdd(a.hi, b.hi)};
-    case mlir::AffineExprKind::Mul: {
-      int64_t c[] = {SaturatingMul(a.lo, b.lo), SaturatingMul(a.lo, b.hi),
-                     SaturatingMul(a.hi, b.lo), SaturatingMul(a.hi, b.hi)};
-      return {*std::min_element(c, c + 4), *std::max_element(c, c + 4)};
-    }
+      return a + b;
+    case mlir::AffineExprKind::Mul:
+      return a * b;
     case mlir::AffineExprKind::FloorDiv:
-      return {FloorDivide(a.lo, b.hi), FloorDivide(a.hi, b.lo)};
+      return FloorDiv(a, b);
     case mlir::AffineExprKind::CeilDiv:
-      return {-FloorDivide(-a.lo, b.hi), -FloorDivide(-a.hi, b.lo)};
+      return CeilDiv(a, b);
     case mlir::AffineExprKind::Mod:
-      if (a.lo >= 0 && a.hi < b.lo) return a;
-      return {0, b.hi - 1};
+      return Mod(a, b);
     default:
-      return {0, 0};
+      return Interval::Unbounded();
   }
 }
 
@@ -251,16 +197,16 @@ absl::StatusOr<std::vector<int64_t>> LevelSizes(
     } else if (MatchDimOpConstant(result, mlir::AffineExprKind::Mod, dim, c)) {
       sizes.push_back(c);
     } else {
-      Range range = ExprRange(result, dim_sizes);
-      if (range.lo < 0) {
+      Interval range = ExprRange(result, dim_sizes);
+      if (range.lower < 0) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "level ", l, " can be negative (down to ", range.lo, ")"));
+            "level ", l, " can be negative (down to ", range.lower, ")"));
       }
-      if (range.hi == std::numeric_limits<int64_t>::max()) {
+      if (range.upper == std::numeric_limits<int64_t>::max()) {
         return absl::InvalidArgumentError(
             absl::StrCat("level ", l, " size overflows 64 bits"));
       }
-      sizes.push_back(range.hi + 1);
+      sizes.push_back(range.upper + 1);
     }
   }
   return sizes;
@@ -270,7 +216,10 @@ void EvaluateAffineMap(mlir::AffineMap map, absl::Span<const int64_t> point,
                        std::vector<int64_t>& result) {
   result.resize(map.getNumResults());
   for (unsigned r = 0; r < map.getNumResults(); ++r) {
-    result[r] = EvaluateExpr(map.getResult(r), point);
+    // Callers pass symbol-free maps with divisors >= 1, so the evaluation
+    // is defined.
+    result[r] =
+        EvaluateAffineExpr(map.getResult(r), point, /*symbols=*/{}).value_or(0);
   }
 }
 

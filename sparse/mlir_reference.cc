@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
 #include "mlir/Dialect/SparseTensor/IR/SparseTensorType.h"
 #include "mlir/IR/Attributes.h"
@@ -55,7 +56,8 @@ absl::string_view StripAlias(absl::string_view text) {
 absl::StatusOr<std::string> MlirPrintEncoding(absl::string_view text) {
   absl::string_view attribute = StripAlias(text);
   mlir::MLIRContext context;
-  context.loadDialect<mlir::sparse_tensor::SparseTensorDialect>();
+  context.loadDialect<mlir::sparse_tensor::SparseTensorDialect,
+                      mlir::complex::ComplexDialect>();
   std::string diagnostics;
   mlir::ScopedDiagnosticHandler handler(
       &context, [&](mlir::Diagnostic& diagnostic) {
@@ -83,7 +85,8 @@ absl::StatusOr<MlirEncodingFacts> MlirFactsOfEncoding(
     absl::string_view text, const std::vector<int64_t>& shape) {
   absl::string_view attribute = StripAlias(text);
   mlir::MLIRContext context;
-  context.loadDialect<mlir::sparse_tensor::SparseTensorDialect>();
+  context.loadDialect<mlir::sparse_tensor::SparseTensorDialect,
+                      mlir::complex::ComplexDialect>();
   std::string diagnostics;
   mlir::ScopedDiagnosticHandler handler(&context,
                                         [&](mlir::Diagnostic& diagnostic) {

@@ -10,6 +10,7 @@
 #include "mlir/ExecutionEngine/SparseTensor/COO.h"
 #include "mlir/ExecutionEngine/SparseTensor/Storage.h"
 #include "sparse/level_maps.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index::sparse {
 namespace {
@@ -79,10 +80,9 @@ absl::StatusOr<MlirRuntimeArrays> AssembleWithMlirRuntime(
     return absl::UnimplementedError(
         "MLIR's sparse runtime does not support this encoding");
   }
-  absl::StatusOr<std::vector<int64_t>> level_sizes =
-      LevelSizes(encoding.dim_to_lvl, coo.dim_sizes);
-  if (!level_sizes.ok()) return level_sizes.status();
-  return AssembleLevelCooWithMlirRuntime(encoding, coo.dim_sizes, *level_sizes,
+  XI_ASSIGN_OR_RETURN(std::vector<int64_t> level_sizes,
+                      LevelSizes(encoding.dim_to_lvl, coo.dim_sizes));
+  return AssembleLevelCooWithMlirRuntime(encoding, coo.dim_sizes, level_sizes,
                                          LevelCoordinates(encoding, coo),
                                          coo.values);
 }

@@ -15,6 +15,7 @@
 #include "sparse/level_indexing_maps.h"
 #include "sparse/level_maps.h"
 #include "xla_index/core/indexing_map_text.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index::sparse {
 namespace {
@@ -60,45 +61,41 @@ absl::StatusOr<SparseReport> BuildSparseReport(
     absl::string_view encoding_text, absl::string_view shape_text,
     const std::optional<std::string>& coo_text, absl::string_view coo_file_name,
     mlir::MLIRContext* context) {
-  absl::StatusOr<SparseEncoding> encoding =
-      ParseSparseEncoding(encoding_text, context);
-  if (!encoding.ok()) return encoding.status();
+  XI_ASSIGN_OR_RETURN(SparseEncoding encoding,
+                      ParseSparseEncoding(encoding_text, context));
   SparseReport report;
-  report.encoding = *std::move(encoding);
+  report.encoding = std::move(encoding);
   if (!shape_text.empty()) {
-    absl::StatusOr<std::vector<int64_t>> shape = ParseShape(shape_text);
-    if (!shape.ok()) return shape.status();
-    if (static_cast<int64_t>(shape->size()) != report.encoding.dim_rank()) {
+    XI_ASSIGN_OR_RETURN(std::vector<int64_t> shape, ParseShape(shape_text));
+    if (static_cast<int64_t>(shape.size()) != report.encoding.dim_rank()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "--shape=", shape_text, " has rank ", shape->size(),
+          "--shape=", shape_text, " has rank ", shape.size(),
           " but the encoding has ", report.encoding.dim_rank(), " dimensions"));
     }
-    report.shape = *shape;
+    report.shape = shape;
   }
   std::optional<CooTensor> coo;
   if (coo_text.has_value()) {
-    absl::StatusOr<CooTensor> parsed = ParseCooText(
-        *coo_text, report.encoding.dim_rank(),
-        report.shape.value_or(std::vector<int64_t>()), coo_file_name);
-    if (!parsed.ok()) return parsed.status();
-    coo = *std::move(parsed);
+    XI_ASSIGN_OR_RETURN(
+        CooTensor parsed,
+        ParseCooText(*coo_text, report.encoding.dim_rank(),
+                     report.shape.value_or(std::vector<int64_t>()),
+                     coo_file_name));
+    coo = std::move(parsed);
     report.shape = coo->dim_sizes;
     report.nonzeros = coo->nnz();
   }
   if (report.shape.has_value() && report.encoding.symbol_count() == 0) {
-    absl::StatusOr<std::vector<int64_t>> sizes =
-        LevelSizes(report.encoding.dim_to_lvl, *report.shape);
-    if (!sizes.ok()) return sizes.status();
-    report.level_sizes = *sizes;
+    XI_ASSIGN_OR_RETURN(std::vector<int64_t> sizes,
+                        LevelSizes(report.encoding.dim_to_lvl, *report.shape));
+    report.level_sizes = sizes;
   }
-  absl::StatusOr<IndexingMap> dim_to_lvl =
-      DimToLevelIndexingMap(report.encoding, report.shape);
-  if (!dim_to_lvl.ok()) return dim_to_lvl.status();
-  report.dim_to_lvl = *std::move(dim_to_lvl);
-  absl::StatusOr<IndexingMap> lvl_to_dim =
-      LevelToDimIndexingMap(report.encoding, report.shape);
-  if (!lvl_to_dim.ok()) return lvl_to_dim.status();
-  report.lvl_to_dim = *std::move(lvl_to_dim);
+  XI_ASSIGN_OR_RETURN(IndexingMap dim_to_lvl,
+                      DimToLevelIndexingMap(report.encoding, report.shape));
+  report.dim_to_lvl = std::move(dim_to_lvl);
+  XI_ASSIGN_OR_RETURN(IndexingMap lvl_to_dim,
+                      LevelToDimIndexingMap(report.encoding, report.shape));
+  report.lvl_to_dim = std::move(lvl_to_dim);
   if (coo.has_value()) {
     absl::StatusOr<SparseStorage> storage =
         AssembleFromCoo(report.encoding, *coo);

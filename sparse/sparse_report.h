@@ -16,7 +16,7 @@
 namespace xla_index::sparse {
 
 /// Everything `xla-index sparse ENCODING [--shape=AxB...] [--coo=FILE]`
-/// prints (DESIGN.md, "The command-line contract").
+/// prints (docs/ARCHITECTURE.md, "JSON output").
 struct SparseReport {
   SparseEncoding encoding;
   /// --shape, or the smallest shape holding the COO's coordinates.
@@ -44,7 +44,8 @@ absl::StatusOr<SparseReport> BuildSparseReport(
 /// Text for people: canonical encoding, notes on older spellings, ranks,
 /// level types, widths, shape and level sizes, both maps in the indexing map
 /// text format, the largest storage sizes for the shape, and with a COO the
-/// arrays as the seed prints them ("positions[1] : 0 2 3") and their sizes.
+/// arrays as MLIR's SparseTensor dialect documentation prints them
+/// ("positions[1] : 0 2 3") and their sizes.
 std::string SparseReportToText(const SparseReport& report);
 
 /// One line of JSON:

@@ -41,7 +41,7 @@ TEST(SparseReportTest, SeedBsrTextShowsTheSeedsArrays) {
   EXPECT_THAT(text,
               HasSubstr("level_types: dense, compressed, dense, dense\n"));
   EXPECT_THAT(text, HasSubstr("shape: 4x6\nlevel_sizes: 2x3x2x2\n"));
-  // The seed's "Stored as" arrays.
+  // The "Stored as" arrays of MLIR's SparseTensor dialect documentation.
   EXPECT_THAT(text, HasSubstr("positions[1] : 0 2 3\n"));
   EXPECT_THAT(text, HasSubstr("coordinates[1] : 0 2 1\n"));
   EXPECT_THAT(text, HasSubstr("values : 1 2 0 3 4 0 0 5 6 7 8 0\n"));
@@ -119,8 +119,8 @@ TEST(SparseReportTest, ErrorsNameTheInput) {
               HasSubstr("far.coo:1:3: coordinate 9 of dimension 1"));
 }
 
-// The drawing of the seed's 2x2 BSR example: 24 matrix cells with the 8
-// nonzeros, 3 + 2 block lines, and one box per stored entry.
+// The drawing of the documentation's 2x2 BSR example: 24 matrix cells with the
+// 8 nonzeros, 3 + 2 block lines, and one box per stored entry.
 TEST(SparseReportTest, SvgDrawsTheSeedsBlockPicture) {
   mlir::MLIRContext context;
   absl::StatusOr<SparseReport> report =

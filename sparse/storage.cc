@@ -12,6 +12,8 @@
 #include "absl/strings/str_join.h"
 #include "mlir/IR/AffineExpr.h"
 #include "sparse/level_maps.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index::sparse {
 namespace {
@@ -80,10 +82,11 @@ struct Assembly {
   }
 };
 
-}  // namespace
-
-absl::StatusOr<SparseStorage> AssembleFromCoo(const SparseEncoding& encoding,
-                                              const CooTensor& coo) {
+/// The COO tensor agrees with the encoding: no symbols (a counting map such
+/// as ELL does not say which slice an element goes to), the same rank, and
+/// rank coordinates per value.
+absl::Status CheckAssemblyInput(const SparseEncoding& encoding,
+                                const CooTensor& coo) {
   if (encoding.symbol_count() > 0) {
     return absl::UnimplementedError(
         "assembly of an encoding with symbols (a counting map such as ELL) "
@@ -91,56 +94,64 @@ absl::StatusOr<SparseStorage> AssembleFromCoo(const SparseEncoding& encoding,
         "element goes to");
   }
   const int64_t dim_rank = encoding.dim_rank();
-  const int64_t lvl_rank = encoding.lvl_rank();
   if (coo.rank() != dim_rank) {
     return absl::InvalidArgumentError(
         absl::StrCat("the tensor has rank ", coo.rank(),
                      " but the encoding has ", dim_rank, " dimensions"));
   }
-  const int64_t nnz = coo.nnz();
-  if (static_cast<int64_t>(coo.coordinates.size()) != nnz * dim_rank) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the COO tensor has ", coo.coordinates.size(),
-                     " coordinates for ", nnz, " values of rank ", dim_rank));
+  if (static_cast<int64_t>(coo.coordinates.size()) != coo.nnz() * dim_rank) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the COO tensor has ", coo.coordinates.size(), " coordinates for ",
+        coo.nnz(), " values of rank ", dim_rank));
   }
-  absl::StatusOr<std::vector<int64_t>> level_sizes =
-      LevelSizes(encoding.dim_to_lvl, coo.dim_sizes);
-  if (!level_sizes.ok()) return level_sizes.status();
+  return absl::OkStatus();
+}
 
-  // The entries each level will hold (dense levels store every coordinate,
-  // sparse ones at most one per element): refuse storage too large to build
-  // rather than fail to allocate it.
-  {
-    uint64_t entries = 1;
-    for (int64_t l = 0; l < lvl_rank; ++l) {
-      const LevelType& type = encoding.level_types[l];
-      uint64_t grown;
-      const uint64_t factor =
-          type.format == LevelFormat::kStructured ? type.n : (*level_sizes)[l];
-      if (__builtin_mul_overflow(entries, factor, &grown)) grown = UINT64_MAX;
-      entries = type.IsDenseLike() || type.format == LevelFormat::kStructured
-                    ? grown
-                    : std::min<uint64_t>(grown, nnz);
-      if (entries > kMaxStorageEntries) {
-        return absl::ResourceExhaustedError(absl::StrCat(
-            LevelName(encoding, l), " of a ", absl::StrJoin(coo.dim_sizes, "x"),
-            " tensor would hold ",
-            entries == UINT64_MAX ? std::string("more than 2^64")
-                                  : absl::StrCat(entries),
-            " entries (dense levels store every coordinate); the limit is ",
-            kMaxStorageEntries));
-      }
+/// Refuses storage too large to build rather than failing to allocate it.
+/// The entries of level l are entries(l-1) * size(l) for dense levels,
+/// entries(l-1) * n for structured[n, m], and at most min(that, nnz) for the
+/// others (a sparse level stores at most one entry per element).
+absl::Status CheckStorageLimit(const SparseEncoding& encoding,
+                               const CooTensor& coo,
+                               absl::Span<const int64_t> level_sizes) {
+  uint64_t entries = 1;
+  for (int64_t l = 0; l < encoding.lvl_rank(); ++l) {
+    const LevelType& type = encoding.level_types[l];
+    uint64_t grown;
+    const uint64_t factor =
+        type.format == LevelFormat::kStructured ? type.n : level_sizes[l];
+    if (__builtin_mul_overflow(entries, factor, &grown)) grown = UINT64_MAX;
+    entries = type.IsDenseLike() || type.format == LevelFormat::kStructured
+                  ? grown
+                  : std::min<uint64_t>(grown, coo.nnz());
+    if (entries > kMaxStorageEntries) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          LevelName(encoding, l), " of a ", absl::StrJoin(coo.dim_sizes, "x"),
+          " tensor would hold ",
+          entries == UINT64_MAX ? std::string("more than 2^64")
+                                : absl::StrCat(entries),
+          " entries (dense levels store every coordinate); the limit is ",
+          kMaxStorageEntries));
     }
   }
+  return absl::OkStatus();
+}
 
-  // 1. Level coordinates of every element.
+/// Phase 1: the level coordinates dim_to_lvl(d) of every element (nnz x
+/// lvl_rank, row-major), after checking each element lies in the shape.
+/// Coordinates are non-negative here, so C++ `/` and `%` are floordiv and
+/// mod.
+absl::StatusOr<std::vector<int64_t>> ComputeLevelCoordinates(
+    const SparseEncoding& encoding, const CooTensor& coo) {
+  const int64_t dim_rank = encoding.dim_rank();
+  const int64_t lvl_rank = encoding.lvl_rank();
   std::vector<LevelExpr> exprs;
   for (unsigned l = 0; l < lvl_rank; ++l) {
     exprs.push_back(CompileLevelExpr(encoding.dim_to_lvl.getResult(l)));
   }
-  std::vector<int64_t> level_coordinates(nnz * lvl_rank);
+  std::vector<int64_t> level_coordinates(coo.nnz() * lvl_rank);
   std::vector<int64_t> general;
-  for (int64_t k = 0; k < nnz; ++k) {
+  for (int64_t k = 0; k < coo.nnz(); ++k) {
     const int64_t* dims = &coo.coordinates[k * dim_rank];
     for (int64_t d = 0; d < dim_rank; ++d) {
       if (dims[d] < 0 || dims[d] >= coo.dim_sizes[d]) {
@@ -171,22 +182,27 @@ absl::StatusOr<SparseStorage> AssembleFromCoo(const SparseEncoding& encoding,
       }
     }
   }
+  return level_coordinates;
+}
 
-  // 2. Lexicographic order of the level coordinates; ties keep the input
-  // order, so duplicates of a nonunique level stay in input order. When the
-  // level box has fewer than 2^63 points the coordinates are packed into one
-  // mixed-radix key, so the sort compares contiguous integers.
+/// The stable lexicographic order of the elements' level coordinates (ties
+/// keep the input order, so duplicates of a nonunique level stay in input
+/// order). When the level box has at most 2^62 points the coordinates are
+/// packed into one mixed-radix key sum_l c_l * prod_{k>l} size_k, so the
+/// sort compares contiguous integers.
+std::vector<int64_t> SortedOrder(const std::vector<int64_t>& level_coordinates,
+                                 absl::Span<const int64_t> level_sizes,
+                                 int64_t nnz) {
+  const int64_t lvl_rank = level_sizes.size();
   std::vector<int64_t> order(nnz);
   bool packed = true;
-  {
-    uint64_t points = 1;
-    for (int64_t size : *level_sizes) {
-      if (points > (uint64_t{1} << 62) / static_cast<uint64_t>(size)) {
-        packed = false;
-        break;
-      }
-      points *= size;
+  uint64_t points = 1;
+  for (int64_t size : level_sizes) {
+    if (points > (uint64_t{1} << 62) / static_cast<uint64_t>(size)) {
+      packed = false;
+      break;
     }
+    points *= size;
   }
   if (packed) {
     std::vector<std::pair<uint64_t, int64_t>> keys(nnz);
@@ -194,23 +210,33 @@ absl::StatusOr<SparseStorage> AssembleFromCoo(const SparseEncoding& encoding,
       uint64_t key = 0;
       const int64_t* levels = &level_coordinates[k * lvl_rank];
       for (int64_t l = 0; l < lvl_rank; ++l) {
-        key = key * (*level_sizes)[l] + levels[l];
+        key = key * level_sizes[l] + levels[l];
       }
       keys[k] = {key, k};
     }
     std::sort(keys.begin(), keys.end());
     for (int64_t k = 0; k < nnz; ++k) order[k] = keys[k].second;
-  } else {
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-      const int64_t* x = &level_coordinates[a * lvl_rank];
-      const int64_t* y = &level_coordinates[b * lvl_rank];
-      for (int64_t l = 0; l < lvl_rank; ++l) {
-        if (x[l] != y[l]) return x[l] < y[l];
-      }
-      return a < b;
-    });
+    return order;
   }
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    const int64_t* x = &level_coordinates[a * lvl_rank];
+    const int64_t* y = &level_coordinates[b * lvl_rank];
+    for (int64_t l = 0; l < lvl_rank; ++l) {
+      if (x[l] != y[l]) return x[l] < y[l];
+    }
+    return a < b;
+  });
+  return order;
+}
+
+/// Phase 2: the elements in sorted level order (see SortedOrder).
+Assembly SortElements(std::vector<int64_t> level_coordinates,
+                      absl::Span<const int64_t> level_sizes,
+                      const CooTensor& coo) {
+  const int64_t nnz = coo.nnz();
+  const int64_t lvl_rank = level_sizes.size();
+  std::vector<int64_t> order = SortedOrder(level_coordinates, level_sizes, nnz);
   Assembly assembly;
   assembly.rank = lvl_rank;
   assembly.coordinates.resize(nnz * lvl_rank);
@@ -221,24 +247,239 @@ absl::StatusOr<SparseStorage> AssembleFromCoo(const SparseEncoding& encoding,
     assembly.values[k] = coo.values[order[k]];
   }
   assembly.input_index = std::move(order);
-  level_coordinates.clear();
-  level_coordinates.shrink_to_fit();
+  return assembly;
+}
 
-  if (!AnyNonunique(encoding)) {
-    for (int64_t k = 1; k < nnz; ++k) {
-      if (std::equal(&assembly.coordinates[(k - 1) * lvl_rank],
-                     &assembly.coordinates[k * lvl_rank],
-                     &assembly.coordinates[k * lvl_rank])) {
-        int64_t first = assembly.input_index[k - 1];
-        int64_t second = assembly.input_index[k];
-        return absl::InvalidArgumentError(absl::StrCat(
-            "elements ", first, " and ", second, " have the same coordinates ",
-            CoordinatesToString(absl::MakeConstSpan(
-                &coo.coordinates[second * dim_rank], dim_rank)),
-            ", and no level of the encoding is nonunique"));
+/// Two elements with equal level coordinates need a nonunique level to hold
+/// both; sorted, duplicates are neighbours.
+absl::Status CheckNoDuplicates(const SparseEncoding& encoding,
+                               const CooTensor& coo, const Assembly& assembly) {
+  if (AnyNonunique(encoding)) return absl::OkStatus();
+  const int64_t lvl_rank = assembly.rank;
+  const int64_t dim_rank = encoding.dim_rank();
+  for (int64_t k = 1; k < coo.nnz(); ++k) {
+    if (std::equal(&assembly.coordinates[(k - 1) * lvl_rank],
+                   &assembly.coordinates[k * lvl_rank],
+                   &assembly.coordinates[k * lvl_rank])) {
+      int64_t first = assembly.input_index[k - 1];
+      int64_t second = assembly.input_index[k];
+      return absl::InvalidArgumentError(absl::StrCat(
+          "elements ", first, " and ", second, " have the same coordinates ",
+          CoordinatesToString(absl::MakeConstSpan(
+              &coo.coordinates[second * dim_rank], dim_rank)),
+          ", and no level of the encoding is nonunique"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+/// Phase 3 for one level: splits each parent entry's element range into
+/// child entries and appends the level's positions and coordinates.
+class LevelSplitter {
+ public:
+  LevelSplitter(const SparseEncoding& encoding, const CooTensor& coo,
+                const Assembly& assembly, int64_t level, int64_t size,
+                std::vector<uint64_t>& pos, std::vector<uint64_t>& crd)
+      : encoding_(encoding),
+        coo_(coo),
+        assembly_(assembly),
+        type_(encoding.level_types[level]),
+        l_(level),
+        size_(size),
+        pos_(pos),
+        crd_(crd) {}
+
+  absl::Status Split(const std::vector<Range>& parents,
+                     std::vector<Range>& children) {
+    switch (type_.format) {
+      case LevelFormat::kDense:
+      case LevelFormat::kBatch:
+        SplitDense(parents, children);
+        return absl::OkStatus();
+      case LevelFormat::kCompressed:
+      case LevelFormat::kLooseCompressed:
+        SplitCompressed(parents, children);
+        return absl::OkStatus();
+      case LevelFormat::kSingleton:
+        return SplitSingleton(parents, children);
+      case LevelFormat::kStructured:
+        return SplitStructured(parents, children);
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  /// The end of the run of elements in [k, hi) with the same coordinate at
+  /// this level: one element on a nonunique level.
+  int64_t RunEnd(int64_t k, int64_t hi) const {
+    if (type_.nonunique) return k + 1;
+    const int64_t c = assembly_.Coordinate(k, l_);
+    int64_t end = k + 1;
+    while (end < hi && assembly_.Coordinate(end, l_) == c) ++end;
+    return end;
+  }
+
+  std::string ElementAt(int64_t element) const {
+    const int64_t dim_rank = encoding_.dim_rank();
+    return absl::StrCat("element ", element, " at ",
+                        CoordinatesToString(absl::MakeConstSpan(
+                            &coo_.coordinates[element * dim_rank], dim_rank)));
+  }
+
+  /// A dense level stores every coordinate 0..size-1 of every parent.
+  void SplitDense(const std::vector<Range>& parents,
+                  std::vector<Range>& children) const {
+    children.reserve(parents.size() * size_);
+    for (const Range& parent : parents) {
+      int64_t k = parent.lo;
+      for (int64_t c = 0; c < size_; ++c) {
+        const int64_t start = k;
+        while (k < parent.hi && assembly_.Coordinate(k, l_) == c) ++k;
+        children.push_back({start, k});
       }
     }
   }
+
+  /// compressed: pos[p]..pos[p+1] delimit parent p's coordinates (one more
+  /// position than parents); loose_compressed: pos[2p]..pos[2p+1].
+  void SplitCompressed(const std::vector<Range>& parents,
+                       std::vector<Range>& children) {
+    const bool loose = type_.format == LevelFormat::kLooseCompressed;
+    pos_.reserve(loose ? 2 * parents.size() : parents.size() + 1);
+    if (!loose) pos_.push_back(0);
+    for (const Range& parent : parents) {
+      if (loose) pos_.push_back(crd_.size());
+      for (int64_t k = parent.lo; k < parent.hi;) {
+        const int64_t end = RunEnd(k, parent.hi);
+        crd_.push_back(assembly_.Coordinate(k, l_));
+        children.push_back({k, end});
+        k = end;
+      }
+      pos_.push_back(crd_.size());
+    }
+  }
+
+  /// A singleton level stores exactly one coordinate per parent entry.
+  absl::Status SplitSingleton(const std::vector<Range>& parents,
+                              std::vector<Range>& children) {
+    for (const Range& parent : parents) {
+      const int64_t end = RunEnd(parent.lo, parent.hi);
+      if (parent.lo == parent.hi || end != parent.hi) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            LevelName(encoding_, l_), ": the entry of level ", l_ - 1,
+            " holding ", ElementAt(assembly_.input_index[parent.lo]), " has ",
+            parent.hi - parent.lo,
+            " elements, but a singleton level stores exactly one "
+            "coordinate per parent entry (make level ",
+            l_ - 1, " nonunique, as in COO)"));
+      }
+      crd_.push_back(assembly_.Coordinate(parent.lo, l_));
+      children.push_back(parent);
+    }
+    return absl::OkStatus();
+  }
+
+  /// structured[n, m]: each block of m coordinates stores exactly n entries,
+  /// its nonzeros padded with explicit zeros at the smallest free
+  /// coordinates.
+  absl::Status SplitStructured(const std::vector<Range>& parents,
+                               std::vector<Range>& children) {
+    const int64_t n = type_.n;
+    std::vector<std::pair<int64_t, Range>> block;  // coordinate, range
+    children.reserve(parents.size() * n);
+    crd_.reserve(parents.size() * n);
+    for (const Range& parent : parents) {
+      block.clear();
+      for (int64_t k = parent.lo; k < parent.hi;) {
+        const int64_t end = RunEnd(k, parent.hi);
+        block.push_back({assembly_.Coordinate(k, l_), {k, end}});
+        k = end;
+      }
+      if (static_cast<int64_t>(block.size()) > n) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(LevelName(encoding_, l_), ": the block holding ",
+                         ElementAt(assembly_.input_index[parent.lo]), " has ",
+                         block.size(), " nonzeros, more than n = ", n));
+      }
+      size_t next = 0;
+      int64_t stored = 0;
+      for (int64_t c = 0; c < type_.m && stored < n; ++c) {
+        if (next < block.size() && block[next].first == c) {
+          crd_.push_back(c);
+          children.push_back(block[next].second);
+          ++next;
+          ++stored;
+        } else if (n - stored > static_cast<int64_t>(block.size() - next)) {
+          crd_.push_back(c);
+          children.push_back({parent.lo, parent.lo});
+          ++stored;
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  const SparseEncoding& encoding_;
+  const CooTensor& coo_;
+  const Assembly& assembly_;
+  const LevelType& type_;
+  const int64_t l_;
+  const int64_t size_;
+  std::vector<uint64_t>& pos_;
+  std::vector<uint64_t>& crd_;
+};
+
+/// Phase 4a: the values array. Without a dense tail, one value per leaf
+/// entry (0 for the padding of structured levels); with one, each parent
+/// gets a zero-filled block of prod(size_l, l >= dense_tail) values and its
+/// elements go to their row-major offset in it. Each parent range holds
+/// distinct trailing coordinates: duplicates were rejected unless a
+/// nonunique level split them into one-element ranges.
+std::vector<double> FillValues(const Assembly& assembly,
+                               const std::vector<Range>& parents,
+                               absl::Span<const int64_t> level_sizes,
+                               int64_t dense_tail) {
+  const int64_t lvl_rank = level_sizes.size();
+  std::vector<double> values;
+  if (dense_tail == lvl_rank) {
+    values.reserve(parents.size());
+    for (const Range& entry : parents) {
+      values.push_back(entry.lo == entry.hi ? 0.0 : assembly.values[entry.lo]);
+    }
+    return values;
+  }
+  int64_t block = 1;
+  for (int64_t l = dense_tail; l < lvl_rank; ++l) block *= level_sizes[l];
+  values.assign(parents.size() * block, 0.0);
+  for (size_t p = 0; p < parents.size(); ++p) {
+    double* out = &values[p * block];
+    for (int64_t k = parents[p].lo; k < parents[p].hi; ++k) {
+      int64_t offset = 0;
+      for (int64_t l = dense_tail; l < lvl_rank; ++l) {
+        offset = offset * level_sizes[l] + assembly.Coordinate(k, l);
+      }
+      out[offset] = assembly.values[k];
+    }
+  }
+  return values;
+}
+
+}  // namespace
+
+absl::StatusOr<SparseStorage> AssembleFromCoo(const SparseEncoding& encoding,
+                                              const CooTensor& coo) {
+  XI_RETURN_IF_ERROR(CheckAssemblyInput(encoding, coo));
+  const int64_t lvl_rank = encoding.lvl_rank();
+  XI_ASSIGN_OR_RETURN(std::vector<int64_t> level_sizes,
+                      LevelSizes(encoding.dim_to_lvl, coo.dim_sizes));
+  XI_RETURN_IF_ERROR(CheckStorageLimit(encoding, coo, level_sizes));
+
+  // 1. Level coordinates of every element; 2. their lexicographic order.
+  XI_ASSIGN_OR_RETURN(std::vector<int64_t> level_coordinates,
+                      ComputeLevelCoordinates(encoding, coo));
+  const Assembly assembly =
+      SortElements(std::move(level_coordinates), level_sizes, coo);
+  XI_RETURN_IF_ERROR(CheckNoDuplicates(encoding, coo, assembly));
 
   // 3. Level by level, split each parent entry's range into child entries.
   // The trailing dense levels (the blocks of BSR) are not split: each parent
@@ -249,161 +490,35 @@ absl::StatusOr<SparseStorage> AssembleFromCoo(const SparseEncoding& encoding,
   }
   std::vector<std::vector<uint64_t>> positions(lvl_rank);
   std::vector<std::vector<uint64_t>> coordinates(lvl_rank);
-  std::vector<Range> parents = {{0, nnz}};
+  std::vector<Range> parents = {{0, coo.nnz()}};
   std::vector<Range> children;
   for (int64_t l = 0; l < dense_tail; ++l) {
-    const LevelType& type = encoding.level_types[l];
-    const int64_t size = (*level_sizes)[l];
     children.clear();
-    std::vector<uint64_t>& pos = positions[l];
-    std::vector<uint64_t>& crd = coordinates[l];
-    // The end of the run of elements in [k, hi) with the same coordinate at
-    // this level: one element on a nonunique level.
-    auto run_end = [&](int64_t k, int64_t hi) {
-      if (type.nonunique) return k + 1;
-      const int64_t c = assembly.Coordinate(k, l);
-      int64_t end = k + 1;
-      while (end < hi && assembly.Coordinate(end, l) == c) ++end;
-      return end;
-    };
-    switch (type.format) {
-      case LevelFormat::kDense:
-      case LevelFormat::kBatch: {
-        children.reserve(parents.size() * size);
-        for (const Range& parent : parents) {
-          int64_t k = parent.lo;
-          for (int64_t c = 0; c < size; ++c) {
-            const int64_t start = k;
-            while (k < parent.hi && assembly.Coordinate(k, l) == c) ++k;
-            children.push_back({start, k});
-          }
-        }
-        break;
-      }
-      case LevelFormat::kCompressed:
-      case LevelFormat::kLooseCompressed: {
-        const bool loose = type.format == LevelFormat::kLooseCompressed;
-        pos.reserve(loose ? 2 * parents.size() : parents.size() + 1);
-        if (!loose) pos.push_back(0);
-        for (const Range& parent : parents) {
-          if (loose) pos.push_back(crd.size());
-          for (int64_t k = parent.lo; k < parent.hi;) {
-            const int64_t end = run_end(k, parent.hi);
-            crd.push_back(assembly.Coordinate(k, l));
-            children.push_back({k, end});
-            k = end;
-          }
-          pos.push_back(crd.size());
-        }
-        break;
-      }
-      case LevelFormat::kSingleton: {
-        for (const Range& parent : parents) {
-          const int64_t end = run_end(parent.lo, parent.hi);
-          if (parent.lo == parent.hi || end != parent.hi) {
-            const int64_t element = assembly.input_index[parent.lo];
-            return absl::InvalidArgumentError(absl::StrCat(
-                LevelName(encoding, l), ": the entry of level ", l - 1,
-                " holding element ", element, " at ",
-                CoordinatesToString(absl::MakeConstSpan(
-                    &coo.coordinates[element * dim_rank], dim_rank)),
-                " has ", parent.hi - parent.lo,
-                " elements, but a singleton level stores exactly one "
-                "coordinate per parent entry (make level ",
-                l - 1, " nonunique, as in COO)"));
-          }
-          crd.push_back(assembly.Coordinate(parent.lo, l));
-          children.push_back(parent);
-        }
-        break;
-      }
-      case LevelFormat::kStructured: {
-        const int64_t n = type.n;
-        std::vector<std::pair<int64_t, Range>> block;  // coordinate, range
-        children.reserve(parents.size() * n);
-        crd.reserve(parents.size() * n);
-        for (const Range& parent : parents) {
-          block.clear();
-          for (int64_t k = parent.lo; k < parent.hi;) {
-            const int64_t end = run_end(k, parent.hi);
-            block.push_back({assembly.Coordinate(k, l), {k, end}});
-            k = end;
-          }
-          if (static_cast<int64_t>(block.size()) > n) {
-            const int64_t element = assembly.input_index[parent.lo];
-            return absl::InvalidArgumentError(absl::StrCat(
-                LevelName(encoding, l), ": the block holding element ", element,
-                " at ",
-                CoordinatesToString(absl::MakeConstSpan(
-                    &coo.coordinates[element * dim_rank], dim_rank)),
-                " has ", block.size(), " nonzeros, more than n = ", n));
-          }
-          // Pad with explicit zeros at the smallest free coordinates, so that
-          // every block stores exactly n entries.
-          size_t next = 0;
-          int64_t stored = 0;
-          for (int64_t c = 0; c < type.m && stored < n; ++c) {
-            if (next < block.size() && block[next].first == c) {
-              crd.push_back(c);
-              children.push_back(block[next].second);
-              ++next;
-              ++stored;
-            } else if (n - stored > static_cast<int64_t>(block.size() - next)) {
-              crd.push_back(c);
-              children.push_back({parent.lo, parent.lo});
-              ++stored;
-            }
-          }
-        }
-        break;
-      }
-    }
+    LevelSplitter splitter(encoding, coo, assembly, l, level_sizes[l],
+                           positions[l], coordinates[l]);
+    XI_RETURN_IF_ERROR(splitter.Split(parents, children));
     std::swap(parents, children);
   }
 
   // 4. Values, then the arrays at their widths.
   SparseStorage storage;
   storage.dim_sizes = coo.dim_sizes;
-  storage.level_sizes = *level_sizes;
-  if (dense_tail == lvl_rank) {
-    storage.values.reserve(parents.size());
-    for (const Range& entry : parents) {
-      storage.values.push_back(
-          entry.lo == entry.hi ? 0.0 : assembly.values[entry.lo]);
-    }
-  } else {
-    // Row-major offset of an element within its parent's dense block. Each
-    // parent range holds distinct trailing coordinates: duplicates were
-    // rejected above unless a nonunique level split them into one-element
-    // ranges.
-    int64_t block = 1;
-    for (int64_t l = dense_tail; l < lvl_rank; ++l) block *= (*level_sizes)[l];
-    storage.values.assign(parents.size() * block, 0.0);
-    for (size_t p = 0; p < parents.size(); ++p) {
-      double* out = &storage.values[p * block];
-      for (int64_t k = parents[p].lo; k < parents[p].hi; ++k) {
-        int64_t offset = 0;
-        for (int64_t l = dense_tail; l < lvl_rank; ++l) {
-          offset = offset * (*level_sizes)[l] + assembly.Coordinate(k, l);
-        }
-        out[offset] = assembly.values[k];
-      }
-    }
-  }
+  storage.values = FillValues(assembly, parents, level_sizes, dense_tail);
+  storage.level_sizes = std::move(level_sizes);
   storage.levels.resize(lvl_rank);
   for (int64_t l = 0; l < lvl_rank; ++l) {
-    absl::StatusOr<WidthArray> pos = WidthArray::Take(
-        std::move(positions[l]), encoding.pos_width,
-        absl::StrCat("positions of ", LevelName(encoding, l),
-                     " (posWidth = ", encoding.pos_width, ")"));
-    if (!pos.ok()) return pos.status();
-    absl::StatusOr<WidthArray> crd = WidthArray::Take(
-        std::move(coordinates[l]), encoding.crd_width,
-        absl::StrCat("coordinates of ", LevelName(encoding, l),
-                     " (crdWidth = ", encoding.crd_width, ")"));
-    if (!crd.ok()) return crd.status();
-    storage.levels[l].positions = *std::move(pos);
-    storage.levels[l].coordinates = *std::move(crd);
+    XI_ASSIGN_OR_RETURN(
+        storage.levels[l].positions,
+        WidthArray::Take(
+            std::move(positions[l]), encoding.pos_width,
+            absl::StrCat("positions of ", LevelName(encoding, l),
+                         " (posWidth = ", encoding.pos_width, ")")));
+    XI_ASSIGN_OR_RETURN(
+        storage.levels[l].coordinates,
+        WidthArray::Take(
+            std::move(coordinates[l]), encoding.crd_width,
+            absl::StrCat("coordinates of ", LevelName(encoding, l),
+                         " (crdWidth = ", encoding.crd_width, ")")));
   }
   return storage;
 }
@@ -519,10 +634,7 @@ class StorageWalker {
             " is not within its ", arrays.coordinates.size(), " coordinates"));
       }
       for (uint64_t k = lo; k < hi; ++k) {
-        if (absl::Status s = Child(level, k, arrays.coordinates[k], leaf);
-            !s.ok()) {
-          return s;
-        }
+        XI_RETURN_IF_ERROR(Child(level, k, arrays.coordinates[k], leaf));
       }
       return absl::OkStatus();
     };
@@ -530,10 +642,7 @@ class StorageWalker {
       case LevelFormat::kDense:
       case LevelFormat::kBatch:
         for (int64_t c = 0; c < size; ++c) {
-          if (absl::Status s = Child(level, parent * size + c, c, leaf);
-              !s.ok()) {
-            return s;
-          }
+          XI_RETURN_IF_ERROR(Child(level, parent * size + c, c, leaf));
         }
         return absl::OkStatus();
       case LevelFormat::kCompressed:
@@ -618,16 +727,15 @@ absl::StatusOr<std::vector<double>> StorageToDense(
                        " elements"));
     }
   }
-  absl::StatusOr<CooTensor> coo = StorageToCoo(encoding, storage);
-  if (!coo.ok()) return coo.status();
+  XI_ASSIGN_OR_RETURN(const CooTensor coo, StorageToCoo(encoding, storage));
   std::vector<double> dense(elements, 0.0);
-  const int64_t rank = coo->rank();
-  for (int64_t k = 0; k < coo->nnz(); ++k) {
+  const int64_t rank = coo.rank();
+  for (int64_t k = 0; k < coo.nnz(); ++k) {
     int64_t linear = 0;
     for (int64_t d = 0; d < rank; ++d) {
-      linear = linear * coo->dim_sizes[d] + coo->coordinates[k * rank + d];
+      linear = linear * coo.dim_sizes[d] + coo.coordinates[k * rank + d];
     }
-    dense[linear] += coo->values[k];
+    dense[linear] += coo.values[k];
   }
   return dense;
 }
@@ -664,20 +772,6 @@ std::vector<uint64_t> AosCoordinates(const SparseEncoding& encoding,
 
 namespace {
 
-int64_t SaturatingProduct(int64_t a, int64_t b) {
-  int64_t product;
-  return __builtin_mul_overflow(a, b, &product)
-             ? std::numeric_limits<int64_t>::max()
-             : product;
-}
-
-int64_t SaturatingSum(int64_t a, int64_t b) {
-  int64_t sum;
-  return __builtin_add_overflow(a, b, &sum)
-             ? std::numeric_limits<int64_t>::max()
-             : sum;
-}
-
 int64_t WidthBytes(int64_t width) { return width == 0 ? 8 : width / 8; }
 
 }  // namespace
@@ -689,11 +783,11 @@ StorageSizes MaxStorageSizes(const SparseEncoding& encoding,
   int64_t entries = 1;  // Entries of the previous level.
   for (int64_t l = 0; l < rank; ++l) {
     const LevelType& type = encoding.level_types[l];
-    int64_t children = SaturatingProduct(entries, level_sizes[l]);
+    int64_t children = SaturatingMul(entries, level_sizes[l]);
     if (type.nonunique) {
       // Every element below is an entry of its own.
       for (int64_t k = l + 1; k < rank; ++k) {
-        children = SaturatingProduct(children, level_sizes[k]);
+        children = SaturatingMul(children, level_sizes[k]);
       }
     }
     int64_t positions = 0, coordinates = 0;
@@ -702,11 +796,11 @@ StorageSizes MaxStorageSizes(const SparseEncoding& encoding,
       case LevelFormat::kBatch:
         break;
       case LevelFormat::kCompressed:
-        positions = SaturatingSum(entries, 1);
+        positions = SaturatingAdd(entries, 1);
         coordinates = children;
         break;
       case LevelFormat::kLooseCompressed:
-        positions = SaturatingProduct(entries, 2);
+        positions = SaturatingMul(entries, 2);
         coordinates = children;
         break;
       case LevelFormat::kSingleton:
@@ -714,7 +808,7 @@ StorageSizes MaxStorageSizes(const SparseEncoding& encoding,
         coordinates = children;
         break;
       case LevelFormat::kStructured:
-        children = SaturatingProduct(entries, type.n);
+        children = SaturatingMul(entries, type.n);
         coordinates = children;
         break;
     }
@@ -723,13 +817,11 @@ StorageSizes MaxStorageSizes(const SparseEncoding& encoding,
     entries = children;
   }
   sizes.values = entries;
-  int64_t bytes = SaturatingProduct(sizes.values, 8);
+  int64_t bytes = SaturatingMul(sizes.values, 8);
   for (int64_t l = 0; l < rank; ++l) {
-    bytes = SaturatingSum(
-        bytes,
-        SaturatingProduct(sizes.positions[l], WidthBytes(encoding.pos_width)));
-    bytes =
-        SaturatingSum(bytes, SaturatingProduct(sizes.coordinates[l],
+    bytes = SaturatingAdd(bytes, SaturatingMul(sizes.positions[l],
+                                               WidthBytes(encoding.pos_width)));
+    bytes = SaturatingAdd(bytes, SaturatingMul(sizes.coordinates[l],
                                                WidthBytes(encoding.crd_width)));
   }
   sizes.bytes = bytes;

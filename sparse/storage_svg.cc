@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "sparse/level_maps.h"
 #include "sparse/storage.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index::sparse {
 namespace {
@@ -91,8 +92,8 @@ absl::StatusOr<std::string> SparseReportToSvg(const SparseReport& report) {
         " stored values is too large to draw (at most ", kMaxCells, "x",
         kMaxCells, " and ", kMaxEntries, " values)"));
   }
-  absl::StatusOr<std::vector<double>> dense = StorageToDense(encoding, storage);
-  if (!dense.ok()) return dense.status();
+  XI_ASSIGN_OR_RETURN(std::vector<double> dense,
+                      StorageToDense(encoding, storage));
 
   std::string body;
   // Left panel: the matrix.
@@ -101,7 +102,7 @@ absl::StatusOr<std::string> SparseReportToSvg(const SparseReport& report) {
        absl::StrCat("tensor ", rows, "x", cols), "start");
   for (int64_t i = 0; i < rows; ++i) {
     for (int64_t j = 0; j < cols; ++j) {
-      const double value = (*dense)[i * cols + j];
+      const double value = (dense)[i * cols + j];
       const int x = grid_x + j * kCell, y = grid_y + i * kCell;
       Box(body, x, y, value != 0 ? "#cde4ff" : "white");
       Text(body, x + kCell / 2, y + kCell * 2 / 3,
@@ -120,7 +121,8 @@ absl::StatusOr<std::string> SparseReportToSvg(const SparseReport& report) {
            grid_y + rows * kCell);
     }
   }
-  // Right panel: the arrays, as the seed's "Stored as" lists them.
+  // Right panel: the arrays, as the "Stored as" of MLIR's SparseTensor dialect
+  // documentation lists them.
   const int arrays_x = grid_x + cols * kCell + 2 * kMargin;
   int y = kMargin;
   Text(body, arrays_x, y + kCell / 2, "stored as", "start");

@@ -8,7 +8,7 @@
 
 namespace xla_index::sparse {
 
-/// An SVG picture of a matrix and its storage, like the seed's 2x2 block
+/// An SVG picture of a matrix and its storage, like the 2x2 block
 /// drawing: on the left the tensor with its nonzeros ('.' for zeros) and,
 /// for block maps, the block boundaries; on the right the arrays of every
 /// level (positions[l], coordinates[l]) and the values, one box per entry.

@@ -79,8 +79,9 @@ class StorageTest : public ::testing::Test {
   mlir::MLIRContext context_;
 };
 
-// The seed's 2x2 BSR picture, both directions: the matrix drawn on the left
-// assembles to the "Stored as" arrays, and those arrays give back the matrix.
+// The 2x2 BSR picture of MLIR's SparseTensor dialect documentation, both
+// directions: the matrix drawn on the left assembles to the "Stored as" arrays,
+// and those arrays give back the matrix.
 TEST_F(StorageTest, SeedBsrExampleBothDirections) {
   const std::string seed = ReadFile("sparse/testdata/seed_bsr_2x2.txt");
   // The left picture: rows of "| a b | . . | c d |" before the "=>" side.
@@ -127,7 +128,7 @@ TEST_F(StorageTest, SeedBsrExampleBothDirections) {
     EXPECT_TRUE(storage->levels[l].coordinates.empty());
   }
 
-  // Back: the seed's arrays, built by hand, decode to the same matrix.
+  // Back: the documented arrays, built by hand, decode to the same matrix.
   SparseStorage from_seed;
   from_seed.dim_sizes = {4, 6};
   from_seed.level_sizes = {2, 3, 2, 2};
@@ -150,9 +151,9 @@ TEST_F(StorageTest, SeedBsrExampleBothDirections) {
   EXPECT_EQ(actual, expected);
 }
 
-// The seed's 2:4 storage: decoding it gives a 16x16 matrix with exactly two
-// nonzeros in every 1x4 block, and assembling that matrix gives back the
-// seed's coordinates and values.
+// The 2:4 storage of MLIR's SparseTensor dialect documentation: decoding it
+// gives a 16x16 matrix with exactly two nonzeros in every 1x4 block, and
+// assembling that matrix gives back the documented coordinates and values.
 TEST_F(StorageTest, SeedTwoFourExampleBothDirections) {
   const std::string seed = ReadFile("sparse/testdata/seed_nv24.txt");
   std::vector<double> coordinates = ReadSeedArray(seed, "coordinates[2]");
@@ -177,7 +178,7 @@ TEST_F(StorageTest, SeedTwoFourExampleBothDirections) {
   from_seed.values = values;
   absl::StatusOr<std::vector<double>> dense = StorageToDense(*nv24, from_seed);
   ASSERT_TRUE(dense.ok()) << dense.status();
-  // Read off the seed by hand: row 0 stores 1 2 3 4 1 2 3 4 at block
+  // Read off the documentation by hand: row 0 stores 1 2 3 4 1 2 3 4 at block
   // offsets 0 2, row 3 stores 13 14 15 16 ... at offsets 2 3 0 1.
   EXPECT_THAT(std::vector<double>(dense->begin(), dense->begin() + 16),
               ElementsAre(1, 0, 2, 0, 3, 0, 4, 0, 1, 0, 2, 0, 3, 0, 4, 0));

@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index::sparse {
 namespace {
@@ -34,21 +35,15 @@ absl::StatusOr<WidthArray> WidthArray::Create(absl::Span<const uint64_t> values,
   WidthArray array;
   switch (width) {
     case 8: {
-      auto narrow = Narrow<uint8_t>(values, what);
-      if (!narrow.ok()) return narrow.status();
-      array.data_ = *std::move(narrow);
+      XI_ASSIGN_OR_RETURN(array.data_, Narrow<uint8_t>(values, what));
       return array;
     }
     case 16: {
-      auto narrow = Narrow<uint16_t>(values, what);
-      if (!narrow.ok()) return narrow.status();
-      array.data_ = *std::move(narrow);
+      XI_ASSIGN_OR_RETURN(array.data_, Narrow<uint16_t>(values, what));
       return array;
     }
     case 32: {
-      auto narrow = Narrow<uint32_t>(values, what);
-      if (!narrow.ok()) return narrow.status();
-      array.data_ = *std::move(narrow);
+      XI_ASSIGN_OR_RETURN(array.data_, Narrow<uint32_t>(values, what));
       return array;
     }
     case 0:

@@ -27,11 +27,13 @@ namespace {
 const char* const kShapes[] = {
     // Untiled, column-major: the map is a strided sum.
     "f32[256,256]{0,1}",
-    // Seed 002's TPU bf16 layout, scaled down: two tiles, no padding.
+    // The TPU bf16 layout of XLA's shapes-and-layout documentation, scaled
+    // down: two tiles, no padding.
     "bf16[4,64,1024]{2,1,0:T(8,128)(2,1)}",
     // One tile with padding in both tiled dimensions.
     "f32[100,1000]{1,0:T(8,128)}",
-    // Combined dimensions then a tile (seed 001's `*` example).
+    // Combined dimensions then a tile (the `*` example of XLA's tiled-layout
+    // documentation).
     "f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}",
 };
 
@@ -60,7 +62,7 @@ void SetLabels(benchmark::State& state, const TiledLayout& layout) {
   state.SetLabel(kShapes[state.range(0)]);
 }
 
-// The baseline: TiledLayout::LinearIndex, the seed's definition step by
+// The baseline: TiledLayout::LinearIndex, the documented definition step by
 // step (transpose, combine, divide and take remainders, linearize).
 void BM_DirectFormula(benchmark::State& state) {
   const TiledLayout layout = LayoutOf(state.range(0));

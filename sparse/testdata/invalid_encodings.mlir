@@ -63,21 +63,47 @@
 #sparse_tensor.encoding<{ map = (i, j) -> (i : dense(nonunique), j : compressed) }>
 
 // -----
-// error: 0 < n < m
+// error: expected n <= m in n_out_of_m
 // mlir: rejects
 #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 2 : dense, j mod 2 : structured[4, 2]) }>
 
 // -----
-// error: 0 < n < m
-// mlir: accepts
-// 0:4 stores nothing at all: every value would be dropped.
-#sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : structured[0, 4]) }>
+// A repeated map: MLIR appends the second map's level types to the first's.
+// error: duplicate field 'map'
+// mlir: rejects
+#sparse_tensor.encoding<{ map = (i) -> (i : compressed), posWidth = 8, map = (i) -> (i : compressed) }>
 
 // -----
-// error: 0 < n < m
-// mlir: accepts
-// 4:4 is a dense level spelled as a sparse one.
-#sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : dense, j mod 4 : structured[4, 4]) }>
+// Only the last posWidth is verified, and 7 is not a width.
+// error: unexpected position bitwidth: 7
+// mlir: rejects
+#sparse_tensor.encoding<{ map = (i) -> (i : compressed), posWidth = 8, posWidth = 7 }>
+
+// -----
+// error: integer constant out of range
+// mlir: rejects
+#sparse_tensor.encoding<{ map = (i) -> (i : compressed), explicitVal = 300 : i8 }>
+
+// -----
+// error: unexpected decimal integer literal for a floating point value
+// mlir: rejects
+#sparse_tensor.encoding<{ map = (i) -> (i : compressed), explicitVal = 1 : f32 }>
+
+// -----
+// MLIR's lexer reads `1e3` as the integer 1 followed by `e3`.
+// error: unexpected 'e3 : f64' after the explicitVal value
+// mlir: rejects
+#sparse_tensor.encoding<{ map = (i) -> (i : compressed), explicitVal = 1e3 : f64 }>
+
+// -----
+// error: expected a numeric value for implicitVal
+// mlir: rejects
+#sparse_tensor.encoding<{ map = (i) -> (i : compressed), implicitVal = "zero" }>
+
+// -----
+// error: expected a value for explicitVal
+// mlir: rejects
+#sparse_tensor.encoding<{ map = (i) -> (i : compressed), explicitVal = }>
 
 // -----
 // error: expected '['
@@ -348,13 +374,6 @@
 // error: failed to infer lvlToDim
 // mlir: rejects
 #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, i mod 2 : dense, j mod 3 : dense) }>
-
-// -----
-// error: 'explicitVal' (MLIR's stored-value attribute) is not supported
-// mlir: accepts
-// The values a sparse tensor stores implicitly or explicitly are outside
-// what this library models (it reads map, posWidth and crdWidth only).
-#sparse_tensor.encoding<{ map = (i) -> (i : compressed), explicitVal = 1 : i32 }>
 
 // -----
 // error: expected '>' to close '#sparse_tensor<'

@@ -1,9 +1,9 @@
-// The encodings of the seed document 004 (MLIR's sparse tensor page), copied
+// The encodings of MLIR's SparseTensor dialect documentation, copied
 // verbatim, one per section between "// -----" lines. "// shape:" is the
-// tensor type the seed gives with the example ("?" = dynamic). "// modern:"
+// tensor type the documentation gives with the example ("?" = dynamic). "// modern:"
 // is, for older spellings MLIR 22 no longer parses, the same encoding in
 // today's syntax (the MLIR oracle parses that one instead).
-// Notes on the seed text:
+// Notes on the documentation's text:
 //  - its first BSR example is cut before the closing "}>"; it is completed
 //    here (the same encoding appears complete further down);
 //  - #BCOO has three dimensions but is shown with tensor<10x10xf32, ...>; the
