@@ -1347,8 +1347,14 @@ absl::Status Parser::ParseComputation(HloModule& module) {
   return absl::OkStatus();
 }
 
+// Resolves the pending calls whose computation is defined by now, and keeps
+// only the unresolved ones: every computation's end calls this, so scanning
+// resolved calls again would make a module of N computations cost O(N^2).
+// Dumps define callees before callers, so the list stays short.
 absl::Status Parser::ResolveCalls(bool final_pass) {
-  for (const PendingCall& call : calls_) {
+  size_t unresolved = 0;
+  for (size_t i = 0; i < calls_.size(); ++i) {
+    const PendingCall& call = calls_[i];
     CalledComputation& called =
         (*call.instruction->mutable_called_computations())[call.index];
     if (called.computation != nullptr) continue;
@@ -1360,12 +1366,16 @@ absl::Status Parser::ResolveCalls(bool final_pass) {
             call.position,
             absl::StrCat("computation '", called.name, "' calls itself"));
       }
-    } else if (final_pass && !snippet_) {
+      continue;
+    }
+    if (final_pass && !snippet_) {
       return cursor_.ErrorAt(
           call.position,
           absl::StrCat("unknown computation '", called.name, "'"));
     }
+    calls_[unresolved++] = call;
   }
+  calls_.resize(unresolved);
   return absl::OkStatus();
 }
 
