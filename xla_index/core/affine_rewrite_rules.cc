@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "llvm/ADT/SmallVector.h"
@@ -29,8 +30,9 @@ using mlir::AffineExpr;
 // problem, but a bound keeps pathological inputs cheap.
 constexpr int kMaxDepth = 8;
 
-// The test hook of CountRuleFirings.
-thread_local std::map<std::string, int>* rule_counts = nullptr;
+// The test hook of CountRuleFirings (a plain global: a thread-local costs a
+// call per firing in a shared library).
+std::map<std::string, int>* rule_counts = nullptr;
 
 }  // namespace
 
@@ -43,7 +45,8 @@ struct AffineSimplifier::Rules {
     int64_t c;
     int depth;
   };
-  using DivModFn = std::optional<Lin> (*)(Self&, const DivMod&);
+  // A rule stores its result in `out` and returns true when it fires.
+  using DivModFn = bool (*)(Self&, const DivMod&, Lin& out);
   // What a division rule reads, in the order of the tables.
   enum class Reads : uint8_t {
     kRange,      // Only c and the numerator's range: applies to variables.
@@ -59,12 +62,15 @@ struct AffineSimplifier::Rules {
   };
 
   // A sum with at least two terms, one of them a floordiv or mod.
-  using SumFn = std::optional<Lin> (*)(Self&, const Lin&);
+  using SumFn = bool (*)(Self&, const Lin&, Lin& out);
   struct SumRule {
     const char* name;
     const char* contract;
     SumFn fn;
+    uint8_t needs;  // Atom kinds (KindBit) the sum must have.
   };
+  static constexpr uint8_t kFloorDivs = KindBit(AtomKind::kFloorDiv);
+  static constexpr uint8_t kMods = KindBit(AtomKind::kMod);
 
   // `lin in interval`, as the constraint `expr in interval` rewrites to;
   // `verdict` once it is known to hold everywhere or nowhere.
@@ -102,26 +108,26 @@ struct AffineSimplifier::Rules {
                              Lin& small);
 
   // --- floordiv rules -------------------------------------------------------
-  static std::optional<Lin> FloorDivByOne(Self& s, const DivMod& p);
-  static std::optional<Lin> FloorDivOfOnePeriod(Self& s, const DivMod& p);
-  static std::optional<Lin> FloorDivMultiplesLeave(Self& s, const DivMod& p);
-  static std::optional<Lin> FloorDivCommonFactor(Self& s, const DivMod& p);
-  static std::optional<Lin> FloorDivDropSmallPart(Self& s, const DivMod& p);
-  static std::optional<Lin> FloorDivOfMod(Self& s, const DivMod& p);
-  static std::optional<Lin> FloorDivOfFloorDiv(Self& s, const DivMod& p);
+  static bool FloorDivByOne(Self& s, const DivMod& p, Lin& out);
+  static bool FloorDivOfOnePeriod(Self& s, const DivMod& p, Lin& out);
+  static bool FloorDivMultiplesLeave(Self& s, const DivMod& p, Lin& out);
+  static bool FloorDivCommonFactor(Self& s, const DivMod& p, Lin& out);
+  static bool FloorDivDropSmallPart(Self& s, const DivMod& p, Lin& out);
+  static bool FloorDivOfMod(Self& s, const DivMod& p, Lin& out);
+  static bool FloorDivOfFloorDiv(Self& s, const DivMod& p, Lin& out);
 
   // --- mod rules ------------------------------------------------------------
-  static std::optional<Lin> ModByOne(Self& s, const DivMod& p);
-  static std::optional<Lin> ModOfOnePeriod(Self& s, const DivMod& p);
-  static std::optional<Lin> ModMultiplesLeave(Self& s, const DivMod& p);
-  static std::optional<Lin> ModCommonFactor(Self& s, const DivMod& p);
-  static std::optional<Lin> ModSmallPartLeaves(Self& s, const DivMod& p);
-  static std::optional<Lin> ModOfMod(Self& s, const DivMod& p);
+  static bool ModByOne(Self& s, const DivMod& p, Lin& out);
+  static bool ModOfOnePeriod(Self& s, const DivMod& p, Lin& out);
+  static bool ModMultiplesLeave(Self& s, const DivMod& p, Lin& out);
+  static bool ModCommonFactor(Self& s, const DivMod& p, Lin& out);
+  static bool ModSmallPartLeaves(Self& s, const DivMod& p, Lin& out);
+  static bool ModOfMod(Self& s, const DivMod& p, Lin& out);
 
   // --- sum rules ------------------------------------------------------------
-  static std::optional<Lin> ModPlusQuotient(Self& s, const Lin& lin);
-  static std::optional<Lin> FloorDivPlusMod(Self& s, const Lin& lin);
-  static std::optional<Lin> MinusFloorDivMultiple(Self& s, const Lin& lin);
+  static bool ModPlusQuotient(Self& s, const Lin& lin, Lin& out);
+  static bool FloorDivPlusMod(Self& s, const Lin& lin, Lin& out);
+  static bool MinusFloorDivMultiple(Self& s, const Lin& lin, Lin& out);
 
   // --- constraint rules -----------------------------------------------------
   static bool MoveConstant(Self& s, Constraint& k);
@@ -171,11 +177,13 @@ struct AffineSimplifier::Rules {
       {"sum-mod-plus-quotient",
        "(x mod c)*k + Q*(c*k) -> x*k, (x mod c)*k + (Q mod m)*(c*k) -> "
        "(x mod (c*m))*k  where Q = simplified x floordiv c",
-       ModPlusQuotient},
+       ModPlusQuotient, kMods},
       {"sum-floordiv-plus-mod",
-       "(x floordiv c)*(c*k) + (x mod c)*k -> x*k", FloorDivPlusMod},
+       "(x floordiv c)*(c*k) + (x mod c)*k -> x*k", FloorDivPlusMod,
+       kFloorDivs | kMods},
       {"sum-minus-floordiv-multiple",
-       "x*k - (x floordiv c)*(c*k) -> (x mod c)*k", MinusFloorDivMultiple},
+       "x*k - (x floordiv c)*(c*k) -> (x mod c)*k", MinusFloorDivMultiple,
+       kFloorDivs},
   };
   static constexpr ConstraintRule kConstraintRules[] = {
       {"constraint-move-constant",
@@ -195,9 +203,55 @@ struct AffineSimplifier::Rules {
 
   // The table's first rule that fires on `x floordiv c` (`x mod c`), else
   // the division as an atom, reusing `source` if x is its own input.
-  template <size_t N>
-  static Lin ApplyDivMod(Self& s, const DivModRule (&rules)[N], AtomKind kind,
-                         const Lin& x, int64_t c, int depth, AffineExpr source);
+  template <const auto& kTable>
+  static Lin ApplyDivMod(Self& s, AtomKind kind, const Lin& x, int64_t c,
+                         int depth, AffineExpr source);
+
+  // The tables are walked at compile time (a fold over the indices), so
+  // each rule is a direct call the compiler may inline: the hot path costs
+  // what hand-written branches would.
+  template <const auto& kTable, size_t... I>
+  static bool FirstDivModRule(Self& s, const DivMod& p, bool variable, Lin& out,
+                              std::index_sequence<I...>) {
+    return (TryDivModRule<kTable, I>(s, p, variable, out) || ...);
+  }
+  template <const auto& kTable, size_t I>
+  static bool TryDivModRule(Self& s, const DivMod& p, bool variable, Lin& out) {
+    constexpr const DivModRule& kRule = kTable[I];
+    // The tables are ordered: range rules, then structural ones, then the
+    // recursive ones.
+    if (variable && kRule.reads != Reads::kRange) return false;
+    if (kRule.reads == Reads::kRecursive && p.depth >= kMaxDepth) return false;
+    if (!Call<kTable[I].fn>(s, p, out)) return false;
+    Fired(kRule);
+    return true;
+  }
+  // A call through a constant template argument is a direct call.
+  template <DivModFn kFn>
+  static bool Call(Self& s, const DivMod& p, Lin& out) {
+    return kFn(s, p, out);
+  }
+  template <SumFn kFn>
+  static bool Call(Self& s, const Lin& lin, Lin& out) {
+    return kFn(s, lin, out);
+  }
+  static bool Set(Lin& out, const Lin& value) {
+    out = value;
+    return true;
+  }
+  template <size_t... I>
+  static bool FirstSumRule(Self& s, const Lin& lin, uint8_t kinds, Lin& out,
+                           std::index_sequence<I...>) {
+    return (TrySumRule<I>(s, lin, kinds, out) || ...);
+  }
+  template <size_t I>
+  static bool TrySumRule(Self& s, const Lin& lin, uint8_t kinds, Lin& out) {
+    constexpr const SumRule& kRule = kSumRules[I];
+    if ((kinds & kRule.needs) != kRule.needs) return false;
+    if (!Call<kSumRules[I].fn>(s, lin, out)) return false;
+    Fired(kRule);
+    return true;
+  }
 };
 
 constexpr AffineSimplifier::Rules::DivModRule
@@ -211,22 +265,17 @@ constexpr AffineSimplifier::Rules::ConstraintRule
 // ---------------------------------------------------------------------------
 // Drivers.
 
-template <size_t N>
-LinearForm AffineSimplifier::Rules::ApplyDivMod(Self& s,
-                                                const DivModRule (&rules)[N],
-                                                AtomKind kind, const Lin& x,
-                                                int64_t c, int depth,
-                                                AffineExpr source) {
-  // The range rules come first; no structural rule applies to a variable.
+template <const auto& kTable>
+LinearForm AffineSimplifier::Rules::ApplyDivMod(Self& s, AtomKind kind,
+                                                const Lin& x, int64_t c,
+                                                int depth, AffineExpr source) {
+  // No structural rule applies to a single variable.
   const bool variable = s.forms_.IsVariable(x);
-  const DivMod problem{x, c, depth};
-  for (const DivModRule& rule : rules) {
-    if (variable && rule.reads != Reads::kRange) break;
-    if (rule.reads == Reads::kRecursive && depth >= kMaxDepth) break;
-    if (std::optional<Lin> out = rule.fn(s, problem)) {
-      Fired(rule);
-      return *out;
-    }
+  constexpr size_t kSize = sizeof(kTable) / sizeof(kTable[0]);
+  Lin out;
+  if (FirstDivModRule<kTable>(s, DivMod{x, c, depth}, variable, out,
+                              std::make_index_sequence<kSize>())) {
+    return out;
   }
   // No rule fired: the only place an unchanged input is reused.
   if (variable) {
@@ -239,25 +288,27 @@ LinearForm AffineSimplifier::Rules::ApplyDivMod(Self& s,
 
 LinearForm AffineSimplifier::FloorDivBy(Lin x, int64_t c, int depth,
                                         AffineExpr source) {
-  return Rules::ApplyDivMod(*this, Rules::kFloorDivRules, AtomKind::kFloorDiv,
-                            x, c, depth, source);
+  return Rules::ApplyDivMod<Rules::kFloorDivRules>(*this, AtomKind::kFloorDiv,
+                                                   x, c, depth, source);
 }
 
 LinearForm AffineSimplifier::ModBy(Lin x, int64_t c, int depth,
                                    AffineExpr source) {
-  return Rules::ApplyDivMod(*this, Rules::kModRules, AtomKind::kMod, x, c,
-                            depth, source);
+  return Rules::ApplyDivMod<Rules::kModRules>(*this, AtomKind::kMod, x, c,
+                                              depth, source);
 }
 
 LinearForm AffineSimplifier::Sum(const Lin& a, const Lin& b) {
-  bool has_div_mod = false;
-  Lin out = forms_.Add(a, b, &has_div_mod);
-  if (!has_div_mod || out.size < 2) return out;
-  for (const Rules::SumRule& rule : Rules::kSumRules) {
-    if (std::optional<Lin> rewritten = rule.fn(*this, out)) {
-      Rules::Fired(rule);
-      return *rewritten;
-    }
+  uint8_t kinds = 0;
+  Lin out = forms_.Add(a, b, &kinds);
+  if ((kinds & (Rules::kFloorDivs | Rules::kMods)) == 0 || out.size < 2) {
+    return out;
+  }
+  constexpr size_t kSize = sizeof(Rules::kSumRules) / sizeof(Rules::SumRule);
+  Lin rewritten;
+  if (Rules::FirstSumRule(*this, out, kinds, rewritten,
+                          std::make_index_sequence<kSize>())) {
+    return rewritten;
   }
   return out;
 }
@@ -337,30 +388,29 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
 // Floordiv rules.
 
 // x floordiv 1 -> x.
-std::optional<LinearForm> AffineSimplifier::Rules::FloorDivByOne(
-    Self&, const DivMod& p) {
-  if (p.c != 1) return std::nullopt;
-  return p.x;
+bool AffineSimplifier::Rules::FloorDivByOne(Self&, const DivMod& p, Lin& out) {
+  if (p.c != 1) return false;
+  return Set(out, p.x);
 }
 
 // x floordiv c -> q  if x in [q*c, q*c + c - 1].
-std::optional<LinearForm> AffineSimplifier::Rules::FloorDivOfOnePeriod(
-    Self& s, const DivMod& p) {
+bool AffineSimplifier::Rules::FloorDivOfOnePeriod(Self& s, const DivMod& p,
+                                                  Lin& out) {
   const Interval& b = p.x.bounds;
   if (!b.IsFeasible() || b.lower == Interval::kMin ||
       b.upper == Interval::kMax) {
-    return std::nullopt;
+    return false;
   }
   const int64_t q = FloorDiv(b.lower, p.c);
-  if (q != FloorDiv(b.upper, p.c)) return std::nullopt;
-  return s.forms_.Constant(q);
+  if (q != FloorDiv(b.upper, p.c)) return false;
+  return Set(out, s.forms_.Constant(q));
 }
 
 // (k*c*y + z) floordiv c -> k*y + z floordiv c. The constant's quotient is
 // rounded toward zero: `(d1 - 3) floordiv 7` stays as written, and
 // `(x + 109) floordiv 11` gives 9 + ....
-std::optional<LinearForm> AffineSimplifier::Rules::FloorDivMultiplesLeave(
-    Self& s, const DivMod& p) {
+bool AffineSimplifier::Rules::FloorDivMultiplesLeave(Self& s, const DivMod& p,
+                                                     Lin& out) {
   LinearForms& f = s.forms_;
   const Lin& x = p.x;
   const int64_t c = p.c;
@@ -370,11 +420,11 @@ std::optional<LinearForm> AffineSimplifier::Rules::FloorDivMultiplesLeave(
     if (t.coeff % c == 0) f.Append(outside, {t.coeff / c, t.atom});
   }
   const bool moved = outside.size > 0 || outside.constant != 0;
-  if (!moved) return std::nullopt;
+  if (!moved) return false;
   if (outside.size == x.size) {  // Nothing stays inside.
     outside.constant = FloorDiv(x.constant, c);
     f.ComputeBounds(outside);
-    return outside;
+    return Set(out, outside);
   }
   Lin inside = x;
   inside.constant = x.constant % c;
@@ -392,96 +442,97 @@ std::optional<LinearForm> AffineSimplifier::Rules::FloorDivMultiplesLeave(
   Lin rest = p.depth < kMaxDepth
                  ? s.FloorDivBy(inside, c, p.depth + 1, AffineExpr())
                  : s.DivModTerm(AtomKind::kFloorDiv, inside, c, AffineExpr());
-  return s.Sum(outside, rest);
+  return Set(out, s.Sum(outside, rest));
 }
 
 // (g*y + r) floordiv (g*c') -> (y + r floordiv g) floordiv c'.
-std::optional<LinearForm> AffineSimplifier::Rules::FloorDivCommonFactor(
-    Self& s, const DivMod& p) {
+bool AffineSimplifier::Rules::FloorDivCommonFactor(Self& s, const DivMod& p,
+                                                   Lin& out) {
   const int64_t g = s.forms_.CommonFactor(p.x, p.c);
-  if (g <= 1) return std::nullopt;
+  if (g <= 1) return false;
   Lin reduced = s.forms_.DivideTerms(p.x, g);
-  return Fresh(s.FloorDivBy(reduced, p.c / g, p.depth + 1, AffineExpr()));
+  return Set(out,
+             Fresh(s.FloorDivBy(reduced, p.c / g, p.depth + 1, AffineExpr())));
 }
 
 // (y + z) floordiv c -> y floordiv c  if g | y, g | c and z in [0, g).
-std::optional<LinearForm> AffineSimplifier::Rules::FloorDivDropSmallPart(
-    Self& s, const DivMod& p) {
+bool AffineSimplifier::Rules::FloorDivDropSmallPart(Self& s, const DivMod& p,
+                                                    Lin& out) {
   Lin multiple, small;
-  if (!SplitSmallPart(s, p.x, p.c, multiple, small)) return std::nullopt;
-  return Fresh(s.FloorDivBy(multiple, p.c, p.depth + 1, AffineExpr()));
+  if (!SplitSmallPart(s, p.x, p.c, multiple, small)) return false;
+  return Set(out,
+             Fresh(s.FloorDivBy(multiple, p.c, p.depth + 1, AffineExpr())));
 }
 
 // (y mod (c*b)) floordiv c -> (y floordiv c) mod b: digits of y are written
 // as "floordiv, then mod", so that they recombine (sum rules).
-std::optional<LinearForm> AffineSimplifier::Rules::FloorDivOfMod(
-    Self& s, const DivMod& p) {
+bool AffineSimplifier::Rules::FloorDivOfMod(Self& s, const DivMod& p,
+                                            Lin& out) {
   LinearForms& f = s.forms_;
-  if (!f.IsAtom(p.x) || f.KindAt(p.x, 0) != AtomKind::kMod) return std::nullopt;
+  if (!f.IsAtom(p.x) || f.KindAt(p.x, 0) != AtomKind::kMod) return false;
   const Atom inner = f.atom(f.TermAt(p.x, 0).atom);
-  if (inner.divisor % p.c != 0) return std::nullopt;
+  if (inner.divisor % p.c != 0) return false;
   const Lin y = f.ArgOf(inner);
   Lin quotient = s.FloorDivBy(y, p.c, p.depth + 1, AffineExpr());
-  return Fresh(
-      s.ModBy(quotient, inner.divisor / p.c, p.depth + 1, AffineExpr()));
+  return Set(out, Fresh(s.ModBy(quotient, inner.divisor / p.c, p.depth + 1,
+                                AffineExpr())));
 }
 
 // (y floordiv a + k) floordiv c -> (y + k*a) floordiv (a*c), as
 // floor(floor(y/a) + k)/c) == floor((y + k*a) / (a*c)) for a, c > 0.
-std::optional<LinearForm> AffineSimplifier::Rules::FloorDivOfFloorDiv(
-    Self& s, const DivMod& p) {
+bool AffineSimplifier::Rules::FloorDivOfFloorDiv(Self& s, const DivMod& p,
+                                                 Lin& out) {
   LinearForms& f = s.forms_;
   if (p.x.size != 1 || f.TermAt(p.x, 0).coeff != 1 ||
       f.KindAt(p.x, 0) != AtomKind::kFloorDiv) {
-    return std::nullopt;
+    return false;
   }
   const Atom inner = f.atom(f.TermAt(p.x, 0).atom);
   const std::optional<int64_t> ac = CheckedMul(inner.divisor, p.c);
   const std::optional<int64_t> ka = CheckedMul(p.x.constant, inner.divisor);
-  if (!ac || !ka) return std::nullopt;
+  if (!ac || !ka) return false;
   const Lin y = f.ArgOf(inner);
-  return Fresh(
-      s.FloorDivBy(s.Sum(y, f.Constant(*ka)), *ac, p.depth + 1, AffineExpr()));
+  return Set(out, Fresh(s.FloorDivBy(s.Sum(y, f.Constant(*ka)), *ac,
+                                     p.depth + 1, AffineExpr())));
 }
 
 // ---------------------------------------------------------------------------
 // Mod rules.
 
 // x mod 1 -> 0.
-std::optional<LinearForm> AffineSimplifier::Rules::ModByOne(Self& s,
-                                                            const DivMod& p) {
-  if (p.c != 1) return std::nullopt;
-  return s.forms_.Constant(0);
+bool AffineSimplifier::Rules::ModByOne(Self& s, const DivMod& p, Lin& out) {
+  if (p.c != 1) return false;
+  return Set(out, s.forms_.Constant(0));
 }
 
 // x mod c -> x - q*c  if x in [q*c, q*c + c - 1].
-std::optional<LinearForm> AffineSimplifier::Rules::ModOfOnePeriod(
-    Self& s, const DivMod& p) {
+bool AffineSimplifier::Rules::ModOfOnePeriod(Self& s, const DivMod& p,
+                                             Lin& out) {
   const Interval& b = p.x.bounds;
   if (!b.IsFeasible() || b.lower == Interval::kMin ||
       b.upper == Interval::kMax) {
-    return std::nullopt;
+    return false;
   }
   const int64_t q = FloorDiv(b.lower, p.c);
-  if (q != FloorDiv(b.upper, p.c)) return std::nullopt;
+  if (q != FloorDiv(b.upper, p.c)) return false;
   const std::optional<int64_t> qc = CheckedMul(q, p.c);
-  if (!qc) return std::nullopt;
-  if (q == 0) return p.x;
-  return s.Sum(p.x, s.forms_.Constant(-*qc));
+  if (!qc) return false;
+  if (q == 0) return Set(out, p.x);
+  return Set(out, s.Sum(p.x, s.forms_.Constant(-*qc)));
 }
 
 // (k*c*y + z) mod c -> z mod c, the constant reduced toward zero (keeps
 // `(d1 - 3) mod 7` as written).
-std::optional<LinearForm> AffineSimplifier::Rules::ModMultiplesLeave(
-    Self& s, const DivMod& p) {
+bool AffineSimplifier::Rules::ModMultiplesLeave(Self& s, const DivMod& p,
+                                                Lin& out) {
   LinearForms& f = s.forms_;
   const Lin& x = p.x;
   const int64_t c = p.c;
   size_t kept = 0;
   for (size_t i = 0; i < x.size; ++i) kept += f.TermAt(x, i).coeff % c != 0;
-  if (kept == 0) return f.Constant(FloorMod(x.constant, c));
+  if (kept == 0) return Set(out, f.Constant(FloorMod(x.constant, c)));
   const bool moved = kept != x.size || x.constant % c != x.constant;
-  if (!moved) return std::nullopt;
+  if (!moved) return false;
   Lin inside = x;
   inside.constant = x.constant % c;
   inside.source = AffineExpr();
@@ -495,42 +546,43 @@ std::optional<LinearForm> AffineSimplifier::Rules::ModMultiplesLeave(
   f.ComputeBounds(inside);
   // Past the depth limit the rest stays one atom.
   if (p.depth >= kMaxDepth) {
-    return s.DivModTerm(AtomKind::kMod, inside, c, AffineExpr());
+    return Set(out, s.DivModTerm(AtomKind::kMod, inside, c, AffineExpr()));
   }
-  return s.ModBy(inside, c, p.depth + 1, AffineExpr());
+  return Set(out, s.ModBy(inside, c, p.depth + 1, AffineExpr()));
 }
 
 // (g*y + r) mod (g*c') -> g*((y + r floordiv g) mod c') + r mod g.
-std::optional<LinearForm> AffineSimplifier::Rules::ModCommonFactor(
-    Self& s, const DivMod& p) {
+bool AffineSimplifier::Rules::ModCommonFactor(Self& s, const DivMod& p,
+                                              Lin& out) {
   LinearForms& f = s.forms_;
   const int64_t g = f.CommonFactor(p.x, p.c);
-  if (g <= 1) return std::nullopt;
+  if (g <= 1) return false;
   Lin reduced = f.DivideTerms(p.x, g);
   Lin mod = s.ModBy(reduced, p.c / g, p.depth + 1, AffineExpr());
-  return s.Sum(f.Scale(mod, g), f.Constant(FloorMod(p.x.constant, g)));
+  return Set(out,
+             s.Sum(f.Scale(mod, g), f.Constant(FloorMod(p.x.constant, g))));
 }
 
 // (y + z) mod c -> y mod c + z  if g | y, g | c and z in [0, g).
-std::optional<LinearForm> AffineSimplifier::Rules::ModSmallPartLeaves(
-    Self& s, const DivMod& p) {
+bool AffineSimplifier::Rules::ModSmallPartLeaves(Self& s, const DivMod& p,
+                                                 Lin& out) {
   Lin multiple, small;
-  if (!SplitSmallPart(s, p.x, p.c, multiple, small)) return std::nullopt;
-  return s.Sum(s.ModBy(multiple, p.c, p.depth + 1, AffineExpr()), small);
+  if (!SplitSmallPart(s, p.x, p.c, multiple, small)) return false;
+  return Set(out,
+             s.Sum(s.ModBy(multiple, p.c, p.depth + 1, AffineExpr()), small));
 }
 
 // (m*(y mod a) + z) mod c -> (m*y + z) mod c  if c | a.
-std::optional<LinearForm> AffineSimplifier::Rules::ModOfMod(Self& s,
-                                                            const DivMod& p) {
+bool AffineSimplifier::Rules::ModOfMod(Self& s, const DivMod& p, Lin& out) {
   LinearForms& f = s.forms_;
   for (size_t i = 0; i < p.x.size; ++i) {
     const Atom& inner = f.atom(f.TermAt(p.x, i).atom);
     if (inner.kind != AtomKind::kMod || inner.divisor % p.c != 0) continue;
     const Lin rest = f.Without(p.x, i, i);
     const Lin y = f.Scale(f.ArgOf(inner), f.TermAt(p.x, i).coeff);
-    return s.ModBy(s.Sum(rest, y), p.c, p.depth + 1, AffineExpr());
+    return Set(out, s.ModBy(s.Sum(rest, y), p.c, p.depth + 1, AffineExpr()));
   }
-  return std::nullopt;
+  return false;
 }
 
 bool AffineSimplifier::Rules::SplitSmallPart(Self& s, const Lin& x, int64_t c,
@@ -592,8 +644,8 @@ bool AffineSimplifier::Rules::SplitSmallPart(Self& s, const Lin& x, int64_t c,
 
 // (x mod c)*k + Q*(c*k) -> x*k and
 // (x mod c)*k + (Q mod m)*(c*k) -> (x mod (c*m))*k, Q = x floordiv c.
-std::optional<LinearForm> AffineSimplifier::Rules::ModPlusQuotient(
-    Self& s, const Lin& lin) {
+bool AffineSimplifier::Rules::ModPlusQuotient(Self& s, const Lin& lin,
+                                              Lin& out) {
   LinearForms& f = s.forms_;
   for (size_t i = 0; i < lin.size; ++i) {
     if (f.KindAt(lin, i) != AtomKind::kMod) continue;
@@ -627,20 +679,20 @@ std::optional<LinearForm> AffineSimplifier::Rules::ModPlusQuotient(
       } else {
         continue;
       }
-      return s.Sum(f.Without(lin, i, j), replacement);
+      return Set(out, s.Sum(f.Without(lin, i, j), replacement));
     }
   }
-  return std::nullopt;
+  return false;
 }
 
 // (x floordiv c)*(c*k) + (x mod c)*k -> x*k, the mod's numerator being x
 // itself.
-std::optional<LinearForm> AffineSimplifier::Rules::FloorDivPlusMod(
-    Self& s, const Lin& lin) {
+bool AffineSimplifier::Rules::FloorDivPlusMod(Self& s, const Lin& lin,
+                                              Lin& out) {
   LinearForms& f = s.forms_;
   for (size_t i = 0; i < lin.size; ++i) {
+    if (f.KindAt(lin, i) != AtomKind::kFloorDiv) continue;
     const Atom& fd = f.atom(f.TermAt(lin, i).atom);
-    if (fd.kind != AtomKind::kFloorDiv) continue;
     const int64_t c = fd.divisor, m = f.TermAt(lin, i).coeff;
     if (m % c != 0) continue;
     const int64_t k = m / c;
@@ -651,21 +703,21 @@ std::optional<LinearForm> AffineSimplifier::Rules::FloorDivPlusMod(
           f.TermAt(lin, j).coeff != k || !f.Equal(f.ArgOf(md), x)) {
         continue;
       }
-      return s.Sum(f.Without(lin, i, j), f.Scale(x, k));
+      return Set(out, s.Sum(f.Without(lin, i, j), f.Scale(x, k)));
     }
   }
-  return std::nullopt;
+  return false;
 }
 
 // x*k - (x floordiv c)*(c*k) -> (x mod c)*k: all of x's terms times -k are
 // present besides the floordiv term.
-std::optional<LinearForm> AffineSimplifier::Rules::MinusFloorDivMultiple(
-    Self& s, const Lin& lin) {
+bool AffineSimplifier::Rules::MinusFloorDivMultiple(Self& s, const Lin& lin,
+                                                    Lin& out) {
   LinearForms& f = s.forms_;
   for (size_t i = 0; i < lin.size; ++i) {
-    const Atom fd = f.atom(f.TermAt(lin, i).atom);
-    if (fd.kind != AtomKind::kFloorDiv) continue;
-    const int64_t c = fd.divisor, m = f.TermAt(lin, i).coeff;
+    if (f.KindAt(lin, i) != AtomKind::kFloorDiv) continue;
+    const int32_t fd = f.TermAt(lin, i).atom;
+    const int64_t c = f.atom(fd).divisor, m = f.TermAt(lin, i).coeff;
     if (m % c != 0) continue;
     const Lin x = f.ArgOf(fd);
     if (x.size == 0) continue;
@@ -700,9 +752,9 @@ std::optional<LinearForm> AffineSimplifier::Rules::MinusFloorDivMultiple(
     f.ComputeBounds(removed);
     Lin rest = s.Sum(lin, f.Scale(removed, -1));
     Lin mod = f.Scale(s.ModBy(x, c, 0, AffineExpr()), neg_k);
-    return s.Sum(rest, mod);
+    return Set(out, s.Sum(rest, mod));
   }
-  return std::nullopt;
+  return false;
 }
 
 // ---------------------------------------------------------------------------

@@ -50,29 +50,13 @@ int LinearForms::Compare(const LinearForm& a, const LinearForm& b) const {
   return 0;
 }
 
-int LinearForms::CompareAtoms(int32_t a, int32_t b) const {
-  if (a == b) return 0;
-  const Atom& x = atoms_[a];
-  const Atom& y = atoms_[b];
-  // Terms of dims first, then those of symbols only: MLIR's `+` moves a
-  // symbolic left operand to the right, so built in this order a sum stays
-  // left-deep and reads back (print, parse) as the same expression.
-  if (x.symbolic != y.symbolic) return x.symbolic ? 1 : -1;
-  if (x.kind != y.kind) return x.kind < y.kind ? -1 : 1;
-  switch (x.kind) {
-    case AtomKind::kDim:
-    case AtomKind::kSymbol:
-      return x.var < y.var ? -1 : (x.var > y.var ? 1 : 0);
-    case AtomKind::kFloorDiv:
-    case AtomKind::kMod: {
-      int c = Compare(args_[x.arg], args_[y.arg]);
-      if (c != 0) return c;
-      return x.divisor < y.divisor ? -1 : (x.divisor > y.divisor ? 1 : 0);
-    }
-    case AtomKind::kOpaque:
-      return x.expr.getAsOpaquePointer() < y.expr.getAsOpaquePointer() ? -1 : 1;
+int LinearForms::CompareSameKind(const Atom& x, const Atom& y) const {
+  if (x.kind == AtomKind::kOpaque) {
+    return x.expr.getAsOpaquePointer() < y.expr.getAsOpaquePointer() ? -1 : 1;
   }
-  return 0;
+  int c = Compare(args_[x.arg], args_[y.arg]);
+  if (c != 0) return c;
+  return x.divisor < y.divisor ? -1 : (x.divisor > y.divisor ? 1 : 0);
 }
 
 bool LinearForms::Equal(const LinearForm& a, const LinearForm& b) const {
@@ -94,18 +78,16 @@ int32_t LinearForms::InternAtom(Atom atom) {
   return atoms_.size() - 1;
 }
 
-int32_t LinearForms::VariableAtom(AtomKind kind, int32_t position) {
-  std::optional<int32_t>& known =
-      kind == AtomKind::kDim ? dim_atoms_[position] : symbol_atoms_[position];
-  if (known) return *known;
+int32_t LinearForms::NewVariableAtom(AtomKind kind, int32_t position) {
   Atom atom;
   atom.kind = kind;
   atom.var = position;
   atom.bounds =
       kind == AtomKind::kDim ? dim_bounds_[position] : symbol_bounds_[position];
   atom.symbolic = kind == AtomKind::kSymbol;
-  known = InternAtom(std::move(atom));
-  return *known;
+  const int32_t id = InternAtom(std::move(atom));
+  (kind == AtomKind::kDim ? dim_atoms_ : symbol_atoms_)[position] = id;
+  return id;
 }
 
 int32_t LinearForms::DivModAtom(AtomKind kind, const LinearForm& arg,
@@ -152,29 +134,9 @@ uint64_t LinearForms::Fingerprint(AtomKind kind, int64_t divisor,
 // ---------------------------------------------------------------------------
 // Linear algebra.
 
-void LinearForms::ComputeBounds(LinearForm& lin) const {
-  Interval b = Interval::Point(lin.constant);
-  for (size_t i = 0; i < lin.size; ++i) {
-    const Term& t = TermAt(lin, i);
-    b = b + atoms_[t.atom].bounds * t.coeff;
-  }
-  lin.bounds = b;
-}
-
-LinearForm LinearForms::FromAtom(int32_t atom, int64_t coeff) {
-  LinearForm lin = Start();
-  if (coeff == 0) {
-    lin.bounds = Interval::Point(0);
-  } else {
-    Append(lin, {coeff, atom});
-    lin.bounds = atoms_[atom].bounds * coeff;
-  }
-  return lin;
-}
-
 LinearForm LinearForms::Add(const LinearForm& a, const LinearForm& b,
-                            bool* has_div_mod) {
-  if (has_div_mod != nullptr) *has_div_mod = false;
+                            uint8_t* kinds) {
+  if (kinds != nullptr) *kinds = 0;
   // x + 0 (a division with nothing moved out of it): the same terms.
   if (a.size == 0 && a.constant == 0) {
     LinearForm out = b;
@@ -188,7 +150,8 @@ LinearForm LinearForms::Add(const LinearForm& a, const LinearForm& b,
   }
   LinearForm out = Start(AddOrFlag(a.constant, b.constant));
   size_t i = 0, j = 0;
-  bool div_mod = false, merged = false;
+  uint8_t kind_bits = 0;
+  bool merged = false;
   // A merge of the two sorted term lists.
   while (i < a.size || j < b.size) {
     Term t;
@@ -203,8 +166,7 @@ LinearForm LinearForms::Add(const LinearForm& a, const LinearForm& b,
       merged = true;
       if (t.coeff == 0) continue;
     }
-    AtomKind kind = atoms_[t.atom].kind;
-    div_mod |= kind == AtomKind::kFloorDiv || kind == AtomKind::kMod;
+    kind_bits |= KindBit(atoms_[t.atom].kind);
     Append(out, t);
   }
   // Without a shared atom, the range of the sum is the sum of the ranges
@@ -214,7 +176,7 @@ LinearForm LinearForms::Add(const LinearForm& a, const LinearForm& b,
   } else {
     out.bounds = a.bounds + b.bounds;
   }
-  if (has_div_mod != nullptr) *has_div_mod = div_mod;
+  if (kinds != nullptr) *kinds = kind_bits;
   return out;
 }
 

@@ -31,6 +31,11 @@ namespace xla_index {
 /// What an atom of a linear form stands for.
 enum class AtomKind : uint8_t { kDim, kSymbol, kFloorDiv, kMod, kOpaque };
 
+/// A bit per AtomKind, for sets of kinds.
+constexpr uint8_t KindBit(AtomKind kind) {
+  return static_cast<uint8_t>(1u << static_cast<unsigned>(kind));
+}
+
 /// One term `coeff * atom` (atom: an index into the pool's atoms).
 struct Term {
   int64_t coeff;
@@ -129,12 +134,21 @@ class LinearForms {
     return lin;
   }
   /// The form `coeff * atom`.
-  LinearForm FromAtom(int32_t atom, int64_t coeff = 1);
-  /// a + b, merging equal atoms. `has_div_mod`, if set, tells whether the
-  /// sum has a floordiv or mod term and was built by merging (a sum with a
-  /// zero operand is that operand).
+  LinearForm FromAtom(int32_t atom, int64_t coeff = 1) {
+    LinearForm lin = Start();
+    if (coeff == 0) {
+      lin.bounds = Interval::Point(0);
+    } else {
+      Append(lin, {coeff, atom});
+      lin.bounds = atoms_[atom].bounds * coeff;
+    }
+    return lin;
+  }
+  /// a + b, merging equal atoms. `kinds`, if set, receives the KindBits of
+  /// the sum's atoms when it was built by merging (0 when an operand is
+  /// zero and the sum is the other operand).
   LinearForm Add(const LinearForm& a, const LinearForm& b,
-                 bool* has_div_mod = nullptr);
+                 uint8_t* kinds = nullptr);
   /// k * a.
   LinearForm Scale(const LinearForm& a, int64_t k);
   /// `lin` without its terms i and j (i == j: one term).
@@ -145,10 +159,21 @@ class LinearForms {
   /// gcd(c, the coefficients of lin) (c = 0: of the coefficients).
   int64_t CommonFactor(const LinearForm& lin, int64_t c) const;
   /// Sets lin.bounds to the constant plus the sum of its terms' bounds.
-  void ComputeBounds(LinearForm& lin) const;
+  void ComputeBounds(LinearForm& lin) const {
+    Interval b = Interval::Point(lin.constant);
+    for (size_t i = 0; i < lin.size; ++i) {
+      const Term& t = TermAt(lin, i);
+      b = b + atoms_[t.atom].bounds * t.coeff;
+    }
+    lin.bounds = b;
+  }
 
   /// The atom of dim or symbol `position` (one per variable).
-  int32_t VariableAtom(AtomKind kind, int32_t position);
+  int32_t VariableAtom(AtomKind kind, int32_t position) {
+    const std::optional<int32_t>& known =
+        kind == AtomKind::kDim ? dim_atoms_[position] : symbol_atoms_[position];
+    return known ? *known : NewVariableAtom(kind, position);
+  }
   /// The atom `arg floordiv divisor` or `arg mod divisor`, shared by equal
   /// (kind, divisor, arg); `source`, if set, is its MLIR expression.
   int32_t DivModAtom(AtomKind kind, const LinearForm& arg, int64_t divisor,
@@ -161,7 +186,20 @@ class LinearForms {
                        const LinearForm& lin) const;
 
   /// The canonical order: <0, 0, >0 as a is before, equal to, after b.
-  int CompareAtoms(int32_t a, int32_t b) const;
+  int CompareAtoms(int32_t a, int32_t b) const {
+    if (a == b) return 0;
+    const Atom& x = atoms_[a];
+    const Atom& y = atoms_[b];
+    // Terms of dims first, then those of symbols only: MLIR's `+` moves a
+    // symbolic left operand to the right, so built in this order a sum
+    // stays left-deep and reads back (print, parse) as the same expression.
+    if (x.symbolic != y.symbolic) return x.symbolic ? 1 : -1;
+    if (x.kind != y.kind) return x.kind < y.kind ? -1 : 1;
+    if (x.kind == AtomKind::kDim || x.kind == AtomKind::kSymbol) {
+      return x.var < y.var ? -1 : (x.var > y.var ? 1 : 0);
+    }
+    return CompareSameKind(x, y);
+  }
   bool AtomLess(int32_t a, int32_t b) const { return CompareAtoms(a, b) < 0; }
   int Compare(const LinearForm& a, const LinearForm& b) const;
   /// Same terms and constant (bounds and source aside).
@@ -184,6 +222,10 @@ class LinearForms {
   }
 
  private:
+  int32_t NewVariableAtom(AtomKind kind, int32_t position);
+  // CompareAtoms of two floordiv, mod or opaque atoms of the same kind.
+  int CompareSameKind(const Atom& x, const Atom& y) const;
+
   llvm::ArrayRef<Interval> dim_bounds_;
   llvm::ArrayRef<Interval> symbol_bounds_;
   // Inline capacity covers typical maps without a heap allocation.

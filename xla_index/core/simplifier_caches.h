@@ -42,7 +42,7 @@ struct SimplifierCaches {
   /// For a mod atom `x mod c`, the atom that `x floordiv c` simplifies to,
   /// or nullopt when that is not a single atom; absent when not computed
   /// yet (the sum rules ask repeatedly).
-  llvm::SmallDenseMap<int32_t, std::optional<int32_t>, 8> quotients;
+  llvm::DenseMap<int32_t, std::optional<int32_t>> quotients;
 
   /// Numerators of floordiv/mod atoms already built as MLIR: `x floordiv c`
   /// and `x mod c` come in pairs (digits), and x is built once.
