@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +34,8 @@ constexpr int kMaxDepth = 8;
 // The test hook of CountRuleFirings (a plain global: a thread-local costs a
 // call per firing in a shared library).
 std::map<std::string, int>* rule_counts = nullptr;
+// The test hook of DisableRulesForTest.
+const std::set<std::string>* disabled_rules = nullptr;
 
 }  // namespace
 
@@ -92,6 +95,10 @@ struct AffineSimplifier::Rules {
   template <typename Rule>
   static void Fired(const Rule& rule) {
     if (rule_counts != nullptr) ++(*rule_counts)[rule.name];
+  }
+  template <typename Rule>
+  static bool Disabled(const Rule& rule) {
+    return disabled_rules != nullptr && disabled_rules->count(rule.name) > 0;
   }
 
   // `lin` as a sum with nothing added: a rule's result must not claim to be
@@ -222,6 +229,7 @@ struct AffineSimplifier::Rules {
     // recursive ones.
     if (variable && kRule.reads != Reads::kRange) return false;
     if (kRule.reads == Reads::kRecursive && p.depth >= kMaxDepth) return false;
+    if (Disabled(kRule)) return false;
     if (!Call<kTable[I].fn>(s, p, out)) return false;
     Fired(kRule);
     return true;
@@ -247,7 +255,7 @@ struct AffineSimplifier::Rules {
   template <size_t I>
   static bool TrySumRule(Self& s, const Lin& lin, uint8_t kinds, Lin& out) {
     constexpr const SumRule& kRule = kSumRules[I];
-    if ((kinds & kRule.needs) != kRule.needs) return false;
+    if ((kinds & kRule.needs) != kRule.needs || Disabled(kRule)) return false;
     if (!Call<kSumRules[I].fn>(s, lin, out)) return false;
     Fired(kRule);
     return true;
@@ -351,7 +359,7 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
   for (int step = 0; step < kMaxDepth; ++step) {
     bool restart = false;
     for (const Rules::ConstraintRule& rule : Rules::kConstraintRules) {
-      if (rule.fn(*this, k)) {
+      if (!Rules::Disabled(rule) && rule.fn(*this, k)) {
         Rules::Fired(rule);
         restart = rule.restarts;
       }
@@ -840,6 +848,10 @@ std::vector<AffineSimplifier::RuleInfo> AffineSimplifier::RuleCatalog() {
 
 void AffineSimplifier::CountRuleFirings(std::map<std::string, int>* counts) {
   rule_counts = counts;
+}
+
+void AffineSimplifier::DisableRulesForTest(const std::set<std::string>* names) {
+  disabled_rules = names;
 }
 
 }  // namespace xla_index

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -118,6 +119,9 @@ class AffineSimplifier {
   /// Test hook: while `counts` is set, every rule that fires on this thread
   /// adds one to (*counts)[its name]. Null turns counting off.
   static void CountRuleFirings(std::map<std::string, int>* counts);
+  /// Test hook: while `names` is set, the rules it names never fire (to
+  /// test a rule that an earlier rule of its table shadows). Null: none.
+  static void DisableRulesForTest(const std::set<std::string>* names);
 
  private:
   using Lin = LinearForm;
