@@ -1,4 +1,5 @@
-// Tests of IndexingMap::Simplify: the seed's examples (exact text), each
+// Tests of IndexingMap::Simplify: the examples of XLA's indexing-analysis
+// documentation (exact text), each
 // rewrite rule, and the soundness property checked by brute force.
 
 #include <functional>
@@ -49,8 +50,9 @@ TEST_F(SimplifyTest, SeedExamplesExactly) {
   }
 }
 
-// The seed's maps are already simple: simplifying leaves their text as the
-// seed prints it, except where a point-range variable becomes a constant.
+// The documentation's maps are already simple: simplifying leaves their
+// text as the documentation prints it, except where a point-range variable
+// becomes a constant.
 TEST_F(SimplifyTest, SeedMapsAreFixedPoints) {
   for (const std::string& text :
        ReadBlocks("xla_index/core/testdata/seed_000_maps.txt")) {

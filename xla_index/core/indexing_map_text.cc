@@ -32,7 +32,8 @@ namespace {
 // Add(Add(a, b), c), a different expression; MLIR's own constructors produce
 // such right-nested sums (e.g. from `(d1 * 4 + d2) floordiv 4`), so without
 // the parentheses printing then parsing would not give back an equal map.
-// Left-deep sums, which the simplifier and the seeds use, print as in MLIR.
+// Left-deep sums, which the simplifier and XLA's indexing-analysis
+// documentation use, print as in MLIR.
 enum class Binding { kWeak, kStrong };
 
 void PrintExpr(AffineExpr expr, Binding enclosing, std::string& out) {
