@@ -306,19 +306,14 @@ LinearForm AffineSimplifier::ModBy(Lin x, int64_t c, int depth,
                                               depth, source);
 }
 
-LinearForm AffineSimplifier::Sum(const Lin& a, const Lin& b) {
-  uint8_t kinds = 0;
-  Lin out = forms_.Add(a, b, &kinds);
-  if ((kinds & (Rules::kFloorDivs | Rules::kMods)) == 0 || out.size < 2) {
-    return out;
-  }
+LinearForm AffineSimplifier::ApplySumRules(const Lin& sum, uint8_t kinds) {
   constexpr size_t kSize = sizeof(Rules::kSumRules) / sizeof(Rules::SumRule);
   Lin rewritten;
-  if (Rules::FirstSumRule(*this, out, kinds, rewritten,
+  if (Rules::FirstSumRule(*this, sum, kinds, rewritten,
                           std::make_index_sequence<kSize>())) {
     return rewritten;
   }
-  return out;
+  return sum;
 }
 
 LinearForm AffineSimplifier::DivModTerm(AtomKind kind, const Lin& x, int64_t c,

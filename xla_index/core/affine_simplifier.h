@@ -152,8 +152,17 @@ class AffineSimplifier {
   // x is its own input expression.
   Lin FloorDivBy(Lin x, int64_t c, int depth, mlir::AffineExpr source);
   Lin ModBy(Lin x, int64_t c, int depth, mlir::AffineExpr source);
-  // a + b, then the sum rules (recombining digits).
-  Lin Sum(const Lin& a, const Lin& b);
+  // a + b, then the sum rules (recombining digits) when the sum has a
+  // floordiv or mod term.
+  Lin Sum(const Lin& a, const Lin& b) {
+    uint8_t kinds = 0;
+    Lin out = forms_.Add(a, b, &kinds);
+    constexpr uint8_t kDivMod =
+        KindBit(AtomKind::kFloorDiv) | KindBit(AtomKind::kMod);
+    if ((kinds & kDivMod) == 0 || out.size < 2) return out;
+    return ApplySumRules(out, kinds);
+  }
+  Lin ApplySumRules(const Lin& sum, uint8_t kinds);
   // `x floordiv c` or `x mod c` as one atom (a constant if its range is a
   // point), when no rule rewrites it.
   Lin DivModTerm(AtomKind kind, const Lin& x, int64_t c,
