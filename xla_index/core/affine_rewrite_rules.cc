@@ -36,6 +36,9 @@ constexpr int kMaxDepth = 8;
 std::map<std::string, int>* rule_counts = nullptr;
 // The test hook of DisableRulesForTest.
 const std::set<std::string>* disabled_rules = nullptr;
+// Either hook is set: the table walks check them (a separate instantiation,
+// so that the walk without hooks pays nothing for them).
+bool hooks_on = false;
 
 }  // namespace
 
@@ -217,21 +220,21 @@ struct AffineSimplifier::Rules {
   // The tables are walked at compile time (a fold over the indices), so
   // each rule is a direct call the compiler may inline: the hot path costs
   // what hand-written branches would.
-  template <const auto& kTable, size_t... I>
+  template <const auto& kTable, bool kHooks, size_t... I>
   static bool FirstDivModRule(Self& s, const DivMod& p, bool variable, Lin& out,
                               std::index_sequence<I...>) {
-    return (TryDivModRule<kTable, I>(s, p, variable, out) || ...);
+    return (TryDivModRule<kTable, kHooks, I>(s, p, variable, out) || ...);
   }
-  template <const auto& kTable, size_t I>
+  template <const auto& kTable, bool kHooks, size_t I>
   static bool TryDivModRule(Self& s, const DivMod& p, bool variable, Lin& out) {
     constexpr const DivModRule& kRule = kTable[I];
     // The tables are ordered: range rules, then structural ones, then the
     // recursive ones.
     if (variable && kRule.reads != Reads::kRange) return false;
     if (kRule.reads == Reads::kRecursive && p.depth >= kMaxDepth) return false;
-    if (Disabled(kRule)) return false;
+    if (kHooks && Disabled(kRule)) return false;
     if (!Call<kTable[I].fn>(s, p, out)) return false;
-    Fired(kRule);
+    if (kHooks) Fired(kRule);
     return true;
   }
   // A call through a constant template argument is a direct call.
@@ -247,17 +250,18 @@ struct AffineSimplifier::Rules {
     out = value;
     return true;
   }
-  template <size_t... I>
+  template <bool kHooks, size_t... I>
   static bool FirstSumRule(Self& s, const Lin& lin, uint8_t kinds, Lin& out,
                            std::index_sequence<I...>) {
-    return (TrySumRule<I>(s, lin, kinds, out) || ...);
+    return (TrySumRule<kHooks, I>(s, lin, kinds, out) || ...);
   }
-  template <size_t I>
+  template <bool kHooks, size_t I>
   static bool TrySumRule(Self& s, const Lin& lin, uint8_t kinds, Lin& out) {
     constexpr const SumRule& kRule = kSumRules[I];
-    if ((kinds & kRule.needs) != kRule.needs || Disabled(kRule)) return false;
+    if ((kinds & kRule.needs) != kRule.needs) return false;
+    if (kHooks && Disabled(kRule)) return false;
     if (!Call<kSumRules[I].fn>(s, lin, out)) return false;
-    Fired(kRule);
+    if (kHooks) Fired(kRule);
     return true;
   }
 };
@@ -280,9 +284,13 @@ LinearForm AffineSimplifier::Rules::ApplyDivMod(Self& s, AtomKind kind,
   // No structural rule applies to a single variable.
   const bool variable = s.forms_.IsVariable(x);
   constexpr size_t kSize = sizeof(kTable) / sizeof(kTable[0]);
+  const DivMod problem{x, c, depth};
   Lin out;
-  if (FirstDivModRule<kTable>(s, DivMod{x, c, depth}, variable, out,
-                              std::make_index_sequence<kSize>())) {
+  if (hooks_on
+          ? FirstDivModRule<kTable, true>(s, problem, variable, out,
+                                          std::make_index_sequence<kSize>())
+          : FirstDivModRule<kTable, false>(s, problem, variable, out,
+                                           std::make_index_sequence<kSize>())) {
     return out;
   }
   // No rule fired: the only place an unchanged input is reused.
@@ -309,8 +317,11 @@ LinearForm AffineSimplifier::ModBy(Lin x, int64_t c, int depth,
 LinearForm AffineSimplifier::ApplySumRules(const Lin& sum, uint8_t kinds) {
   constexpr size_t kSize = sizeof(Rules::kSumRules) / sizeof(Rules::SumRule);
   Lin rewritten;
-  if (Rules::FirstSumRule(*this, sum, kinds, rewritten,
-                          std::make_index_sequence<kSize>())) {
+  constexpr auto kIndices = std::make_index_sequence<kSize>();
+  if (hooks_on
+          ? Rules::FirstSumRule<true>(*this, sum, kinds, rewritten, kIndices)
+          : Rules::FirstSumRule<false>(*this, sum, kinds, rewritten,
+                                       kIndices)) {
     return rewritten;
   }
   return sum;
@@ -843,10 +854,12 @@ std::vector<AffineSimplifier::RuleInfo> AffineSimplifier::RuleCatalog() {
 
 void AffineSimplifier::CountRuleFirings(std::map<std::string, int>* counts) {
   rule_counts = counts;
+  hooks_on = rule_counts != nullptr || disabled_rules != nullptr;
 }
 
 void AffineSimplifier::DisableRulesForTest(const std::set<std::string>* names) {
   disabled_rules = names;
+  hooks_on = rule_counts != nullptr || disabled_rules != nullptr;
 }
 
 }  // namespace xla_index
