@@ -510,7 +510,7 @@ absl::StatusOr<int64_t> MapParser::ParseInteger() {
 absl::StatusOr<std::vector<std::string>> MapParser::ParseNameList(
     absl::string_view open, absl::string_view close) {
   std::vector<std::string> names;
-  if (absl::Status s = Expect(open); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(Expect(open));
   if (AtPunct(close)) {
     Advance();
     return names;
@@ -525,7 +525,7 @@ absl::StatusOr<std::vector<std::string>> MapParser::ParseNameList(
       Advance();
       return names;
     }
-    if (absl::Status s = Expect(","); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(Expect(","));
   }
 }
 
@@ -584,7 +584,7 @@ absl::StatusOr<AffineExpr> MapParser::ParseSum() {
   if (!lhs.ok()) return lhs;
   AffineExpr result = *lhs;
   while (AtPunct("+") || AtPunct("-")) {
-    if (absl::Status s = CountOperator(); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(CountOperator());
     bool minus = AtPunct("-");
     Advance();
     auto rhs = ParseTerm();
@@ -611,7 +611,7 @@ absl::StatusOr<AffineExpr> MapParser::ParseTerm() {
     } else {
       return result;
     }
-    if (absl::Status s = CountOperator(); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(CountOperator());
     size_t op_offset = tok_.offset;
     Advance();
     auto rhs = ParseUnary();
@@ -680,7 +680,7 @@ absl::StatusOr<AffineExpr> MapParser::ParsePrimary() {
     auto inner = ParseSum();
     --depth_;
     if (!inner.ok()) return inner;
-    if (absl::Status s = Expect(")"); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(Expect(")"));
     return inner;
   }
   return ErrorHere("expected a variable, an integer or '('");
@@ -688,7 +688,7 @@ absl::StatusOr<AffineExpr> MapParser::ParsePrimary() {
 
 absl::StatusOr<std::vector<AffineExpr>> MapParser::ParseResults() {
   std::vector<AffineExpr> results;
-  if (absl::Status s = Expect("("); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(Expect("("));
   if (AtPunct(")")) {
     Advance();
     return results;
@@ -701,25 +701,25 @@ absl::StatusOr<std::vector<AffineExpr>> MapParser::ParseResults() {
       Advance();
       return results;
     }
-    if (absl::Status s = Expect(","); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(Expect(","));
   }
 }
 
 absl::StatusOr<Interval> MapParser::ParseInterval() {
-  if (absl::Status s = Expect("["); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(Expect("["));
   auto lo = ParseInteger();
   if (!lo.ok()) return lo.status();
-  if (absl::Status s = Expect(","); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(Expect(","));
   auto hi = ParseInteger();
   if (!hi.ok()) return hi.status();
-  if (absl::Status s = Expect("]"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(Expect("]"));
   return Interval{*lo, *hi};
 }
 
 absl::StatusOr<AffineMap> MapParser::ParseBareAffineMap() {
   std::vector<std::string> dims, symbols, runtime;
-  if (absl::Status s = ParseHeader(dims, symbols, runtime); !s.ok()) return s;
-  if (absl::Status s = Expect("->"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ParseHeader(dims, symbols, runtime));
+  XI_RETURN_IF_ERROR(Expect("->"));
   auto results = ParseResults();
   if (!results.ok()) return results.status();
   return AffineMap::get(dims.size(), symbols.size() + runtime.size(), *results,
