@@ -1,8 +1,9 @@
 // Speed of IndexingMap::Simplify and ComposeIndexingMaps on a corpus of
-// realistic maps (the seed's examples, reshape maps in the naive
-// linearize-delinearize form and their compositions, tiled-layout maps,
-// maps with symbols and constraints), with mlir::simplifyAffineMap on the
-// same affine maps as the baseline in the same run.
+// realistic maps (the examples of XLA's indexing-analysis documentation,
+// reshape maps in the naive linearize-delinearize form and their compositions,
+// tiled-layout maps, maps with symbols and constraints), with
+// mlir::simplifyAffineMap on the same affine maps as the baseline in the same
+// run.
 //
 // Run: bazel run -c opt //bench/core:indexing_map_benchmark
 

@@ -65,7 +65,8 @@ struct IndexingConstraint {
 /// AffineMap) and KnownEmpty (the domain was proven empty, e.g. by an
 /// infeasible constraint). Both propagate through composition.
 ///
-/// Example (the seed's slice, input to output):
+/// Example (the slice of XLA's indexing-analysis documentation, input to
+/// output):
 ///   (d0, d1, d2) -> (d0 - 5, (d1 - 3) floordiv 7, d2 floordiv 2)
 ///   domain:
 ///   d0 in [5, 9]

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -12,6 +13,7 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/core/affine_simplifier.h"
+#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/indexing_map.h"
 
 namespace xla_index {
@@ -112,10 +114,9 @@ bool IndexingMapSimplifier::MergeModConstraints(bool& merged) {
       int64_t r = constraints_[i].interval.lower;
       int64_t q = constraints_[j].interval.lower;
       int64_t g = std::gcd(a, b);
-      int64_t lcm;
-      if (__builtin_mul_overflow(a / g, b, &lcm) || b / g > (1 << 20)) {
-        continue;
-      }
+      const std::optional<int64_t> checked_lcm = CheckedMul(a / g, b);
+      if (!checked_lcm || b / g > (1 << 20)) continue;
+      const int64_t lcm = *checked_lcm;
       // x = r + k*a for k in [0, b/g): the first one with x mod b == q.
       int64_t found = -1;
       for (int64_t k = 0; k < b / g; ++k) {

@@ -1,4 +1,5 @@
-// Tests of IndexingMap::Simplify: the seed's examples (exact text), each
+// Tests of IndexingMap::Simplify: the examples of XLA's indexing-analysis
+// documentation (exact text), each
 // rewrite rule, and the soundness property checked by brute force.
 
 #include <functional>
@@ -14,6 +15,7 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/affine_simplifier.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/core/naive_maps.h"
@@ -48,8 +50,9 @@ TEST_F(SimplifyTest, SeedExamplesExactly) {
   }
 }
 
-// The seed's maps are already simple: simplifying leaves their text as the
-// seed prints it, except where a point-range variable becomes a constant.
+// The documentation's maps are already simple: simplifying leaves their
+// text as the documentation prints it, except where a point-range variable
+// becomes a constant.
 TEST_F(SimplifyTest, SeedMapsAreFixedPoints) {
   for (const std::string& text :
        ReadBlocks("xla_index/core/testdata/seed_000_maps.txt")) {
@@ -601,6 +604,156 @@ TEST_F(SimplifyTest, ChainOfReshapesComposesToOneReshape) {
             "(d0, d1) -> (d0, d1 floordiv 10, d1 mod 10)\ndomain:\n"
             "d0 in [0, 9]\nd1 in [0, 99]");
   EXPECT_TRUE(ComposeAndSimplifyIndexingMaps({}).IsUndefined());
+}
+
+// --- Every named rewrite rule has a case that fires it ----------------------
+
+struct NamedRuleCase {
+  const char* rule;  // An AffineSimplifier::RuleCatalog() name.
+  // The map; "floordiv s0" and "mod s0" (which the text format rejects: a
+  // divisor must be a constant) are built through MLIR, with s0 in [1, 1].
+  const char* input;
+  const char* expected;
+  // A rule of the same table that shadows `rule` on every input we know,
+  // switched off for the case (empty: none).
+  const char* disable;
+};
+
+// One case per rule of every table: the case must fire its rule, simplify
+// to `expected`, and keep the map's meaning at every point of its box.
+// clang-format off
+const NamedRuleCase kNamedRuleCases[] = {
+    {"floordiv-by-one",
+     "(d0)[s0] -> (d0 floordiv s0)\ndomain:\nd0 in [0, 9]\ns0 in [1, 1]",
+     "(d0)[s0] -> (d0)\ndomain:\nd0 in [0, 9]\ns0 in [1, 1]",
+     ""},
+    {"floordiv-one-period",
+     "(d0) -> ((d0 + 20) floordiv 32)\ndomain:\nd0 in [0, 10]",
+     "(d0) -> (0)\ndomain:\nd0 in [0, 10]",
+     ""},
+    {"floordiv-multiples-leave",
+     "(d0) -> ((d0 * 3 + 17) floordiv 8)\ndomain:\nd0 in [0, 100]",
+     "(d0) -> ((d0 * 3 + 1) floordiv 8 + 2)\ndomain:\nd0 in [0, 100]",
+     ""},
+    {"floordiv-common-factor",
+     "(d0) -> ((d0 * 6 + 5) floordiv 4)\ndomain:\nd0 in [0, 100]",
+     "(d0) -> ((d0 * 3) floordiv 2 + 1)\ndomain:\nd0 in [0, 100]",
+     ""},
+    {"floordiv-drop-small-part",
+     "(d0, d1) -> ((d0 * 4 + d1) floordiv 8)\ndomain:\nd0 in [0, 100]\nd1 in [0, 3]",
+     "(d0, d1) -> (d0 floordiv 2)\ndomain:\nd0 in [0, 100]\nd1 in [0, 3]",
+     ""},
+    {"floordiv-of-mod",
+     "(d0) -> ((d0 mod 16) floordiv 4)\ndomain:\nd0 in [0, 100]",
+     "(d0) -> ((d0 floordiv 4) mod 4)\ndomain:\nd0 in [0, 100]",
+     ""},
+    {"floordiv-of-floordiv",
+     "(d0) -> ((d0 floordiv 4 + 3) floordiv 8)\ndomain:\nd0 in [0, 100]",
+     "(d0) -> ((d0 + 12) floordiv 32)\ndomain:\nd0 in [0, 100]",
+     ""},
+    {"mod-by-one",
+     "(d0)[s0] -> (d0 mod s0)\ndomain:\nd0 in [0, 9]\ns0 in [1, 1]",
+     "(d0)[s0] -> (0)\ndomain:\nd0 in [0, 9]\ns0 in [1, 1]",
+     ""},
+    {"mod-one-period",
+     "(d0) -> ((d0 floordiv 10 + 20) mod 16)\ndomain:\nd0 in [0, 100]",
+     "(d0) -> (d0 floordiv 10 + 4)\ndomain:\nd0 in [0, 100]",
+     ""},
+    {"mod-multiples-leave",
+     "(d0, d1) -> ((d0 * 8 + d1 * 3 + 11) mod 8)\ndomain:\nd0 in [0, 100]\nd1 in [0, 9]",
+     "(d0, d1) -> ((d1 * 3 + 3) mod 8)\ndomain:\nd0 in [0, 100]\nd1 in [0, 9]",
+     ""},
+    {"mod-common-factor",
+     "(d0) -> ((d0 * 4) mod 8)\ndomain:\nd0 in [0, 100]",
+     "(d0) -> ((d0 mod 2) * 4)\ndomain:\nd0 in [0, 100]",
+     ""},
+    {"mod-small-part-leaves",
+     "(d0, d1) -> ((d0 * 4 + d1) mod 8)\ndomain:\nd0 in [0, 100]\nd1 in [0, 3]",
+     "(d0, d1) -> (d1 + (d0 mod 2) * 4)\ndomain:\nd0 in [0, 100]\nd1 in [0, 3]",
+     ""},
+    {"mod-of-mod",
+     "(d0, d1) -> (((d0 mod 16) * 2 + d1) mod 8)\ndomain:\nd0 in [0, 100]\nd1 in [0, 3]",
+     "(d0, d1) -> ((d0 * 2 + d1) mod 8)\ndomain:\nd0 in [0, 100]\nd1 in [0, 3]",
+     ""},
+    {"sum-mod-plus-quotient",
+     "(d0) -> ((d0 mod 8) * 2 + (d0 floordiv 8) * 16)\ndomain:\nd0 in [0, 100]",
+     "(d0) -> (d0 * 2)\ndomain:\nd0 in [0, 100]",
+     ""},
+    {"sum-floordiv-plus-mod",
+     "(d0, d1) -> (((d0 + d1) mod 8) * 2 + ((d0 + d1) floordiv 8) * 16)\ndomain:\nd0 in [0, 100]\nd1 in [0, 100]",
+     "(d0, d1) -> (d0 * 2 + d1 * 2)\ndomain:\nd0 in [0, 100]\nd1 in [0, 100]",
+     "sum-mod-plus-quotient"},
+    {"sum-minus-floordiv-multiple",
+     "(d0, d1) -> (d0 * 2 + d1 * 2 - ((d0 + d1) floordiv 8) * 16)\ndomain:\nd0 in [0, 100]\nd1 in [0, 100]",
+     "(d0, d1) -> (((d0 + d1) mod 8) * 2)\ndomain:\nd0 in [0, 100]\nd1 in [0, 100]",
+     ""},
+    {"constraint-move-constant",
+     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]\nd0 + d1 + 4 in [0, 9]",
+     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 5]\nd1 in [0, 5]\nd0 + d1 in [0, 5]",
+     ""},
+    {"constraint-common-factor",
+     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]\nd0 * 3 + d1 * 3 in [3, 13]",
+     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 4]\nd1 in [0, 4]\nd0 + d1 in [1, 4]",
+     ""},
+    {"constraint-holds-on-range",
+     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]\nd0 + d1 in [0, 30]",
+     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]",
+     ""},
+    {"constraint-tighten-to-range",
+     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]\nd0 + d1 in [4, 30]",
+     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]\nd0 + d1 in [4, 18]",
+     ""},
+    {"constraint-unwrap-floordiv",
+     "(d0) -> (d0)\ndomain:\nd0 in [0, 99]\nd0 floordiv 4 in [1, 2]",
+     "(d0) -> (d0)\ndomain:\nd0 in [4, 11]",
+     ""},
+};
+// clang-format on
+
+TEST_F(SimplifyTest, EveryRuleHasACaseThatFiresIt) {
+  std::set<std::string> with_case;
+  for (const NamedRuleCase& c : kNamedRuleCases) with_case.insert(c.rule);
+  for (const AffineSimplifier::RuleInfo& rule :
+       AffineSimplifier::RuleCatalog()) {
+    EXPECT_TRUE(with_case.count(rule.name))
+        << rule.table << " rule " << rule.name << " (" << rule.contract
+        << ") has no case in kNamedRuleCases";
+  }
+  for (const NamedRuleCase& c : kNamedRuleCases) {
+    std::string text = c.input;
+    IndexingMap original = IndexingMap::Undefined();
+    for (const char* op : {"floordiv", "mod"}) {
+      std::string semi_affine = std::string("d0 ") + op + " s0";
+      size_t at = text.find(semi_affine);
+      if (at == std::string::npos) continue;
+      // Parse with a constant divisor, then divide by s0 instead.
+      IndexingMap parsed = Parse(text.substr(0, at) + "d0" +
+                                 text.substr(at + semi_affine.size()));
+      mlir::AffineExpr d0 = mlir::getAffineDimExpr(0, &context_);
+      mlir::AffineExpr s0 = mlir::getAffineSymbolExpr(0, &context_);
+      mlir::AffineExpr result =
+          std::string(op) == "mod"
+              ? mlir::getAffineBinaryOpExpr(mlir::AffineExprKind::Mod, d0, s0)
+              : mlir::getAffineBinaryOpExpr(mlir::AffineExprKind::FloorDiv, d0,
+                                            s0);
+      original =
+          IndexingMap(mlir::AffineMap::get(1, 1, {result}, &context_),
+                      parsed.GetDimBounds(), parsed.GetSymbolBounds(), {});
+    }
+    if (original.IsUndefined()) original = Parse(text);
+    IndexingMap simplified = original;
+    std::map<std::string, int> fired;
+    std::set<std::string> disabled;
+    if (*c.disable != 0) disabled.insert(c.disable);
+    AffineSimplifier::CountRuleFirings(&fired);
+    AffineSimplifier::DisableRulesForTest(&disabled);
+    simplified.Simplify();
+    AffineSimplifier::DisableRulesForTest(nullptr);
+    AffineSimplifier::CountRuleFirings(nullptr);
+    EXPECT_GT(fired[c.rule], 0) << c.rule << " did not fire on\n" << c.input;
+    EXPECT_EQ(ToString(simplified), c.expected) << c.rule;
+    ExpectSameOnDomain(original, simplified);
+  }
 }
 
 }  // namespace

@@ -57,7 +57,8 @@ class IndexingMapTest : public ::testing::Test {
 };
 
 TEST_F(IndexingMapTest, FromTensorSizes) {
-  // The seed's reduce: (d0, d1) -> (r0, d0, d1, r1) for 2x4x8x16 -> 4x8.
+  // The reduce of XLA's indexing-analysis documentation: (d0, d1) -> (r0, d0,
+  // d1, r1) for 2x4x8x16 -> 4x8.
   IndexingMap map = IndexingMap::FromTensorSizes(
       mlir::AffineMap::get(2, 2, {s(0), d(0), d(1), s(1)}, &context_), {4, 8},
       {2, 16});
@@ -242,7 +243,7 @@ TEST_F(IndexingMapTest, SubMap) {
 }
 
 TEST_F(IndexingMapTest, EvaluateAndConstraints) {
-  // The seed's slice, input to output.
+  // The slice of XLA's indexing-analysis documentation, input to output.
   IndexingMap map = Parse(
       "(d0, d1, d2) -> (d0 - 5, (d1 - 3) floordiv 7, d2 floordiv 2)\n"
       "domain:\nd0 in [5, 9]\nd1 in [3, 17]\nd2 in [0, 48]\n"
@@ -257,8 +258,8 @@ TEST_F(IndexingMapTest, EvaluateAndConstraints) {
 }
 
 TEST_F(IndexingMapTest, EnumerateImage) {
-  // The seed's broadcast, input to output: each d0 reaches a 10x1x30 slice
-  // (here 2x1x3).
+  // The broadcast of XLA's indexing-analysis documentation, input to output:
+  // each d0 reaches a 10x1x30 slice (here 2x1x3).
   IndexingMap map = Parse(
       "(d0)[s0, s1] -> (s0, d0, s1)\ndomain:\nd0 in [0, 3]\ns0 in [0, 1]\n"
       "s1 in [0, 2]");

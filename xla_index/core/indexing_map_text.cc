@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 
@@ -30,7 +32,8 @@ namespace {
 // Add(Add(a, b), c), a different expression; MLIR's own constructors produce
 // such right-nested sums (e.g. from `(d1 * 4 + d2) floordiv 4`), so without
 // the parentheses printing then parsing would not give back an equal map.
-// Left-deep sums, which the simplifier and the seeds use, print as in MLIR.
+// Left-deep sums, which the simplifier and XLA's indexing-analysis
+// documentation use, print as in MLIR.
 enum class Binding { kWeak, kStrong };
 
 void PrintExpr(AffineExpr expr, Binding enclosing, std::string& out) {
@@ -365,6 +368,45 @@ class MapParser {
   absl::StatusOr<std::vector<AffineExpr>> ParseResults();
   absl::StatusOr<Interval> ParseInterval();
 
+  // The variables a map's header declares: dims, range symbols, runtime
+  // symbols (declared in {...}).
+  struct Header {
+    std::vector<std::string> dims, symbols, runtime;
+    int num_dims() const { return dims.size(); }
+    int num_symbols() const { return symbols.size() + runtime.size(); }
+    // The name of variable i (dims, then symbols, then runtime symbols).
+    const std::string& Name(int i) const {
+      if (i < num_dims()) return dims[i];
+      i -= num_dims();
+      return i < static_cast<int>(symbols.size()) ? symbols[i]
+                                                  : runtime[i - symbols.size()];
+    }
+  };
+  // What the "domain:" section gives: a bound per variable (dims, then
+  // symbols in header order), runtime symbols and their HLO, constraints.
+  struct Domain {
+    Domain(int num_dims, int num_symbols, int num_range_symbols)
+        : bounds(num_dims + num_symbols),
+          is_runtime(num_symbols, false),
+          runtime(num_symbols) {
+      // Symbols declared in {...} are runtime variables.
+      for (int i = num_range_symbols; i < num_symbols; ++i) {
+        is_runtime[i] = true;
+      }
+    }
+    std::vector<std::optional<Interval>> bounds;
+    std::vector<bool> is_runtime;
+    std::vector<RuntimeVar> runtime;
+    std::vector<IndexingConstraint> constraints;
+  };
+  // "UNDEFINED", "KNOWN EMPTY" or "KNOWN_EMPTY"; nullopt for anything else.
+  std::optional<absl::StatusOr<IndexingMap>> ParseSpecialMap();
+  absl::Status ParseDomainEntry(int num_dims, Domain& domain);
+  absl::Status ParseRuntimeVariable(int symbol, Domain& domain);
+  absl::StatusOr<IndexingMap> BuildMap(const Header& header,
+                                       const std::vector<AffineExpr>& results,
+                                       Domain domain);
+
   absl::string_view text_;
   mlir::MLIRContext* ctx_;
   size_t pos_ = 0;
@@ -468,7 +510,7 @@ absl::StatusOr<int64_t> MapParser::ParseInteger() {
 absl::StatusOr<std::vector<std::string>> MapParser::ParseNameList(
     absl::string_view open, absl::string_view close) {
   std::vector<std::string> names;
-  if (absl::Status s = Expect(open); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(Expect(open));
   if (AtPunct(close)) {
     Advance();
     return names;
@@ -483,7 +525,7 @@ absl::StatusOr<std::vector<std::string>> MapParser::ParseNameList(
       Advance();
       return names;
     }
-    if (absl::Status s = Expect(","); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(Expect(","));
   }
 }
 
@@ -542,7 +584,7 @@ absl::StatusOr<AffineExpr> MapParser::ParseSum() {
   if (!lhs.ok()) return lhs;
   AffineExpr result = *lhs;
   while (AtPunct("+") || AtPunct("-")) {
-    if (absl::Status s = CountOperator(); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(CountOperator());
     bool minus = AtPunct("-");
     Advance();
     auto rhs = ParseTerm();
@@ -569,7 +611,7 @@ absl::StatusOr<AffineExpr> MapParser::ParseTerm() {
     } else {
       return result;
     }
-    if (absl::Status s = CountOperator(); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(CountOperator());
     size_t op_offset = tok_.offset;
     Advance();
     auto rhs = ParseUnary();
@@ -638,7 +680,7 @@ absl::StatusOr<AffineExpr> MapParser::ParsePrimary() {
     auto inner = ParseSum();
     --depth_;
     if (!inner.ok()) return inner;
-    if (absl::Status s = Expect(")"); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(Expect(")"));
     return inner;
   }
   return ErrorHere("expected a variable, an integer or '('");
@@ -646,7 +688,7 @@ absl::StatusOr<AffineExpr> MapParser::ParsePrimary() {
 
 absl::StatusOr<std::vector<AffineExpr>> MapParser::ParseResults() {
   std::vector<AffineExpr> results;
-  if (absl::Status s = Expect("("); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(Expect("("));
   if (AtPunct(")")) {
     Advance();
     return results;
@@ -659,25 +701,25 @@ absl::StatusOr<std::vector<AffineExpr>> MapParser::ParseResults() {
       Advance();
       return results;
     }
-    if (absl::Status s = Expect(","); !s.ok()) return s;
+    XI_RETURN_IF_ERROR(Expect(","));
   }
 }
 
 absl::StatusOr<Interval> MapParser::ParseInterval() {
-  if (absl::Status s = Expect("["); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(Expect("["));
   auto lo = ParseInteger();
   if (!lo.ok()) return lo.status();
-  if (absl::Status s = Expect(","); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(Expect(","));
   auto hi = ParseInteger();
   if (!hi.ok()) return hi.status();
-  if (absl::Status s = Expect("]"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(Expect("]"));
   return Interval{*lo, *hi};
 }
 
 absl::StatusOr<AffineMap> MapParser::ParseBareAffineMap() {
   std::vector<std::string> dims, symbols, runtime;
-  if (absl::Status s = ParseHeader(dims, symbols, runtime); !s.ok()) return s;
-  if (absl::Status s = Expect("->"); !s.ok()) return s;
+  XI_RETURN_IF_ERROR(ParseHeader(dims, symbols, runtime));
+  XI_RETURN_IF_ERROR(Expect("->"));
   auto results = ParseResults();
   if (!results.ok()) return results.status();
   return AffineMap::get(dims.size(), symbols.size() + runtime.size(), *results,
@@ -699,6 +741,32 @@ absl::StatusOr<AffineExpr> MapParser::ParseStandaloneExpr(
 }
 
 absl::StatusOr<IndexingMap> MapParser::ParseMap() {
+  if (std::optional<absl::StatusOr<IndexingMap>> special = ParseSpecialMap()) {
+    return *std::move(special);
+  }
+  Header header;
+  XI_RETURN_IF_ERROR(ParseHeader(header.dims, header.symbols, header.runtime));
+  XI_RETURN_IF_ERROR(Expect("->"));
+  XI_ASSIGN_OR_RETURN(std::vector<AffineExpr> results, ParseResults());
+  Domain domain(header.num_dims(), header.num_symbols(), header.symbols.size());
+  if (AtPunct(",")) Advance();
+  if (AtWord("domain")) {
+    Advance();
+    XI_RETURN_IF_ERROR(Expect(":"));
+    while (tok_.kind != TokenKind::kEnd) {
+      if (AtPunct(",")) {
+        Advance();
+        continue;
+      }
+      XI_RETURN_IF_ERROR(ParseDomainEntry(header.num_dims(), domain));
+    }
+  } else if (tok_.kind != TokenKind::kEnd) {
+    return ErrorHere("expected 'domain:' or end of input");
+  }
+  return BuildMap(header, results, std::move(domain));
+}
+
+std::optional<absl::StatusOr<IndexingMap>> MapParser::ParseSpecialMap() {
   if (AtWord("UNDEFINED")) {
     Advance();
     if (tok_.kind != TokenKind::kEnd) return ErrorHere("expected end of input");
@@ -716,105 +784,85 @@ absl::StatusOr<IndexingMap> MapParser::ParseMap() {
     if (tok_.kind != TokenKind::kEnd) return ErrorHere("expected end of input");
     return IndexingMap::KnownEmpty(ctx_);
   }
-  std::vector<std::string> dims, symbols, runtime;
-  if (absl::Status s = ParseHeader(dims, symbols, runtime); !s.ok()) return s;
-  if (absl::Status s = Expect("->"); !s.ok()) return s;
-  auto results = ParseResults();
-  if (!results.ok()) return results.status();
-  const int num_dims = dims.size();
-  const int num_symbols = symbols.size() + runtime.size();
+  return std::nullopt;
+}
 
-  std::vector<std::optional<Interval>> bounds(num_dims + num_symbols);
-  std::vector<bool> is_runtime(num_symbols, false);
-  std::vector<RuntimeVar> rt_info(num_symbols);
-  for (int i = symbols.size(); i < num_symbols; ++i) {
-    is_runtime[i] = true;  // Declared in {...}.
-  }
-  std::vector<IndexingConstraint> constraints;
-  if (AtPunct(",")) Advance();
-  if (AtWord("domain")) {
-    Advance();
-    if (absl::Status s = Expect(":"); !s.ok()) return s;
-    while (tok_.kind != TokenKind::kEnd) {
-      if (AtPunct(",")) {
-        Advance();
-        continue;
-      }
-      size_t entry_offset = tok_.offset;
-      // "x in [lo, hi]": a bound when x is a lone variable.
-      std::optional<Variable> lone;
-      if (tok_.kind == TokenKind::kIdentifier) {
-        auto it = names_.find(std::string(tok_.text));
-        if (it != names_.end()) {
-          // Peek: the variable is lone if "in" follows.
-          size_t save_pos = pos_;
-          Token save_tok = tok_;
-          Advance();
-          if (AtWord("in")) lone = it->second;
-          pos_ = save_pos;
-          tok_ = save_tok;
-        }
-      }
-      auto expr = ParseExpression();
-      if (!expr.ok()) return expr.status();
-      if (!AtWord("in")) return ErrorHere("expected 'in'");
+// "x in [lo, hi]": a bound when x is a lone variable (then, for a runtime
+// variable, "hlo: TEXT" and its access map), else a constraint.
+absl::Status MapParser::ParseDomainEntry(int num_dims, Domain& domain) {
+  size_t entry_offset = tok_.offset;
+  std::optional<Variable> lone;
+  if (tok_.kind == TokenKind::kIdentifier) {
+    auto it = names_.find(std::string(tok_.text));
+    if (it != names_.end()) {
+      // Peek: the variable is lone if "in" follows.
+      size_t save_pos = pos_;
+      Token save_tok = tok_;
       Advance();
-      auto interval = ParseInterval();
-      if (!interval.ok()) return interval.status();
-      if (!lone) {
-        constraints.push_back({*expr, *interval});
-        continue;
-      }
-      int slot = lone->is_dim ? lone->index : num_dims + lone->index;
-      if (bounds[slot]) {
-        return Error(entry_offset, "variable bounded twice");
-      }
-      bounds[slot] = *interval;
-      if (!lone->is_dim && AtWord("hlo")) {
-        // Runtime variable: "hlo: TEXT" then its access map.
-        Advance();
-        if (!AtPunct(":")) return ErrorHere("expected ':' after 'hlo'");
-        // Take the raw rest of the line after ':'.
-        size_t line_end = text_.find('\n', tok_.offset);
-        if (line_end == absl::string_view::npos) line_end = text_.size();
-        std::string hlo(absl::StripAsciiWhitespace(
-            text_.substr(tok_.offset + 1, line_end - tok_.offset - 1)));
-        pos_ = line_end;
-        Advance();
-        int s = lone->index;
-        is_runtime[s] = true;
-        rt_info[s].hlo_text = hlo == "NULL" ? "" : hlo;
-        if (AtPunct("(")) {
-          // The access map names its own dims.
-          absl::flat_hash_map<std::string, Variable> saved = names_;
-          auto access = ParseBareAffineMap();
-          names_ = std::move(saved);
-          if (!access.ok()) return access.status();
-          rt_info[s].access = *access;
-        }
-      }
+      if (AtWord("in")) lone = it->second;
+      pos_ = save_pos;
+      tok_ = save_tok;
     }
-  } else if (tok_.kind != TokenKind::kEnd) {
-    return ErrorHere("expected 'domain:' or end of input");
   }
+  XI_ASSIGN_OR_RETURN(AffineExpr expr, ParseExpression());
+  if (!AtWord("in")) return ErrorHere("expected 'in'");
+  Advance();
+  XI_ASSIGN_OR_RETURN(Interval interval, ParseInterval());
+  if (!lone) {
+    domain.constraints.push_back({expr, interval});
+    return absl::OkStatus();
+  }
+  int slot = lone->is_dim ? lone->index : num_dims + lone->index;
+  if (domain.bounds[slot]) {
+    return Error(entry_offset, "variable bounded twice");
+  }
+  domain.bounds[slot] = interval;
+  if (lone->is_dim || !AtWord("hlo")) return absl::OkStatus();
+  return ParseRuntimeVariable(lone->index, domain);
+}
+
+// After "s in [lo, hi]": "hlo: TEXT" (the raw rest of the line), then
+// optionally the access map, which names its own dims.
+absl::Status MapParser::ParseRuntimeVariable(int symbol, Domain& domain) {
+  Advance();
+  if (!AtPunct(":")) return ErrorHere("expected ':' after 'hlo'");
+  size_t line_end = text_.find('\n', tok_.offset);
+  if (line_end == absl::string_view::npos) line_end = text_.size();
+  std::string hlo(absl::StripAsciiWhitespace(
+      text_.substr(tok_.offset + 1, line_end - tok_.offset - 1)));
+  pos_ = line_end;
+  Advance();
+  domain.is_runtime[symbol] = true;
+  domain.runtime[symbol].hlo_text = hlo == "NULL" ? "" : hlo;
+  if (AtPunct("(")) {
+    absl::flat_hash_map<std::string, Variable> saved = names_;
+    absl::StatusOr<AffineMap> access = ParseBareAffineMap();
+    names_ = std::move(saved);
+    XI_RETURN_IF_ERROR(access.status());
+    domain.runtime[symbol].access = *access;
+  }
+  return absl::OkStatus();
+}
+
+// Every variable needs a bound; symbols are renumbered range variables
+// first, then runtime variables, each in the order given.
+absl::StatusOr<IndexingMap> MapParser::BuildMap(
+    const Header& header, const std::vector<AffineExpr>& results,
+    Domain domain) {
+  const int num_dims = header.num_dims();
+  const int num_symbols = header.num_symbols();
   for (int i = 0; i < num_dims + num_symbols; ++i) {
-    if (!bounds[i]) {
-      std::string name = i < num_dims
-                             ? dims[i]
-                             : (i - num_dims < static_cast<int>(symbols.size())
-                                    ? symbols[i - num_dims]
-                                    : runtime[i - num_dims - symbols.size()]);
-      return Error(text_.size(), absl::StrCat("no bounds for '", name, "'"));
+    if (!domain.bounds[i]) {
+      return Error(text_.size(),
+                   absl::StrCat("no bounds for '", header.Name(i), "'"));
     }
   }
-  // Symbols: range variables first, then runtime variables, each in the
-  // order given.
   std::vector<int> order;
   for (int i = 0; i < num_symbols; ++i) {
-    if (!is_runtime[i]) order.push_back(i);
+    if (!domain.is_runtime[i]) order.push_back(i);
   }
   for (int i = 0; i < num_symbols; ++i) {
-    if (is_runtime[i]) order.push_back(i);
+    if (domain.is_runtime[i]) order.push_back(i);
   }
   llvm::SmallVector<AffineExpr> dim_ids, sym_replacements(num_symbols);
   for (int i = 0; i < num_dims; ++i) {
@@ -827,33 +875,30 @@ absl::StatusOr<IndexingMap> MapParser::ParseMap() {
     return e.replaceDimsAndSymbols(dim_ids, sym_replacements);
   };
   std::vector<AffineExpr> remapped;
-  for (AffineExpr e : *results) remapped.push_back(remap(e));
+  for (AffineExpr e : results) remapped.push_back(remap(e));
   std::vector<Interval> dim_bounds, range_bounds;
   std::vector<RuntimeVar> runtime_vars;
-  for (int i = 0; i < num_dims; ++i) dim_bounds.push_back(*bounds[i]);
+  for (int i = 0; i < num_dims; ++i) dim_bounds.push_back(*domain.bounds[i]);
   for (int i : order) {
-    if (!is_runtime[i]) {
-      range_bounds.push_back(*bounds[num_dims + i]);
+    if (!domain.is_runtime[i]) {
+      range_bounds.push_back(*domain.bounds[num_dims + i]);
       continue;
     }
-    RuntimeVar rt = rt_info[i];
-    rt.feasible_values = *bounds[num_dims + i];
+    RuntimeVar rt = domain.runtime[i];
+    rt.feasible_values = *domain.bounds[num_dims + i];
     if (!rt.access) {
       rt.access = AffineMap::get(num_dims, 0, {}, ctx_);
     } else if (static_cast<int>(rt.access.getNumDims()) != num_dims) {
       return Error(text_.size(),
-                   absl::StrCat("access map of '",
-                                i < static_cast<int>(symbols.size())
-                                    ? symbols[i]
-                                    : runtime[i - symbols.size()],
+                   absl::StrCat("access map of '", header.Name(num_dims + i),
                                 "' must have ", num_dims, " dims"));
     }
     runtime_vars.push_back(std::move(rt));
   }
-  for (IndexingConstraint& c : constraints) c.expr = remap(c.expr);
+  for (IndexingConstraint& c : domain.constraints) c.expr = remap(c.expr);
   return IndexingMap(AffineMap::get(num_dims, num_symbols, remapped, ctx_),
                      std::move(dim_bounds), std::move(range_bounds),
-                     std::move(runtime_vars), std::move(constraints));
+                     std::move(runtime_vars), std::move(domain.constraints));
 }
 
 }  // namespace

@@ -12,7 +12,8 @@
 
 namespace xla_index {
 
-/// Prints an affine expression exactly as MLIR does (and as the seeds do):
+/// Prints an affine expression exactly as MLIR does (and as XLA's
+/// indexing-analysis documentation does):
 /// `d0 * 8 + d1`, `d0 floordiv 8`, `-d1 + 16`, `d0 - 5`, `(d1 - 3) mod 7`,
 /// `d2 + (d1 mod 2) * 4`. Symbols print as s<N>, dims as d<N>.
 std::string AffineExprToString(mlir::AffineExpr expr);
@@ -21,7 +22,7 @@ std::string AffineExprToString(mlir::AffineExpr expr);
 /// `()[s0] -> (s0)`, `(d0) -> ()`.
 std::string AffineMapToString(mlir::AffineMap map);
 
-/// The seed's text format (DESIGN.md "The indexing map text format"):
+/// The text format of XLA's indexing-analysis documentation:
 ///
 ///   (d0, d1, d2)[s0, s1] -> (d0 + s0, d1 * 7 + 3, s1)
 ///   domain:
@@ -38,7 +39,7 @@ std::string AffineMapToString(mlir::AffineMap map);
 /// trailing newline. Special maps print as "UNDEFINED" and "KNOWN EMPTY".
 std::string ToString(const IndexingMap& map);
 
-/// Parses the seed format above and XLA's one-line form
+/// Parses the format above and XLA's one-line form
 ///   (d0, d1)[s0]{rt0} -> (d0 + rt0, s0), domain: d0 in [0, 9], ...,
 ///   rt0 in [0, 3], d0 + s0 in [0, 5]
 /// (commas between entries, runtime variables in braces; they become symbols
@@ -61,7 +62,7 @@ absl::StatusOr<mlir::AffineExpr> ParseAffineExpr(
 absl::StatusOr<mlir::AffineMap> ParseAffineMap(absl::string_view text,
                                                mlir::MLIRContext* context);
 
-/// The JSON shape of one map, used by every `--json` output (DESIGN.md):
+/// The JSON shape of one map, used by every `--json` output:
 ///   {"text": "...", "map": "(d0, d1)[s0] -> (d0, s0)",
 ///    "dims": [{"name": "d0", "lo": 0, "hi": 9}, ...],
 ///    "symbols": [{"name": "s0", "lo": 0, "hi": 255, "kind": "range"},

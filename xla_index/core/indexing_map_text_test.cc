@@ -30,7 +30,8 @@ class IndexingMapTextTest : public ::testing::Test {
   mlir::MLIRContext context_;
 };
 
-// Every map the seed prints reads back and prints exactly as the seed does.
+// Every map XLA's indexing-analysis documentation prints reads back and
+// prints exactly as the documentation does.
 TEST_F(IndexingMapTextTest, EverySeedMapPrintsExactly) {
   std::vector<std::string> maps =
       ReadBlocks("xla_index/core/testdata/seed_000_maps.txt");
@@ -150,7 +151,8 @@ TEST_F(IndexingMapTextTest, ConstraintOnALoneVariableNarrowsItsBound) {
   EXPECT_EQ(ToString(Parse(text)), text);
 }
 
-// The printer spells expressions as MLIR and the seeds do.
+// The printer spells expressions as MLIR and XLA's indexing-analysis
+// documentation do.
 TEST_F(IndexingMapTextTest, ExpressionSpelling) {
   mlir::AffineExpr d0 = mlir::getAffineDimExpr(0, &context_);
   mlir::AffineExpr d1 = mlir::getAffineDimExpr(1, &context_);

@@ -1,0 +1,865 @@
+// The affine simplifier's rewrite rules: one named function per rewrite with
+// its contract, in ordered tables per operator, and the drivers that apply a
+// table until a rule fires.
+//
+// Notation in the contracts: c > 0 a constant divisor; x, y, z linear forms
+// (linear_form.h); k, m, g, a, b constants. Every rule is sound at every
+// point whose variables lie in their intervals, and may use the bounds of
+// its operands (each form carries them).
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "llvm/ADT/SmallVector.h"
+#include "mlir/IR/AffineExpr.h"
+#include "xla_index/core/affine_simplifier.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/linear_form.h"
+
+namespace xla_index {
+namespace {
+
+using mlir::AffineExpr;
+
+// Rewrites that recurse (gcd, split, nested division) strictly shrink the
+// problem, but a bound keeps pathological inputs cheap.
+constexpr int kMaxDepth = 8;
+
+// The test hook of CountRuleFirings (a plain global: a thread-local costs a
+// call per firing in a shared library).
+std::map<std::string, int>* rule_counts = nullptr;
+// The test hook of DisableRulesForTest.
+const std::set<std::string>* disabled_rules = nullptr;
+// Either hook is set: the table walks check them (a separate instantiation,
+// so that the walk without hooks pays nothing for them).
+bool hooks_on = false;
+
+}  // namespace
+
+struct AffineSimplifier::Rules {
+  using Self = AffineSimplifier;
+
+  // `x floordiv c` or `x mod c`, `depth` rewrites deep.
+  struct DivMod {
+    const Lin& x;
+    int64_t c;
+    int depth;
+  };
+  // A rule stores its result in `out` and returns true when it fires.
+  using DivModFn = bool (*)(Self&, const DivMod&, Lin& out);
+  // What a division rule reads, in the order of the tables.
+  enum class Reads : uint8_t {
+    kRange,      // Only c and the numerator's range: applies to variables.
+    kStructure,  // The numerator's terms: none applies to one variable.
+    kRecursive,  // As kStructure, and rewrites into a new division of about
+                 // the same size: skipped at kMaxDepth.
+  };
+  struct DivModRule {
+    const char* name;
+    const char* contract;
+    DivModFn fn;
+    Reads reads;
+  };
+
+  // A sum with at least two terms, one of them a floordiv or mod.
+  using SumFn = bool (*)(Self&, const Lin&, Lin& out);
+  struct SumRule {
+    const char* name;
+    const char* contract;
+    SumFn fn;
+    uint8_t needs;  // Atom kinds (KindBit) the sum must have.
+  };
+  static constexpr uint8_t kFloorDivs = KindBit(AtomKind::kFloorDiv);
+  static constexpr uint8_t kMods = KindBit(AtomKind::kMod);
+
+  // `lin in interval`, as the constraint `expr in interval` rewrites to;
+  // `verdict` once it is known to hold everywhere or nowhere.
+  struct Constraint {
+    Lin lin;
+    Interval interval;
+    AffineExpr expr;
+    std::optional<NormalConstraint::Kind> verdict;
+  };
+  using ConstraintFn = bool (*)(Self&, Constraint&);
+  struct ConstraintRule {
+    const char* name;
+    const char* contract;
+    ConstraintFn fn;  // True when it fired (changed or decided).
+    // After firing, the table runs again on the new constraint.
+    bool restarts;
+  };
+
+  template <typename Rule>
+  static void Fired(const Rule& rule) {
+    if (rule_counts != nullptr) ++(*rule_counts)[rule.name];
+  }
+  template <typename Rule>
+  static bool Disabled(const Rule& rule) {
+    return disabled_rules != nullptr && disabled_rules->count(rule.name) > 0;
+  }
+
+  // `lin` as a sum with nothing added: a rule's result must not claim to be
+  // the expression the caller passed as source.
+  static Lin Fresh(Lin lin) {
+    lin.source = AffineExpr();
+    return lin;
+  }
+
+  // Splits x = multiple + small where every coefficient of `multiple` is a
+  // multiple of some g > 1 dividing c and small in [0, g - 1] (after moving
+  // a multiple of g from small's range into multiple's constant).
+  static bool SplitSmallPart(Self& s, const Lin& x, int64_t c, Lin& multiple,
+                             Lin& small);
+
+  // --- floordiv rules -------------------------------------------------------
+  static bool FloorDivByOne(Self& s, const DivMod& p, Lin& out);
+  static bool FloorDivOfOnePeriod(Self& s, const DivMod& p, Lin& out);
+  static bool FloorDivMultiplesLeave(Self& s, const DivMod& p, Lin& out);
+  static bool FloorDivCommonFactor(Self& s, const DivMod& p, Lin& out);
+  static bool FloorDivDropSmallPart(Self& s, const DivMod& p, Lin& out);
+  static bool FloorDivOfMod(Self& s, const DivMod& p, Lin& out);
+  static bool FloorDivOfFloorDiv(Self& s, const DivMod& p, Lin& out);
+
+  // --- mod rules ------------------------------------------------------------
+  static bool ModByOne(Self& s, const DivMod& p, Lin& out);
+  static bool ModOfOnePeriod(Self& s, const DivMod& p, Lin& out);
+  static bool ModMultiplesLeave(Self& s, const DivMod& p, Lin& out);
+  static bool ModCommonFactor(Self& s, const DivMod& p, Lin& out);
+  static bool ModSmallPartLeaves(Self& s, const DivMod& p, Lin& out);
+  static bool ModOfMod(Self& s, const DivMod& p, Lin& out);
+
+  // --- sum rules ------------------------------------------------------------
+  static bool ModPlusQuotient(Self& s, const Lin& lin, Lin& out);
+  static bool FloorDivPlusMod(Self& s, const Lin& lin, Lin& out);
+  static bool MinusFloorDivMultiple(Self& s, const Lin& lin, Lin& out);
+
+  // --- constraint rules -----------------------------------------------------
+  static bool MoveConstant(Self& s, Constraint& k);
+  static bool DivideCommonFactor(Self& s, Constraint& k);
+  static bool HoldsOnRange(Self& s, Constraint& k);
+  static bool TightenToRange(Self& s, Constraint& k);
+  static bool UnwrapFloorDiv(Self& s, Constraint& k);
+
+  // clang-format off
+  static constexpr DivModRule kFloorDivRules[] = {
+      {"floordiv-by-one", "x floordiv 1 -> x", FloorDivByOne, Reads::kRange},
+      {"floordiv-one-period",
+       "x floordiv c -> q  if x in [q*c, q*c + c - 1]", FloorDivOfOnePeriod,
+       Reads::kRange},
+      {"floordiv-multiples-leave",
+       "(k*c*y + z) floordiv c -> k*y + z floordiv c", FloorDivMultiplesLeave,
+       Reads::kStructure},
+      {"floordiv-common-factor",
+       "(g*y + r) floordiv (g*c') -> (y + r floordiv g) floordiv c'",
+       FloorDivCommonFactor, Reads::kRecursive},
+      {"floordiv-drop-small-part",
+       "(y + z) floordiv c -> y floordiv c  if g | y, g | c, z in [0, g)",
+       FloorDivDropSmallPart, Reads::kRecursive},
+      {"floordiv-of-mod",
+       "(y mod (c*b)) floordiv c -> (y floordiv c) mod b", FloorDivOfMod,
+       Reads::kRecursive},
+      {"floordiv-of-floordiv",
+       "(y floordiv a + k) floordiv c -> (y + k*a) floordiv (a*c)",
+       FloorDivOfFloorDiv, Reads::kRecursive},
+  };
+  static constexpr DivModRule kModRules[] = {
+      {"mod-by-one", "x mod 1 -> 0", ModByOne, Reads::kRange},
+      {"mod-one-period", "x mod c -> x - q*c  if x in [q*c, q*c + c - 1]",
+       ModOfOnePeriod, Reads::kRange},
+      {"mod-multiples-leave", "(k*c*y + z) mod c -> z mod c",
+       ModMultiplesLeave, Reads::kStructure},
+      {"mod-common-factor",
+       "(g*y + r) mod (g*c') -> g*((y + r floordiv g) mod c') + r mod g",
+       ModCommonFactor, Reads::kRecursive},
+      {"mod-small-part-leaves",
+       "(y + z) mod c -> y mod c + z  if g | y, g | c, z in [0, g)",
+       ModSmallPartLeaves, Reads::kRecursive},
+      {"mod-of-mod", "(m*(y mod a) + z) mod c -> (m*y + z) mod c  if c | a",
+       ModOfMod, Reads::kRecursive},
+  };
+  static constexpr SumRule kSumRules[] = {
+      {"sum-mod-plus-quotient",
+       "(x mod c)*k + Q*(c*k) -> x*k, (x mod c)*k + (Q mod m)*(c*k) -> "
+       "(x mod (c*m))*k  where Q = simplified x floordiv c",
+       ModPlusQuotient, kMods},
+      {"sum-floordiv-plus-mod",
+       "(x floordiv c)*(c*k) + (x mod c)*k -> x*k", FloorDivPlusMod,
+       kFloorDivs | kMods},
+      {"sum-minus-floordiv-multiple",
+       "x*k - (x floordiv c)*(c*k) -> (x mod c)*k", MinusFloorDivMultiple,
+       kFloorDivs},
+  };
+  static constexpr ConstraintRule kConstraintRules[] = {
+      {"constraint-move-constant",
+       "y + k in [lo, hi] -> y in [lo - k, hi - k]", MoveConstant, false},
+      {"constraint-common-factor",
+       "g*y in [lo, hi] -> y in [ceil(lo/g), floor(hi/g)]  (g < 0 if the "
+       "first coefficient is)", DivideCommonFactor, false},
+      {"constraint-holds-on-range", "y in I -> true  if range(y) in I",
+       HoldsOnRange, false},
+      {"constraint-tighten-to-range", "y in I -> y in I & range(y)",
+       TightenToRange, false},
+      {"constraint-unwrap-floordiv",
+       "y floordiv c in [lo, hi] -> y in [lo*c, hi*c + c - 1]",
+       UnwrapFloorDiv, true},
+  };
+  // clang-format on
+
+  // The table's first rule that fires on `x floordiv c` (`x mod c`), else
+  // the division as an atom, reusing `source` if x is its own input.
+  template <const auto& kTable>
+  static Lin ApplyDivMod(Self& s, AtomKind kind, const Lin& x, int64_t c,
+                         int depth, AffineExpr source);
+
+  // The tables are walked at compile time (a fold over the indices), so
+  // each rule is a direct call the compiler may inline: the hot path costs
+  // what hand-written branches would.
+  template <const auto& kTable, bool kHooks, size_t... I>
+  static bool FirstDivModRule(Self& s, const DivMod& p, bool variable, Lin& out,
+                              std::index_sequence<I...>) {
+    return (TryDivModRule<kTable, kHooks, I>(s, p, variable, out) || ...);
+  }
+  template <const auto& kTable, bool kHooks, size_t I>
+  static bool TryDivModRule(Self& s, const DivMod& p, bool variable, Lin& out) {
+    constexpr const DivModRule& kRule = kTable[I];
+    // The tables are ordered: range rules, then structural ones, then the
+    // recursive ones.
+    if (variable && kRule.reads != Reads::kRange) return false;
+    if (kRule.reads == Reads::kRecursive && p.depth >= kMaxDepth) return false;
+    if (kHooks && Disabled(kRule)) return false;
+    if (!Call<kTable[I].fn>(s, p, out)) return false;
+    if (kHooks) Fired(kRule);
+    return true;
+  }
+  // A call through a constant template argument is a direct call.
+  template <DivModFn kFn>
+  static bool Call(Self& s, const DivMod& p, Lin& out) {
+    return kFn(s, p, out);
+  }
+  template <SumFn kFn>
+  static bool Call(Self& s, const Lin& lin, Lin& out) {
+    return kFn(s, lin, out);
+  }
+  static bool Set(Lin& out, const Lin& value) {
+    out = value;
+    return true;
+  }
+  template <bool kHooks, size_t... I>
+  static bool FirstSumRule(Self& s, const Lin& lin, uint8_t kinds, Lin& out,
+                           std::index_sequence<I...>) {
+    return (TrySumRule<kHooks, I>(s, lin, kinds, out) || ...);
+  }
+  template <bool kHooks, size_t I>
+  static bool TrySumRule(Self& s, const Lin& lin, uint8_t kinds, Lin& out) {
+    constexpr const SumRule& kRule = kSumRules[I];
+    if ((kinds & kRule.needs) != kRule.needs) return false;
+    if (kHooks && Disabled(kRule)) return false;
+    if (!Call<kSumRules[I].fn>(s, lin, out)) return false;
+    if (kHooks) Fired(kRule);
+    return true;
+  }
+};
+
+constexpr AffineSimplifier::Rules::DivModRule
+    AffineSimplifier::Rules::kFloorDivRules[];
+constexpr AffineSimplifier::Rules::DivModRule
+    AffineSimplifier::Rules::kModRules[];
+constexpr AffineSimplifier::Rules::SumRule AffineSimplifier::Rules::kSumRules[];
+constexpr AffineSimplifier::Rules::ConstraintRule
+    AffineSimplifier::Rules::kConstraintRules[];
+
+// ---------------------------------------------------------------------------
+// Drivers.
+
+template <const auto& kTable>
+LinearForm AffineSimplifier::Rules::ApplyDivMod(Self& s, AtomKind kind,
+                                                const Lin& x, int64_t c,
+                                                int depth, AffineExpr source) {
+  // No structural rule applies to a single variable.
+  const bool variable = s.forms_.IsVariable(x);
+  constexpr size_t kSize = sizeof(kTable) / sizeof(kTable[0]);
+  const DivMod problem{x, c, depth};
+  Lin out;
+  if (hooks_on
+          ? FirstDivModRule<kTable, true>(s, problem, variable, out,
+                                          std::make_index_sequence<kSize>())
+          : FirstDivModRule<kTable, false>(s, problem, variable, out,
+                                           std::make_index_sequence<kSize>())) {
+    return out;
+  }
+  // No rule fired: the only place an unchanged input is reused.
+  if (variable) {
+    return s.DivModTerm(kind, x, c, x.source ? source : AffineExpr());
+  }
+  Lin arg = x;
+  s.forms_.ComputeBounds(arg);
+  return s.DivModTerm(kind, arg, c, x.source ? source : AffineExpr());
+}
+
+LinearForm AffineSimplifier::FloorDivBy(Lin x, int64_t c, int depth,
+                                        AffineExpr source) {
+  return Rules::ApplyDivMod<Rules::kFloorDivRules>(*this, AtomKind::kFloorDiv,
+                                                   x, c, depth, source);
+}
+
+LinearForm AffineSimplifier::ModBy(Lin x, int64_t c, int depth,
+                                   AffineExpr source) {
+  return Rules::ApplyDivMod<Rules::kModRules>(*this, AtomKind::kMod, x, c,
+                                              depth, source);
+}
+
+LinearForm AffineSimplifier::ApplySumRules(const Lin& sum, uint8_t kinds) {
+  constexpr size_t kSize = sizeof(Rules::kSumRules) / sizeof(Rules::SumRule);
+  Lin rewritten;
+  constexpr auto kIndices = std::make_index_sequence<kSize>();
+  if (hooks_on
+          ? Rules::FirstSumRule<true>(*this, sum, kinds, rewritten, kIndices)
+          : Rules::FirstSumRule<false>(*this, sum, kinds, rewritten,
+                                       kIndices)) {
+    return rewritten;
+  }
+  return sum;
+}
+
+LinearForm AffineSimplifier::DivModTerm(AtomKind kind, const Lin& x, int64_t c,
+                                        AffineExpr source) {
+  int32_t atom = forms_.DivModAtom(kind, x, c, source);
+  if (forms_.atom(atom).bounds.IsPoint()) {
+    return forms_.Constant(forms_.atom(atom).bounds.lower);
+  }
+  Lin result = forms_.FromAtom(atom);
+  result.source = source;
+  return result;
+}
+
+std::optional<int32_t> AffineSimplifier::QuotientAtom(int32_t mod_atom) {
+  auto it = caches_.quotients.find(mod_atom);
+  if (it != caches_.quotients.end()) return it->second;
+  const bool overflow_before = forms_.overflow();
+  forms_.set_overflow(false);
+  const Atom atom = forms_.atom(mod_atom);
+  const Lin x = forms_.ArgOf(atom);
+  Lin q = FloorDivBy(x, atom.divisor, kMaxDepth - 2, AffineExpr());
+  std::optional<int32_t> quotient;
+  if (forms_.IsAtom(q)) quotient = forms_.TermAt(q, 0).atom;
+  // A result computed with overflow is discarded, not cached.
+  if (!forms_.overflow()) caches_.quotients[mod_atom] = quotient;
+  forms_.set_overflow(forms_.overflow() || overflow_before);
+  return quotient;
+}
+
+AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
+    AffineExpr expr, Interval interval) {
+  using Kind = NormalConstraint::Kind;
+  forms_.set_overflow(false);
+  caches_.ForgetStaleVisits();
+  Lin lin = Visit(expr, /*cache=*/true);  // For SetAtomRange.
+  if (forms_.overflow()) return {Kind::kExpression, expr, interval};
+  Rules::Constraint k{lin, interval, expr, std::nullopt};
+  for (int step = 0; step < kMaxDepth; ++step) {
+    bool restart = false;
+    for (const Rules::ConstraintRule& rule : Rules::kConstraintRules) {
+      if (!Rules::Disabled(rule) && rule.fn(*this, k)) {
+        Rules::Fired(rule);
+        restart = rule.restarts;
+      }
+      // Decided: it holds nowhere (an empty interval, or a constant outside
+      // it) or everywhere.
+      if (!k.verdict && k.interval.IsEmpty()) k.verdict = Kind::kInfeasible;
+      if (!k.verdict && k.lin.size == 0) {
+        k.verdict =
+            k.interval.Contains(0) ? Kind::kAlwaysTrue : Kind::kInfeasible;
+      }
+      if (k.verdict) return {*k.verdict, k.expr, k.interval};
+      if (restart) break;
+    }
+    if (restart) continue;
+    const LinearForm& n = k.lin;
+    if (forms_.IsAtom(n)) {
+      const Atom& atom = forms_.atom(forms_.TermAt(n, 0).atom);
+      if (atom.kind == AtomKind::kDim || atom.kind == AtomKind::kSymbol) {
+        NormalConstraint out{Kind::kVariable, Build(n), k.interval};
+        out.is_dim = atom.kind == AtomKind::kDim;
+        out.variable = atom.var;
+        return out;
+      }
+    }
+    NormalConstraint out{Kind::kExpression, Build(n), k.interval};
+    TightenVariableBounds(n, k.interval, out);
+    TightenModuloBound(n, k.interval, out);
+    return out;
+  }
+  return {Kind::kExpression, Build(k.lin), k.interval};
+}
+
+// ---------------------------------------------------------------------------
+// Floordiv rules.
+
+// x floordiv 1 -> x.
+bool AffineSimplifier::Rules::FloorDivByOne(Self&, const DivMod& p, Lin& out) {
+  if (p.c != 1) return false;
+  return Set(out, p.x);
+}
+
+// x floordiv c -> q  if x in [q*c, q*c + c - 1].
+bool AffineSimplifier::Rules::FloorDivOfOnePeriod(Self& s, const DivMod& p,
+                                                  Lin& out) {
+  const Interval& b = p.x.bounds;
+  if (!b.IsFeasible() || b.lower == Interval::kMin ||
+      b.upper == Interval::kMax) {
+    return false;
+  }
+  const int64_t q = FloorDiv(b.lower, p.c);
+  if (q != FloorDiv(b.upper, p.c)) return false;
+  return Set(out, s.forms_.Constant(q));
+}
+
+// (k*c*y + z) floordiv c -> k*y + z floordiv c. The constant's quotient is
+// rounded toward zero: `(d1 - 3) floordiv 7` stays as written, and
+// `(x + 109) floordiv 11` gives 9 + ....
+bool AffineSimplifier::Rules::FloorDivMultiplesLeave(Self& s, const DivMod& p,
+                                                     Lin& out) {
+  LinearForms& f = s.forms_;
+  const Lin& x = p.x;
+  const int64_t c = p.c;
+  Lin outside = f.Start(x.constant / c);
+  for (size_t i = 0; i < x.size; ++i) {
+    const Term t = f.TermAt(x, i);
+    if (t.coeff % c == 0) f.Append(outside, {t.coeff / c, t.atom});
+  }
+  const bool moved = outside.size > 0 || outside.constant != 0;
+  if (!moved) return false;
+  if (outside.size == x.size) {  // Nothing stays inside.
+    outside.constant = FloorDiv(x.constant, c);
+    f.ComputeBounds(outside);
+    return Set(out, outside);
+  }
+  Lin inside = x;
+  inside.constant = x.constant % c;
+  inside.source = AffineExpr();
+  if (outside.size > 0) {
+    inside = f.Start(x.constant % c);
+    for (size_t i = 0; i < x.size; ++i) {
+      const Term t = f.TermAt(x, i);
+      if (t.coeff % c != 0) f.Append(inside, t);
+    }
+  }
+  f.ComputeBounds(outside);
+  f.ComputeBounds(inside);
+  // Past the depth limit the rest stays one atom.
+  Lin rest = p.depth < kMaxDepth
+                 ? s.FloorDivBy(inside, c, p.depth + 1, AffineExpr())
+                 : s.DivModTerm(AtomKind::kFloorDiv, inside, c, AffineExpr());
+  return Set(out, s.Sum(outside, rest));
+}
+
+// (g*y + r) floordiv (g*c') -> (y + r floordiv g) floordiv c'.
+bool AffineSimplifier::Rules::FloorDivCommonFactor(Self& s, const DivMod& p,
+                                                   Lin& out) {
+  const int64_t g = s.forms_.CommonFactor(p.x, p.c);
+  if (g <= 1) return false;
+  Lin reduced = s.forms_.DivideTerms(p.x, g);
+  return Set(out,
+             Fresh(s.FloorDivBy(reduced, p.c / g, p.depth + 1, AffineExpr())));
+}
+
+// (y + z) floordiv c -> y floordiv c  if g | y, g | c and z in [0, g).
+bool AffineSimplifier::Rules::FloorDivDropSmallPart(Self& s, const DivMod& p,
+                                                    Lin& out) {
+  Lin multiple, small;
+  if (!SplitSmallPart(s, p.x, p.c, multiple, small)) return false;
+  return Set(out,
+             Fresh(s.FloorDivBy(multiple, p.c, p.depth + 1, AffineExpr())));
+}
+
+// (y mod (c*b)) floordiv c -> (y floordiv c) mod b: digits of y are written
+// as "floordiv, then mod", so that they recombine (sum rules).
+bool AffineSimplifier::Rules::FloorDivOfMod(Self& s, const DivMod& p,
+                                            Lin& out) {
+  LinearForms& f = s.forms_;
+  if (!f.IsAtom(p.x) || f.KindAt(p.x, 0) != AtomKind::kMod) return false;
+  const Atom inner = f.atom(f.TermAt(p.x, 0).atom);
+  if (inner.divisor % p.c != 0) return false;
+  const Lin y = f.ArgOf(inner);
+  Lin quotient = s.FloorDivBy(y, p.c, p.depth + 1, AffineExpr());
+  return Set(out, Fresh(s.ModBy(quotient, inner.divisor / p.c, p.depth + 1,
+                                AffineExpr())));
+}
+
+// (y floordiv a + k) floordiv c -> (y + k*a) floordiv (a*c), as
+// floor(floor(y/a) + k)/c) == floor((y + k*a) / (a*c)) for a, c > 0.
+bool AffineSimplifier::Rules::FloorDivOfFloorDiv(Self& s, const DivMod& p,
+                                                 Lin& out) {
+  LinearForms& f = s.forms_;
+  if (p.x.size != 1 || f.TermAt(p.x, 0).coeff != 1 ||
+      f.KindAt(p.x, 0) != AtomKind::kFloorDiv) {
+    return false;
+  }
+  const Atom inner = f.atom(f.TermAt(p.x, 0).atom);
+  const std::optional<int64_t> ac = CheckedMul(inner.divisor, p.c);
+  const std::optional<int64_t> ka = CheckedMul(p.x.constant, inner.divisor);
+  if (!ac || !ka) return false;
+  const Lin y = f.ArgOf(inner);
+  return Set(out, Fresh(s.FloorDivBy(s.Sum(y, f.Constant(*ka)), *ac,
+                                     p.depth + 1, AffineExpr())));
+}
+
+// ---------------------------------------------------------------------------
+// Mod rules.
+
+// x mod 1 -> 0.
+bool AffineSimplifier::Rules::ModByOne(Self& s, const DivMod& p, Lin& out) {
+  if (p.c != 1) return false;
+  return Set(out, s.forms_.Constant(0));
+}
+
+// x mod c -> x - q*c  if x in [q*c, q*c + c - 1].
+bool AffineSimplifier::Rules::ModOfOnePeriod(Self& s, const DivMod& p,
+                                             Lin& out) {
+  const Interval& b = p.x.bounds;
+  if (!b.IsFeasible() || b.lower == Interval::kMin ||
+      b.upper == Interval::kMax) {
+    return false;
+  }
+  const int64_t q = FloorDiv(b.lower, p.c);
+  if (q != FloorDiv(b.upper, p.c)) return false;
+  const std::optional<int64_t> qc = CheckedMul(q, p.c);
+  if (!qc) return false;
+  if (q == 0) return Set(out, p.x);
+  return Set(out, s.Sum(p.x, s.forms_.Constant(-*qc)));
+}
+
+// (k*c*y + z) mod c -> z mod c, the constant reduced toward zero (keeps
+// `(d1 - 3) mod 7` as written).
+bool AffineSimplifier::Rules::ModMultiplesLeave(Self& s, const DivMod& p,
+                                                Lin& out) {
+  LinearForms& f = s.forms_;
+  const Lin& x = p.x;
+  const int64_t c = p.c;
+  size_t kept = 0;
+  for (size_t i = 0; i < x.size; ++i) kept += f.TermAt(x, i).coeff % c != 0;
+  if (kept == 0) return Set(out, f.Constant(FloorMod(x.constant, c)));
+  const bool moved = kept != x.size || x.constant % c != x.constant;
+  if (!moved) return false;
+  Lin inside = x;
+  inside.constant = x.constant % c;
+  inside.source = AffineExpr();
+  if (kept < x.size) {
+    inside = f.Start(x.constant % c);
+    for (size_t i = 0; i < x.size; ++i) {
+      const Term t = f.TermAt(x, i);
+      if (t.coeff % c != 0) f.Append(inside, t);
+    }
+  }
+  f.ComputeBounds(inside);
+  // Past the depth limit the rest stays one atom.
+  if (p.depth >= kMaxDepth) {
+    return Set(out, s.DivModTerm(AtomKind::kMod, inside, c, AffineExpr()));
+  }
+  return Set(out, s.ModBy(inside, c, p.depth + 1, AffineExpr()));
+}
+
+// (g*y + r) mod (g*c') -> g*((y + r floordiv g) mod c') + r mod g.
+bool AffineSimplifier::Rules::ModCommonFactor(Self& s, const DivMod& p,
+                                              Lin& out) {
+  LinearForms& f = s.forms_;
+  const int64_t g = f.CommonFactor(p.x, p.c);
+  if (g <= 1) return false;
+  Lin reduced = f.DivideTerms(p.x, g);
+  Lin mod = s.ModBy(reduced, p.c / g, p.depth + 1, AffineExpr());
+  return Set(out,
+             s.Sum(f.Scale(mod, g), f.Constant(FloorMod(p.x.constant, g))));
+}
+
+// (y + z) mod c -> y mod c + z  if g | y, g | c and z in [0, g).
+bool AffineSimplifier::Rules::ModSmallPartLeaves(Self& s, const DivMod& p,
+                                                 Lin& out) {
+  Lin multiple, small;
+  if (!SplitSmallPart(s, p.x, p.c, multiple, small)) return false;
+  return Set(out,
+             s.Sum(s.ModBy(multiple, p.c, p.depth + 1, AffineExpr()), small));
+}
+
+// (m*(y mod a) + z) mod c -> (m*y + z) mod c  if c | a.
+bool AffineSimplifier::Rules::ModOfMod(Self& s, const DivMod& p, Lin& out) {
+  LinearForms& f = s.forms_;
+  for (size_t i = 0; i < p.x.size; ++i) {
+    const Atom& inner = f.atom(f.TermAt(p.x, i).atom);
+    if (inner.kind != AtomKind::kMod || inner.divisor % p.c != 0) continue;
+    const Lin rest = f.Without(p.x, i, i);
+    const Lin y = f.Scale(f.ArgOf(inner), f.TermAt(p.x, i).coeff);
+    return Set(out, s.ModBy(s.Sum(rest, y), p.c, p.depth + 1, AffineExpr()));
+  }
+  return false;
+}
+
+bool AffineSimplifier::Rules::SplitSmallPart(Self& s, const Lin& x, int64_t c,
+                                             Lin& multiple, Lin& small) {
+  LinearForms& f = s.forms_;
+  const size_t n = x.size;
+  if (n < 2) return false;
+  // Terms by decreasing |coefficient|, ties in term order: an insertion sort,
+  // since n is small (std::stable_sort allocates a buffer).
+  llvm::SmallVector<size_t, 8> order;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t magnitude = Gcd(f.TermAt(x, i).coeff, 0);
+    size_t j = order.size();
+    order.push_back(i);
+    for (; j > 0 && Gcd(f.TermAt(x, order[j - 1]).coeff, 0) < magnitude; --j) {
+      order[j] = order[j - 1];
+    }
+    order[j] = i;
+  }
+  // The first p terms (largest coefficients) share the factor g with c; the
+  // rest must span less than one multiple of g.
+  int64_t prefix_gcd = c;
+  for (size_t p = 1; p < n; ++p) {
+    prefix_gcd = Gcd(prefix_gcd, f.TermAt(x, order[p - 1]).coeff);
+    if (prefix_gcd <= 1) return false;
+    Interval rest = Interval::Point(x.constant);
+    for (size_t q = p; q < n; ++q) {
+      const Term& t = f.TermAt(x, order[q]);
+      rest = rest + f.atom(t.atom).bounds * t.coeff;
+    }
+    if (rest.IsEmpty() || rest.lower == Interval::kMin ||
+        rest.upper == Interval::kMax) {
+      continue;
+    }
+    const int64_t base = FloorDiv(rest.lower, prefix_gcd);
+    if (FloorDiv(rest.upper, prefix_gcd) != base) continue;
+    const std::optional<int64_t> shift = CheckedMul(base, prefix_gcd);
+    if (!shift) continue;
+    llvm::SmallVector<bool, 8> in_prefix(n, false);
+    for (size_t q = 0; q < p; ++q) in_prefix[order[q]] = true;
+    multiple = f.Start(*shift);
+    for (size_t q = 0; q < n; ++q) {
+      if (in_prefix[q]) f.Append(multiple, f.TermAt(x, q));
+    }
+    small = f.Start(x.constant - *shift);  // In [0, g) by construction.
+    for (size_t q = 0; q < n; ++q) {
+      if (!in_prefix[q]) f.Append(small, f.TermAt(x, q));
+    }
+    f.ComputeBounds(multiple);
+    f.ComputeBounds(small);
+    return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// Sum rules. `x floordiv c` here is the simplified quotient Q, so
+// (y floordiv 4) mod 4 and y floordiv 16 pair up as digits of y floordiv 4.
+
+// (x mod c)*k + Q*(c*k) -> x*k and
+// (x mod c)*k + (Q mod m)*(c*k) -> (x mod (c*m))*k, Q = x floordiv c.
+bool AffineSimplifier::Rules::ModPlusQuotient(Self& s, const Lin& lin,
+                                              Lin& out) {
+  LinearForms& f = s.forms_;
+  for (size_t i = 0; i < lin.size; ++i) {
+    if (f.KindAt(lin, i) != AtomKind::kMod) continue;
+    const int32_t mod_atom = f.TermAt(lin, i).atom;
+    const int64_t c = f.atom(mod_atom).divisor, k = f.TermAt(lin, i).coeff;
+    const std::optional<int64_t> kc = CheckedMul(k, c);
+    if (!kc) continue;
+    // Only a floordiv or mod term with coefficient k*c can pair with it;
+    // look for one before computing the quotient.
+    bool has_partner = false;
+    for (size_t j = 0; j < lin.size && !has_partner; ++j) {
+      const AtomKind kind_j = f.KindAt(lin, j);
+      has_partner = j != i && f.TermAt(lin, j).coeff == *kc &&
+                    (kind_j == AtomKind::kFloorDiv || kind_j == AtomKind::kMod);
+    }
+    if (!has_partner) continue;
+    const std::optional<int32_t> quotient = s.QuotientAtom(mod_atom);
+    if (!quotient) continue;
+    const Lin x = f.ArgOf(mod_atom);
+    for (size_t j = 0; j < lin.size; ++j) {
+      if (j == i || f.TermAt(lin, j).coeff != *kc) continue;
+      const int32_t aj = f.TermAt(lin, j).atom;
+      Lin replacement;
+      if (aj == *quotient) {
+        replacement = f.Scale(x, k);
+      } else if (f.atom(aj).kind == AtomKind::kMod &&
+                 f.IsAtom(f.ArgOf(aj), *quotient)) {
+        const std::optional<int64_t> cm = CheckedMul(c, f.atom(aj).divisor);
+        if (!cm) continue;
+        replacement = f.Scale(s.ModBy(x, *cm, kMaxDepth - 2, AffineExpr()), k);
+      } else {
+        continue;
+      }
+      return Set(out, s.Sum(f.Without(lin, i, j), replacement));
+    }
+  }
+  return false;
+}
+
+// (x floordiv c)*(c*k) + (x mod c)*k -> x*k, the mod's numerator being x
+// itself.
+bool AffineSimplifier::Rules::FloorDivPlusMod(Self& s, const Lin& lin,
+                                              Lin& out) {
+  LinearForms& f = s.forms_;
+  for (size_t i = 0; i < lin.size; ++i) {
+    if (f.KindAt(lin, i) != AtomKind::kFloorDiv) continue;
+    const Atom& fd = f.atom(f.TermAt(lin, i).atom);
+    const int64_t c = fd.divisor, m = f.TermAt(lin, i).coeff;
+    if (m % c != 0) continue;
+    const int64_t k = m / c;
+    const Lin x = f.ArgOf(fd);
+    for (size_t j = 0; j < lin.size; ++j) {
+      const Atom& md = f.atom(f.TermAt(lin, j).atom);
+      if (md.kind != AtomKind::kMod || md.divisor != c ||
+          f.TermAt(lin, j).coeff != k || !f.Equal(f.ArgOf(md), x)) {
+        continue;
+      }
+      return Set(out, s.Sum(f.Without(lin, i, j), f.Scale(x, k)));
+    }
+  }
+  return false;
+}
+
+// x*k - (x floordiv c)*(c*k) -> (x mod c)*k: all of x's terms times -k are
+// present besides the floordiv term.
+bool AffineSimplifier::Rules::MinusFloorDivMultiple(Self& s, const Lin& lin,
+                                                    Lin& out) {
+  LinearForms& f = s.forms_;
+  for (size_t i = 0; i < lin.size; ++i) {
+    if (f.KindAt(lin, i) != AtomKind::kFloorDiv) continue;
+    const int32_t fd = f.TermAt(lin, i).atom;
+    const int64_t c = f.atom(fd).divisor, m = f.TermAt(lin, i).coeff;
+    if (m % c != 0) continue;
+    const Lin x = f.ArgOf(fd);
+    if (x.size == 0) continue;
+    const int64_t neg_k = -(m / c);
+    bool all_present = true;
+    for (size_t p = 0; p < x.size && all_present; ++p) {
+      const Term& xt = f.TermAt(x, p);
+      const std::optional<int64_t> want = CheckedMul(xt.coeff, neg_k);
+      bool found = false;
+      for (size_t q = 0; want && q < lin.size; ++q) {
+        if (f.TermAt(lin, q).atom == xt.atom) {
+          found = f.TermAt(lin, q).coeff == *want;
+          break;
+        }
+      }
+      all_present = found;
+    }
+    if (!all_present) continue;
+    // lin - (x*(-k) + (x floordiv c)*m) + (x mod c)*(-k) + x.constant*(-k).
+    llvm::SmallVector<Term, 8> removed_terms;
+    for (size_t p = 0; p < x.size; ++p) {
+      removed_terms.push_back(
+          {f.TermAt(x, p).coeff * neg_k, f.TermAt(x, p).atom});
+    }
+    removed_terms.push_back({m, f.TermAt(lin, i).atom});
+    std::sort(removed_terms.begin(), removed_terms.end(),
+              [&](const Term& a, const Term& b) {
+                return f.AtomLess(a.atom, b.atom);
+              });
+    Lin removed = f.Start(f.MulOrFlag(x.constant, neg_k));
+    for (const Term& t : removed_terms) f.Append(removed, t);
+    f.ComputeBounds(removed);
+    Lin rest = s.Sum(lin, f.Scale(removed, -1));
+    Lin mod = f.Scale(s.ModBy(x, c, 0, AffineExpr()), neg_k);
+    return Set(out, s.Sum(rest, mod));
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// Constraint rules: each rewrites `lin in interval` in place to an
+// equivalent constraint; the driver decides it once the interval is empty
+// or the form constant.
+
+// y + k in [lo, hi] -> y in [lo - k, hi - k].
+bool AffineSimplifier::Rules::MoveConstant(Self&, Constraint& k) {
+  if (k.lin.constant == 0) return false;
+  k.interval = {SaturatingSub(k.interval.lower, k.lin.constant),
+                SaturatingSub(k.interval.upper, k.lin.constant)};
+  k.lin.source = AffineExpr();
+  k.lin.constant = 0;
+  return true;
+}
+
+// g*y in [lo, hi] <=> y in [ceil(lo/g), floor(hi/g)], with g's sign making
+// y's first coefficient positive (for g < 0 the bounds swap).
+bool AffineSimplifier::Rules::DivideCommonFactor(Self& s, Constraint& k) {
+  int64_t g = s.forms_.CommonFactor(k.lin, 0);
+  if (s.forms_.TermAt(k.lin, 0).coeff < 0) g = -g;
+  if (g == 1) return false;
+  k.lin = s.forms_.DivideTerms(k.lin, g);  // The constant is 0.
+  const Interval iv = k.interval;
+  k.interval = g > 0 ? Interval{CeilDiv(iv.lower, g), FloorDiv(iv.upper, g)}
+                     : Interval{CeilDiv(iv.upper, g), FloorDiv(iv.lower, g)};
+  k.lin.source = AffineExpr();
+  return true;
+}
+
+// y in I -> true  if range(y) is inside I (the range from y's terms, which
+// earlier constraints may have tightened).
+bool AffineSimplifier::Rules::HoldsOnRange(Self& s, Constraint& k) {
+  s.forms_.ComputeBounds(k.lin);
+  if (!k.interval.Contains(k.lin.bounds)) return false;
+  k.verdict = NormalConstraint::Kind::kAlwaysTrue;
+  return true;
+}
+
+// y in I -> y in I & range(y) (empty: infeasible).
+bool AffineSimplifier::Rules::TightenToRange(Self&, Constraint& k) {
+  const Interval tight = k.interval.Intersect(k.lin.bounds);
+  if (tight == k.interval) return false;
+  k.interval = tight;
+  return true;
+}
+
+// y floordiv c in [lo, hi] <=> y in [lo*c, hi*c + c - 1].
+bool AffineSimplifier::Rules::UnwrapFloorDiv(Self& s, Constraint& k) {
+  if (!s.forms_.IsAtom(k.lin) ||
+      s.forms_.KindAt(k.lin, 0) != AtomKind::kFloorDiv) {
+    return false;
+  }
+  const Atom& atom = s.forms_.atom(s.forms_.TermAt(k.lin, 0).atom);
+  const int64_t c = atom.divisor;
+  k.interval = {SaturatingMul(k.interval.lower, c),
+                SaturatingAdd(SaturatingMul(k.interval.upper, c), c - 1)};
+  k.lin = s.forms_.ArgOf(atom);
+  k.expr = s.Build(k.lin);
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// The catalog and the test hook.
+
+std::vector<AffineSimplifier::RuleInfo> AffineSimplifier::RuleCatalog() {
+  std::vector<RuleInfo> rules;
+  for (const auto& r : Rules::kFloorDivRules) {
+    rules.push_back({"floordiv", r.name, r.contract});
+  }
+  for (const auto& r : Rules::kModRules) {
+    rules.push_back({"mod", r.name, r.contract});
+  }
+  for (const auto& r : Rules::kSumRules) {
+    rules.push_back({"sum", r.name, r.contract});
+  }
+  for (const auto& r : Rules::kConstraintRules) {
+    rules.push_back({"constraint", r.name, r.contract});
+  }
+  return rules;
+}
+
+void AffineSimplifier::CountRuleFirings(std::map<std::string, int>* counts) {
+  rule_counts = counts;
+  hooks_on = rule_counts != nullptr || disabled_rules != nullptr;
+}
+
+void AffineSimplifier::DisableRulesForTest(const std::set<std::string>* names) {
+  disabled_rules = names;
+  hooks_on = rule_counts != nullptr || disabled_rules != nullptr;
+}
+
+}  // namespace xla_index

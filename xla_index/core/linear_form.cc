@@ -1,0 +1,229 @@
+#include "xla_index/core/linear_form.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+
+namespace xla_index {
+
+int64_t Gcd(int64_t a, int64_t b) {
+  // Magnitudes as uint64, so that |INT64_MIN| does not overflow.
+  uint64_t x = a < 0 ? 0 - static_cast<uint64_t>(a) : a;
+  uint64_t y = b < 0 ? 0 - static_cast<uint64_t>(b) : b;
+  while (y != 0) {
+    uint64_t t = x % y;
+    x = y;
+    y = t;
+  }
+  return x > static_cast<uint64_t>(Interval::kMax) ? Interval::kMax
+                                                   : static_cast<int64_t>(x);
+}
+
+LinearForms::LinearForms(llvm::ArrayRef<Interval> dim_bounds,
+                         llvm::ArrayRef<Interval> symbol_bounds)
+    : dim_bounds_(dim_bounds),
+      symbol_bounds_(symbol_bounds),
+      dim_atoms_(dim_bounds.size()),
+      symbol_atoms_(symbol_bounds.size()) {}
+
+void LinearForms::Reset() {
+  atoms_.clear();
+  terms_.clear();
+  args_.clear();
+  std::fill(dim_atoms_.begin(), dim_atoms_.end(), std::nullopt);
+  std::fill(symbol_atoms_.begin(), symbol_atoms_.end(), std::nullopt);
+}
+
+// ---------------------------------------------------------------------------
+// Order and equality.
+
+int LinearForms::Compare(const LinearForm& a, const LinearForm& b) const {
+  size_t n = std::min(a.size, b.size);
+  for (size_t i = 0; i < n; ++i) {
+    const Term& s = TermAt(a, i);
+    const Term& t = TermAt(b, i);
+    if (s.atom != t.atom) return CompareAtoms(s.atom, t.atom);
+    if (s.coeff != t.coeff) return s.coeff < t.coeff ? -1 : 1;
+  }
+  if (a.size != b.size) return a.size < b.size ? -1 : 1;
+  if (a.constant != b.constant) return a.constant < b.constant ? -1 : 1;
+  return 0;
+}
+
+int LinearForms::CompareSameKind(const Atom& x, const Atom& y) const {
+  if (x.kind == AtomKind::kOpaque) {
+    return x.expr.getAsOpaquePointer() < y.expr.getAsOpaquePointer() ? -1 : 1;
+  }
+  int c = Compare(args_[x.arg], args_[y.arg]);
+  if (c != 0) return c;
+  return x.divisor < y.divisor ? -1 : (x.divisor > y.divisor ? 1 : 0);
+}
+
+bool LinearForms::Equal(const LinearForm& a, const LinearForm& b) const {
+  if (a.constant != b.constant || a.size != b.size) return false;
+  if (a.begin == b.begin) return true;
+  for (size_t i = 0; i < a.size; ++i) {
+    const Term& s = TermAt(a, i);
+    const Term& t = TermAt(b, i);
+    if (s.atom != t.atom || s.coeff != t.coeff) return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Atoms.
+
+int32_t LinearForms::InternAtom(Atom atom) {
+  atoms_.push_back(std::move(atom));
+  return atoms_.size() - 1;
+}
+
+int32_t LinearForms::NewVariableAtom(AtomKind kind, int32_t position) {
+  Atom atom;
+  atom.kind = kind;
+  atom.var = position;
+  atom.bounds =
+      kind == AtomKind::kDim ? dim_bounds_[position] : symbol_bounds_[position];
+  atom.symbolic = kind == AtomKind::kSymbol;
+  const int32_t id = InternAtom(std::move(atom));
+  (kind == AtomKind::kDim ? dim_atoms_ : symbol_atoms_)[position] = id;
+  return id;
+}
+
+int32_t LinearForms::DivModAtom(AtomKind kind, const LinearForm& arg,
+                                int64_t divisor, mlir::AffineExpr source) {
+  // A cheap fingerprint of (kind, divisor, arg) skips most Equal calls.
+  const uint64_t fingerprint = Fingerprint(kind, divisor, arg);
+  for (size_t i = 0; i < atoms_.size(); ++i) {
+    const Atom& a = atoms_[i];
+    if (a.fingerprint == fingerprint && a.kind == kind &&
+        a.divisor == divisor && Equal(args_[a.arg], arg)) {
+      return i;
+    }
+  }
+  Atom atom;
+  atom.kind = kind;
+  atom.fingerprint = fingerprint;
+  atom.divisor = divisor;
+  atom.arg = args_.size();
+  atom.symbolic = true;
+  for (size_t i = 0; i < arg.size; ++i) {
+    atom.symbolic &= atoms_[TermAt(arg, i).atom].symbolic;
+  }
+  args_.push_back(arg);
+  atom.bounds = kind == AtomKind::kFloorDiv ? FloorDiv(arg.bounds, divisor)
+                                            : Mod(arg.bounds, divisor);
+  atom.expr = source;
+  return InternAtom(std::move(atom));
+}
+
+uint64_t LinearForms::Fingerprint(AtomKind kind, int64_t divisor,
+                                  const LinearForm& lin) const {
+  uint64_t hash = static_cast<uint64_t>(kind) * 0x9E3779B97F4A7C15ull ^
+                  static_cast<uint64_t>(divisor) * 0xC2B2AE3D27D4EB4Full ^
+                  static_cast<uint64_t>(lin.constant);
+  for (size_t i = 0; i < lin.size; ++i) {
+    const Term& t = TermAt(lin, i);
+    hash = (hash ^ (static_cast<uint64_t>(t.coeff) * 31 +
+                    static_cast<uint64_t>(t.atom))) *
+           0x100000001B3ull;
+  }
+  return hash;
+}
+
+// ---------------------------------------------------------------------------
+// Linear algebra.
+
+LinearForm LinearForms::Add(const LinearForm& a, const LinearForm& b,
+                            uint8_t* kinds) {
+  if (kinds != nullptr) *kinds = 0;
+  // x + 0 (a division with nothing moved out of it): the same terms.
+  if (a.size == 0 && a.constant == 0) {
+    LinearForm out = b;
+    out.source = mlir::AffineExpr();
+    return out;
+  }
+  if (b.size == 0 && b.constant == 0) {
+    LinearForm out = a;
+    out.source = mlir::AffineExpr();
+    return out;
+  }
+  LinearForm out = Start(AddOrFlag(a.constant, b.constant));
+  size_t i = 0, j = 0;
+  uint8_t kind_bits = 0;
+  bool merged = false;
+  // A merge of the two sorted term lists.
+  while (i < a.size || j < b.size) {
+    Term t;
+    if (j == b.size ||
+        (i < a.size && AtomLess(TermAt(a, i).atom, TermAt(b, j).atom))) {
+      t = TermAt(a, i++);
+    } else if (i == a.size || TermAt(a, i).atom != TermAt(b, j).atom) {
+      t = TermAt(b, j++);
+    } else {
+      t = TermAt(a, i++);
+      t.coeff = AddOrFlag(t.coeff, TermAt(b, j++).coeff);
+      merged = true;
+      if (t.coeff == 0) continue;
+    }
+    kind_bits |= KindBit(atoms_[t.atom].kind);
+    Append(out, t);
+  }
+  // Without a shared atom, the range of the sum is the sum of the ranges
+  // (interval addition is exact for independent terms).
+  if (merged) {
+    ComputeBounds(out);
+  } else {
+    out.bounds = a.bounds + b.bounds;
+  }
+  if (kinds != nullptr) *kinds = kind_bits;
+  return out;
+}
+
+LinearForm LinearForms::Scale(const LinearForm& a, int64_t k) {
+  if (k == 1) {
+    LinearForm out = a;  // The same terms.
+    out.source = mlir::AffineExpr();
+    return out;
+  }
+  LinearForm out = Start();
+  if (k == 0) {
+    out.bounds = Interval::Point(0);
+    return out;
+  }
+  out.constant = MulOrFlag(a.constant, k);
+  for (size_t i = 0; i < a.size; ++i) {
+    Term t = TermAt(a, i);
+    t.coeff = MulOrFlag(t.coeff, k);
+    Append(out, t);
+  }
+  out.bounds = a.bounds * k;  // k * sum(ranges) == sum(k * ranges).
+  return out;
+}
+
+LinearForm LinearForms::Without(const LinearForm& lin, size_t i, size_t j) {
+  LinearForm rest = Start(lin.constant);
+  for (size_t t = 0; t < lin.size; ++t) {
+    if (t != i && t != j) Append(rest, TermAt(lin, t));
+  }
+  ComputeBounds(rest);
+  return rest;
+}
+
+int64_t LinearForms::CommonFactor(const LinearForm& lin, int64_t c) const {
+  int64_t g = c;
+  for (size_t i = 0; i < lin.size; ++i) g = Gcd(g, TermAt(lin, i).coeff);
+  return g;
+}
+
+LinearForm LinearForms::DivideTerms(const LinearForm& lin, int64_t g) {
+  LinearForm reduced = Start(FloorDiv(lin.constant, g));
+  for (size_t i = 0; i < lin.size; ++i) {
+    const Term t = TermAt(lin, i);
+    Append(reduced, {t.coeff / g, t.atom});
+  }
+  ComputeBounds(reduced);
+  return reduced;
+}
+
+}  // namespace xla_index

@@ -1,0 +1,76 @@
+#ifndef XLA_INDEX_CORE_SIMPLIFIER_CACHES_H_
+#define XLA_INDEX_CORE_SIMPLIFIER_CACHES_H_
+
+// What the affine simplifier remembers between rewrites, kept apart from
+// the rewrites themselves: none of it changes a result, only how fast it
+// comes. Every cache holds forms of one LinearForms pool and is cleared
+// with it; those that depend on atom ranges are cleared (or marked stale)
+// when a constraint tightens a range.
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "mlir/IR/AffineExpr.h"
+#include "xla_index/core/linear_form.h"
+
+namespace xla_index {
+
+struct SimplifierCaches {
+  /// Linear forms of visited division numerators, by MLIR node: a composed
+  /// map divides the same linear index by each stride.
+  llvm::SmallDenseMap<const void*, LinearForm, 8> visited;
+  /// Set when an atom's range changed since the `visited` entries were
+  /// made: a simplification must not use them (their bounds are looser),
+  /// an atom lookup may (SetAtomRange).
+  bool visited_stale = false;
+
+  /// Results of `numerator floordiv divisor` / `numerator mod divisor` in a
+  /// composition chain (each map of a chain of reshapes divides the same
+  /// linear index by its strides again), keyed by a hash of (kind, divisor,
+  /// numerator and its bounds).
+  struct Division {
+    AtomKind kind;
+    int64_t divisor;
+    LinearForm numerator;
+    LinearForm result;
+  };
+  llvm::DenseMap<uint64_t, Division> divisions;
+
+  /// For a mod atom `x mod c`, the atom that `x floordiv c` simplifies to,
+  /// or nullopt when that is not a single atom; absent when not computed
+  /// yet (the sum rules ask repeatedly).
+  llvm::DenseMap<int32_t, std::optional<int32_t>> quotients;
+
+  /// Numerators of floordiv/mod atoms already built as MLIR: `x floordiv c`
+  /// and `x mod c` come in pairs (digits), and x is built once.
+  llvm::SmallVector<std::pair<LinearForm, mlir::AffineExpr>, 4> built_args;
+
+  void ClearVisited() {
+    visited.clear();
+    visited_stale = false;
+  }
+  void ForgetStaleVisits() {
+    if (visited_stale) ClearVisited();
+  }
+  /// After an atom's range tightened: derived results may now simplify
+  /// further.
+  void AtomRangeChanged() {
+    quotients.clear();
+    divisions.clear();
+    visited_stale = true;
+  }
+  /// After the pool was reset.
+  void Clear() {
+    divisions.clear();
+    quotients.clear();
+    built_args.clear();
+    ClearVisited();
+  }
+};
+
+}  // namespace xla_index
+
+#endif  // XLA_INDEX_CORE_SIMPLIFIER_CACHES_H_
