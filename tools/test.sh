@@ -2,7 +2,9 @@
 # The whole test suite, from nothing: installs what is missing, runs every
 # Bazel test (results are never taken from the cache, so every case really
 # runs), checks that Bazel and CMake name the same sources, and ends with
-# "N passed, N failed" counting every test case.
+# "N passed, N failed" counting every test case. Two repository checks
+# count as one case each: build parity, and no library function over 120
+# lines (tools/check_function_length.py).
 #
 #   tools/test.sh [extra bazel test flags, e.g. --config=asan]
 set -uo pipefail
@@ -18,9 +20,13 @@ bazel_line=$(python3 tools/count_tests.py bazel --newer-than "$start" \
 echo "$bazel_line"
 python3 tools/check_build_parity.py
 parity_rc=$?
+python3 tools/check_function_length.py --limit=120
+length_rc=$?
 
 # Sum the two: the last line is the one CI reads.
 read -r p f <<<"$(echo "$bazel_line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/')"
-if ((parity_rc == 0)); then p=$((p + 1)); else f=$((f + 1)); fi
+for rc in "$parity_rc" "$length_rc"; do
+  if ((rc == 0)); then p=$((p + 1)); else f=$((f + 1)); fi
+done
 echo "$p passed, $f failed"
-((bazel_rc == 0 && parity_rc == 0 && f == 0))
+((bazel_rc == 0 && parity_rc == 0 && length_rc == 0 && f == 0))
