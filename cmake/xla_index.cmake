@@ -24,7 +24,8 @@ set(XI_LIBRARY_FOLDERS hlo layout sparse xla_index)
 # later, whatever its compiler's default), has the namespaced ALIAS
 # xla_index::dir_sub_name (a misspelled namespaced name is a configure error,
 # not -ldir_sub_name at link time), and is installed unless it is a test or
-# benchmark helper (XI_TESTONLY_LIBRARIES).
+# benchmark helper: listed in XI_TESTONLY_LIBRARIES, or linking GoogleTest
+# (which is neither required nor exported for consumers).
 function(xi_cc_library)
   cmake_parse_arguments(A "" "NAME" "SRCS;HDRS;DEPS" ${ARGN})
   xi_target_name(target ${A_NAME})
@@ -44,7 +45,8 @@ function(xi_cc_library)
 
   file(RELATIVE_PATH rel "${PROJECT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}")
   string(REGEX REPLACE "/.*" "" top "${rel}")
-  if(target IN_LIST XI_TESTONLY_LIBRARIES)
+  if(target IN_LIST XI_TESTONLY_LIBRARIES OR "xi_gtest" IN_LIST A_DEPS OR
+     "xi_gmock" IN_LIST A_DEPS)
     if(NOT XLA_INDEX_BUILD_TESTS)
       set_property(TARGET ${target} PROPERTY EXCLUDE_FROM_ALL TRUE)
     endif()
