@@ -120,7 +120,9 @@ class PresburgerRelationTest : public testing::Test {
     EXPECT_EQ(*empty, !point->has_value());
     std::optional<std::set<IndexingPoint>> points = Enumerate(map);
     EXPECT_TRUE(points.has_value());
-    if (points) EXPECT_EQ(*empty, points->empty()) << ToString(map);
+    if (points) {
+      EXPECT_EQ(*empty, points->empty()) << ToString(map);
+    }
     if (point->has_value()) ExpectPointOf(map, **point);
     return *empty;
   }
