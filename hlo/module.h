@@ -46,6 +46,8 @@ class HloComputation {
   HloInstruction* GetInstruction(absl::string_view name) const;
 
   HloInstruction* root() const { return root_; }
+  /// XLA's spelling of root(), so a pass ports by changing namespaces.
+  HloInstruction* root_instruction() const { return root_; }
   void set_root(HloInstruction* root) { root_ = root; }
 
   /// The parameter instructions ordered by parameter number.

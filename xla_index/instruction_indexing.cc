@@ -35,11 +35,12 @@ HloInstructionIndexing HloInstructionIndexing::FromIndexingMaps(
   return indexing;
 }
 
-HloInstructionIndexing HloInstructionIndexing::Undefined(int64_t count) {
+HloInstructionIndexing HloInstructionIndexing::Undefined(
+    int64_t count, absl::string_view reason) {
   HloInstructionIndexing indexing;
   indexing.indexing_maps.resize(count);
   for (IndexingMapSet& set : indexing.indexing_maps) {
-    set.Insert(IndexingMap::Undefined());
+    set.Insert(IndexingMap::Undefined(std::string(reason)));
   }
   return indexing;
 }
@@ -66,6 +67,11 @@ std::string HloInstructionIndexing::ToString(const std::string& label) const {
   return out;
 }
 
+std::ostream& operator<<(std::ostream& out,
+                         const HloInstructionIndexing& indexing) {
+  return out << indexing.ToString();
+}
+
 int64_t OutputCount(const HloInstruction* instruction) {
   const Shape& shape = instruction->shape();
   return shape.IsTuple() ? static_cast<int64_t>(shape.tuple_shapes().size())
@@ -73,13 +79,32 @@ int64_t OutputCount(const HloInstruction* instruction) {
 }
 
 HloInstructionIndexing UndefinedForEachOperand(
-    const HloInstruction* instruction) {
-  return HloInstructionIndexing::Undefined(instruction->operand_count());
+    const HloInstruction* instruction, absl::string_view reason) {
+  return HloInstructionIndexing::Undefined(instruction->operand_count(),
+                                           reason);
 }
 
-HloInstructionIndexing UndefinedForEachOutput(
+HloInstructionIndexing UndefinedForEachOutput(const HloInstruction* instruction,
+                                              absl::string_view reason) {
+  return HloInstructionIndexing::Undefined(OutputCount(instruction), reason);
+}
+
+std::string AttributesDoNotFitReason(const HloInstruction* instruction) {
+  return absl::StrCat(HloOpcodeName(instruction->opcode()), " '",
+                      instruction->name(),
+                      "': attributes do not fit the operands");
+}
+
+HloInstructionIndexing AttributesDoNotFitEachOperand(
     const HloInstruction* instruction) {
-  return HloInstructionIndexing::Undefined(OutputCount(instruction));
+  return UndefinedForEachOperand(instruction,
+                                 AttributesDoNotFitReason(instruction));
+}
+
+HloInstructionIndexing AttributesDoNotFitEachOutput(
+    const HloInstruction* instruction) {
+  return UndefinedForEachOutput(instruction,
+                                AttributesDoNotFitReason(instruction));
 }
 
 IndexingMap CreateIdentityMap(absl::Span<const int64_t> dims,

@@ -5,9 +5,11 @@
 // instruction, a duplicate-free list of indexing maps.
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
@@ -59,8 +61,10 @@ struct HloInstructionIndexing {
   /// One set with one map per entry of `maps`.
   static HloInstructionIndexing FromIndexingMaps(
       absl::Span<const IndexingMap> maps);
-  /// `count` sets, each holding only the Undefined map: no rule is known.
-  static HloInstructionIndexing Undefined(int64_t count);
+  /// `count` sets, each holding only the Undefined map (carrying `reason`):
+  /// no rule is known.
+  static HloInstructionIndexing Undefined(int64_t count,
+                                          absl::string_view reason = "");
 
   /// Simplifies every map and removes its unused symbols (re-deduplicating).
   void Simplify();
@@ -70,6 +74,13 @@ struct HloInstructionIndexing {
   std::string ToString(const std::string& label = "operand id") const;
 };
 
+/// Streams indexing.ToString(): "operand id = K" then the maps of operand K,
+/// for every K, as `xla-index analyze` prints them (as XLA's operator<< for
+/// HloInstructionIndexing does). Undefined maps print "UNDEFINED", without
+/// their reason (stream a map itself, or read undefined_reason(), for it).
+std::ostream& operator<<(std::ostream& out,
+                         const HloInstructionIndexing& indexing);
+
 /// The number of outputs of `instruction`: the element count of a tuple
 /// shape, 1 for any other shape. Output-to-input indexing takes an output id
 /// in [0, OutputCount); input-to-output indexing has one entry per output.
@@ -77,13 +88,26 @@ int64_t OutputCount(const HloInstruction* instruction);
 
 /// No rule is known, or the instruction's attributes do not fit its
 /// operands: one set holding only the Undefined map per operand (the shape
-/// of an output-to-input answer).
+/// of an output-to-input answer), each carrying `reason`.
 HloInstructionIndexing UndefinedForEachOperand(
-    const HloInstruction* instruction);
+    const HloInstruction* instruction, absl::string_view reason = "");
 
 /// The same per output, OutputCount(instruction) sets (the shape of an
 /// input-to-output answer).
-HloInstructionIndexing UndefinedForEachOutput(
+HloInstructionIndexing UndefinedForEachOutput(const HloInstruction* instruction,
+                                              absl::string_view reason = "");
+
+/// The reason a rule gives when its attribute checks fail:
+/// "OPCODE 'NAME': attributes do not fit the operands", e.g.
+/// "transpose 't': attributes do not fit the operands".
+std::string AttributesDoNotFitReason(const HloInstruction* instruction);
+
+/// UndefinedForEachOperand / UndefinedForEachOutput with
+/// AttributesDoNotFitReason(instruction): the answer of a rule whose
+/// attribute checks fail, in either direction.
+HloInstructionIndexing AttributesDoNotFitEachOperand(
+    const HloInstruction* instruction);
+HloInstructionIndexing AttributesDoNotFitEachOutput(
     const HloInstruction* instruction);
 
 /// (d0, ..., dn-1) -> (d0, ..., dn-1) over the dimensions of `shape` (an

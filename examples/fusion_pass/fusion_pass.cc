@@ -13,11 +13,8 @@
 #include <string>
 
 #include "absl/strings/match.h"
-#include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
-#include "xla_index/analysis/coalescing.h"
-#include "xla_index/analysis/symbolic_tile.h"
-#include "xla_index/output_to_input_indexing.h"
+#include "xla_index/xla_index.h"
 
 namespace {
 
@@ -54,12 +51,12 @@ int main(int argc, char** argv) {
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   auto module = xla_index::ParseAndVerifyHloModule(text.str());
   if (!module.ok()) return Fail(path, module.status());
-  xla_index::HloComputation* entry = (*module)->entry_computation();
+  const xla_index::HloComputation* entry = (*module)->entry_computation();
 
-  xla_index::HloInstruction* fusion = nullptr;
+  const xla_index::HloInstruction* fusion = nullptr;
   for (const auto& instruction : entry->instructions()) {
     if (instruction->opcode() != xla_index::HloOpcode::kFusion) continue;
-    if (fusion_name.empty() ? instruction.get() != entry->root()
+    if (fusion_name.empty() ? instruction.get() != entry->root_instruction()
                             : instruction->name() == fusion_name) {
       fusion = instruction.get();
       break;
@@ -73,16 +70,18 @@ int main(int argc, char** argv) {
   }
   std::printf("fusion %s\n\n", fusion->name().c_str());
 
-  // 1. Output-to-input maps of every operand, through the fused computation.
+  // 1. Output-to-input maps of every operand, through the fused computation
+  // ("operand id = K" and the maps, as `xla-index analyze` prints them).
   xla_index::HloInstructionIndexing indexing =
       xla_index::ComputeOutputToInputIndexing(fusion, 0, &context);
-  std::printf("%s\n", indexing.ToString().c_str());
+  std::ostringstream maps;
+  maps << indexing;
+  std::printf("%s\n", maps.str().c_str());
 
-  // 2 and 3. AnalyzeCoalescing and AnalyzeTiling analyze the entry root, so
-  // the fusion is made the root first (docs/API.md, "Analyzing any fusion").
-  entry->set_root(fusion);
+  // 2 and 3. The analyses take the fusion itself (docs/API.md, "Analyzing
+  // any fusion"); the module is left as it is.
   auto coalescing = xla_index::AnalyzeCoalescing(
-      **module, xla_index::CoalescingOptions(), &context);
+      *fusion, xla_index::CoalescingOptions(), &context);
   if (!coalescing.ok()) return Fail("coalescing", coalescing.status());
   for (const xla_index::OperandCoalescing& read : coalescing->operands) {
     std::printf("coalescing: operand %lld (%s): %s, efficiency %.2f\n",
@@ -93,7 +92,7 @@ int main(int argc, char** argv) {
 
   auto sizes = xla_index::ParseTileSizes(tile);
   if (!sizes.ok()) return Fail("argument", sizes.status());
-  auto tiling = xla_index::AnalyzeTiling(**module, *sizes, &context);
+  auto tiling = xla_index::AnalyzeTiling(*fusion, *sizes, &context);
   if (!tiling.ok()) return Fail("tile", tiling.status());
   std::printf("\ntile %s:\n%s", tile.c_str(),
               xla_index::TileReportToText(*tiling).c_str());

@@ -114,8 +114,10 @@ IndexingMap IndexingMap::FromTensorSizes(
   return IndexingMap(affine_map, std::move(dims), std::move(symbols), {});
 }
 
-IndexingMap IndexingMap::Undefined() {
-  return IndexingMap(AffineMap(), {}, {}, {});
+IndexingMap IndexingMap::Undefined(std::string reason) {
+  IndexingMap map(AffineMap(), {}, {}, {});
+  map.undefined_reason_ = std::move(reason);
+  return map;
 }
 
 IndexingMap IndexingMap::KnownEmpty(mlir::MLIRContext* context, int num_dims,
@@ -592,9 +594,10 @@ size_t HashConstraints(const std::vector<IndexingConstraint>& constraints) {
 
 IndexingMap ComposeIndexingMaps(const IndexingMap& first,
                                 const IndexingMap& second) {
-  if (first.IsUndefined() || second.IsUndefined()) {
-    return IndexingMap::Undefined();
-  }
+  // The reason travels with the composition, so a fused map says which
+  // instruction had no rule.
+  if (first.IsUndefined()) return first;
+  if (second.IsUndefined()) return second;
   mlir::MLIRContext* ctx = first.GetMLIRContext();
   if (first.IsKnownEmpty() || second.IsKnownEmpty()) {
     return IndexingMap::KnownEmpty(ctx, first.GetDimensionCount(), 0,

@@ -91,14 +91,19 @@ class IndexingMap {
                                      absl::Span<const int64_t> dim_sizes,
                                      absl::Span<const int64_t> symbol_sizes);
 
-  /// No indexing rule is known (prints as "UNDEFINED").
-  static IndexingMap Undefined();
+  /// No indexing rule is known (prints as "UNDEFINED"). `reason` says why
+  /// (e.g. "no indexing rule for opcode 'sort'"); it is carried for people
+  /// only: equality and hashing ignore it, so all Undefined maps stay equal.
+  static IndexingMap Undefined(std::string reason = "");
   /// The domain is empty (prints as "KNOWN EMPTY"), with the given numbers
   /// of dims, symbols (all range variables) and results (all 0).
   static IndexingMap KnownEmpty(mlir::MLIRContext* context, int num_dims = 0,
                                 int num_symbols = 0, int num_results = 0);
 
   bool IsUndefined() const { return !affine_map_; }
+  /// Why the map is Undefined ("" when no reason was given, and for every
+  /// map that is not Undefined).
+  const std::string& undefined_reason() const { return undefined_reason_; }
   /// True when the domain is known to be empty (set by Simplify when a
   /// constraint or interval is infeasible, or by construction).
   bool IsKnownEmpty() const { return is_known_empty_; }
@@ -206,6 +211,7 @@ class IndexingMap {
   std::vector<RuntimeVar> runtime_vars_;
   std::vector<IndexingConstraint> constraints_;
   bool is_known_empty_ = false;
+  std::string undefined_reason_;  // only set on Undefined maps
 };
 
 /// Maps are equal when they have the same affine map (MLIR uniquing makes
@@ -243,7 +249,7 @@ H AbslHashValue(H h, const IndexingMap& map) {
 /// kept (second's rewritten in terms of first's results), and each result of
 /// `first` gets the constraint `result in second.dim_bound`. The result is
 /// not simplified: call Simplify(). Undefined or KnownEmpty inputs give
-/// Undefined / KnownEmpty.
+/// Undefined (the first Undefined input, with its reason) / KnownEmpty.
 IndexingMap ComposeIndexingMaps(const IndexingMap& first,
                                 const IndexingMap& second);
 

@@ -245,6 +245,14 @@ std::string JsonQuote(absl::string_view s) {
   return out;
 }
 
+std::ostream& operator<<(std::ostream& out, const IndexingMap& map) {
+  out << ToString(map);
+  if (map.IsUndefined() && !map.undefined_reason().empty()) {
+    out << " (" << map.undefined_reason() << ")";
+  }
+  return out;
+}
+
 std::string IndexingMapToJson(const IndexingMap& map) {
   std::string out = absl::StrCat("{\"text\": ", JsonQuote(ToString(map)));
   bool special = map.IsUndefined() || map.IsKnownEmpty();
@@ -290,9 +298,14 @@ std::string IndexingMapToJson(const IndexingMap& map) {
   }
   absl::StrAppend(&out, ", \"constraints\": [", absl::StrJoin(items, ", "),
                   "]");
+  absl::StrAppend(&out,
+                  ", \"undefined\": ", map.IsUndefined() ? "true" : "false");
+  if (map.IsUndefined() && !map.undefined_reason().empty()) {
+    absl::StrAppend(
+        &out, ", \"undefined_reason\": ", JsonQuote(map.undefined_reason()));
+  }
   absl::StrAppend(
-      &out, ", \"undefined\": ", map.IsUndefined() ? "true" : "false",
-      ", \"known_empty\": ", map.IsKnownEmpty() ? "true" : "false", "}");
+      &out, ", \"known_empty\": ", map.IsKnownEmpty() ? "true" : "false", "}");
   return out;
 }
 

@@ -1,6 +1,7 @@
 #ifndef XLA_INDEX_CORE_INDEXING_MAP_TEXT_H_
 #define XLA_INDEX_CORE_INDEXING_MAP_TEXT_H_
 
+#include <ostream>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -39,6 +40,12 @@ std::string AffineMapToString(mlir::AffineMap map);
 /// trailing newline. Special maps print as "UNDEFINED" and "KNOWN EMPTY".
 std::string ToString(const IndexingMap& map);
 
+/// Streams ToString(map) (as XLA's `operator<<` for IndexingMap does). An
+/// Undefined map with a reason prints "UNDEFINED (REASON)", e.g.
+/// "UNDEFINED (no indexing rule for opcode 'sort')"; ParseIndexingMap does
+/// not read the reason back.
+std::ostream& operator<<(std::ostream& out, const IndexingMap& map);
+
 /// Parses the format above and XLA's one-line form
 ///   (d0, d1)[s0]{rt0} -> (d0 + rt0, s0), domain: d0 in [0, 9], ...,
 ///   rt0 in [0, 3], d0 + s0 in [0, 5]
@@ -72,7 +79,9 @@ absl::StatusOr<mlir::AffineMap> ParseAffineMap(absl::string_view text,
 ///    "constraints": [{"expr": "d1 mod 2", "lo": 0, "hi": 0}],
 ///    "undefined": false, "known_empty": false}
 /// on one line, strings JSON-escaped. Special maps have "map": "" and empty
-/// arrays. A null runtime hlo prints "hlo": null.
+/// arrays; an Undefined map with a reason has one more key after
+/// "undefined": "undefined_reason": "no indexing rule for opcode 'sort'". A
+/// null runtime hlo prints "hlo": null.
 std::string IndexingMapToJson(const IndexingMap& map);
 
 /// `s` as a JSON string literal with quotes, escaping '"', '\\' and control

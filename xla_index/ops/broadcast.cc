@@ -60,7 +60,7 @@ HloInstructionIndexing ComputeOutputToInputBroadcastIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
   if (!IsValidBroadcast(instruction)) {
-    return UndefinedForEachOperand(instruction);
+    return AttributesDoNotFitEachOperand(instruction);
   }
   return OneMap(ComputeBroadcastIndexingMap(
       instruction->shape().dimensions(), instruction->dimensions(), context));
@@ -70,7 +70,7 @@ HloInstructionIndexing ComputeInputToOutputBroadcastIndexing(
     const HloInstruction* instruction, int64_t /*input_id*/,
     mlir::MLIRContext* context) {
   if (!IsValidBroadcast(instruction)) {
-    return UndefinedForEachOutput(instruction);
+    return AttributesDoNotFitEachOutput(instruction);
   }
   return OneMap(ComputeBroadcastInputToOutputIndexingMap(
       instruction->operand(0)->shape().dimensions(),

@@ -50,7 +50,7 @@ HloInstructionIndexing ComputeOutputToInputConcatenateIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
   if (!IsValidConcatenate(instruction)) {
-    return UndefinedForEachOperand(instruction);
+    return AttributesDoNotFitEachOperand(instruction);
   }
   const Shape& out = instruction->shape();
   const int64_t dim = instruction->dimension();
@@ -83,7 +83,7 @@ HloInstructionIndexing ComputeInputToOutputConcatenateIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
   if (!IsValidConcatenate(instruction)) {
-    return UndefinedForEachOutput(instruction);
+    return AttributesDoNotFitEachOutput(instruction);
   }
   const int64_t dim = instruction->dimension();
   int64_t offset = 0;

@@ -60,8 +60,8 @@ bool HasPermutedDimensionNumbers(const ConvolutionDimensionNumbers& dn,
          is_permutation(dn.kernel_spatial_dimensions,
                         dn.kernel_input_feature_dimension,
                         dn.kernel_output_feature_dimension) &&
-         is_permutation(dn.output_spatial_dimensions,
-                        dn.output_batch_dimension, dn.output_feature_dimension);
+         is_permutation(dn.output_spatial_dimensions, dn.output_batch_dimension,
+                        dn.output_feature_dimension);
 }
 
 // Group counts of at least 1 that divide the features and batches as XLA
@@ -139,7 +139,7 @@ HloInstructionIndexing ComputeOutputToInputConvolutionIndexing(
     mlir::MLIRContext* context) {
   std::optional<std::vector<WindowDimension>> window =
       GetConvolutionWindow(instruction);
-  if (!window.has_value()) return UndefinedForEachOperand(instruction);
+  if (!window.has_value()) return AttributesDoNotFitEachOperand(instruction);
   const Shape& out = instruction->shape();
   const Shape& lhs = instruction->operand(0)->shape();
   const Shape& rhs = instruction->operand(1)->shape();
@@ -204,7 +204,7 @@ HloInstructionIndexing ComputeInputToOutputConvolutionIndexing(
     mlir::MLIRContext* context) {
   std::optional<std::vector<WindowDimension>> window =
       GetConvolutionWindow(instruction);
-  if (!window.has_value()) return UndefinedForEachOutput(instruction);
+  if (!window.has_value()) return AttributesDoNotFitEachOutput(instruction);
   const Shape& out = instruction->shape();
   const Shape& lhs = instruction->operand(0)->shape();
   const Shape& rhs = instruction->operand(1)->shape();

@@ -94,7 +94,7 @@ HloInstructionIndexing ComputeOutputToInputDotIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
   std::optional<DotDimensionRoles> roles = GetDotDimensionRoles(instruction);
-  if (!roles.has_value()) return UndefinedForEachOperand(instruction);
+  if (!roles.has_value()) return AttributesDoNotFitEachOperand(instruction);
   const Shape& out = instruction->shape();
   const Shape& lhs = instruction->operand(0)->shape();
   const Shape& rhs = instruction->operand(1)->shape();
@@ -130,7 +130,7 @@ HloInstructionIndexing ComputeInputToOutputDotIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
   std::optional<DotDimensionRoles> roles = GetDotDimensionRoles(instruction);
-  if (!roles.has_value()) return UndefinedForEachOutput(instruction);
+  if (!roles.has_value()) return AttributesDoNotFitEachOutput(instruction);
   const Shape& lhs = instruction->operand(0)->shape();
   const Shape& rhs = instruction->operand(1)->shape();
   const DotDimensionNumbers& dn = instruction->dot_dimension_numbers();

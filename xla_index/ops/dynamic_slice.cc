@@ -70,7 +70,7 @@ HloInstructionIndexing ComputeOutputToInputDynamicSliceIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
   if (!IsValidDynamicSlice(instruction)) {
-    return UndefinedForEachOperand(instruction);
+    return AttributesDoNotFitEachOperand(instruction);
   }
   const Shape& out = instruction->shape();
   const Shape& in = instruction->operand(0)->shape();
@@ -98,7 +98,7 @@ HloInstructionIndexing ComputeInputToOutputDynamicSliceIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
   if (!IsValidDynamicSlice(instruction)) {
-    return UndefinedForEachOutput(instruction);
+    return AttributesDoNotFitEachOutput(instruction);
   }
   const Shape& out = instruction->shape();
   const Shape& in = instruction->operand(0)->shape();
@@ -145,7 +145,7 @@ HloInstructionIndexing ComputeOutputToInputDynamicUpdateSliceIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
   if (!IsValidDynamicUpdateSlice(instruction)) {
-    return UndefinedForEachOperand(instruction);
+    return AttributesDoNotFitEachOperand(instruction);
   }
   const Shape& out = instruction->shape();
   const Shape& update = instruction->operand(1)->shape();

@@ -53,12 +53,14 @@ bool AddsMinorDim(absl::Span<const int64_t> shorter,
 HloInstructionIndexing ComputeOutputToInputElementwiseIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
-  if (!AllArrays(instruction)) return UndefinedForEachOperand(instruction);
+  if (!AllArrays(instruction))
+    return AttributesDoNotFitEachOperand(instruction);
   absl::Span<const int64_t> out = instruction->shape().dimensions();
   HloInstructionIndexing indexing;
   for (const HloInstruction* operand : instruction->operands()) {
     absl::Span<const int64_t> in = operand->shape().dimensions();
-    IndexingMap map = IndexingMap::Undefined();
+    IndexingMap map =
+        IndexingMap::Undefined(AttributesDoNotFitReason(instruction));
     if (in == out) {
       map = CreateIdentityMap(out, context);
     } else if (in.empty()) {
@@ -83,7 +85,7 @@ HloInstructionIndexing ComputeOutputToInputElementwiseIndexing(
 HloInstructionIndexing ComputeInputToOutputElementwiseIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
-  if (!AllArrays(instruction)) return UndefinedForEachOutput(instruction);
+  if (!AllArrays(instruction)) return AttributesDoNotFitEachOutput(instruction);
   absl::Span<const int64_t> out = instruction->shape().dimensions();
   absl::Span<const int64_t> in =
       instruction->operand(input_id)->shape().dimensions();
@@ -98,7 +100,7 @@ HloInstructionIndexing ComputeInputToOutputElementwiseIndexing(
     exprs.push_back(getAffineSymbolExpr(0, context));
     return OneMap(MakeMap(in, {out.back()}, exprs, context));
   }
-  return UndefinedForEachOutput(instruction);
+  return AttributesDoNotFitEachOutput(instruction);
 }
 
 }  // namespace xla_index

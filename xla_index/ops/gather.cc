@@ -75,7 +75,8 @@ bool IsValidGather(const HloInstruction* gather) {
 HloInstructionIndexing ComputeOutputToInputGatherIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
-  if (!IsValidGather(instruction)) return UndefinedForEachOperand(instruction);
+  if (!IsValidGather(instruction))
+    return AttributesDoNotFitEachOperand(instruction);
   const Shape& out = instruction->shape();
   const Shape& operand = instruction->operand(0)->shape();
   const HloInstruction* indices = instruction->operand(1);

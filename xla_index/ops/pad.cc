@@ -86,7 +86,8 @@ bool IsValidPad(const HloInstruction* pad) {
 HloInstructionIndexing ComputeOutputToInputPadIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
-  if (!IsValidPad(instruction)) return UndefinedForEachOperand(instruction);
+  if (!IsValidPad(instruction))
+    return AttributesDoNotFitEachOperand(instruction);
   const Shape& out = instruction->shape();
   const Shape& in = instruction->operand(0)->shape();
   std::vector<PadDimension> padding;
@@ -101,9 +102,11 @@ HloInstructionIndexing ComputeOutputToInputPadIndexing(
 HloInstructionIndexing ComputeInputToOutputPadIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
-  if (!IsValidPad(instruction)) return UndefinedForEachOutput(instruction);
+  if (!IsValidPad(instruction))
+    return AttributesDoNotFitEachOutput(instruction);
   const Shape& out = instruction->shape();
-  if (input_id == 1) return OneMap(ScalarFeedsAllMap(out.dimensions(), context));
+  if (input_id == 1)
+    return OneMap(ScalarFeedsAllMap(out.dimensions(), context));
   const Shape& in = instruction->operand(0)->shape();
   const PaddingConfig& config = instruction->padding_config();
   std::vector<AffineExpr> exprs;

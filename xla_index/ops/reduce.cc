@@ -38,7 +38,8 @@ bool IsValidReduce(const HloInstruction* reduce) {
 HloInstructionIndexing ComputeOutputToInputReduceIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
-  if (!IsValidReduce(instruction)) return UndefinedForEachOperand(instruction);
+  if (!IsValidReduce(instruction))
+    return AttributesDoNotFitEachOperand(instruction);
   const int64_t count = instruction->operand_count() / 2;
   const Shape& in = instruction->operand(0)->shape();
   std::vector<int64_t> reduced = instruction->dimensions();
@@ -64,7 +65,8 @@ HloInstructionIndexing ComputeOutputToInputReduceIndexing(
 HloInstructionIndexing ComputeInputToOutputReduceIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
-  if (!IsValidReduce(instruction)) return UndefinedForEachOutput(instruction);
+  if (!IsValidReduce(instruction))
+    return AttributesDoNotFitEachOutput(instruction);
   const int64_t count = instruction->operand_count() / 2;
   const Shape& in = instruction->operand(0)->shape();
   std::vector<int64_t> reduced = instruction->dimensions();
@@ -77,10 +79,10 @@ HloInstructionIndexing ComputeInputToOutputReduceIndexing(
       out_dims.push_back(in.dimensions(d));
     }
   }
-  return SameMapForEachOutput(
-      instruction, input_id < count
-                       ? MakeMap(in.dimensions(), {}, exprs, context)
-                       : ScalarFeedsAllMap(out_dims, context));
+  return SameMapForEachOutput(instruction,
+                              input_id < count
+                                  ? MakeMap(in.dimensions(), {}, exprs, context)
+                                  : ScalarFeedsAllMap(out_dims, context));
 }
 
 }  // namespace xla_index

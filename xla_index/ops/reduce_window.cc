@@ -73,7 +73,7 @@ HloInstructionIndexing ComputeOutputToInputReduceWindowIndexing(
     mlir::MLIRContext* context) {
   std::optional<std::vector<WindowDimension>> window =
       GetReduceWindowWindow(instruction);
-  if (!window.has_value()) return UndefinedForEachOperand(instruction);
+  if (!window.has_value()) return AttributesDoNotFitEachOperand(instruction);
   const int64_t count = instruction->operand_count() / 2;
   const Shape& in = instruction->operand(0)->shape();
   const Shape& out = FirstOutput(instruction);
@@ -105,7 +105,7 @@ HloInstructionIndexing ComputeInputToOutputReduceWindowIndexing(
     mlir::MLIRContext* context) {
   std::optional<std::vector<WindowDimension>> window =
       GetReduceWindowWindow(instruction);
-  if (!window.has_value()) return UndefinedForEachOutput(instruction);
+  if (!window.has_value()) return AttributesDoNotFitEachOutput(instruction);
   const int64_t count = instruction->operand_count() / 2;
   const Shape& in = instruction->operand(0)->shape();
   const Shape& out = FirstOutput(instruction);

@@ -179,7 +179,8 @@ IndexingMap ComputeReshapeIndexingMap(absl::Span<const int64_t> input_dims,
                                       absl::Span<const int64_t> output_dims,
                                       mlir::MLIRContext* context) {
   if (Product(input_dims) != Product(output_dims) || Product(input_dims) < 0) {
-    return IndexingMap::Undefined();
+    return IndexingMap::Undefined(
+        "reshape: the element counts of the operand and the output differ");
   }
   IndexingMap map = IndexingMap::FromTensorSizes(
       ComputeReshapeAffineMap(input_dims, output_dims, context), output_dims,
@@ -193,15 +194,19 @@ IndexingMap ComputeBitcastIndexingMap(const Shape& input, const Shape& output,
   if (!input.IsArray() || !output.IsArray() ||
       Product(input.dimensions()) != Product(output.dimensions()) ||
       Product(input.dimensions()) < 0) {
-    return IndexingMap::Undefined();
+    return IndexingMap::Undefined(
+        "bitcast: the operand and the output are not arrays of equal element "
+        "count");
   }
   if ((input.has_layout() && !input.layout().tiles.empty()) ||
       (output.has_layout() && !output.layout().tiles.empty())) {
-    return IndexingMap::Undefined();
+    return IndexingMap::Undefined("bitcast: tiled layouts are not supported");
   }
   std::optional<std::vector<int64_t>> in_order = MajorToMinor(input);
   std::optional<std::vector<int64_t>> out_order = MajorToMinor(output);
-  if (!in_order || !out_order) return IndexingMap::Undefined();
+  if (!in_order || !out_order) {
+    return IndexingMap::Undefined("bitcast: a layout is not a permutation");
+  }
 
   // Output logical -> output physical: physical dim k is logical dim
   // out_order[k].
@@ -240,7 +245,7 @@ HloInstructionIndexing ComputeOutputToInputReshapeIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
   if (!AllArraysWithOperands(instruction, 1)) {
-    return UndefinedForEachOperand(instruction);
+    return AttributesDoNotFitEachOperand(instruction);
   }
   return OneMap(
       ComputeReshapeIndexingMap(instruction->operand(0)->shape().dimensions(),
@@ -251,7 +256,7 @@ HloInstructionIndexing ComputeInputToOutputReshapeIndexing(
     const HloInstruction* instruction, int64_t /*input_id*/,
     mlir::MLIRContext* context) {
   if (!AllArraysWithOperands(instruction, 1)) {
-    return UndefinedForEachOutput(instruction);
+    return AttributesDoNotFitEachOutput(instruction);
   }
   return OneMap(ComputeReshapeIndexingMap(
       instruction->shape().dimensions(),
@@ -262,7 +267,7 @@ HloInstructionIndexing ComputeOutputToInputBitcastIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
   if (!AllArraysWithOperands(instruction, 1)) {
-    return UndefinedForEachOperand(instruction);
+    return AttributesDoNotFitEachOperand(instruction);
   }
   return OneMap(ComputeBitcastIndexingMap(instruction->operand(0)->shape(),
                                           instruction->shape(), context));
@@ -272,7 +277,7 @@ HloInstructionIndexing ComputeInputToOutputBitcastIndexing(
     const HloInstruction* instruction, int64_t /*input_id*/,
     mlir::MLIRContext* context) {
   if (!AllArraysWithOperands(instruction, 1)) {
-    return UndefinedForEachOutput(instruction);
+    return AttributesDoNotFitEachOutput(instruction);
   }
   return OneMap(ComputeBitcastIndexingMap(
       instruction->shape(), instruction->operand(0)->shape(), context));

@@ -44,7 +44,8 @@ bool IsValidReverse(const HloInstruction* reverse) {
 HloInstructionIndexing ComputeOutputToInputReverseIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
-  if (!IsValidReverse(instruction)) return UndefinedForEachOperand(instruction);
+  if (!IsValidReverse(instruction))
+    return AttributesDoNotFitEachOperand(instruction);
   return OneMap(ReverseMap(instruction->shape().dimensions(),
                            instruction->dimensions(), context));
 }
@@ -52,7 +53,8 @@ HloInstructionIndexing ComputeOutputToInputReverseIndexing(
 HloInstructionIndexing ComputeInputToOutputReverseIndexing(
     const HloInstruction* instruction, int64_t /*input_id*/,
     mlir::MLIRContext* context) {
-  if (!IsValidReverse(instruction)) return UndefinedForEachOutput(instruction);
+  if (!IsValidReverse(instruction))
+    return AttributesDoNotFitEachOutput(instruction);
   return OneMap(ReverseMap(instruction->operand(0)->shape().dimensions(),
                            instruction->dimensions(), context));
 }

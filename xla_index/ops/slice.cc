@@ -46,7 +46,8 @@ bool IsValidSlice(const HloInstruction* slice) {
 HloInstructionIndexing ComputeOutputToInputSliceIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
-  if (!IsValidSlice(instruction)) return UndefinedForEachOperand(instruction);
+  if (!IsValidSlice(instruction))
+    return AttributesDoNotFitEachOperand(instruction);
   const Shape& out = instruction->shape();
   const std::vector<SliceDimension>& slice = instruction->slice();
   std::vector<AffineExpr> exprs;
@@ -60,7 +61,8 @@ HloInstructionIndexing ComputeOutputToInputSliceIndexing(
 HloInstructionIndexing ComputeInputToOutputSliceIndexing(
     const HloInstruction* instruction, int64_t /*input_id*/,
     mlir::MLIRContext* context) {
-  if (!IsValidSlice(instruction)) return UndefinedForEachOutput(instruction);
+  if (!IsValidSlice(instruction))
+    return AttributesDoNotFitEachOutput(instruction);
   const Shape& out = instruction->shape();
   const Shape& in = instruction->operand(0)->shape();
   const std::vector<SliceDimension>& slice = instruction->slice();

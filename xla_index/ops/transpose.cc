@@ -54,7 +54,7 @@ HloInstructionIndexing ComputeOutputToInputTransposeIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
   if (!IsValidTranspose(instruction)) {
-    return UndefinedForEachOperand(instruction);
+    return AttributesDoNotFitEachOperand(instruction);
   }
   return OneMap(ComputeTransposeIndexingMap(
       instruction->dimensions(), instruction->shape().dimensions(), context));
@@ -64,7 +64,7 @@ HloInstructionIndexing ComputeInputToOutputTransposeIndexing(
     const HloInstruction* instruction, int64_t /*input_id*/,
     mlir::MLIRContext* context) {
   if (!IsValidTranspose(instruction)) {
-    return UndefinedForEachOutput(instruction);
+    return AttributesDoNotFitEachOutput(instruction);
   }
   return OneMap(ComputeTransposeIndexingMap(
       InversePermutation(instruction->dimensions()),

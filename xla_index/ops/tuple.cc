@@ -30,9 +30,10 @@ HloInstructionIndexing OnlyEntry(int64_t count, int64_t id,
                                  mlir::MLIRContext* context) {
   HloInstructionIndexing indexing;
   indexing.indexing_maps.resize(count);
-  indexing.indexing_maps[id].Insert(element.IsArray()
-                                        ? CreateIdentityMap(element, context)
-                                        : IndexingMap::Undefined());
+  indexing.indexing_maps[id].Insert(
+      element.IsArray() ? CreateIdentityMap(element, context)
+                        : IndexingMap::Undefined("nested tuples are not "
+                                                 "supported"));
   return indexing;
 }
 
@@ -47,7 +48,8 @@ bool IsValidTuple(const HloInstruction* tuple) {
 HloInstructionIndexing ComputeOutputToInputTupleIndexing(
     const HloInstruction* instruction, int64_t output_id,
     mlir::MLIRContext* context) {
-  if (!IsValidTuple(instruction)) return UndefinedForEachOperand(instruction);
+  if (!IsValidTuple(instruction))
+    return AttributesDoNotFitEachOperand(instruction);
   return OnlyEntry(instruction->operand_count(), output_id,
                    instruction->operand(output_id)->shape(), context);
 }
@@ -55,7 +57,8 @@ HloInstructionIndexing ComputeOutputToInputTupleIndexing(
 HloInstructionIndexing ComputeInputToOutputTupleIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
-  if (!IsValidTuple(instruction)) return UndefinedForEachOutput(instruction);
+  if (!IsValidTuple(instruction))
+    return AttributesDoNotFitEachOutput(instruction);
   return OnlyEntry(instruction->operand_count(), input_id,
                    instruction->operand(input_id)->shape(), context);
 }
@@ -64,7 +67,7 @@ HloInstructionIndexing ComputeOutputToInputGetTupleElementIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
   if (!instruction->shape().IsArray() || instruction->operand_count() != 1) {
-    return UndefinedForEachOperand(instruction);
+    return AttributesDoNotFitEachOperand(instruction);
   }
   return OneMap(CreateIdentityMap(instruction->shape(), context));
 }
@@ -73,7 +76,7 @@ HloInstructionIndexing ComputeInputToOutputGetTupleElementIndexing(
     const HloInstruction* instruction, int64_t /*input_id*/,
     mlir::MLIRContext* context) {
   if (!instruction->shape().IsArray()) {
-    return UndefinedForEachOutput(instruction);
+    return AttributesDoNotFitEachOutput(instruction);
   }
   return OneMap(CreateIdentityMap(instruction->shape(), context));
 }
