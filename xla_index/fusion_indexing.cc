@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
@@ -189,9 +189,16 @@ std::vector<const HloInstruction*> AncestorsInPostOrder(
   return order;
 }
 
+// (output of the target, maps from one source to it), in output order.
+using SparseOutputMaps = std::vector<std::pair<int64_t, IndexingMapSet>>;
+
 // Per value, the maps from each source (by its index in the walk's source
-// list) to that value; ordered by source so that results are deterministic.
-using TaggedMaps = std::map<int64_t, IndexingMapSet>;
+// list) to that value. Each source's set is built independently, so the
+// order of sources does not matter.
+using TaggedMaps = absl::flat_hash_map<int64_t, IndexingMapSet>;
+// Node-based, so that an operand's maps stay in place while its user's
+// entries are added.
+using ValueMaps = absl::node_hash_map<Value, TaggedMaps>;
 
 // Forward step of WalkInputToOutput for operand `k` of `instruction`: every
 // source's maps to the operand, composed with the op's input-to-output rule
@@ -200,8 +207,7 @@ using TaggedMaps = std::map<int64_t, IndexingMapSet>;
 bool ComposeIntoOutputs(const HloInstruction* instruction, int64_t k,
                         const TaggedMaps& operand_maps,
                         const CompositionBound& bound,
-                        mlir::MLIRContext* context,
-                        absl::flat_hash_map<Value, TaggedMaps>& maps) {
+                        mlir::MLIRContext* context, ValueMaps& maps) {
   if (instruction->opcode() == HloOpcode::kGetTupleElement) {
     // The element's maps pass through unchanged.
     TaggedMaps& element = maps[Value{instruction, 0}];
@@ -209,16 +215,31 @@ bool ComposeIntoOutputs(const HloInstruction* instruction, int64_t k,
       element[source].InsertAll(set);
     return true;
   }
-  HloInstructionIndexing rule =
-      ComputeInputToOutputIndexing(instruction, k, context);
-  for (int64_t out = 0; out < static_cast<int64_t>(rule.indexing_maps.size());
-       ++out) {
-    if (rule.indexing_maps[out].empty()) continue;
+  // (output, the rule's maps from operand k to it), non-empty sets only.
+  SparseOutputMaps rule;
+  if (instruction->opcode() == HloOpcode::kTuple &&
+      instruction->shape().IsTuple() &&
+      static_cast<int64_t>(instruction->shape().tuple_shapes().size()) ==
+          instruction->operand_count()) {
+    // Operand k is output k, by the identity (the tuple rule of ops/). The
+    // rule lists all n outputs, all but one empty: n^2 for the whole tuple.
+    rule.push_back({k, IndexingMapSet{CreateIdentityMap(
+                           instruction->operand(k)->shape(), context)}});
+  } else {
+    HloInstructionIndexing dense =
+        ComputeInputToOutputIndexing(instruction, k, context);
+    for (int64_t out = 0;
+         out < static_cast<int64_t>(dense.indexing_maps.size()); ++out) {
+      if (dense.indexing_maps[out].empty()) continue;
+      rule.push_back({out, std::move(dense.indexing_maps[out])});
+    }
+  }
+  for (const auto& [out, rule_maps] : rule) {
     TaggedMaps& out_maps = maps[Value{instruction, out}];
     for (const auto& [source, source_maps] : operand_maps) {
       IndexingMapSet& set = out_maps[source];
       for (const IndexingMap& first : source_maps) {
-        for (const IndexingMap& second : rule.indexing_maps[out]) {
+        for (const IndexingMap& second : rule_maps) {
           if (!InsertBounded(set, Compose(first, second), bound)) return false;
         }
       }
@@ -232,13 +253,13 @@ bool ComposeIntoOutputs(const HloInstruction* instruction, int64_t k,
 // from each source that reaches it, so every instruction's rule is computed
 // once and the cost is the sum over instructions of the sources reaching
 // them, not sources x computation size. result[i][j]: maps from sources[i]
-// to output j of target. Returns the instruction whose maps outgrew a
-// failing bound through `exceeded`.
-std::vector<HloInstructionIndexing> WalkInputToOutput(
+// to output j of target, listed for the outputs it reaches only. Returns the
+// instruction whose maps outgrew a failing bound through `exceeded`.
+std::vector<SparseOutputMaps> WalkInputToOutput(
     absl::Span<const HloInstruction* const> sources,
     const HloInstruction* target, const CompositionBound& bound,
     mlir::MLIRContext* context, const HloInstruction** exceeded) {
-  absl::flat_hash_map<Value, TaggedMaps> maps;
+  ValueMaps maps;
   absl::flat_hash_set<const HloInstruction*> is_source;
   for (int64_t i = 0; i < static_cast<int64_t>(sources.size()); ++i) {
     is_source.insert(sources[i]);
@@ -249,30 +270,44 @@ std::vector<HloInstructionIndexing> WalkInputToOutput(
                            : IndexingMap::Undefined());
     }
   }
-  for (const HloInstruction* instruction : AncestorsInPostOrder(target)) {
-    // A source's own maps start at the identity (as when it is the only
-    // source, whatever it reads).
+  // A source's own maps start at the identity (as when it is the only
+  // source, whatever it reads).
+  std::vector<const HloInstruction*> order = AncestorsInPostOrder(target);
+  // Reads left per value: a value's maps are released after its last
+  // reader, so that a long computation holds only its frontier.
+  absl::flat_hash_map<Value, int64_t> reads_left;
+  for (const HloInstruction* instruction : order) {
+    if (is_source.contains(instruction)) continue;
+    for (int64_t k = 0; k < instruction->operand_count(); ++k) {
+      ++reads_left[OperandValue(instruction, k)];
+    }
+  }
+  for (const HloInstruction* instruction : order) {
     if (is_source.contains(instruction)) continue;
     for (int64_t k = 0; k < instruction->operand_count(); ++k) {
       auto found = maps.find(OperandValue(instruction, k));
       if (found == maps.end()) continue;
-      TaggedMaps operand_maps = found->second;
-      if (!ComposeIntoOutputs(instruction, k, operand_maps, bound, context,
+      if (!ComposeIntoOutputs(instruction, k, found->second, bound, context,
                               maps)) {
         *exceeded = instruction;
         return {};
       }
     }
+    for (int64_t k = 0; k < instruction->operand_count(); ++k) {
+      Value operand = OperandValue(instruction, k);
+      if (--reads_left[operand] == 0 && operand.first != target) {
+        maps.erase(operand);
+      }
+    }
   }
-  std::vector<HloInstructionIndexing> result(sources.size());
-  for (HloInstructionIndexing& indexing : result) {
-    indexing.indexing_maps.resize(OutputCount(target));
-  }
+  // Sparse per source: a tuple target has many outputs, each read by few
+  // sources, and sources x outputs empty sets would be quadratic.
+  std::vector<SparseOutputMaps> result(sources.size());
   for (int64_t out = 0; out < OutputCount(target); ++out) {
     auto found = maps.find(Value{target, out});
     if (found == maps.end()) continue;
     for (auto& [source, set] : found->second) {
-      result[source].indexing_maps[out] = std::move(set);
+      result[source].push_back({out, std::move(set)});
     }
   }
   return result;
@@ -340,16 +375,17 @@ HloInstructionIndexing ComputeInputToOutputIndexingThroughComputation(
     const HloComputation& /*computation*/, const HloInstruction* source,
     const HloInstruction* target, mlir::MLIRContext* context) {
   const HloInstruction* exceeded = nullptr;
-  std::vector<HloInstructionIndexing> result = WalkInputToOutput(
+  std::vector<SparseOutputMaps> walked = WalkInputToOutput(
       {source}, target, CompositionBound{}, context, &exceeded);
-  return std::move(result[0]);
+  HloInstructionIndexing result;
+  result.indexing_maps.resize(OutputCount(target));
+  for (auto& [out, set] : walked[0]) result.indexing_maps[out] = std::move(set);
+  return result;
 }
 
-absl::StatusOr<std::vector<HloInstructionIndexing>>
-ComputeParametersToOutputIndexing(const HloComputation& computation,
-                                  const HloInstruction* target,
-                                  const CompositionBound& bound,
-                                  mlir::MLIRContext* context) {
+absl::StatusOr<std::vector<IndexingMapSet>> ComputeParametersToOutputIndexing(
+    const HloComputation& computation, const HloInstruction* target,
+    const CompositionBound& bound, mlir::MLIRContext* context) {
   std::vector<HloInstruction*> parameters = computation.parameters();
   std::vector<const HloInstruction*> sources(parameters.size(), nullptr);
   for (const HloInstruction* parameter : parameters) {
@@ -366,12 +402,12 @@ ComputeParametersToOutputIndexing(const HloComputation& computation,
     numbers.push_back(k);
   }
   const HloInstruction* exceeded = nullptr;
-  std::vector<HloInstructionIndexing> walked =
+  std::vector<SparseOutputMaps> walked =
       WalkInputToOutput(present, target, bound, context, &exceeded);
   if (exceeded != nullptr) return TooManyMaps(exceeded, bound);
-  std::vector<HloInstructionIndexing> result(sources.size());
+  std::vector<IndexingMapSet> result(sources.size());
   for (size_t i = 0; i < numbers.size(); ++i) {
-    result[numbers[i]] = std::move(walked[i]);
+    for (const auto& [out, set] : walked[i]) result[numbers[i]].InsertAll(set);
   }
   return result;
 }

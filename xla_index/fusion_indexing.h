@@ -97,17 +97,16 @@ HloInstructionIndexing ComputeInputToOutputIndexingThroughComputation(
     const HloInstruction* target, mlir::MLIRContext* context);
 
 /// Input to output from every parameter of `computation` to `target` in one
-/// forward walk over what target reads: result[k] is
+/// forward walk over what target reads: result[k] is the union over target's
+/// outputs j (in order) of
 /// ComputeInputToOutputIndexingThroughComputation(computation, parameter k,
-/// target), at the cost of one walk, linear in the computation's size (times
-/// the parameters reaching each instruction) instead of parameters x size.
-/// Fails only when bound.fail and one instruction's maps from one parameter
-/// outgrow bound.max_maps.
-absl::StatusOr<std::vector<HloInstructionIndexing>>
-ComputeParametersToOutputIndexing(const HloComputation& computation,
-                                  const HloInstruction* target,
-                                  const CompositionBound& bound,
-                                  mlir::MLIRContext* context);
+/// target).indexing_maps[j], at the cost of one walk, linear in the
+/// computation's size (times the parameters reaching each instruction)
+/// instead of parameters x size. Fails only when bound.fail and one
+/// instruction's maps from one parameter outgrow bound.max_maps.
+absl::StatusOr<std::vector<IndexingMapSet>> ComputeParametersToOutputIndexing(
+    const HloComputation& computation, const HloInstruction* target,
+    const CompositionBound& bound, mlir::MLIRContext* context);
 
 /// Input-to-output of a fusion (or call) instruction for operand
 /// `input_id`: from the corresponding parameter to the root, per output.

@@ -89,12 +89,9 @@ absl::Status AnalyzeInputToOutput(const HloInstruction& instruction,
     }
     return absl::OkStatus();
   }
-  XI_ASSIGN_OR_RETURN(std::vector<HloInstructionIndexing> per_parameter,
+  XI_ASSIGN_OR_RETURN(result.indexing_maps,
                       ComputeParametersToOutputIndexing(
                           *instruction.parent(), &instruction, bound, context));
-  for (const HloInstructionIndexing& indexing : per_parameter) {
-    result.indexing_maps.push_back(MergeOutputs(indexing));
-  }
   return absl::OkStatus();
 }
 

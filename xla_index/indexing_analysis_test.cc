@@ -308,19 +308,21 @@ f {
 )");
   ASSERT_NE(root, nullptr);
   const HloComputation& computation = *root->parent();
-  absl::StatusOr<std::vector<HloInstructionIndexing>> all =
+  absl::StatusOr<std::vector<IndexingMapSet>> all =
       ComputeParametersToOutputIndexing(computation, root, CompositionBound{},
                                         &context_);
   ASSERT_TRUE(all.ok()) << all.status();
   ASSERT_EQ(all->size(), 3);
   for (int64_t k = 0; k < 3; ++k) {
-    EXPECT_EQ(Print((*all)[k]),
-              Print(ComputeInputToOutputIndexingThroughComputation(
-                  computation, computation.parameter(k), root, &context_)))
+    HloInstructionIndexing one = ComputeInputToOutputIndexingThroughComputation(
+        computation, computation.parameter(k), root, &context_);
+    ASSERT_EQ(one.indexing_maps.size(), 1);
+    EXPECT_EQ(Print(HloInstructionIndexing{{(*all)[k]}}), Print(one))
         << "parameter " << k;
   }
-  EXPECT_THAT(Print((*all)[2]), ElementsAre(IsEmpty()));
-  EXPECT_THAT(Print((*all)[1]), ElementsAre(ElementsAre(Text(R"(
+  EXPECT_TRUE((*all)[2].empty());
+  EXPECT_THAT(Print(HloInstructionIndexing{{(*all)[1]}}),
+              ElementsAre(ElementsAre(Text(R"(
 (d0, d1) -> (d1, d0)
 domain:
 d0 in [0, 7]
