@@ -86,14 +86,14 @@ IndexingMap Compose(const IndexingMap& first, const IndexingMap& second) {
 
 // Composes the consumer maps of output `out` of `instruction` with its
 // output-to-input rule into the maps of its operands: C (target -> output)
-// followed by P (output -> operand k) is target -> operand k. Returns false
-// when an operand's set outgrows a failing bound.
-bool ComposeIntoOperands(const HloInstruction* instruction, int64_t out,
-                         const IndexingMapSet& consumer_maps,
-                         const CompositionBound& bound,
-                         mlir::MLIRContext* context,
-                         absl::flat_hash_map<Value, IndexingMapSet>& maps) {
-  if (instruction->operand_count() == 0) return true;
+// followed by P (output -> operand k) is target -> operand k. Returns the
+// operand whose set outgrew a failing bound, else null.
+const HloInstruction* ComposeIntoOperands(
+    const HloInstruction* instruction, int64_t out,
+    const IndexingMapSet& consumer_maps, const CompositionBound& bound,
+    mlir::MLIRContext* context,
+    absl::flat_hash_map<Value, IndexingMapSet>& maps) {
+  if (instruction->operand_count() == 0) return nullptr;
   HloInstructionIndexing rule =
       ComputeOutputToInputIndexing(instruction, out, context);
   const int64_t operands = std::min<int64_t>(rule.indexing_maps.size(),
@@ -104,12 +104,12 @@ bool ComposeIntoOperands(const HloInstruction* instruction, int64_t out,
     for (const IndexingMap& consumer : consumer_maps) {
       for (const IndexingMap& producer : rule.indexing_maps[k]) {
         if (!InsertBounded(operand_maps, Compose(consumer, producer), bound)) {
-          return false;
+          return instruction->operand(k);
         }
       }
     }
   }
-  return true;
+  return nullptr;
 }
 
 // The walk behind ComputeGroupedOutputToInputIndexing: the maps from the
@@ -152,9 +152,9 @@ const HloInstruction* WalkOutputToInput(const HloComputation& computation,
       // All users come earlier in this order, so the set is final.
       IndexingMapSet consumer_maps = std::move(found->second);
       maps.erase(found);
-      if (!ComposeIntoOperands(instruction, out, consumer_maps, bound, context,
-                               maps)) {
-        return instruction;
+      if (const HloInstruction* exceeded = ComposeIntoOperands(
+              instruction, out, consumer_maps, bound, context, maps)) {
+        return exceeded;
       }
       if (OutputCount(instruction) == 1) {
         all_outputs = std::move(consumer_maps);
