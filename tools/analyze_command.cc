@@ -2,10 +2,13 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
 #include "hlo/module.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tools/file_io.h"
@@ -37,6 +40,31 @@ std::string ToJson(const HloInstruction& instruction,
   return json;
 }
 
+// --instruction=NAME: the entry computation's NAME first; else the one
+// computation that has NAME, or COMPUTATION.NAME (FindInstruction). A NAME
+// in several other computations is refused, listing them, rather than
+// picking one silently.
+absl::StatusOr<const HloInstruction*> ResolveInstruction(
+    const HloModule& module, absl::string_view name) {
+  const HloComputation* entry = module.entry_computation();
+  if (entry != nullptr && entry->GetInstruction(name) != nullptr) {
+    return entry->GetInstruction(name);
+  }
+  std::vector<std::string> holders;
+  for (const auto& computation : module.computations()) {
+    if (computation->GetInstruction(name) != nullptr) {
+      holders.push_back(computation->name());
+    }
+  }
+  if (holders.size() > 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", name,
+        "' is not in the entry computation and is ambiguous: ", "computations ",
+        absl::StrJoin(holders, ", "), " have it; write COMPUTATION.", name));
+  }
+  return FindInstruction(module, name);
+}
+
 }  // namespace
 
 absl::Status RunAnalyzeCommand(const CommandLine& command_line,
@@ -47,12 +75,12 @@ absl::Status RunAnalyzeCommand(const CommandLine& command_line,
     XI_ASSIGN_OR_RETURN(direction, ParseIndexingDirection(*name));
   }
   XI_ASSIGN_OR_RETURN(int64_t max_bytes, MaxInputBytes(command_line));
-  XI_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
-                      LoadHloModule(path, max_bytes));
+  XI_ASSIGN_OR_RETURN(LoadedHlo loaded, LoadHlo(path, max_bytes));
+  const HloModule* module = loaded.module.get();
   const HloInstruction* instruction = module->entry_computation()->root();
   if (std::optional<std::string> name = command_line.Get("instruction")) {
     absl::StatusOr<const HloInstruction*> found =
-        FindInstruction(*module, *name);
+        ResolveInstruction(*module, *name);
     if (!found.ok()) {
       return absl::Status(
           found.status().code(),
@@ -66,8 +94,21 @@ absl::Status RunAnalyzeCommand(const CommandLine& command_line,
   }
 
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  AnalyzedIndexing analyzed =
-      AnalyzeIndexing(*instruction, direction, &context);
+  // A full module gets the instruction's own operand maps (milliseconds on
+  // any model); a snippet, or --compose, the composition through its
+  // computation (indexing_analysis.h).
+  AnalyzeOptions options;
+  options.compose = !loaded.is_full_module || command_line.Has("compose");
+  absl::StatusOr<AnalyzedIndexing> result =
+      AnalyzeIndexing(*instruction, direction, options, &context);
+  if (!result.ok()) {
+    return absl::Status(
+        result.status().code(),
+        absl::StrCat(path, ": ", result.status().message(),
+                     loaded.is_full_module ? "; analyze without --compose"
+                                           : "; analyze a smaller snippet"));
+  }
+  const AnalyzedIndexing& analyzed = *result;
   if (command_line.Has("json")) {
     out << ToJson(*instruction, direction, analyzed.indexing) << "\n";
   } else {

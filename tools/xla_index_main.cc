@@ -29,7 +29,7 @@ namespace {
 constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
 
   analyze FILE.hlo [--direction=output-to-input|input-to-output]
-                   [--instruction=NAME] [--json]
+                   [--instruction=NAME] [--compose] [--json]
       indexing maps of the entry computation's root (or NAME), per operand;
       FILE may be a module, a computation or a list of instructions
   simplify MAP|- [--json] [--timing]
@@ -86,11 +86,11 @@ struct Subcommand {
 const std::vector<Subcommand>& Subcommands() {
   static const auto* subcommands = new std::vector<Subcommand>{
       {"analyze",
-       {"json", "direction", "instruction", "max-input-bytes"},
+       {"json", "direction", "instruction", "compose", "max-input-bytes"},
        1,
        "xla-index analyze FILE.hlo "
        "[--direction=output-to-input|input-to-output] [--instruction=NAME] "
-       "[--json]",
+       "[--compose] [--json]",
        RunAnalyzeCommand},
       {"simplify",
        {"json", "timing", "max-input-bytes"},

@@ -5,6 +5,11 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
+#include "absl/container/node_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "hlo/opcode.h"
 #include "hlo/shape.h"
 #include "xla_index/input_to_output_indexing.h"
@@ -51,16 +56,26 @@ class CallDepthGuard {
   bool TooDeep() const { return call_depth > kMaxCallDepth; }
 };
 
-// The most distinct maps one value may collect. Some graphs double the
-// access patterns at every level (a tower of concatenated slices of the
-// same value); past this bound the value's maps collapse to UNDEFINED, so
-// the analysis stays linear instead of exponential on such inputs.
-constexpr int64_t kMaxMapsPerValue = 512;
-
-void InsertBounded(IndexingMapSet& set, IndexingMap map) {
-  if (set.size() == 1 && set[0].IsUndefined()) return;
+// Inserts `map` into `set` under `bound`. Some graphs double the access
+// patterns at every level (a tower of concatenated slices of the same
+// value); past bound.max_maps the set collapses to UNDEFINED, so the walk
+// stays linear instead of exponential, or, when bound.fail, false is
+// returned and the caller stops the walk.
+bool InsertBounded(IndexingMapSet& set, IndexingMap map,
+                   const CompositionBound& bound) {
+  if (set.size() == 1 && set[0].IsUndefined()) return true;
   set.Insert(std::move(map));
-  if (set.size() > kMaxMapsPerValue) set = {IndexingMap::Undefined()};
+  if (set.size() <= bound.max_maps) return true;
+  if (bound.fail) return false;
+  set = {IndexingMap::Undefined()};
+  return true;
+}
+
+absl::Status TooManyMaps(const HloInstruction* instruction,
+                         const CompositionBound& bound) {
+  return absl::ResourceExhaustedError(
+      absl::StrCat("the maps of ", instruction->name(), " exceed ",
+                   bound.max_maps, " distinct maps"));
 }
 
 IndexingMap Compose(const IndexingMap& first, const IndexingMap& second) {
@@ -69,19 +84,53 @@ IndexingMap Compose(const IndexingMap& first, const IndexingMap& second) {
   return composed;
 }
 
+// Composes the consumer maps of output `out` of `instruction` with its
+// output-to-input rule into the maps of its operands: C (target -> output)
+// followed by P (output -> operand k) is target -> operand k. Returns the
+// operand whose set outgrew a failing bound, else null.
+const HloInstruction* ComposeIntoOperands(
+    const HloInstruction* instruction, int64_t out,
+    const IndexingMapSet& consumer_maps, const CompositionBound& bound,
+    mlir::MLIRContext* context,
+    absl::flat_hash_map<Value, IndexingMapSet>& maps) {
+  if (instruction->operand_count() == 0) return nullptr;
+  HloInstructionIndexing rule =
+      ComputeOutputToInputIndexing(instruction, out, context);
+  const int64_t operands = std::min<int64_t>(rule.indexing_maps.size(),
+                                             instruction->operand_count());
+  for (int64_t k = 0; k < operands; ++k) {
+    if (rule.indexing_maps[k].empty()) continue;
+    IndexingMapSet& operand_maps = maps[OperandValue(instruction, k)];
+    for (const IndexingMap& consumer : consumer_maps) {
+      for (const IndexingMap& producer : rule.indexing_maps[k]) {
+        if (!InsertBounded(operand_maps, Compose(consumer, producer), bound)) {
+          return instruction->operand(k);
+        }
+      }
+    }
+  }
+  return nullptr;
+}
+
 // The walk behind ComputeGroupedOutputToInputIndexing: the maps from the
 // target to each instruction are handed to `done(instruction, maps)` once
 // all its users have been processed, and then released, so that a long
-// fusion holds only the maps of its frontier.
+// fusion holds only the maps of its frontier. Each instruction is composed
+// once, with the deduplicated set of all its consumers' maps, so the cost is
+// linear in the computation's size times the distinct maps per value (never
+// once per path). Returns the instruction whose maps outgrew a failing
+// bound, else null.
 template <typename Done>
-void WalkOutputToInput(const HloComputation& computation,
-                       const HloInstruction* target, int64_t output_id,
-                       mlir::MLIRContext* context, Done done) {
+const HloInstruction* WalkOutputToInput(const HloComputation& computation,
+                                        const HloInstruction* target,
+                                        int64_t output_id,
+                                        const CompositionBound& bound,
+                                        mlir::MLIRContext* context, Done done) {
   absl::flat_hash_map<Value, IndexingMapSet> maps;
   // A tuple target: output k is its operand k.
   Value start{target, output_id};
   if (target->opcode() == HloOpcode::kTuple) {
-    if (output_id < 0 || output_id >= target->operand_count()) return;
+    if (output_id < 0 || output_id >= target->operand_count()) return nullptr;
     done(target, IndexingMapSet{CreateIdentityMap(
                      target->operand(output_id)->shape(), context)});
     start = {target->operand(output_id), 0};
@@ -89,7 +138,7 @@ void WalkOutputToInput(const HloComputation& computation,
   const Shape* start_shape = OutputShape(start.first, start.second);
   if (start_shape == nullptr || !start_shape->IsArray()) {
     done(start.first, IndexingMapSet{IndexingMap::Undefined()});
-    return;
+    return nullptr;
   }
   maps[start].Insert(CreateIdentityMap(*start_shape, context));
 
@@ -103,20 +152,9 @@ void WalkOutputToInput(const HloComputation& computation,
       // All users come earlier in this order, so the set is final.
       IndexingMapSet consumer_maps = std::move(found->second);
       maps.erase(found);
-      if (instruction->operand_count() > 0) {
-        HloInstructionIndexing rule =
-            ComputeOutputToInputIndexing(instruction, out, context);
-        const int64_t operands = std::min<int64_t>(
-            rule.indexing_maps.size(), instruction->operand_count());
-        for (int64_t k = 0; k < operands; ++k) {
-          if (rule.indexing_maps[k].empty()) continue;
-          IndexingMapSet& operand_maps = maps[OperandValue(instruction, k)];
-          for (const IndexingMap& consumer : consumer_maps) {
-            for (const IndexingMap& producer : rule.indexing_maps[k]) {
-              InsertBounded(operand_maps, Compose(consumer, producer));
-            }
-          }
-        }
+      if (const HloInstruction* exceeded = ComposeIntoOperands(
+              instruction, out, consumer_maps, bound, context, maps)) {
+        return exceeded;
       }
       if (OutputCount(instruction) == 1) {
         all_outputs = std::move(consumer_maps);
@@ -126,6 +164,153 @@ void WalkOutputToInput(const HloComputation& computation,
     }
     if (!all_outputs.empty()) done(instruction, std::move(all_outputs));
   }
+  return nullptr;
+}
+
+// The instructions of `target`'s computation that it reads, itself
+// included, operands before users (an iterative depth-first post-order, so
+// deep chains do not exhaust the stack).
+std::vector<const HloInstruction*> AncestorsInPostOrder(
+    const HloInstruction* target) {
+  std::vector<const HloInstruction*> order;
+  absl::flat_hash_set<const HloInstruction*> visited = {target};
+  // (instruction, index of the next operand to visit)
+  std::vector<std::pair<const HloInstruction*, int64_t>> stack = {{target, 0}};
+  while (!stack.empty()) {
+    auto& [instruction, next] = stack.back();
+    if (next < instruction->operand_count()) {
+      const HloInstruction* operand = instruction->operand(next++);
+      if (visited.insert(operand).second) stack.push_back({operand, 0});
+      continue;
+    }
+    order.push_back(instruction);
+    stack.pop_back();
+  }
+  return order;
+}
+
+// (output of the target, maps from one source to it), in output order.
+using SparseOutputMaps = std::vector<std::pair<int64_t, IndexingMapSet>>;
+
+// Per value, the maps from each source (by its index in the walk's source
+// list) to that value. Each source's set is built independently, so the
+// order of sources does not matter.
+using TaggedMaps = absl::flat_hash_map<int64_t, IndexingMapSet>;
+// Node-based, so that an operand's maps stay in place while its user's
+// entries are added.
+using ValueMaps = absl::node_hash_map<Value, TaggedMaps>;
+
+// Forward step of WalkInputToOutput for operand `k` of `instruction`: every
+// source's maps to the operand, composed with the op's input-to-output rule
+// (computed once per operand, not once per source). Returns false when a set
+// outgrows a failing bound.
+bool ComposeIntoOutputs(const HloInstruction* instruction, int64_t k,
+                        const TaggedMaps& operand_maps,
+                        const CompositionBound& bound,
+                        mlir::MLIRContext* context, ValueMaps& maps) {
+  if (instruction->opcode() == HloOpcode::kGetTupleElement) {
+    // The element's maps pass through unchanged.
+    TaggedMaps& element = maps[Value{instruction, 0}];
+    for (const auto& [source, set] : operand_maps)
+      element[source].InsertAll(set);
+    return true;
+  }
+  // (output, the rule's maps from operand k to it), non-empty sets only.
+  SparseOutputMaps rule;
+  if (instruction->opcode() == HloOpcode::kTuple &&
+      instruction->shape().IsTuple() &&
+      static_cast<int64_t>(instruction->shape().tuple_shapes().size()) ==
+          instruction->operand_count()) {
+    // Operand k is output k, by the identity (the tuple rule of ops/). The
+    // rule lists all n outputs, all but one empty: n^2 for the whole tuple.
+    rule.push_back({k, IndexingMapSet{CreateIdentityMap(
+                           instruction->operand(k)->shape(), context)}});
+  } else {
+    HloInstructionIndexing dense =
+        ComputeInputToOutputIndexing(instruction, k, context);
+    for (int64_t out = 0;
+         out < static_cast<int64_t>(dense.indexing_maps.size()); ++out) {
+      if (dense.indexing_maps[out].empty()) continue;
+      rule.push_back({out, std::move(dense.indexing_maps[out])});
+    }
+  }
+  for (const auto& [out, rule_maps] : rule) {
+    TaggedMaps& out_maps = maps[Value{instruction, out}];
+    for (const auto& [source, source_maps] : operand_maps) {
+      IndexingMapSet& set = out_maps[source];
+      for (const IndexingMap& first : source_maps) {
+        for (const IndexingMap& second : rule_maps) {
+          if (!InsertBounded(set, Compose(first, second), bound)) return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+// Input to output from every one of `sources` to `target` in one forward
+// walk over the instructions that target reads: each value carries the maps
+// from each source that reaches it, so every instruction's rule is computed
+// once and the cost is the sum over instructions of the sources reaching
+// them, not sources x computation size. result[i][j]: maps from sources[i]
+// to output j of target, listed for the outputs it reaches only. Returns the
+// instruction whose maps outgrew a failing bound through `exceeded`.
+std::vector<SparseOutputMaps> WalkInputToOutput(
+    absl::Span<const HloInstruction* const> sources,
+    const HloInstruction* target, const CompositionBound& bound,
+    mlir::MLIRContext* context, const HloInstruction** exceeded) {
+  ValueMaps maps;
+  absl::flat_hash_set<const HloInstruction*> is_source;
+  for (int64_t i = 0; i < static_cast<int64_t>(sources.size()); ++i) {
+    is_source.insert(sources[i]);
+    for (int64_t out = 0; out < OutputCount(sources[i]); ++out) {
+      const Shape* shape = OutputShape(sources[i], out);
+      maps[Value{sources[i], out}][i].Insert(
+          shape->IsArray() ? CreateIdentityMap(*shape, context)
+                           : IndexingMap::Undefined());
+    }
+  }
+  // A source's own maps start at the identity (as when it is the only
+  // source, whatever it reads).
+  std::vector<const HloInstruction*> order = AncestorsInPostOrder(target);
+  // Reads left per value: a value's maps are released after its last
+  // reader, so that a long computation holds only its frontier.
+  absl::flat_hash_map<Value, int64_t> reads_left;
+  for (const HloInstruction* instruction : order) {
+    if (is_source.contains(instruction)) continue;
+    for (int64_t k = 0; k < instruction->operand_count(); ++k) {
+      ++reads_left[OperandValue(instruction, k)];
+    }
+  }
+  for (const HloInstruction* instruction : order) {
+    if (is_source.contains(instruction)) continue;
+    for (int64_t k = 0; k < instruction->operand_count(); ++k) {
+      auto found = maps.find(OperandValue(instruction, k));
+      if (found == maps.end()) continue;
+      if (!ComposeIntoOutputs(instruction, k, found->second, bound, context,
+                              maps)) {
+        *exceeded = instruction;
+        return {};
+      }
+    }
+    for (int64_t k = 0; k < instruction->operand_count(); ++k) {
+      Value operand = OperandValue(instruction, k);
+      if (--reads_left[operand] == 0 && operand.first != target) {
+        maps.erase(operand);
+      }
+    }
+  }
+  // Sparse per source: a tuple target has many outputs, each read by few
+  // sources, and sources x outputs empty sets would be quadratic.
+  std::vector<SparseOutputMaps> result(sources.size());
+  for (int64_t out = 0; out < OutputCount(target); ++out) {
+    auto found = maps.find(Value{target, out});
+    if (found == maps.end()) continue;
+    for (auto& [source, set] : found->second) {
+      result[source].push_back({out, std::move(set)});
+    }
+  }
+  return result;
 }
 
 }  // namespace
@@ -135,29 +320,39 @@ GroupedIndexingMaps ComputeGroupedOutputToInputIndexing(
     int64_t output_id, mlir::MLIRContext* context) {
   GroupedIndexingMaps grouped;
   WalkOutputToInput(
-      computation, target, output_id, context,
+      computation, target, output_id, CompositionBound{}, context,
       [&](const HloInstruction* instruction, IndexingMapSet maps) {
         grouped[instruction].InsertAll(maps);
       });
   return grouped;
 }
 
-HloInstructionIndexing ComputeComputationOutputToInputIndexing(
+absl::StatusOr<HloInstructionIndexing> ComputeComputationOutputToInputIndexing(
     const HloComputation& computation, const HloInstruction* target,
-    int64_t output_id, mlir::MLIRContext* context) {
+    int64_t output_id, const CompositionBound& bound,
+    mlir::MLIRContext* context) {
   const int64_t parameter_count =
       static_cast<int64_t>(computation.parameters().size());
   HloInstructionIndexing indexing;
   indexing.indexing_maps.resize(parameter_count);
-  WalkOutputToInput(
-      computation, target, output_id, context,
+  const HloInstruction* exceeded = WalkOutputToInput(
+      computation, target, output_id, bound, context,
       [&](const HloInstruction* instruction, IndexingMapSet maps) {
         if (instruction->opcode() != HloOpcode::kParameter) return;
         int64_t number = instruction->parameter_number();
         if (number < 0 || number >= parameter_count) return;
         indexing.indexing_maps[number].InsertAll(maps);
       });
+  if (exceeded != nullptr) return TooManyMaps(exceeded, bound);
   return indexing;
+}
+
+HloInstructionIndexing ComputeComputationOutputToInputIndexing(
+    const HloComputation& computation, const HloInstruction* target,
+    int64_t output_id, mlir::MLIRContext* context) {
+  // The default bound collapses instead of failing.
+  return *ComputeComputationOutputToInputIndexing(
+      computation, target, output_id, CompositionBound{}, context);
 }
 
 HloInstructionIndexing ComputeOutputToInputFusionIndexing(
@@ -175,52 +370,44 @@ HloInstructionIndexing ComputeOutputToInputFusionIndexing(
   return indexing;
 }
 
+// The walk follows target's operands, which are in its computation.
 HloInstructionIndexing ComputeInputToOutputIndexingThroughComputation(
-    const HloComputation& computation, const HloInstruction* source,
+    const HloComputation& /*computation*/, const HloInstruction* source,
     const HloInstruction* target, mlir::MLIRContext* context) {
+  const HloInstruction* exceeded = nullptr;
+  std::vector<SparseOutputMaps> walked = WalkInputToOutput(
+      {source}, target, CompositionBound{}, context, &exceeded);
   HloInstructionIndexing result;
   result.indexing_maps.resize(OutputCount(target));
-  absl::flat_hash_map<Value, IndexingMapSet> maps;
-  for (int64_t out = 0; out < OutputCount(source); ++out) {
-    const Shape* shape = OutputShape(source, out);
-    maps[Value{source, out}].Insert(shape->IsArray()
-                                        ? CreateIdentityMap(*shape, context)
-                                        : IndexingMap::Undefined());
+  for (auto& [out, set] : walked[0]) result.indexing_maps[out] = std::move(set);
+  return result;
+}
+
+absl::StatusOr<std::vector<IndexingMapSet>> ComputeParametersToOutputIndexing(
+    const HloComputation& computation, const HloInstruction* target,
+    const CompositionBound& bound, mlir::MLIRContext* context) {
+  std::vector<HloInstruction*> parameters = computation.parameters();
+  std::vector<const HloInstruction*> sources(parameters.size(), nullptr);
+  for (const HloInstruction* parameter : parameters) {
+    int64_t number = parameter->parameter_number();
+    if (number < 0 || number >= static_cast<int64_t>(sources.size())) continue;
+    sources[number] = parameter;
   }
-  std::vector<HloInstruction*> post_order = computation.PostOrder();
-  bool after_source = false;
-  for (const HloInstruction* instruction : post_order) {
-    if (instruction == source) {
-      after_source = true;
-      continue;
-    }
-    if (!after_source) continue;
-    for (int64_t k = 0; k < instruction->operand_count(); ++k) {
-      auto found = maps.find(OperandValue(instruction, k));
-      if (found == maps.end()) continue;
-      IndexingMapSet source_maps = found->second;
-      if (instruction->opcode() == HloOpcode::kGetTupleElement) {
-        // The element's maps pass through unchanged.
-        maps[Value{instruction, 0}].InsertAll(source_maps);
-        continue;
-      }
-      HloInstructionIndexing rule =
-          ComputeInputToOutputIndexing(instruction, k, context);
-      for (int64_t out = 0;
-           out < static_cast<int64_t>(rule.indexing_maps.size()); ++out) {
-        if (rule.indexing_maps[out].empty()) continue;
-        IndexingMapSet& out_maps = maps[Value{instruction, out}];
-        for (const IndexingMap& first : source_maps) {
-          for (const IndexingMap& second : rule.indexing_maps[out]) {
-            InsertBounded(out_maps, Compose(first, second));
-          }
-        }
-      }
-    }
+  // A gap in the numbering (a snippet) leaves that parameter without maps.
+  std::vector<const HloInstruction*> present;
+  std::vector<int64_t> numbers;
+  for (int64_t k = 0; k < static_cast<int64_t>(sources.size()); ++k) {
+    if (sources[k] == nullptr) continue;
+    present.push_back(sources[k]);
+    numbers.push_back(k);
   }
-  for (int64_t out = 0; out < OutputCount(target); ++out) {
-    auto found = maps.find(Value{target, out});
-    if (found != maps.end()) result.indexing_maps[out] = found->second;
+  const HloInstruction* exceeded = nullptr;
+  std::vector<SparseOutputMaps> walked =
+      WalkInputToOutput(present, target, bound, context, &exceeded);
+  if (exceeded != nullptr) return TooManyMaps(exceeded, bound);
+  std::vector<IndexingMapSet> result(sources.size());
+  for (size_t i = 0; i < numbers.size(); ++i) {
+    for (const auto& [out, set] : walked[i]) result[numbers[i]].InsertAll(set);
   }
   return result;
 }

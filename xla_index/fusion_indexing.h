@@ -21,20 +21,37 @@
 //
 // whereas two different transpose chains that compose to the same map give
 // one map. Input to output walks the other way with the input-to-output
-// rules. A value that collects more than 512 distinct maps (possible only
-// when access patterns multiply at every level, e.g. towers of
-// concatenated slices) gets UNDEFINED instead, keeping the walk linear.
+// rules. Both walks compose each instruction once with the deduplicated
+// maps of all its consumers (output to input) or of all the sources that
+// reach it (input to output), so their cost is linear in the computation's
+// size times the distinct maps per value, never once per path. A value that
+// collects more than 512 distinct maps (possible only when access patterns
+// multiply at every level, e.g. towers of concatenated slices) gets
+// UNDEFINED instead, keeping the walk linear; the CompositionBound variants
+// can fail at a lower bound instead (`xla-index analyze`).
 
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
 #include "hlo/instruction.h"
 #include "hlo/module.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/instruction_indexing.h"
 
 namespace xla_index {
+
+/// What a composition does with a value whose distinct maps outgrow a bound.
+struct CompositionBound {
+  /// The most distinct maps one value (instruction output) may collect.
+  int64_t max_maps = 512;
+  /// Past max_maps: true, the composition fails (ResourceExhausted "the maps
+  /// of NAME exceed N distinct maps"); false, the value's maps collapse to
+  /// UNDEFINED and the composition goes on.
+  bool fail = false;
+};
 
 /// Maps from the output of a target instruction to each instruction of the
 /// computation that it reads (directly or through others), keyed by that
@@ -56,6 +73,13 @@ HloInstructionIndexing ComputeComputationOutputToInputIndexing(
     const HloComputation& computation, const HloInstruction* target,
     int64_t output_id, mlir::MLIRContext* context);
 
+/// The same under `bound`: fails only when bound.fail and one instruction's
+/// maps outgrow bound.max_maps.
+absl::StatusOr<HloInstructionIndexing> ComputeComputationOutputToInputIndexing(
+    const HloComputation& computation, const HloInstruction* target,
+    int64_t output_id, const CompositionBound& bound,
+    mlir::MLIRContext* context);
+
 /// Output-to-input maps of a fusion (or call) instruction: its called
 /// computation's root analyzed per parameter, which is per operand of the
 /// instruction. UNDEFINED for every operand when the computation is missing.
@@ -71,6 +95,18 @@ HloInstructionIndexing ComputeOutputToInputFusionIndexing(
 HloInstructionIndexing ComputeInputToOutputIndexingThroughComputation(
     const HloComputation& computation, const HloInstruction* source,
     const HloInstruction* target, mlir::MLIRContext* context);
+
+/// Input to output from every parameter of `computation` to `target` in one
+/// forward walk over what target reads: result[k] is the union over target's
+/// outputs j (in order) of
+/// ComputeInputToOutputIndexingThroughComputation(computation, parameter k,
+/// target).indexing_maps[j], at the cost of one walk, linear in the
+/// computation's size (times the parameters reaching each instruction)
+/// instead of parameters x size. Fails only when bound.fail and one
+/// instruction's maps from one parameter outgrow bound.max_maps.
+absl::StatusOr<std::vector<IndexingMapSet>> ComputeParametersToOutputIndexing(
+    const HloComputation& computation, const HloInstruction* target,
+    const CompositionBound& bound, mlir::MLIRContext* context);
 
 /// Input-to-output of a fusion (or call) instruction for operand
 /// `input_id`: from the corresponding parameter to the root, per output.

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "hlo/module.h"
 #include "hlo/opcode.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -46,56 +47,92 @@ absl::StatusOr<IndexingDirection> ParseIndexingDirection(
                    "', expected output-to-input or input-to-output"));
 }
 
-AnalyzedIndexing AnalyzeIndexing(const HloInstruction& instruction,
-                                 IndexingDirection direction,
-                                 mlir::MLIRContext* context) {
+namespace {
+
+// Output to input: per output of `instruction` (one unless it returns a
+// tuple), its own rule or the composition through its computation, merged
+// per operand.
+absl::Status AnalyzeOutputToInput(const HloInstruction& instruction,
+                                  bool compose, const CompositionBound& bound,
+                                  mlir::MLIRContext* context,
+                                  HloInstructionIndexing& result) {
+  for (int64_t out = 0; out < OutputCount(&instruction); ++out) {
+    HloInstructionIndexing one;
+    if (compose) {
+      XI_ASSIGN_OR_RETURN(
+          one, ComputeComputationOutputToInputIndexing(
+                   *instruction.parent(), &instruction, out, bound, context));
+    } else {
+      one = ComputeOutputToInputIndexing(&instruction, out, context);
+    }
+    if (result.indexing_maps.size() < one.indexing_maps.size()) {
+      result.indexing_maps.resize(one.indexing_maps.size());
+    }
+    for (size_t k = 0; k < one.indexing_maps.size(); ++k) {
+      result.indexing_maps[k].InsertAll(one.indexing_maps[k]);
+    }
+  }
+  if (!compose) result.indexing_maps.resize(instruction.operand_count());
+  return absl::OkStatus();
+}
+
+// Input to output: per operand (own rule) or per parameter of the
+// computation (one forward walk for all parameters), outputs merged.
+absl::Status AnalyzeInputToOutput(const HloInstruction& instruction,
+                                  bool compose, const CompositionBound& bound,
+                                  mlir::MLIRContext* context,
+                                  HloInstructionIndexing& result) {
+  if (!compose) {
+    for (int64_t k = 0; k < instruction.operand_count(); ++k) {
+      result.indexing_maps.push_back(
+          MergeOutputs(ComputeInputToOutputIndexing(&instruction, k, context)));
+    }
+    return absl::OkStatus();
+  }
+  XI_ASSIGN_OR_RETURN(result.indexing_maps,
+                      ComputeParametersToOutputIndexing(
+                          *instruction.parent(), &instruction, bound, context));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<AnalyzedIndexing> Analyze(const HloInstruction& instruction,
+                                         IndexingDirection direction,
+                                         bool compose_requested,
+                                         const CompositionBound& bound,
+                                         mlir::MLIRContext* context) {
   AnalyzedIndexing result;
-  const HloComputation* computation = instruction.parent();
-  const bool compose =
-      computation != nullptr && instruction.opcode() != HloOpcode::kFusion &&
-      instruction.opcode() != HloOpcode::kCall && !ReadsOnlyLeaves(instruction);
+  const bool compose = compose_requested && instruction.parent() != nullptr &&
+                       instruction.opcode() != HloOpcode::kFusion &&
+                       instruction.opcode() != HloOpcode::kCall &&
+                       !ReadsOnlyLeaves(instruction);
   result.operand_kind =
       compose ? AnalyzedIndexing::OperandKind::kComputationParameter
               : AnalyzedIndexing::OperandKind::kInstructionOperand;
-
   if (direction == IndexingDirection::kOutputToInput) {
-    for (int64_t out = 0; out < OutputCount(&instruction); ++out) {
-      HloInstructionIndexing one =
-          compose ? ComputeComputationOutputToInputIndexing(
-                        *computation, &instruction, out, context)
-                  : ComputeOutputToInputIndexing(&instruction, out, context);
-      if (result.indexing.indexing_maps.size() < one.indexing_maps.size()) {
-        result.indexing.indexing_maps.resize(one.indexing_maps.size());
-      }
-      for (size_t k = 0; k < one.indexing_maps.size(); ++k) {
-        result.indexing.indexing_maps[k].InsertAll(one.indexing_maps[k]);
-      }
-    }
-    if (!compose) {
-      result.indexing.indexing_maps.resize(instruction.operand_count());
-    }
-    return result;
-  }
-
-  if (compose) {
-    std::vector<HloInstruction*> parameters = computation->parameters();
-    result.indexing.indexing_maps.resize(parameters.size());
-    for (const HloInstruction* parameter : parameters) {
-      int64_t number = parameter->parameter_number();
-      if (number < 0 || number >= static_cast<int64_t>(parameters.size())) {
-        continue;
-      }
-      result.indexing.indexing_maps[number] =
-          MergeOutputs(ComputeInputToOutputIndexingThroughComputation(
-              *computation, parameter, &instruction, context));
-    }
-    return result;
-  }
-  for (int64_t k = 0; k < instruction.operand_count(); ++k) {
-    result.indexing.indexing_maps.push_back(
-        MergeOutputs(ComputeInputToOutputIndexing(&instruction, k, context)));
+    XI_RETURN_IF_ERROR(AnalyzeOutputToInput(instruction, compose, bound,
+                                            context, result.indexing));
+  } else {
+    XI_RETURN_IF_ERROR(AnalyzeInputToOutput(instruction, compose, bound,
+                                            context, result.indexing));
   }
   return result;
+}
+
+}  // namespace
+
+absl::StatusOr<AnalyzedIndexing> AnalyzeIndexing(
+    const HloInstruction& instruction, IndexingDirection direction,
+    const AnalyzeOptions& options, mlir::MLIRContext* context) {
+  return Analyze(instruction, direction, options.compose,
+                 CompositionBound{options.max_maps, /*fail=*/true}, context);
+}
+
+AnalyzedIndexing AnalyzeIndexing(const HloInstruction& instruction,
+                                 IndexingDirection direction,
+                                 mlir::MLIRContext* context) {
+  // The default bound collapses to UNDEFINED instead of failing.
+  return *Analyze(instruction, direction, /*compose=*/true, CompositionBound{},
+                  context);
 }
 
 }  // namespace xla_index

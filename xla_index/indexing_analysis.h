@@ -51,18 +51,49 @@ struct AnalyzedIndexing {
   HloInstructionIndexing indexing;
 };
 
+/// The most distinct maps one instruction may collect while `analyze`
+/// composes through a computation; past it the analysis fails instead of
+/// running for minutes.
+inline constexpr int64_t kMaxAnalyzedMapsPerInstruction = 256;
+
+/// How AnalyzeIndexing treats an instruction that is not a fusion.
+struct AnalyzeOptions {
+  /// true: compose it back through everything it reads in its computation
+  /// (operand K is the computation's parameter K); false: its own per-op
+  /// rule, per operand (XLA's ComputeOutputToInputIndexing), which costs
+  /// milliseconds on any model.
+  bool compose = true;
+  /// While composing, the most distinct maps per instruction; past it
+  /// AnalyzeIndexing fails with ResourceExhausted naming the instruction.
+  int64_t max_maps = kMaxAnalyzedMapsPerInstruction;
+};
+
 /// The indexing `xla-index analyze` prints for `instruction`:
 ///  - a fusion (or call) is analyzed through its called computation, per
 ///    operand;
-///  - an instruction that reads only parameters and constants (or nothing)
-///    gets its own per-op rule, per operand, so the single-op examples of
-///    XLA's indexing-analysis documentation keep their operand numbers
-///    (e.g. reduce's init constants);
+///  - an instruction that reads only parameters and constants (or nothing),
+///    or any instruction when !options.compose, gets its own per-op rule,
+///    per operand, so the single-op examples of XLA's indexing-analysis
+///    documentation keep their operand numbers (e.g. reduce's init
+///    constants);
 ///  - any other instruction is composed back through everything it reads in
 ///    its computation, and operand K is the computation's parameter K (the
-///    documentation's softmax and chained-reshape examples).
-/// Ops without a rule give UNDEFINED maps; this never fails on a parsed
-/// module.
+///    documentation's softmax and chained-reshape examples). Each producer is
+///    composed once per distinct map, so the cost is linear in the
+///    computation's size.
+/// `xla-index analyze` composes when its input is a snippet (a bare
+/// instruction list or computations, as the documentation writes them: text
+/// that does not start with `HloModule`, see hlo/parser.h) or with
+/// --compose; on a full `HloModule` it reports the instruction's own operand
+/// maps. Ops without a rule give UNDEFINED maps. Fails only while composing,
+/// when one instruction collects more than options.max_maps distinct maps.
+absl::StatusOr<AnalyzedIndexing> AnalyzeIndexing(
+    const HloInstruction& instruction, IndexingDirection direction,
+    const AnalyzeOptions& options, mlir::MLIRContext* context);
+
+/// AnalyzeIndexing with options.compose and no failure: a value whose maps
+/// outgrow 512 distinct maps gets UNDEFINED instead (fusion_indexing.h).
+/// This never fails on a parsed module.
 AnalyzedIndexing AnalyzeIndexing(const HloInstruction& instruction,
                                  IndexingDirection direction,
                                  mlir::MLIRContext* context);

@@ -52,12 +52,13 @@ f {
   ROOT a0 = f32[1000, 1000] add(p0, transpose_p0)
 }
 )";
-  EXPECT_THAT(AnalyzeOutputToInput(kHlo), ElementsAre(UnorderedElementsAre(Text(R"(
+  EXPECT_THAT(AnalyzeOutputToInput(kHlo),
+              ElementsAre(UnorderedElementsAre(Text(R"(
 (d0, d1) -> (d0, d1)
 domain:
 d0 in [0, 999]
 d1 in [0, 999])"),
-                                                                    Text(R"(
+                                               Text(R"(
 (d0, d1) -> (d1, d0)
 domain:
 d0 in [0, 999]
@@ -118,14 +119,15 @@ ENTRY e {
   ROOT fusion = f32[2,65,125] fusion(x), kind=kLoop, calls=softmax
 }
 )";
-  EXPECT_THAT(AnalyzeOutputToInput(kHlo), ElementsAre(UnorderedElementsAre(Text(R"(
+  EXPECT_THAT(AnalyzeOutputToInput(kHlo),
+              ElementsAre(UnorderedElementsAre(Text(R"(
 (d0, d1, d2)[s0] -> (d0, d1, s0)
 domain:
 d0 in [0, 1]
 d1 in [0, 64]
 d2 in [0, 124]
 s0 in [0, 124])"),
-                                                                    Text(R"(
+                                               Text(R"(
 (d0, d1, d2) -> (d0, d1, d2)
 domain:
 d0 in [0, 1]
@@ -162,14 +164,15 @@ ENTRY softmax {
   ROOT div = f32[2,65,125] divide(ex, smb)
 }
 )";
-  EXPECT_THAT(AnalyzeOutputToInput(kHlo), ElementsAre(UnorderedElementsAre(Text(R"(
+  EXPECT_THAT(AnalyzeOutputToInput(kHlo),
+              ElementsAre(UnorderedElementsAre(Text(R"(
 (d0, d1, d2)[s0] -> (d0, d1, s0)
 domain:
 d0 in [0, 1]
 d1 in [0, 64]
 d2 in [0, 124]
 s0 in [0, 124])"),
-                                                                    Text(R"(
+                                               Text(R"(
 (d0, d1, d2) -> (d0, d1, d2)
 domain:
 d0 in [0, 1]
@@ -214,6 +217,116 @@ f {
 domain:
 d0 in [0, 3]
 d1 in [0, 7])"))));
+}
+
+// Without composition (a full module in `xla-index analyze`), a
+// non-fusion instruction gets its own per-op rule per operand, not the maps
+// to the computation's parameters.
+TEST_F(AnalyzeIndexingTest, WithoutComposeTheOwnOperandMaps) {
+  const HloInstruction* root = Parse(R"(
+p0 = f32[4, 8] parameter(0)
+t = f32[8, 4] transpose(p0), dimensions={1, 0}
+ROOT n = f32[8, 4] negate(t)
+)");
+  ASSERT_NE(root, nullptr);
+  AnalyzeOptions options;
+  options.compose = false;
+  absl::StatusOr<AnalyzedIndexing> own = AnalyzeIndexing(
+      *root, IndexingDirection::kOutputToInput, options, &context_);
+  ASSERT_TRUE(own.ok()) << own.status();
+  EXPECT_EQ(own->operand_kind,
+            AnalyzedIndexing::OperandKind::kInstructionOperand);
+  EXPECT_THAT(Print(own->indexing), ElementsAre(ElementsAre(Text(R"(
+(d0, d1) -> (d0, d1)
+domain:
+d0 in [0, 7]
+d1 in [0, 3])"))));
+  absl::StatusOr<AnalyzedIndexing> composed = AnalyzeIndexing(
+      *root, IndexingDirection::kOutputToInput, AnalyzeOptions{}, &context_);
+  ASSERT_TRUE(composed.ok()) << composed.status();
+  EXPECT_EQ(composed->operand_kind,
+            AnalyzedIndexing::OperandKind::kComputationParameter);
+  EXPECT_THAT(Print(composed->indexing), ElementsAre(ElementsAre(Text(R"(
+(d0, d1) -> (d1, d0)
+domain:
+d0 in [0, 7]
+d1 in [0, 3])"))));
+}
+
+// Adding a value to itself shifted doubles the access patterns per level
+// (as in ExponentiallyManyAccessPatternsBecomeUndefined below): after 4
+// levels output d reads p0 at d + k for k in [0, 16). The bounded
+// composition fails naming the instruction instead of collapsing (or, on
+// deeper towers, running for minutes).
+TEST_F(AnalyzeIndexingTest, ComposeFailsPastTheMapBound) {
+  std::string hlo = "v0 = f32[64] parameter(0)\n";
+  int64_t size = 64;
+  for (int level = 1; level <= 4; ++level) {
+    int64_t shift = int64_t{1} << (level - 1);
+    int64_t next = size - shift;
+    absl::StrAppend(&hlo, "a", level, " = f32[", next, "] slice(v", level - 1,
+                    "), slice={[0:", next, "]}\n", "b", level, " = f32[", next,
+                    "] slice(v", level - 1, "), slice={[", shift, ":", size,
+                    "]}\n", "v", level, " = f32[", next, "] add(a", level,
+                    ", b", level, ")\n");
+    size = next;
+  }
+  const HloInstruction* root = Parse(hlo);
+  ASSERT_NE(root, nullptr);
+  AnalyzeOptions options;
+  options.max_maps = 4;
+  for (IndexingDirection direction :
+       {IndexingDirection::kOutputToInput, IndexingDirection::kInputToOutput}) {
+    absl::StatusOr<AnalyzedIndexing> analyzed =
+        AnalyzeIndexing(*root, direction, options, &context_);
+    ASSERT_FALSE(analyzed.ok()) << IndexingDirectionName(direction);
+    EXPECT_EQ(analyzed.status().code(), absl::StatusCode::kResourceExhausted);
+    EXPECT_THAT(analyzed.status().message(),
+                ::testing::HasSubstr("exceed 4 distinct maps"));
+    options.max_maps = 16;
+    absl::StatusOr<AnalyzedIndexing> exact =
+        AnalyzeIndexing(*root, direction, options, &context_);
+    ASSERT_TRUE(exact.ok()) << exact.status();
+    EXPECT_EQ(exact->indexing.indexing_maps[0].size(), 16);
+    options.max_maps = 4;
+  }
+}
+
+// One forward walk for all parameters gives, per parameter, what the
+// single-source walk gives.
+TEST_F(AnalyzeIndexingTest, AllParametersInOneWalkMatchOneByOne) {
+  const HloInstruction* root = Parse(R"(
+f {
+  p0 = f32[4, 8] parameter(0)
+  p1 = f32[8, 4] parameter(1)
+  p2 = f32[7] parameter(2)
+  t = f32[4, 8] transpose(p1), dimensions={1, 0}
+  a = f32[4, 8] add(p0, t)
+  b = f32[4, 8] broadcast(p0), dimensions={0, 1}
+  ROOT m = f32[4, 8] multiply(a, b)
+}
+)");
+  ASSERT_NE(root, nullptr);
+  const HloComputation& computation = *root->parent();
+  absl::StatusOr<std::vector<IndexingMapSet>> all =
+      ComputeParametersToOutputIndexing(computation, root, CompositionBound{},
+                                        &context_);
+  ASSERT_TRUE(all.ok()) << all.status();
+  ASSERT_EQ(all->size(), 3);
+  for (int64_t k = 0; k < 3; ++k) {
+    HloInstructionIndexing one = ComputeInputToOutputIndexingThroughComputation(
+        computation, computation.parameter(k), root, &context_);
+    ASSERT_EQ(one.indexing_maps.size(), 1);
+    EXPECT_EQ(Print(HloInstructionIndexing{{(*all)[k]}}), Print(one))
+        << "parameter " << k;
+  }
+  EXPECT_TRUE((*all)[2].empty());
+  EXPECT_THAT(Print(HloInstructionIndexing{{(*all)[1]}}),
+              ElementsAre(ElementsAre(Text(R"(
+(d0, d1) -> (d1, d0)
+domain:
+d0 in [0, 7]
+d1 in [0, 3])"))));
 }
 
 // ---- Composition through computations (fusion_indexing.h). ----
