@@ -94,19 +94,25 @@ absl::Status RunAnalyzeCommand(const CommandLine& command_line,
   }
 
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  // A full module gets the instruction's own operand maps (milliseconds on
-  // any model); a snippet, or --compose, the composition through its
-  // computation (indexing_analysis.h).
+  // --instruction=NAME in a full module gets that instruction's own operand
+  // maps, as XLA's ComputeOutputToInputIndexing (milliseconds on any model).
+  // The root of a module, a snippet, or --compose: the composition back to
+  // the computation's parameters (indexing_analysis.h), bounded in the
+  // number of distinct maps.
+  const bool own_operands =
+      loaded.is_full_module && command_line.Has("instruction");
   AnalyzeOptions options;
-  options.compose = !loaded.is_full_module || command_line.Has("compose");
+  options.compose = !own_operands || command_line.Has("compose");
   absl::StatusOr<AnalyzedIndexing> result =
       AnalyzeIndexing(*instruction, direction, options, &context);
   if (!result.ok()) {
     return absl::Status(
         result.status().code(),
         absl::StrCat(path, ": ", result.status().message(),
-                     loaded.is_full_module ? "; analyze without --compose"
-                                           : "; analyze a smaller snippet"));
+                     loaded.is_full_module
+                         ? "; analyze one instruction (--instruction=NAME) "
+                           "without --compose"
+                         : "; analyze a smaller snippet"));
   }
   const AnalyzedIndexing& analyzed = *result;
   if (command_line.Has("json")) {

@@ -81,11 +81,11 @@ struct AnalyzeOptions {
 ///    documentation's softmax and chained-reshape examples). Each producer is
 ///    composed once per distinct map, so the cost is linear in the
 ///    computation's size.
-/// `xla-index analyze` composes when its input is a snippet (a bare
+/// `xla-index analyze` composes for the root, for a snippet (a bare
 /// instruction list or computations, as the documentation writes them: text
-/// that does not start with `HloModule`, see hlo/parser.h) or with
-/// --compose; on a full `HloModule` it reports the instruction's own operand
-/// maps. Ops without a rule give UNDEFINED maps. Fails only while composing,
+/// that does not start with `HloModule`, see hlo/parser.h) and with
+/// --compose; for `--instruction=NAME` in a full `HloModule` it reports the
+/// instruction's own operand maps. Ops without a rule give UNDEFINED maps. Fails only while composing,
 /// when one instruction collects more than options.max_maps distinct maps.
 absl::StatusOr<AnalyzedIndexing> AnalyzeIndexing(
     const HloInstruction& instruction, IndexingDirection direction,
