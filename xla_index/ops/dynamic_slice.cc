@@ -34,11 +34,13 @@
 #include <utility>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "hlo/shape.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/ops/op_rules.h"
 #include "xla_index/ops/rule_helpers.h"
+#include "xla_index/ops/runtime_variable_folding.h"
 
 namespace xla_index {
 
@@ -66,6 +68,43 @@ bool IsValidDynamicSlice(const HloInstruction* dynamic_slice) {
   return true;
 }
 
+namespace {
+
+// The offset map shared by both ops and directions: for each dim i,
+// d_i + sign * s_i over a domain of dims `domain`, where s_i is the runtime
+// start index read from operand `first_offset + i` of `instruction`, with
+// feasible values [0, full_dims[i] - window_dims[i]] (XLA's clamp). With
+// `constrain_to_window`, each result is constrained to
+// [0, window_dims[i] - 1] (input to output: the element lies in the
+// slice). Offsets with known values are folded (runtime_variable_folding.h).
+IndexingMap OffsetMap(const HloInstruction* instruction, int64_t first_offset,
+                      absl::Span<const int64_t> full_dims,
+                      absl::Span<const int64_t> window_dims,
+                      absl::Span<const int64_t> domain, int64_t sign,
+                      bool constrain_to_window, mlir::MLIRContext* context) {
+  const int64_t rank = full_dims.size();
+  AffineMap scalar_access = AffineMap::get(rank, 0, {}, context);
+  std::vector<AffineExpr> exprs;
+  std::vector<RuntimeVar> offsets;
+  for (int64_t i = 0; i < rank; ++i) {
+    exprs.push_back(getAffineDimExpr(i, context) +
+                    getAffineSymbolExpr(i, context) * sign);
+    offsets.push_back(MakeRuntimeVar(instruction->operand(first_offset + i),
+                                     full_dims[i] - window_dims[i],
+                                     scalar_access));
+  }
+  IndexingMap map(AffineMap::get(rank, rank, exprs, context), DimBounds(domain),
+                  {}, std::move(offsets));
+  if (constrain_to_window) {
+    for (int64_t i = 0; i < rank; ++i) {
+      map.AddConstraint(exprs[i], Interval{0, window_dims[i] - 1});
+    }
+  }
+  return FoldRuntimeVariables(std::move(map));
+}
+
+}  // namespace
+
 HloInstructionIndexing ComputeOutputToInputDynamicSliceIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
@@ -74,21 +113,11 @@ HloInstructionIndexing ComputeOutputToInputDynamicSliceIndexing(
   }
   const Shape& out = instruction->shape();
   const Shape& in = instruction->operand(0)->shape();
-  const int64_t rank = in.rank();
-  AffineMap scalar_access = AffineMap::get(rank, 0, {}, context);
-  std::vector<AffineExpr> exprs;
-  std::vector<RuntimeVar> offsets;
-  for (int64_t i = 0; i < rank; ++i) {
-    exprs.push_back(getAffineDimExpr(i, context) +
-                    getAffineSymbolExpr(i, context));
-    offsets.push_back(MakeRuntimeVar(instruction->operand(i + 1),
-                                     in.dimensions(i) - out.dimensions(i),
-                                     scalar_access));
-  }
-  IndexingMap operand_map(AffineMap::get(rank, rank, exprs, context),
-                          DimBounds(out.dimensions()), {}, std::move(offsets));
-  std::vector<IndexingMap> maps = {operand_map};
-  for (int64_t i = 0; i < rank; ++i) {
+  std::vector<IndexingMap> maps = {
+      OffsetMap(instruction, /*first_offset=*/1, in.dimensions(),
+                out.dimensions(), out.dimensions(), /*sign=*/1,
+                /*constrain_to_window=*/false, context)};
+  for (int64_t i = 0; i < in.rank(); ++i) {
     maps.push_back(ScalarReadMap(out.dimensions(), context));
   }
   return HloInstructionIndexing::FromIndexingMaps(maps);
@@ -102,24 +131,10 @@ HloInstructionIndexing ComputeInputToOutputDynamicSliceIndexing(
   }
   const Shape& out = instruction->shape();
   const Shape& in = instruction->operand(0)->shape();
-  const int64_t rank = in.rank();
   if (input_id > 0) return OneMap(ScalarFeedsAllMap(out.dimensions(), context));
-  AffineMap scalar_access = AffineMap::get(rank, 0, {}, context);
-  std::vector<AffineExpr> exprs;
-  std::vector<RuntimeVar> offsets;
-  for (int64_t i = 0; i < rank; ++i) {
-    exprs.push_back(getAffineDimExpr(i, context) -
-                    getAffineSymbolExpr(i, context));
-    offsets.push_back(MakeRuntimeVar(instruction->operand(i + 1),
-                                     in.dimensions(i) - out.dimensions(i),
-                                     scalar_access));
-  }
-  IndexingMap map(AffineMap::get(rank, rank, exprs, context),
-                  DimBounds(in.dimensions()), {}, std::move(offsets));
-  for (int64_t i = 0; i < rank; ++i) {
-    map.AddConstraint(exprs[i], Interval{0, out.dimensions(i) - 1});
-  }
-  return OneMap(std::move(map));
+  return OneMap(OffsetMap(instruction, /*first_offset=*/1, in.dimensions(),
+                          out.dimensions(), in.dimensions(), /*sign=*/-1,
+                          /*constrain_to_window=*/true, context));
 }
 
 bool IsValidDynamicUpdateSlice(const HloInstruction* dynamic_update_slice) {
@@ -149,21 +164,12 @@ HloInstructionIndexing ComputeOutputToInputDynamicUpdateSliceIndexing(
   }
   const Shape& out = instruction->shape();
   const Shape& update = instruction->operand(1)->shape();
-  const int64_t rank = out.rank();
-  AffineMap scalar_access = AffineMap::get(rank, 0, {}, context);
-  std::vector<AffineExpr> exprs;
-  std::vector<RuntimeVar> offsets;
-  for (int64_t i = 0; i < rank; ++i) {
-    exprs.push_back(getAffineDimExpr(i, context) -
-                    getAffineSymbolExpr(i, context));
-    offsets.push_back(MakeRuntimeVar(instruction->operand(i + 2),
-                                     out.dimensions(i) - update.dimensions(i),
-                                     scalar_access));
-  }
-  IndexingMap update_map(AffineMap::get(rank, rank, exprs, context),
-                         DimBounds(out.dimensions()), {}, std::move(offsets));
-  std::vector<IndexingMap> maps = {CreateIdentityMap(out, context), update_map};
-  for (int64_t i = 0; i < rank; ++i) {
+  std::vector<IndexingMap> maps = {
+      CreateIdentityMap(out, context),
+      OffsetMap(instruction, /*first_offset=*/2, out.dimensions(),
+                update.dimensions(), out.dimensions(), /*sign=*/-1,
+                /*constrain_to_window=*/false, context)};
+  for (int64_t i = 0; i < out.rank(); ++i) {
     maps.push_back(ScalarReadMap(out.dimensions(), context));
   }
   return HloInstructionIndexing::FromIndexingMaps(maps);
