@@ -26,7 +26,8 @@
 // `output_id` is in [0, OutputCount(instruction)) and `input_id` in
 // [0, operand_count()) and pick the rule from one table sorted by opcode;
 // a rule may assume its id is in range. An op without a rule in one
-// direction has none here (e.g. gather has no input-to-output rule).
+// direction has none here (e.g. dynamic-update-slice has no input-to-output
+// rule).
 //
 // The shape-only map builders the rules use (pad, reshape, bitcast,
 // transpose and broadcast maps on plain sizes) are in shape_maps.h.
@@ -43,13 +44,13 @@
 namespace xla_index {
 
 /// The signature of every output-to-input rule.
-using OutputToInputRule = HloInstructionIndexing (*)(
-    const HloInstruction* instruction, int64_t output_id,
-    mlir::MLIRContext* context);
+using OutputToInputRule =
+    HloInstructionIndexing (*)(const HloInstruction* instruction,
+                               int64_t output_id, mlir::MLIRContext* context);
 /// The signature of every input-to-output rule.
-using InputToOutputRule = HloInstructionIndexing (*)(
-    const HloInstruction* instruction, int64_t input_id,
-    mlir::MLIRContext* context);
+using InputToOutputRule =
+    HloInstructionIndexing (*)(const HloInstruction* instruction,
+                               int64_t input_id, mlir::MLIRContext* context);
 
 // ---- broadcast (ops/broadcast.cc) ----
 /// One array operand; `dimensions` has one entry per operand dim, distinct
@@ -153,15 +154,20 @@ HloInstructionIndexing ComputeInputToOutputElementwiseIndexing(
     mlir::MLIRContext* context);
 
 // ---- gather (ops/gather.cc) ----
-/// The simplified form (XLA's gather_simplifier): two array operands,
-/// indices of rank 2 with index_vector_dim=1, start_index_map the identity,
-/// no collapsed or batching dims, offset_dims={1, ..., rank}, slices that
-/// fit the operand.
+/// Two array operands; the dimension numbers and slice sizes fit them and
+/// the output as XLA's shape inference for gather requires (any
+/// start_index_map, collapsed and batching dims, index_vector_dim).
 bool IsValidGather(const HloInstruction* gather);
-/// Row d0 of the indices picks the start; operand dim k reads
-/// d_{k+1} + runtime start. (No input-to-output rule.)
+/// Operand dims read at the offset dims plus a runtime start index per
+/// start_index_map entry (batching dims at their batch dim); the indices
+/// read at the batch position, the whole index vector.
 HloInstructionIndexing ComputeOutputToInputGatherIndexing(
     const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// The indices feed every output element of their batch position; the
+/// operand is UNDEFINED (which outputs it feeds depends on index values).
+HloInstructionIndexing ComputeInputToOutputGatherIndexing(
+    const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context);
 
 // ---- pad (ops/pad.cc) ----
