@@ -11,8 +11,13 @@
 // everywhere, although updated elements do not read it) and pad's padding
 // value (read everywhere, although only padding positions read it); there
 // the traced set must be contained in the map's set. Input-to-output is
-// checked the same way on the inverted trace, for every op with an
-// input-to-output rule (all but dynamic-update-slice and gather).
+// checked the same way on the inverted trace, for every operand with an
+// input-to-output rule (all but dynamic-update-slice's and gather's
+// operand 0). Gather is generated in the general form (any start_index_map,
+// collapsed dims, index_vector_dim; no batching dims, which the evaluator
+// lacks), and dynamic-slice, dynamic-update-slice and gather also with
+// offsets and indices computed from constants and iotas (runtime variables
+// that fold into the maps, or must not).
 //
 // Random fusions chain 2-8 of: exp, add, transpose, reverse, slice, reshape,
 // broadcast, reduce, variadic reduce + get-tuple-element, pad (constant
@@ -88,14 +93,16 @@ Dims DimsOf(const Shape& shape) {
 // Values of runtime variables: the literal each runtime variable's
 // instruction holds, and the clamping interval of the op that reads it
 // (XLA's operation semantics: start indices are clamped to
-// [0, dim - size]), per element of the last dimension of the literal (one
-// entry for a scalar offset, one per column for gather indices). The map's
-// own feasible interval may be
+// [0, dim - size]), per component of the index vector (one entry for a
+// scalar offset, one per start_index_map entry for gather indices, whose
+// component is the index at `vector_position`, gather's index_vector_dim;
+// -1 for one component). The map's own feasible interval may be
 // tighter (the simplifier tightens it from constraints); a clamped value
 // outside it means the map names no element.
 struct RuntimeBinding {
   const Literal* literal = nullptr;
   std::vector<Interval> clamp;
+  int64_t vector_position = -1;
 };
 using RuntimeValues = absl::flat_hash_map<const void*, RuntimeBinding>;
 
@@ -121,7 +128,8 @@ bool ForEachSymbolAssignment(
     }
     int64_t linear = Linear(DimsOf(literal.shape()), at);
     if (linear < 0) return false;
-    int64_t column = at.empty() ? 0 : at.back();
+    const int64_t position = found->second.vector_position;
+    int64_t column = position >= 0 ? at[position] : 0;
     if (column >= static_cast<int64_t>(found->second.clamp.size())) {
       return false;
     }
@@ -255,7 +263,8 @@ void CheckInputToOutput(
     const TracedValue& traced, const std::vector<Dims>& output_dims,
     const std::vector<Dims>& operand_dims, const RuntimeValues& values,
     const std::function<bool(int64_t k)>& over_approximation,
-    const std::string& hlo, Checker& checker) {
+    const std::string& hlo, Checker& checker,
+    const std::function<bool(int64_t k)>& has_map = nullptr) {
   // inverse[k][t][l] = output elements i of output t that read element l.
   std::vector<std::vector<std::map<int64_t, std::set<int64_t>>>> inverse(
       operand_dims.size(),
@@ -270,6 +279,7 @@ void CheckInputToOutput(
     }
   }
   for (size_t k = 0; k < operand_dims.size(); ++k) {
+    if (has_map && !has_map(k)) continue;
     for (size_t t = 0; t < output_dims.size(); ++t) {
       for (int64_t l = 0; l < Product(operand_dims[k]); ++l) {
         std::string error;
@@ -374,8 +384,12 @@ add2 {
 struct OpCase {
   std::vector<std::string> parameter_shapes;
   std::string root;  // "SHAPE OPCODE(p0, p1, ...), attributes"
-  // Integer parameters get values in [lo, hi] (offsets, indices).
+  // Integer parameters get values in [lo, hi] (offsets, indices), by
+  // parameter number.
   std::map<int64_t, std::pair<int64_t, int64_t>> int_ranges;
+  // Instructions between the parameters and the root (offsets and indices
+  // computed from constants and iotas).
+  std::vector<std::string> lines;
 };
 
 std::string ModuleText(const OpCase& c) {
@@ -384,6 +398,9 @@ std::string ModuleText(const OpCase& c) {
   for (size_t k = 0; k < c.parameter_shapes.size(); ++k) {
     absl::StrAppend(&text, "  p", k, " = ", c.parameter_shapes[k],
                     " parameter(", k, ")\n");
+  }
+  for (const std::string& line : c.lines) {
+    absl::StrAppend(&text, "  ", line, "\n");
   }
   absl::StrAppend(&text, "  ROOT r = ", c.root, "\n}\n");
   return text;
@@ -488,26 +505,201 @@ OpCase DynamicUpdateSlice(Random& r) {
   return c;
 }
 
+// The attributes of a random gather in the general form (any
+// start_index_map order, collapsed dims, index_vector_dim anywhere, offset
+// dims anywhere in the output); no batching dims (the evaluator has none).
+struct RandomGather {
+  Dims operand, indices, out, slice_sizes;
+  std::vector<int64_t> offset_dims, collapsed, start_index_map;
+  int64_t index_vector_dim = 0;
+
+  explicit RandomGather(Random& r) {
+    operand = r.RandomDims(r.Int(1, 3), 1, 5);
+    const int64_t rank = operand.size();
+    collapsed = r.Subset(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      slice_sizes.push_back(std::count(collapsed.begin(), collapsed.end(), d)
+                                ? 1
+                                : r.Int(1, operand[d]));
+    }
+    std::vector<int64_t> perm = r.Permutation(rank);
+    start_index_map.assign(perm.begin(), perm.begin() + r.Int(1, rank));
+    const int64_t length = start_index_map.size();
+    Dims batch = r.RandomDims(r.Int(0, 2), 1, 3);
+    const int64_t b = batch.size();
+    indices = batch;
+    if (length == 1 && r.Bool()) {
+      index_vector_dim = b;  // implicit trailing dim of size 1
+    } else {
+      index_vector_dim = r.Int(0, b);
+      indices.insert(indices.begin() + index_vector_dim, length);
+    }
+    Dims offset_sizes;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!std::count(collapsed.begin(), collapsed.end(), d)) {
+        offset_sizes.push_back(slice_sizes[d]);
+      }
+    }
+    const int64_t out_rank = b + offset_sizes.size();
+    std::vector<int64_t> positions = r.Permutation(out_rank);
+    offset_dims.assign(positions.begin(),
+                       positions.begin() + offset_sizes.size());
+    std::sort(offset_dims.begin(), offset_dims.end());
+    size_t next_batch = 0, next_offset = 0;
+    for (int64_t d = 0; d < out_rank; ++d) {
+      out.push_back(std::count(offset_dims.begin(), offset_dims.end(), d)
+                        ? offset_sizes[next_offset++]
+                        : batch[next_batch++]);
+    }
+  }
+  std::string Root(const std::string& indices_name) const {
+    return absl::StrCat(F32(out), " gather(p0, ", indices_name,
+                        "), offset_dims=", List(offset_dims),
+                        ", collapsed_slice_dims=", List(collapsed),
+                        ", start_index_map=", List(start_index_map),
+                        ", index_vector_dim=", index_vector_dim,
+                        ", slice_sizes=", List(slice_sizes));
+  }
+};
+
 OpCase Gather(Random& r) {
-  // The simplified form: indices [N, n], offset_dims={1..rank}.
-  Dims operand = r.RandomDims(r.Int(1, 3), 1, 5);
-  int64_t rank = operand.size();
-  int64_t n = r.Int(1, rank);
-  int64_t rows = r.Int(1, 4);
-  Dims sizes;
-  for (int64_t d : operand) sizes.push_back(r.Int(1, d));
-  Dims out = {rows};
-  out.insert(out.end(), sizes.begin(), sizes.end());
-  std::vector<int64_t> offset_dims, start_index_map;
-  for (int64_t k = 0; k < rank; ++k) offset_dims.push_back(k + 1);
-  for (int64_t k = 0; k < n; ++k) start_index_map.push_back(k);
+  RandomGather g(r);
   OpCase c;
-  c.parameter_shapes = {F32(operand), ShapeText("s32", {rows, n})};
-  c.int_ranges[1] = {-2, *std::max_element(operand.begin(), operand.end())};
-  c.root = absl::StrCat(
-      F32(out), " gather(p0, p1), offset_dims=", List(offset_dims),
-      ", collapsed_slice_dims={}, start_index_map=", List(start_index_map),
-      ", index_vector_dim=1, slice_sizes=", List(sizes));
+  c.parameter_shapes = {F32(g.operand), ShapeText("s32", g.indices)};
+  c.int_ranges[1] = {-2, *std::max_element(g.operand.begin(), g.operand.end())};
+  c.root = g.Root("p1");
+  return c;
+}
+
+// ---- Offsets and indices computed from constants and iotas: the runtime
+// variables that fold (and some that must not). ----
+
+// Appends to `c` the lines of a scalar s32 offset for a dim of size `size`
+// named `name`, and returns its name: a parameter, a constant (possibly out
+// of range: it clamps), a chain of convert/broadcast/multiply/add/clamp, an
+// element of an iota, subtract/negate/divide, or arithmetic on a parameter.
+std::string RandomOffset(Random& r, OpCase& c, int64_t size,
+                         const std::string& name) {
+  auto line = [&](const std::string& suffix, const std::string& text) {
+    c.lines.push_back(absl::StrCat(name, suffix, " = ", text));
+    return name + suffix;
+  };
+  auto parameter = [&]() {
+    const int64_t number = c.parameter_shapes.size();
+    c.parameter_shapes.push_back("s32[]");
+    c.int_ranges[number] = {-2, size + 1};
+    return absl::StrCat("p", number);
+  };
+  switch (r.Int(0, 6)) {
+    case 0:
+      return parameter();
+    case 1:
+      return line("",
+                  absl::StrCat("s32[] constant(", r.Int(-3, size + 3), ")"));
+    case 2: {
+      std::string a =
+          line("a", absl::StrCat("s32[] constant(", r.Int(-2, 2), ")"));
+      std::string b = line("b", "s32[] broadcast(" + a + "), dimensions={}");
+      std::string v = line("v", "s64[] convert(" + b + ")");
+      std::string m =
+          line("m", absl::StrCat("s64[] constant(", r.Int(-2, 3), ")"));
+      std::string p = line("p", "s64[] multiply(" + v + ", " + m + ")");
+      std::string k =
+          line("k", absl::StrCat("s64[] constant(", r.Int(0, size), ")"));
+      std::string s = line("s", "s64[] add(" + p + ", " + k + ")");
+      std::string lo = line("lo", "s64[] constant(0)");
+      std::string hi =
+          line("hi", absl::StrCat("s64[] constant(", r.Int(0, size + 2), ")"));
+      std::string cl =
+          line("c", "s64[] clamp(" + lo + ", " + s + ", " + hi + ")");
+      return line("", "s32[] convert(" + cl + ")");
+    }
+    case 3: {
+      const int64_t n = r.Int(1, size + 3), at = r.Int(0, n - 1);
+      std::string i =
+          line("i", absl::StrCat("s32[", n, "] iota(), iota_dimension=0"));
+      std::string e = line("e", absl::StrCat("s32[1] slice(", i, "), slice={[",
+                                             at, ":", at + 1, "]}"));
+      return line("", "s32[] reshape(" + e + ")");
+    }
+    case 4: {
+      std::string a =
+          line("a", absl::StrCat("s32[] constant(", r.Int(0, 20), ")"));
+      std::string b =
+          line("b", absl::StrCat("s32[] constant(", r.Int(0, 20), ")"));
+      std::string d = line("d", "s32[] subtract(" + a + ", " + b + ")");
+      std::string n = line("n", "s32[] negate(" + d + ")");
+      std::string q =
+          line("q", absl::StrCat("s32[] constant(", r.Int(1, 3), ")"));
+      return line("", "s32[] divide(" + n + ", " + q + ")");
+    }
+    case 5: {
+      std::string p = parameter();
+      std::string one = line("o", "s32[] constant(1)");
+      return line("", "s32[] add(" + p + ", " + one + ")");
+    }
+    default:
+      return line("", absl::StrCat("s8[] constant(", r.Int(-3, 3), ")"));
+  }
+}
+
+OpCase FoldedDynamicSlice(Random& r) {
+  Dims in = r.RandomDims(r.Int(1, 3), 1, 5);
+  Dims sizes;
+  for (int64_t d : in) sizes.push_back(r.Int(1, d));
+  OpCase c;
+  c.parameter_shapes = {F32(in)};
+  std::vector<std::string> operands = {"p0"};
+  for (size_t i = 0; i < in.size(); ++i) {
+    operands.push_back(RandomOffset(r, c, in[i], absl::StrCat("o", i)));
+  }
+  c.root =
+      absl::StrCat(F32(sizes), " dynamic-slice(", absl::StrJoin(operands, ", "),
+                   "), dynamic_slice_sizes=", List(sizes));
+  return c;
+}
+
+OpCase FoldedDynamicUpdateSlice(Random& r) {
+  Dims in = r.RandomDims(r.Int(1, 3), 1, 5);
+  Dims update;
+  for (int64_t d : in) update.push_back(r.Int(1, d));
+  OpCase c;
+  c.parameter_shapes = {F32(in), F32(update)};
+  std::vector<std::string> operands = {"p0", "p1"};
+  for (size_t i = 0; i < in.size(); ++i) {
+    operands.push_back(RandomOffset(r, c, in[i], absl::StrCat("o", i)));
+  }
+  c.root = absl::StrCat(F32(in), " dynamic-update-slice(",
+                        absl::StrJoin(operands, ", "), ")");
+  return c;
+}
+
+// A general gather whose indices are an iota (plus a constant): start
+// indices that are functions of the output index, folded where they stay
+// inside the clamping range.
+OpCase GatherIotaIndices(Random& r) {
+  RandomGather g(r);
+  OpCase c;
+  c.parameter_shapes = {F32(g.operand)};
+  const int64_t rank = std::max<int64_t>(g.indices.size(), 1);
+  Dims indices = g.indices.empty() ? Dims{1} : g.indices;
+  std::string iota =
+      absl::StrCat(ShapeText("s32", indices),
+                   " iota(), iota_dimension=", r.Int(0, rank - 1));
+  if (g.indices.empty()) {
+    c.lines.push_back("iota = " + iota);
+    c.lines.push_back("idx = s32[] reshape(iota)");
+  } else if (r.Bool()) {
+    c.lines.push_back("idx = " + iota);
+  } else {
+    c.lines.push_back("iota = " + iota);
+    c.lines.push_back(absl::StrCat("k = s32[] constant(", r.Int(-2, 2), ")"));
+    c.lines.push_back(absl::StrCat("kb = ", ShapeText("s32", indices),
+                                   " broadcast(k), dimensions={}"));
+    c.lines.push_back(
+        absl::StrCat("idx = ", ShapeText("s32", indices), " add(iota, kb)"));
+  }
+  c.root = g.Root("idx");
   return c;
 }
 
@@ -764,7 +956,7 @@ std::vector<Interval> ClampIntervals(const HloInstruction& op, int64_t k) {
     case HloOpcode::kGather: {
       if (k != 1) return {};
       std::vector<Interval> columns;
-      for (size_t d = 0; d < in.size(); ++d) {
+      for (int64_t d : op.gather_dimension_numbers().start_index_map) {
         columns.push_back({0, in[d] - op.gather_slice_sizes()[d]});
       }
       return columns;
@@ -782,10 +974,48 @@ struct OpKind {
   OpCase (*generate)(Random&);
   // Operands whose output-to-input map over-approximates.
   std::function<bool(const HloInstruction&, int64_t)> over_approximation;
-  bool has_input_to_output;
+  // Operands with an input-to-output map.
+  bool (*has_input_to_output)(int64_t k);
 };
 
 bool Never(const HloInstruction&, int64_t) { return false; }
+bool All(int64_t) { return true; }
+bool None(int64_t) { return false; }
+// Gather: the indices (operand 1); the operand's is UNDEFINED.
+bool IndicesOnly(int64_t k) { return k == 1; }
+
+// The value of `instruction` in a generated case: parameters get random
+// literals (integers in the case's range for their number), other
+// instructions are evaluated on their operands' values.
+const Literal& ValueOf(const HloInstruction* instruction, const OpCase& c,
+                       Random& random,
+                       std::map<const HloInstruction*, Literal>& values) {
+  auto found = values.find(instruction);
+  if (found != values.end()) return found->second;
+  Literal value;
+  if (instruction->opcode() == HloOpcode::kParameter) {
+    const int64_t number = instruction->parameter_number();
+    auto range = c.int_ranges.count(number) ? c.int_ranges.at(number)
+                                            : std::pair<int64_t, int64_t>{0, 1};
+    value = RandomLiteral(instruction->shape(), random, range);
+  } else {
+    std::vector<Literal> operands;
+    for (const HloInstruction* operand : instruction->operands()) {
+      operands.push_back(ValueOf(operand, c, random, values));
+    }
+    auto evaluated = EvaluateInstruction(*instruction, operands);
+    EXPECT_TRUE(evaluated.ok()) << evaluated.status();
+    if (evaluated.ok()) value = std::move(*evaluated);
+  }
+  return values.emplace(instruction, std::move(value)).first->second;
+}
+
+// Where gather's indices hold the index vector component (-1: one).
+int64_t VectorPosition(const HloInstruction& op) {
+  if (op.opcode() != HloOpcode::kGather) return -1;
+  const int64_t dim = op.gather_dimension_numbers().index_vector_dim;
+  return dim == op.operand(1)->shape().rank() ? -1 : dim;
+}
 
 void PrintTo(const OpKind& kind, std::ostream* os) { *os << kind.name; }
 
@@ -809,15 +1039,14 @@ TEST_P(IndexingOracleTest, MapsNameExactlyTheTracedElements) {
     std::vector<Literal> operands;
     RuntimeValues values;
     std::vector<Dims> operand_dims;
+    std::map<const HloInstruction*, Literal> computed;
     for (int64_t k = 0; k < root.operand_count(); ++k) {
-      auto range = c.int_ranges.count(k) ? c.int_ranges[k]
-                                         : std::pair<int64_t, int64_t>{0, 1};
-      operands.push_back(
-          RandomLiteral(root.operand(k)->shape(), random, range));
+      operands.push_back(ValueOf(root.operand(k), c, random, computed));
       operand_dims.push_back(DimsOf(root.operand(k)->shape()));
     }
     for (int64_t k = 0; k < root.operand_count(); ++k) {
-      values[root.operand(k)] = {&operands[k], ClampIntervals(root, k)};
+      values[root.operand(k)] = {&operands[k], ClampIntervals(root, k),
+                                 VectorPosition(root)};
     }
     auto traced = TraceInstruction(root, operands);
     ASSERT_TRUE(traced.ok()) << traced.status() << "\n" << text;
@@ -844,7 +1073,7 @@ TEST_P(IndexingOracleTest, MapsNameExactlyTheTracedElements) {
         *traced, output_dims, operand_dims, values, over, text, out_to_in);
     ASSERT_EQ(out_to_in.failures, 0) << out_to_in.first_failure;
 
-    if (!kind.has_input_to_output) continue;
+    if (kind.has_input_to_output == None) continue;
     std::vector<HloInstructionIndexing> per_operand;
     for (int64_t k = 0; k < root.operand_count(); ++k) {
       per_operand.push_back(ComputeInputToOutputIndexing(&root, k, &context));
@@ -854,7 +1083,8 @@ TEST_P(IndexingOracleTest, MapsNameExactlyTheTracedElements) {
         [&](int64_t k, int64_t t) -> const IndexingMapSet& {
           return per_operand[k].indexing_maps[t];
         },
-        *traced, output_dims, operand_dims, values, over, text, in_to_out);
+        *traced, output_dims, operand_dims, values, over, text, in_to_out,
+        kind.has_input_to_output);
     ASSERT_EQ(in_to_out.failures, 0) << in_to_out.first_failure;
   }
   EXPECT_GE(cases, kCasesPerOp);
@@ -869,25 +1099,29 @@ TEST_P(IndexingOracleTest, MapsNameExactlyTheTracedElements) {
 INSTANTIATE_TEST_SUITE_P(
     PerOp, IndexingOracleTest,
     ::testing::Values(
-        OpKind{"Elementwise", Elementwise, Never, true},
-        OpKind{"Broadcast", Broadcast, Never, true},
-        OpKind{"DynamicSlice", DynamicSlice, Never, true},
+        OpKind{"Elementwise", Elementwise, Never, All},
+        OpKind{"Broadcast", Broadcast, Never, All},
+        OpKind{"DynamicSlice", DynamicSlice, Never, All},
         OpKind{"DynamicUpdateSlice", DynamicUpdateSlice,
-               [](const HloInstruction&, int64_t k) { return k == 0; }, false},
-        OpKind{"Gather", Gather, Never, false},
-        OpKind{"Transpose", Transpose, Never, true},
-        OpKind{"Reverse", Reverse, Never, true},
-        OpKind{"Reduce", Reduce, Never, true},
-        OpKind{"Slice", Slice, Never, true},
-        OpKind{"Reshape", Reshape, Never, true},
-        OpKind{"Bitcast", Bitcast, Never, true},
-        OpKind{"Concatenate", Concatenate, Never, true},
-        OpKind{"Dot", Dot, Never, true},
+               [](const HloInstruction&, int64_t k) { return k == 0; }, None},
+        OpKind{"Gather", Gather, Never, IndicesOnly},
+        OpKind{"GatherIotaIndices", GatherIotaIndices, Never, IndicesOnly},
+        OpKind{"FoldedDynamicSlice", FoldedDynamicSlice, Never, All},
+        OpKind{"FoldedDynamicUpdateSlice", FoldedDynamicUpdateSlice,
+               [](const HloInstruction&, int64_t k) { return k == 0; }, None},
+        OpKind{"Transpose", Transpose, Never, All},
+        OpKind{"Reverse", Reverse, Never, All},
+        OpKind{"Reduce", Reduce, Never, All},
+        OpKind{"Slice", Slice, Never, All},
+        OpKind{"Reshape", Reshape, Never, All},
+        OpKind{"Bitcast", Bitcast, Never, All},
+        OpKind{"Concatenate", Concatenate, Never, All},
+        OpKind{"Dot", Dot, Never, All},
         OpKind{"Pad", Pad,
-               [](const HloInstruction&, int64_t k) { return k == 1; }, true},
-        OpKind{"ReduceWindow", ReduceWindow, Never, true},
-        OpKind{"Convolution", Convolution, Never, true},
-        OpKind{"Tuple", Tuple, Never, true}),
+               [](const HloInstruction&, int64_t k) { return k == 1; }, All},
+        OpKind{"ReduceWindow", ReduceWindow, Never, All},
+        OpKind{"Convolution", Convolution, Never, All},
+        OpKind{"Tuple", Tuple, Never, All}),
     [](const ::testing::TestParamInfo<OpKind>& info) {
       return std::string(info.param.name);
     });
