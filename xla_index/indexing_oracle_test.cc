@@ -507,25 +507,58 @@ OpCase DynamicUpdateSlice(Random& r) {
 
 // The attributes of a random gather in the general form (any
 // start_index_map order, collapsed dims, index_vector_dim anywhere, offset
-// dims anywhere in the output); no batching dims (the evaluator has none).
+// dims anywhere in the output); batching dims only when asked (the
+// evaluator has none: GatherBatchingOracleTest checks them).
 struct RandomGather {
   Dims operand, indices, out, slice_sizes;
   std::vector<int64_t> offset_dims, collapsed, start_index_map;
+  std::vector<int64_t> operand_batching, indices_batching;
   int64_t index_vector_dim = 0;
 
-  explicit RandomGather(Random& r) {
-    operand = r.RandomDims(r.Int(1, 3), 1, 5);
+  static bool Has(const std::vector<int64_t>& v, int64_t x) {
+    return std::count(v.begin(), v.end(), x) > 0;
+  }
+
+  explicit RandomGather(Random& r, bool batching = false) {
+    operand = r.RandomDims(r.Int(batching ? 2 : 1, 3), 1, 5);
     const int64_t rank = operand.size();
-    collapsed = r.Subset(rank);
-    for (int64_t d = 0; d < rank; ++d) {
-      slice_sizes.push_back(std::count(collapsed.begin(), collapsed.end(), d)
-                                ? 1
-                                : r.Int(1, operand[d]));
+    if (batching) {
+      std::vector<int64_t> perm = r.Permutation(rank);
+      operand_batching.assign(perm.begin(), perm.begin() + r.Int(1, rank - 1));
+      std::sort(operand_batching.begin(), operand_batching.end());
     }
-    std::vector<int64_t> perm = r.Permutation(rank);
-    start_index_map.assign(perm.begin(), perm.begin() + r.Int(1, rank));
+    std::vector<int64_t> free;  // neither batching nor collapsed yet
+    for (int64_t d = 0; d < rank; ++d) {
+      if (Has(operand_batching, d)) continue;
+      if (r.Bool()) {
+        collapsed.push_back(d);
+      }
+      free.push_back(d);
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      const bool unit = Has(collapsed, d) || Has(operand_batching, d);
+      slice_sizes.push_back(unit ? 1 : r.Int(1, operand[d]));
+    }
+    std::vector<int64_t> perm = r.Permutation(free.size());
+    for (int64_t k = 0, n = r.Int(1, free.size()); k < n; ++k) {
+      start_index_map.push_back(free[perm[k]]);
+    }
     const int64_t length = start_index_map.size();
-    Dims batch = r.RandomDims(r.Int(0, 2), 1, 3);
+    // Batch entries of the indices: one per batching dim (its index into
+    // operand_batching), plus free ones (-1), in random order.
+    std::vector<int64_t> entries(operand_batching.size());
+    for (size_t i = 0; i < entries.size(); ++i) entries[i] = i;
+    for (int64_t k = r.Int(0, batching ? 1 : 2); k > 0; --k) {
+      entries.push_back(-1);
+    }
+    std::vector<int64_t> order = r.Permutation(entries.size());
+    Dims batch;
+    std::vector<int64_t> batch_entry;
+    for (int64_t o : order) {
+      const int64_t e = entries[o];
+      batch_entry.push_back(e);
+      batch.push_back(e >= 0 ? operand[operand_batching[e]] : r.Int(1, 3));
+    }
     const int64_t b = batch.size();
     indices = batch;
     if (length == 1 && r.Bool()) {
@@ -534,9 +567,15 @@ struct RandomGather {
       index_vector_dim = r.Int(0, b);
       indices.insert(indices.begin() + index_vector_dim, length);
     }
+    indices_batching.assign(operand_batching.size(), 0);
+    for (int64_t j = 0; j < b; ++j) {
+      if (batch_entry[j] >= 0) {
+        indices_batching[batch_entry[j]] = j < index_vector_dim ? j : j + 1;
+      }
+    }
     Dims offset_sizes;
     for (int64_t d = 0; d < rank; ++d) {
-      if (!std::count(collapsed.begin(), collapsed.end(), d)) {
+      if (!Has(collapsed, d) && !Has(operand_batching, d)) {
         offset_sizes.push_back(slice_sizes[d]);
       }
     }
@@ -547,15 +586,20 @@ struct RandomGather {
     std::sort(offset_dims.begin(), offset_dims.end());
     size_t next_batch = 0, next_offset = 0;
     for (int64_t d = 0; d < out_rank; ++d) {
-      out.push_back(std::count(offset_dims.begin(), offset_dims.end(), d)
-                        ? offset_sizes[next_offset++]
-                        : batch[next_batch++]);
+      out.push_back(Has(offset_dims, d) ? offset_sizes[next_offset++]
+                                        : batch[next_batch++]);
     }
   }
   std::string Root(const std::string& indices_name) const {
+    std::string batching;
+    if (!operand_batching.empty()) {
+      batching = absl::StrCat(
+          ", operand_batching_dims=", List(operand_batching),
+          ", start_indices_batching_dims=", List(indices_batching));
+    }
     return absl::StrCat(F32(out), " gather(p0, ", indices_name,
                         "), offset_dims=", List(offset_dims),
-                        ", collapsed_slice_dims=", List(collapsed),
+                        ", collapsed_slice_dims=", List(collapsed), batching,
                         ", start_index_map=", List(start_index_map),
                         ", index_vector_dim=", index_vector_dim,
                         ", slice_sizes=", List(slice_sizes));
@@ -1125,6 +1169,109 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<OpKind>& info) {
       return std::string(info.param.name);
     });
+
+// ---------------------------------------------------------------------------
+// Gather with batching dims, against a reference written here from XLA's
+// operation semantics ("Gather", with operand_batching_dims and
+// start_indices_batching_dims), since the evaluator has no batching dims.
+
+// reads[0][i] for output element i: the operand element it copies and the
+// indices elements of its start index.
+TracedValue TraceBatchingGather(const RandomGather& g, const Literal& indices) {
+  std::vector<int64_t> batch_dims, indices_batch_dims, remapped;
+  for (int64_t d = 0; d < static_cast<int64_t>(g.out.size()); ++d) {
+    if (!RandomGather::Has(g.offset_dims, d)) batch_dims.push_back(d);
+  }
+  for (int64_t d = 0; d < static_cast<int64_t>(g.indices.size()); ++d) {
+    if (d != g.index_vector_dim) indices_batch_dims.push_back(d);
+  }
+  for (int64_t d = 0; d < static_cast<int64_t>(g.operand.size()); ++d) {
+    if (!RandomGather::Has(g.collapsed, d) &&
+        !RandomGather::Has(g.operand_batching, d)) {
+      remapped.push_back(d);
+    }
+  }
+  const bool implicit =
+      g.index_vector_dim == static_cast<int64_t>(g.indices.size());
+  TracedValue traced;
+  traced.reads.resize(1);
+  for (int64_t i = 0; i < Product(g.out); ++i) {
+    Dims out = MultiIndex(g.out, i);
+    Dims batch;  // the batch position, as an index of the indices
+    for (int64_t d : batch_dims) batch.push_back(out[d]);
+    Dims in(g.operand.size(), 0);
+    ReadSet reads;
+    for (size_t k = 0; k < g.start_index_map.size(); ++k) {
+      Dims at = batch;
+      if (!implicit) at.insert(at.begin() + g.index_vector_dim, k);
+      const int64_t linear = Linear(g.indices, at);
+      reads.push_back({1, 0, linear});
+      const int64_t d = g.start_index_map[k];
+      in[d] += std::clamp<int64_t>(indices.GetInt(linear), 0,
+                                   g.operand[d] - g.slice_sizes[d]);
+    }
+    for (size_t k = 0; k < g.offset_dims.size(); ++k) {
+      in[remapped[k]] += out[g.offset_dims[k]];
+    }
+    for (size_t b = 0; b < g.operand_batching.size(); ++b) {
+      const int64_t j =
+          std::find(indices_batch_dims.begin(), indices_batch_dims.end(),
+                    g.indices_batching[b]) -
+          indices_batch_dims.begin();
+      in[g.operand_batching[b]] += batch[j];
+    }
+    reads.push_back({0, 0, Linear(g.operand, in)});
+    std::sort(reads.begin(), reads.end());
+    reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+    traced.reads[0].push_back(reads);
+  }
+  return traced;
+}
+
+TEST(GatherBatchingOracleTest, MapsNameExactlyTheReferenceElements) {
+  Random random(20261125);
+  mlir::MLIRContext context;
+  Checker out_to_in, in_to_out;
+  for (int iteration = 0; iteration < kCasesPerOp; ++iteration) {
+    RandomGather g(random, /*batching=*/true);
+    OpCase c;
+    c.parameter_shapes = {F32(g.operand), ShapeText("s32", g.indices)};
+    c.root = g.Root("p1");
+    std::string text = ModuleText(c);
+    auto module = ParseAndVerifyHloModule(text);
+    ASSERT_TRUE(module.ok()) << module.status() << "\n" << text;
+    const HloInstruction& root = *(*module)->entry_computation()->root();
+    Literal indices = RandomLiteral(
+        root.operand(1)->shape(), random,
+        {-2, *std::max_element(g.operand.begin(), g.operand.end())});
+    RuntimeValues values;
+    values[root.operand(1)] = {&indices, ClampIntervals(root, 1),
+                               VectorPosition(root)};
+    TracedValue traced = TraceBatchingGather(g, indices);
+    HloInstructionIndexing maps =
+        ComputeOutputToInputIndexing(&root, 0, &context);
+    const std::vector<Dims> operand_dims = {g.operand, g.indices};
+    CheckOutputToInput(
+        [&](int64_t, int64_t k) -> const IndexingMapSet& {
+          return maps.indexing_maps[k];
+        },
+        traced, {g.out}, operand_dims, values, [](int64_t) { return false; },
+        text, out_to_in);
+    ASSERT_EQ(out_to_in.failures, 0) << out_to_in.first_failure;
+    HloInstructionIndexing from_indices =
+        ComputeInputToOutputIndexing(&root, 1, &context);
+    CheckInputToOutput(
+        [&](int64_t, int64_t) -> const IndexingMapSet& {
+          return from_indices.indexing_maps[0];
+        },
+        traced, {g.out}, operand_dims, values, [](int64_t) { return false; },
+        text, in_to_out, IndicesOnly);
+    ASSERT_EQ(in_to_out.failures, 0) << in_to_out.first_failure;
+  }
+  std::cout << "gather with batching dims: " << kCasesPerOp << " cases, "
+            << out_to_in.points << " output-to-input and " << in_to_out.points
+            << " input-to-output comparisons\n";
+}
 
 // ---------------------------------------------------------------------------
 // Random fusions of 2-8 ops, compared with TraceComputation.
