@@ -512,7 +512,8 @@ TEST_F(DispatchTest, FindsElementwiseAndTableRules) {
             FindOpIndexingRules(HloOpcode::kMap).output_to_input);
   EXPECT_EQ(FindOpIndexingRules(HloOpcode::kPad).input_to_output,
             &ComputeInputToOutputPadIndexing);
-  EXPECT_EQ(FindOpIndexingRules(HloOpcode::kGather).input_to_output, nullptr);
+  EXPECT_EQ(FindOpIndexingRules(HloOpcode::kDynamicUpdateSlice).input_to_output,
+            nullptr);
   EXPECT_EQ(FindOpIndexingRules(HloOpcode::kSort).output_to_input, nullptr);
 }
 

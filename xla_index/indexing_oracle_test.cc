@@ -475,36 +475,6 @@ OpCase Broadcast(Random& r) {
   return {{F32(in)}, F32(out) + " broadcast(p0), dimensions=" + List(dims)};
 }
 
-OpCase DynamicSlice(Random& r) {
-  Dims in = r.RandomDims(r.Int(1, 3), 1, 5);
-  Dims sizes;
-  for (int64_t d : in) sizes.push_back(r.Int(1, d));
-  OpCase c;
-  c.parameter_shapes = {F32(in)};
-  for (size_t i = 0; i < in.size(); ++i) {
-    c.parameter_shapes.push_back("s32[]");
-    c.int_ranges[i + 1] = {-2, in[i] + 1};
-  }
-  c.root = absl::StrCat(F32(sizes), " dynamic-slice(", Operands(in.size() + 1),
-                        "), dynamic_slice_sizes=", List(sizes));
-  return c;
-}
-
-OpCase DynamicUpdateSlice(Random& r) {
-  Dims in = r.RandomDims(r.Int(1, 3), 1, 5);
-  Dims update;
-  for (int64_t d : in) update.push_back(r.Int(1, d));
-  OpCase c;
-  c.parameter_shapes = {F32(in), F32(update)};
-  for (size_t i = 0; i < in.size(); ++i) {
-    c.parameter_shapes.push_back("s32[]");
-    c.int_ranges[i + 2] = {-2, in[i] + 1};
-  }
-  c.root = absl::StrCat(F32(in), " dynamic-update-slice(",
-                        Operands(in.size() + 2), ")");
-  return c;
-}
-
 // The attributes of a random gather in the general form (any
 // start_index_map order, collapsed dims, index_vector_dim anywhere, offset
 // dims anywhere in the output); batching dims only when asked (the
@@ -621,9 +591,10 @@ OpCase Gather(Random& r) {
 // Appends to `c` the lines of a scalar s32 offset for a dim of size `size`
 // named `name`, and returns its name: a parameter, a constant (possibly out
 // of range: it clamps), a chain of convert/broadcast/multiply/add/clamp, an
-// element of an iota, subtract/negate/divide, or arithmetic on a parameter.
+// element of an iota, subtract/negate/divide, or arithmetic on a parameter;
+// only a parameter unless `computed`.
 std::string RandomOffset(Random& r, OpCase& c, int64_t size,
-                         const std::string& name) {
+                         const std::string& name, bool computed) {
   auto line = [&](const std::string& suffix, const std::string& text) {
     c.lines.push_back(absl::StrCat(name, suffix, " = ", text));
     return name + suffix;
@@ -634,7 +605,7 @@ std::string RandomOffset(Random& r, OpCase& c, int64_t size,
     c.int_ranges[number] = {-2, size + 1};
     return absl::StrCat("p", number);
   };
-  switch (r.Int(0, 6)) {
+  switch (computed ? r.Int(0, 6) : 0) {
     case 0:
       return parameter();
     case 1:
@@ -687,7 +658,9 @@ std::string RandomOffset(Random& r, OpCase& c, int64_t size,
   }
 }
 
-OpCase FoldedDynamicSlice(Random& r) {
+// dynamic-slice with parameter offsets, or (`computed`) offsets from
+// RandomOffset.
+OpCase DynamicSliceCase(Random& r, bool computed) {
   Dims in = r.RandomDims(r.Int(1, 3), 1, 5);
   Dims sizes;
   for (int64_t d : in) sizes.push_back(r.Int(1, d));
@@ -695,15 +668,18 @@ OpCase FoldedDynamicSlice(Random& r) {
   c.parameter_shapes = {F32(in)};
   std::vector<std::string> operands = {"p0"};
   for (size_t i = 0; i < in.size(); ++i) {
-    operands.push_back(RandomOffset(r, c, in[i], absl::StrCat("o", i)));
+    operands.push_back(
+        RandomOffset(r, c, in[i], absl::StrCat("o", i), computed));
   }
   c.root =
       absl::StrCat(F32(sizes), " dynamic-slice(", absl::StrJoin(operands, ", "),
                    "), dynamic_slice_sizes=", List(sizes));
   return c;
 }
+OpCase DynamicSlice(Random& r) { return DynamicSliceCase(r, false); }
+OpCase FoldedDynamicSlice(Random& r) { return DynamicSliceCase(r, true); }
 
-OpCase FoldedDynamicUpdateSlice(Random& r) {
+OpCase DynamicUpdateSliceCase(Random& r, bool computed) {
   Dims in = r.RandomDims(r.Int(1, 3), 1, 5);
   Dims update;
   for (int64_t d : in) update.push_back(r.Int(1, d));
@@ -711,11 +687,18 @@ OpCase FoldedDynamicUpdateSlice(Random& r) {
   c.parameter_shapes = {F32(in), F32(update)};
   std::vector<std::string> operands = {"p0", "p1"};
   for (size_t i = 0; i < in.size(); ++i) {
-    operands.push_back(RandomOffset(r, c, in[i], absl::StrCat("o", i)));
+    operands.push_back(
+        RandomOffset(r, c, in[i], absl::StrCat("o", i), computed));
   }
   c.root = absl::StrCat(F32(in), " dynamic-update-slice(",
                         absl::StrJoin(operands, ", "), ")");
   return c;
+}
+OpCase DynamicUpdateSlice(Random& r) {
+  return DynamicUpdateSliceCase(r, false);
+}
+OpCase FoldedDynamicUpdateSlice(Random& r) {
+  return DynamicUpdateSliceCase(r, true);
 }
 
 // A general gather whose indices are an iota (plus a constant): start

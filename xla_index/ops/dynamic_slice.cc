@@ -29,6 +29,11 @@
 //   of1, of2: (d0, d1) -> ()
 // It has no input-to-output rule: which operand elements survive depends
 // on the offsets.
+//
+// Offsets whose values are known at compile time (constants, iotas, integer
+// ops on them) fold into the maps, clamped as XLA clamps them
+// (runtime_variable_folding.h): with of1 = s32[] constant(3) and
+// of2 = s32[] constant(25) the update above is read at (d0 - 3, d1 - 20).
 
 #include <cstdint>
 #include <utility>

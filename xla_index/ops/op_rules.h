@@ -124,7 +124,8 @@ HloInstructionIndexing ComputeInputToOutputDotIndexing(
 /// An array operand of the output's rank, no smaller than the output in any
 /// dim, then one scalar offset per dim.
 bool IsValidDynamicSlice(const HloInstruction* dynamic_slice);
-/// Output index + runtime offset; the offsets are read at `()`.
+/// Output index + runtime offset (folded where its value is known,
+/// runtime_variable_folding.h); the offsets are read at `()`.
 HloInstructionIndexing ComputeOutputToInputDynamicSliceIndexing(
     const HloInstruction* instruction, int64_t output_id,
     mlir::MLIRContext* context);
