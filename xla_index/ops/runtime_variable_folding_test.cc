@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "xla_index/fusion_indexing.h"
 #include "xla_index/ops/op_test_util.h"
 
 namespace xla_index {
@@ -201,6 +202,38 @@ domain:
 d0 in [0, 19]
 d1 in [0, 29])")),
                           ::testing::SizeIs(1), ::testing::SizeIs(1)));
+}
+
+// Inside a computation the folded map composes like any other: the
+// dynamic-slice of a constant offset, then a transpose.
+TEST_F(RuntimeVariableFoldingTest, FoldedOffsetComposesThroughAComputation) {
+  const HloInstruction* root = Parse(R"(
+f {
+  p0 = f32[16,8] parameter(0)
+  c = s32[] constant(5)
+  z = s32[] constant(0)
+  ds = f32[4,8] dynamic-slice(p0, c, z), dynamic_slice_sizes={4,8}
+  ROOT t = f32[8,4] transpose(ds), dimensions={1,0}
+}
+)");
+  ASSERT_NE(root, nullptr);
+  HloInstructionIndexing indexing = ComputeComputationOutputToInputIndexing(
+      *root->parent(), root, 0, &context_);
+  EXPECT_THAT(Print(indexing), ElementsAre(ElementsAre(Text(R"(
+(d0, d1) -> (d1 + 5, d0)
+domain:
+d0 in [0, 7]
+d1 in [0, 3])"))));
+}
+
+// A chain deeper than the folding visits keeps the variable (and returns).
+TEST_F(RuntimeVariableFoldingTest, VeryDeepChainKeepsTheVariable) {
+  std::string lines = "n0 = s32[] constant(1)";
+  for (int i = 1; i <= 200; ++i) {
+    absl::StrAppend(&lines, "\nn", i, " = s32[] negate(n", i - 1, ")");
+  }
+  std::string map = SliceMap(OutputToInput(SliceAt(lines, "n200")));
+  EXPECT_THAT(map, ::testing::HasSubstr("s0 in [0, 4086]")) << map;
 }
 
 }  // namespace
