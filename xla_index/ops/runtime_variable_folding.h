@@ -43,7 +43,10 @@ namespace xla_index {
 /// null) after clamping into var.feasible_values, as an affine expression
 /// of the dims of a map whose dim intervals are `dim_bounds`; nullopt when
 /// it is not known exactly at compile time (see above). `var.access` must
-/// use dims only (nullopt otherwise).
+/// use dims only (nullopt otherwise), and var.feasible_values must be the
+/// consumer's clamping interval, as the rules build it (an interval the
+/// simplifier tightened from constraints is not a clamp: fold before
+/// simplifying).
 std::optional<mlir::AffineExpr> FoldRuntimeVariable(
     const RuntimeVar& var, absl::Span<const Interval> dim_bounds);
 
