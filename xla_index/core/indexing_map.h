@@ -205,6 +205,12 @@ class IndexingMap {
   friend H AbslHashValue(H h, const IndexingMap& map);
 
  private:
+  /// RescaleSymbols' substitution symbol := symbol * k + r in the results,
+  /// the constraints (but the one at index `skip`) and the access maps;
+  /// nothing changes when a folded constant does not fit in int64.
+  absl::Status SubstituteScaledSymbol(int64_t symbol, int64_t k, int64_t r,
+                                      size_t skip);
+
   mlir::AffineMap affine_map_;
   std::vector<Interval> dim_bounds_;
   std::vector<Interval> range_bounds_;
