@@ -1,6 +1,7 @@
 #include "xla_index/core/indexing_map.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -146,6 +147,8 @@ IndexingMap IndexingMap::Undefined(std::string reason) {
 
 IndexingMap IndexingMap::KnownEmpty(mlir::MLIRContext* context, int num_dims,
                                     int num_symbols, int num_results) {
+  assert(num_dims >= 0 && num_symbols >= 0 && num_results >= 0 &&
+         "negative variable or result count");
   llvm::SmallVector<AffineExpr> zeros(num_results,
                                       mlir::getAffineConstantExpr(0, context));
   IndexingMap map(AffineMap::get(num_dims, num_symbols, zeros, context),
@@ -174,6 +177,7 @@ mlir::MLIRContext* IndexingMap::GetMLIRContext() const {
 }
 
 Interval IndexingMap::GetSymbolBound(int64_t symbol) const {
+  assert(symbol >= 0 && symbol < GetSymbolCount() && "symbol out of range");
   if (symbol < GetRangeVarsCount()) return range_bounds_[symbol];
   return runtime_vars_[symbol - GetRangeVarsCount()].feasible_values;
 }
@@ -187,6 +191,7 @@ std::vector<Interval> IndexingMap::GetSymbolBounds() const {
 }
 
 Interval& IndexingMap::GetMutableSymbolBound(int64_t symbol) {
+  assert(symbol >= 0 && symbol < GetSymbolCount() && "symbol out of range");
   if (symbol < GetRangeVarsCount()) return range_bounds_[symbol];
   return runtime_vars_[symbol - GetRangeVarsCount()].feasible_values;
 }
@@ -484,6 +489,8 @@ IndexingMap IndexingMap::ConvertSymbolsToDimensions() const {
 
 IndexingMap IndexingMap::GetSubMap(int64_t result_index) const {
   if (IsUndefined()) return *this;
+  assert(result_index >= 0 && result_index < GetResultCount() &&
+         "result index out of range");
   IndexingMap sub = *this;
   sub.affine_map_ =
       affine_map_.getSubMap({static_cast<unsigned>(result_index)});

@@ -184,6 +184,22 @@ TEST_F(IndexingMapTest, RescaleSymbolsSkipsWhatWouldWrap) {
   EXPECT_EQ(map.GetAffineMap(), before.GetAffineMap());
 }
 
+// Out-of-range indices are programmer errors: asserts (active in the
+// fastbuild and debug builds the tests run in; compiled out with NDEBUG).
+#ifndef NDEBUG
+TEST_F(IndexingMapTest, OutOfRangeIndicesAssert) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  IndexingMap map = Parse(
+      "(d0)[s0] -> (d0 + s0)\ndomain:\nd0 in [0, 3]\n"
+      "s0 in [0, 1]");
+  EXPECT_DEATH(map.GetDimBound(1), "dim out of range");
+  EXPECT_DEATH(map.GetSymbolBound(-1), "symbol out of range");
+  EXPECT_DEATH(map.GetSubMap(1), "result index out of range");
+  EXPECT_DEATH(IndexingMap::KnownEmpty(&context_, -1),
+               "negative variable or result count");
+}
+#endif
+
 TEST_F(IndexingMapTest, RemoveUnusedSymbols) {
   IndexingMap map = Parse(
       "(d0)[s0, s1, s2, s3] -> (d0 + s1)\ndomain:\nd0 in [0, 9]\n"
