@@ -1,6 +1,7 @@
 #include "xla_index/core/indexing_map.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -13,6 +14,8 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/core/affine_simplifier.h"
+#include "xla_index/core/checked_affine_expr.h"
+#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {
@@ -59,30 +62,52 @@ llvm::SmallVector<AffineExpr> IdentityDims(int n, mlir::MLIRContext* ctx) {
   return out;
 }
 
+// True if any of `exprs` uses a symbol.
+bool UsesSymbols(llvm::ArrayRef<AffineExpr> exprs) {
+  bool any = false;
+  for (AffineExpr e : exprs) {
+    e.walk(
+        [&](AffineExpr sub) { any |= mlir::isa<mlir::AffineSymbolExpr>(sub); });
+  }
+  return any;
+}
+
 // Rewrites an access map whose inputs are the owning map's variables with
-// the given replacements; the new access has `num_dims` dims and
-// `num_symbols` symbols if any result uses a symbol, else none.
+// the given replacements (renamings only: a substitution that may fold
+// constants goes through CheckedRewriteAccess); the new access has
+// `num_dims` dims and `num_symbols` symbols if any result uses a symbol,
+// else none.
 AffineMap RewriteAccess(AffineMap access, llvm::ArrayRef<AffineExpr> dims,
                         llvm::ArrayRef<AffineExpr> symbols, int num_dims,
                         int num_symbols) {
   if (!access) return access;
   llvm::SmallVector<AffineExpr> results;
-  bool uses_symbols = false;
   for (AffineExpr r : access.getResults()) {
     // The access map may declare fewer symbols than the owner has.
-    AffineExpr replaced =
+    results.push_back(
         r.replaceDimsAndSymbols(dims.take_front(access.getNumDims()),
-                                symbols.take_front(access.getNumSymbols()));
-    uses_symbols |= !replaced.isPureAffine() || [&] {
-      bool any = false;
-      replaced.walk(
-          [&](AffineExpr e) { any |= mlir::isa<mlir::AffineSymbolExpr>(e); });
-      return any;
-    }();
+                                symbols.take_front(access.getNumSymbols())));
+  }
+  return AffineMap::get(num_dims, UsesSymbols(results) ? num_symbols : 0,
+                        results, access.getContext());
+}
+
+// RewriteAccess with the substitution checked (it may multiply
+// coefficients).
+absl::StatusOr<AffineMap> CheckedRewriteAccess(
+    AffineMap access, llvm::ArrayRef<AffineExpr> dims,
+    llvm::ArrayRef<AffineExpr> symbols, int num_dims, int num_symbols) {
+  if (!access) return access;
+  llvm::SmallVector<AffineExpr> results;
+  for (AffineExpr r : access.getResults()) {
+    XI_ASSIGN_OR_RETURN(AffineExpr replaced,
+                        CheckedReplaceDimsAndSymbols(
+                            r, dims.take_front(access.getNumDims()),
+                            symbols.take_front(access.getNumSymbols())));
     results.push_back(replaced);
   }
-  return AffineMap::get(num_dims, uses_symbols ? num_symbols : 0, results,
-                        access.getContext());
+  return AffineMap::get(num_dims, UsesSymbols(results) ? num_symbols : 0,
+                        results, access.getContext());
 }
 
 }  // namespace
@@ -122,6 +147,8 @@ IndexingMap IndexingMap::Undefined(std::string reason) {
 
 IndexingMap IndexingMap::KnownEmpty(mlir::MLIRContext* context, int num_dims,
                                     int num_symbols, int num_results) {
+  assert(num_dims >= 0 && num_symbols >= 0 && num_results >= 0 &&
+         "negative variable or result count");
   llvm::SmallVector<AffineExpr> zeros(num_results,
                                       mlir::getAffineConstantExpr(0, context));
   IndexingMap map(AffineMap::get(num_dims, num_symbols, zeros, context),
@@ -150,6 +177,7 @@ mlir::MLIRContext* IndexingMap::GetMLIRContext() const {
 }
 
 Interval IndexingMap::GetSymbolBound(int64_t symbol) const {
+  assert(symbol >= 0 && symbol < GetSymbolCount() && "symbol out of range");
   if (symbol < GetRangeVarsCount()) return range_bounds_[symbol];
   return runtime_vars_[symbol - GetRangeVarsCount()].feasible_values;
 }
@@ -163,6 +191,7 @@ std::vector<Interval> IndexingMap::GetSymbolBounds() const {
 }
 
 Interval& IndexingMap::GetMutableSymbolBound(int64_t symbol) {
+  assert(symbol >= 0 && symbol < GetSymbolCount() && "symbol out of range");
   if (symbol < GetRangeVarsCount()) return range_bounds_[symbol];
   return runtime_vars_[symbol - GetRangeVarsCount()].feasible_values;
 }
@@ -342,9 +371,55 @@ llvm::SmallBitVector IndexingMap::RemoveUnusedDimensions() {
   return removed;
 }
 
+absl::Status IndexingMap::SubstituteScaledSymbol(int64_t symbol, int64_t k,
+                                                 int64_t r, size_t skip) {
+  mlir::MLIRContext* ctx = GetMLIRContext();
+  llvm::SmallVector<AffineExpr> dim_ids =
+      IdentityDims(GetDimensionCount(), ctx);
+  llvm::SmallVector<AffineExpr> sym_replacements;
+  for (int j = 0; j < GetSymbolCount(); ++j) {
+    AffineExpr e = mlir::getAffineSymbolExpr(j, ctx);
+    if (j == symbol) {
+      XI_ASSIGN_OR_RETURN(
+          e, CheckedAffineMul(e, mlir::getAffineConstantExpr(k, ctx)));
+      XI_ASSIGN_OR_RETURN(
+          e, CheckedAffineAdd(e, mlir::getAffineConstantExpr(r, ctx)));
+    }
+    sym_replacements.push_back(e);
+  }
+  XI_ASSIGN_OR_RETURN(
+      AffineMap map,
+      CheckedReplaceDimsAndSymbols(affine_map_, dim_ids, sym_replacements,
+                                   GetDimensionCount(), GetSymbolCount()));
+  std::vector<IndexingConstraint> constraints;
+  for (size_t i = 0; i < constraints_.size(); ++i) {
+    if (i == skip) continue;
+    XI_ASSIGN_OR_RETURN(
+        AffineExpr e, CheckedReplaceDimsAndSymbols(constraints_[i].expr,
+                                                   dim_ids, sym_replacements));
+    constraints.push_back({e, constraints_[i].interval});
+  }
+  std::vector<AffineMap> accesses;
+  for (const RuntimeVar& rt : runtime_vars_) {
+    XI_ASSIGN_OR_RETURN(
+        AffineMap access,
+        CheckedRewriteAccess(rt.access, dim_ids, sym_replacements,
+                             GetDimensionCount(), GetSymbolCount()));
+    accesses.push_back(access);
+  }
+  affine_map_ = map;
+  for (size_t i = 0; i < runtime_vars_.size(); ++i) {
+    runtime_vars_[i].access = accesses[i];
+  }
+  constraints_.clear();
+  for (const IndexingConstraint& c : constraints) {
+    AddConstraint(c.expr, c.interval);
+  }
+  return absl::OkStatus();
+}
+
 bool IndexingMap::RescaleSymbols() {
   if (IsUndefined() || IsKnownEmpty()) return false;
-  mlir::MLIRContext* ctx = GetMLIRContext();
   bool rescaled_any = false;
   for (size_t i = 0; i < constraints_.size();) {
     const IndexingConstraint c = constraints_[i];
@@ -367,29 +442,16 @@ bool IndexingMap::RescaleSymbols() {
       ResetToKnownEmpty();
       return true;
     }
-    constraints_.erase(constraints_.begin() + i);
+    // The new bound first: substituted constraints may narrow it. A
+    // rescaling whose coefficients would not fit in int64 is not done.
     Interval& bound = range_bounds_[s];
+    const Interval old_bound = bound;
     bound = {CeilDiv(SaturatingSub(bound.lower, r), k),
              FloorDiv(SaturatingSub(bound.upper, r), k)};
-    // s := s' * k + r everywhere.
-    llvm::SmallVector<AffineExpr> dim_ids =
-        IdentityDims(GetDimensionCount(), ctx);
-    llvm::SmallVector<AffineExpr> sym_replacements;
-    for (int j = 0; j < GetSymbolCount(); ++j) {
-      AffineExpr e = mlir::getAffineSymbolExpr(j, ctx);
-      sym_replacements.push_back(j == s ? e * k + r : e);
-    }
-    affine_map_ = affine_map_.replaceDimsAndSymbols(
-        dim_ids, sym_replacements, GetDimensionCount(), GetSymbolCount());
-    std::vector<IndexingConstraint> old = std::move(constraints_);
-    constraints_.clear();
-    for (const IndexingConstraint& other : old) {
-      AddConstraint(other.expr.replaceDimsAndSymbols(dim_ids, sym_replacements),
-                    other.interval);
-    }
-    for (RuntimeVar& rt : runtime_vars_) {
-      rt.access = RewriteAccess(rt.access, dim_ids, sym_replacements,
-                                GetDimensionCount(), GetSymbolCount());
+    if (!SubstituteScaledSymbol(s, k, r, i).ok()) {
+      bound = old_bound;
+      ++i;
+      continue;
     }
     rescaled_any = true;
     if (bound.IsEmpty()) {
@@ -427,6 +489,8 @@ IndexingMap IndexingMap::ConvertSymbolsToDimensions() const {
 
 IndexingMap IndexingMap::GetSubMap(int64_t result_index) const {
   if (IsUndefined()) return *this;
+  assert(result_index >= 0 && result_index < GetResultCount() &&
+         "result index out of range");
   IndexingMap sub = *this;
   sub.affine_map_ =
       affine_map_.getSubMap({static_cast<unsigned>(result_index)});
@@ -592,17 +656,14 @@ size_t HashConstraints(const std::vector<IndexingConstraint>& constraints) {
   return h;
 }
 
-IndexingMap ComposeIndexingMaps(const IndexingMap& first,
-                                const IndexingMap& second) {
-  // The reason travels with the composition, so a fused map says which
-  // instruction had no rule.
-  if (first.IsUndefined()) return first;
-  if (second.IsUndefined()) return second;
+namespace {
+
+// ComposeIndexingMaps for two maps that are neither Undefined nor
+// KnownEmpty; an error when a substituted expression folds a constant that
+// does not fit in int64.
+absl::StatusOr<IndexingMap> ComposeDefinedMaps(const IndexingMap& first,
+                                               const IndexingMap& second) {
   mlir::MLIRContext* ctx = first.GetMLIRContext();
-  if (first.IsKnownEmpty() || second.IsKnownEmpty()) {
-    return IndexingMap::KnownEmpty(ctx, first.GetDimensionCount(), 0,
-                                   second.GetResultCount());
-  }
   const int n1 = first.GetDimensionCount();
   const int r1 = first.GetRangeVarsCount(), t1 = first.GetRuntimeVarsCount();
   const int r2 = second.GetRangeVarsCount(), t2 = second.GetRuntimeVarsCount();
@@ -624,42 +685,78 @@ IndexingMap ComposeIndexingMaps(const IndexingMap& first,
   llvm::SmallVector<AffineExpr> dim_ids = IdentityDims(n1, ctx);
   llvm::SmallVector<AffineExpr> first_results;
   for (AffineExpr r : first.GetAffineMap().getResults()) {
-    first_results.push_back(r.replaceDimsAndSymbols(dim_ids, first_syms));
+    XI_ASSIGN_OR_RETURN(AffineExpr renamed,
+                        CheckedReplaceDimsAndSymbols(r, dim_ids, first_syms));
+    first_results.push_back(renamed);
   }
-  AffineMap composed = second.GetAffineMap().replaceDimsAndSymbols(
-      first_results, second_syms, n1, total);
-
+  // Substituting first's results into second multiplies their coefficients
+  // by second's: (d0 * 2^62) into d0 * 2 is checked here.
+  XI_ASSIGN_OR_RETURN(
+      AffineMap composed,
+      CheckedReplaceDimsAndSymbols(second.GetAffineMap(), first_results,
+                                   second_syms, n1, total));
   std::vector<Interval> range;
   for (int i = 0; i < r2; ++i) range.push_back(second.GetSymbolBound(i));
   for (int i = 0; i < r1; ++i) range.push_back(first.GetSymbolBound(i));
   std::vector<RuntimeVar> runtime;
   for (const RuntimeVar& rt : second.GetRuntimeVars()) {
     RuntimeVar copy = rt;
-    copy.access =
-        RewriteAccess(rt.access, first_results, second_syms, n1, total);
+    XI_ASSIGN_OR_RETURN(
+        copy.access,
+        CheckedRewriteAccess(rt.access, first_results, second_syms, n1, total));
     runtime.push_back(std::move(copy));
   }
   for (const RuntimeVar& rt : first.GetRuntimeVars()) {
     RuntimeVar copy = rt;
-    copy.access = RewriteAccess(rt.access, dim_ids, first_syms, n1, total);
+    XI_ASSIGN_OR_RETURN(
+        copy.access,
+        CheckedRewriteAccess(rt.access, dim_ids, first_syms, n1, total));
     runtime.push_back(std::move(copy));
   }
   IndexingMap result(composed, first.GetDimBounds(), std::move(range),
                      std::move(runtime));
   for (const IndexingConstraint& c : first.GetConstraints()) {
-    result.AddConstraint(c.expr.replaceDimsAndSymbols(dim_ids, first_syms),
-                         c.interval);
+    XI_ASSIGN_OR_RETURN(AffineExpr e, CheckedReplaceDimsAndSymbols(
+                                          c.expr, dim_ids, first_syms));
+    result.AddConstraint(e, c.interval);
   }
   for (const IndexingConstraint& c : second.GetConstraints()) {
-    result.AddConstraint(
-        c.expr.replaceDimsAndSymbols(first_results, second_syms), c.interval);
+    XI_ASSIGN_OR_RETURN(AffineExpr e, CheckedReplaceDimsAndSymbols(
+                                          c.expr, first_results, second_syms));
+    result.AddConstraint(e, c.interval);
   }
   // first's results must lie in second's domain.
   for (size_t j = 0; j < first_results.size(); ++j) {
-    if (static_cast<int64_t>(j) >= second.GetDimensionCount()) break;
     result.AddConstraint(first_results[j], second.GetDimBound(j));
   }
   return result;
+}
+
+}  // namespace
+
+IndexingMap ComposeIndexingMaps(const IndexingMap& first,
+                                const IndexingMap& second) {
+  // The reason travels with the composition, so a fused map says which
+  // instruction had no rule.
+  if (first.IsUndefined()) return first;
+  if (second.IsUndefined()) return second;
+  if (first.IsKnownEmpty() || second.IsKnownEmpty()) {
+    return IndexingMap::KnownEmpty(first.GetMLIRContext(),
+                                   first.GetDimensionCount(), 0,
+                                   second.GetResultCount());
+  }
+  if (first.GetResultCount() != second.GetDimensionCount()) {
+    return IndexingMap::Undefined(absl::StrCat(
+        "cannot compose a map with ", first.GetResultCount(),
+        " results with a map of ", second.GetDimensionCount(), " dimensions"));
+  }
+  absl::StatusOr<IndexingMap> composed = ComposeDefinedMaps(first, second);
+  if (!composed.ok()) {
+    return IndexingMap::Undefined(
+        absl::StrCat("the composition cannot be represented exactly: ",
+                     composed.status().message()));
+  }
+  return *std::move(composed);
 }
 
 absl::StatusOr<std::vector<IndexingPoint>> EnumerateImage(

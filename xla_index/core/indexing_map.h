@@ -1,6 +1,7 @@
 #ifndef XLA_INDEX_CORE_INDEXING_MAP_H_
 #define XLA_INDEX_CORE_INDEXING_MAP_H_
 
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -96,7 +97,8 @@ class IndexingMap {
   /// only: equality and hashing ignore it, so all Undefined maps stay equal.
   static IndexingMap Undefined(std::string reason = "");
   /// The domain is empty (prints as "KNOWN EMPTY"), with the given numbers
-  /// of dims, symbols (all range variables) and results (all 0).
+  /// of dims, symbols (all range variables) and results (all 0); the
+  /// counts must not be negative (asserted).
   static IndexingMap KnownEmpty(mlir::MLIRContext* context, int num_dims = 0,
                                 int num_symbols = 0, int num_results = 0);
 
@@ -122,8 +124,16 @@ class IndexingMap {
   }
 
   const std::vector<Interval>& GetDimBounds() const { return dim_bounds_; }
-  Interval GetDimBound(int64_t dim) const { return dim_bounds_[dim]; }
-  Interval& GetMutableDimBound(int64_t dim) { return dim_bounds_[dim]; }
+  /// The interval of dim `dim`; 0 <= dim < GetDimensionCount() (asserted:
+  /// an index out of range is a programmer error).
+  Interval GetDimBound(int64_t dim) const {
+    assert(dim >= 0 && dim < GetDimensionCount() && "dim out of range");
+    return dim_bounds_[dim];
+  }
+  Interval& GetMutableDimBound(int64_t dim) {
+    assert(dim >= 0 && dim < GetDimensionCount() && "dim out of range");
+    return dim_bounds_[dim];
+  }
   const std::vector<Interval>& GetRangeVarBounds() const {
     return range_bounds_;
   }
@@ -133,6 +143,7 @@ class IndexingMap {
   std::vector<RuntimeVar>& GetMutableRuntimeVars() { return runtime_vars_; }
   /// Interval of symbol `symbol`: a range variable for symbol <
   /// GetRangeVarsCount(), else the runtime variable's feasible values.
+  /// 0 <= symbol < GetSymbolCount() (asserted).
   Interval GetSymbolBound(int64_t symbol) const;
   Interval& GetMutableSymbolBound(int64_t symbol);
   /// The intervals of all symbols, in order (range variables first).
@@ -179,7 +190,7 @@ class IndexingMap {
   IndexingMap ConvertSymbolsToDimensions() const;
 
   /// The map with the single result `result_index` (same variables and
-  /// constraints).
+  /// constraints); 0 <= result_index < GetResultCount() (asserted).
   IndexingMap GetSubMap(int64_t result_index) const;
 
   /// True when every dim and symbol value is in its interval and every
@@ -205,6 +216,12 @@ class IndexingMap {
   friend H AbslHashValue(H h, const IndexingMap& map);
 
  private:
+  /// RescaleSymbols' substitution symbol := symbol * k + r in the results,
+  /// the constraints (but the one at index `skip`) and the access maps;
+  /// nothing changes when a folded constant does not fit in int64.
+  absl::Status SubstituteScaledSymbol(int64_t symbol, int64_t k, int64_t r,
+                                      size_t skip);
+
   mlir::AffineMap affine_map_;
   std::vector<Interval> dim_bounds_;
   std::vector<Interval> range_bounds_;

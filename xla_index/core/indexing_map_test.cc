@@ -146,6 +146,60 @@ TEST_F(IndexingMapTest, ComposeSpecialMaps) {
   EXPECT_TRUE(composed.IsKnownEmpty());
 }
 
+// Issue #18: substitution multiplies coefficients, and MLIR folds the
+// product with wrapping arithmetic ((d0 * 2^62) * 2 became d0 * -2^63, so
+// this composition came out as d0 * -2). A composition that cannot be
+// represented exactly is Undefined with the reason.
+TEST_F(IndexingMapTest, ComposeRefusesWrappedCoefficients) {
+  IndexingMap first =
+      Parse("(d0) -> (d0 * 4611686018427387904)\ndomain:\nd0 in [-1, 0]");
+  IndexingMap second = Parse(
+      "(d0) -> ((d0 * 2) floordiv 4611686018427387904)\ndomain:\n"
+      "d0 in [-9223372036854775808, 9223372036854775807]");
+  IndexingMap composed = ComposeIndexingMaps(first, second);
+  ASSERT_TRUE(composed.IsUndefined()) << ToString(composed);
+  EXPECT_EQ(composed.undefined_reason(),
+            "the composition cannot be represented exactly: "
+            "4611686018427387904 * 2 does not fit in int64");
+}
+
+TEST_F(IndexingMapTest, ComposeWithMismatchedCountsIsUndefined) {
+  IndexingMap two = Parse("(d0) -> (d0, d0)\ndomain:\nd0 in [0, 3]");
+  IndexingMap one = Parse("(d0) -> (d0)\ndomain:\nd0 in [0, 3]");
+  IndexingMap composed = ComposeIndexingMaps(two, one);
+  ASSERT_TRUE(composed.IsUndefined());
+  EXPECT_EQ(composed.undefined_reason(),
+            "cannot compose a map with 2 results with a map of 1 dimensions");
+}
+
+TEST_F(IndexingMapTest, RescaleSymbolsSkipsWhatWouldWrap) {
+  // s0 := s0' * 2^62 would make the coefficient 2^63.
+  IndexingMap map = Parse(
+      "(d0)[s0] -> (d0 + s0 * 2)\ndomain:\nd0 in [0, 3]\n"
+      "s0 in [0, 9223372036854775807]\ns0 mod 4611686018427387904 in [0, 0]");
+  IndexingMap before = map;
+  map.RescaleSymbols();
+  // Not rescaled: the constraint is still there and the results unchanged.
+  EXPECT_EQ(map.GetConstraintsCount(), 1) << ToString(map);
+  EXPECT_EQ(map.GetAffineMap(), before.GetAffineMap());
+}
+
+// Out-of-range indices are programmer errors: asserts (active in the
+// fastbuild and debug builds the tests run in; compiled out with NDEBUG).
+#ifndef NDEBUG
+TEST_F(IndexingMapTest, OutOfRangeIndicesAssert) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  IndexingMap map = Parse(
+      "(d0)[s0] -> (d0 + s0)\ndomain:\nd0 in [0, 3]\n"
+      "s0 in [0, 1]");
+  EXPECT_DEATH(map.GetDimBound(1), "dim out of range");
+  EXPECT_DEATH(map.GetSymbolBound(-1), "symbol out of range");
+  EXPECT_DEATH(map.GetSubMap(1), "result index out of range");
+  EXPECT_DEATH(IndexingMap::KnownEmpty(&context_, -1),
+               "negative variable or result count");
+}
+#endif
+
 TEST_F(IndexingMapTest, RemoveUnusedSymbols) {
   IndexingMap map = Parse(
       "(d0)[s0, s1, s2, s3] -> (d0 + s1)\ndomain:\nd0 in [0, 9]\n"

@@ -17,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "xla_index/core/checked_affine_expr.h"
 #include "xla_index/core/status_macros.h"
 
 namespace xla_index {
@@ -361,6 +362,10 @@ class MapParser {
   }
   std::string Describe() const;
   absl::Status Expect(absl::string_view punct);
+  /// `lhs kind rhs` through the checked builder: a folded constant that does
+  /// not fit in int64 is an error at `offset` (the operator).
+  absl::StatusOr<AffineExpr> Build(mlir::AffineExprKind kind, AffineExpr lhs,
+                                   AffineExpr rhs, size_t offset) const;
   absl::StatusOr<int64_t> ParseInteger();  // Optional leading '-'.
 
   // Grammar.
@@ -501,6 +506,17 @@ absl::Status MapParser::Expect(absl::string_view punct) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<AffineExpr> MapParser::Build(mlir::AffineExprKind kind,
+                                            AffineExpr lhs, AffineExpr rhs,
+                                            size_t offset) const {
+  absl::StatusOr<AffineExpr> built = CheckedAffineBinaryOp(kind, lhs, rhs);
+  if (!built.ok()) {
+    return Error(offset, absl::StrCat("the map cannot be represented exactly: ",
+                                      built.status().message()));
+  }
+  return built;
+}
+
 absl::StatusOr<int64_t> MapParser::ParseInteger() {
   size_t start = tok_.offset;
   bool negative = false;
@@ -599,10 +615,16 @@ absl::StatusOr<AffineExpr> MapParser::ParseSum() {
   while (AtPunct("+") || AtPunct("-")) {
     XI_RETURN_IF_ERROR(CountOperator());
     bool minus = AtPunct("-");
+    size_t op_offset = tok_.offset;
     Advance();
-    auto rhs = ParseTerm();
-    if (!rhs.ok()) return rhs;
-    result = minus ? result - *rhs : result + *rhs;
+    XI_ASSIGN_OR_RETURN(AffineExpr rhs, ParseTerm());
+    if (minus) {
+      XI_ASSIGN_OR_RETURN(
+          rhs, Build(mlir::AffineExprKind::Mul, rhs,
+                     mlir::getAffineConstantExpr(-1, ctx_), op_offset));
+    }
+    XI_ASSIGN_OR_RETURN(
+        result, Build(mlir::AffineExprKind::Add, result, rhs, op_offset));
   }
   return result;
 }
@@ -644,7 +666,7 @@ absl::StatusOr<AffineExpr> MapParser::ParseTerm() {
                !mlir::isa<mlir::AffineConstantExpr>(*rhs)) {
       return Error(op_offset, "one side of '*' must be a constant");
     }
-    result = mlir::getAffineBinaryOpExpr(kind, result, *rhs);
+    XI_ASSIGN_OR_RETURN(result, Build(kind, result, *rhs, op_offset));
   }
 }
 
@@ -662,11 +684,13 @@ absl::StatusOr<AffineExpr> MapParser::ParseUnary() {
       if (!v.ok()) return v.status();
       return mlir::getAffineConstantExpr(*v, ctx_);
     }
+    size_t minus_offset = save_tok.offset;
     if (++depth_ > 200) return ErrorHere("expression nested too deeply");
     auto operand = ParseUnary();
     --depth_;
     if (!operand.ok()) return operand;
-    return -*operand;
+    return Build(mlir::AffineExprKind::Mul, *operand,
+                 mlir::getAffineConstantExpr(-1, ctx_), minus_offset);
   }
   return ParsePrimary();
 }
@@ -762,17 +786,24 @@ absl::StatusOr<IndexingMap> MapParser::ParseMap() {
   XI_RETURN_IF_ERROR(Expect("->"));
   XI_ASSIGN_OR_RETURN(std::vector<AffineExpr> results, ParseResults());
   Domain domain(header.num_dims(), header.num_symbols(), header.symbols.size());
-  if (AtPunct(",")) Advance();
+  // Entries are separated by newlines (the printed form) or by commas (XLA's
+  // one-line form); a comma must be followed by an entry.
+  const bool one_line = AtPunct(",");
+  if (one_line) Advance();
   if (AtWord("domain")) {
     Advance();
     XI_RETURN_IF_ERROR(Expect(":"));
     while (tok_.kind != TokenKind::kEnd) {
+      XI_RETURN_IF_ERROR(ParseDomainEntry(header.num_dims(), domain));
       if (AtPunct(",")) {
         Advance();
-        continue;
+        if (tok_.kind == TokenKind::kEnd) {
+          return ErrorHere("expected a domain entry after ','");
+        }
       }
-      XI_RETURN_IF_ERROR(ParseDomainEntry(header.num_dims(), domain));
     }
+  } else if (one_line) {
+    return ErrorHere("expected 'domain:' after ','");
   } else if (tok_.kind != TokenKind::kEnd) {
     return ErrorHere("expected 'domain:' or end of input");
   }
@@ -884,11 +915,22 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
   for (int new_pos = 0; new_pos < num_symbols; ++new_pos) {
     sym_replacements[order[new_pos]] = mlir::getAffineSymbolExpr(new_pos, ctx_);
   }
-  auto remap = [&](AffineExpr e) {
-    return e.replaceDimsAndSymbols(dim_ids, sym_replacements);
+  // Renumbering symbols reorders some sums (MLIR sorts s1 + s0), so it
+  // rebuilds through the checked builder; nothing to do when no runtime
+  // variable precedes a range variable.
+  const bool identity = std::is_sorted(order.begin(), order.end());
+  auto remap = [&](AffineExpr e) -> absl::StatusOr<AffineExpr> {
+    if (identity) return e;
+    absl::StatusOr<AffineExpr> r =
+        CheckedReplaceDimsAndSymbols(e, dim_ids, sym_replacements);
+    if (!r.ok()) return Error(text_.size(), r.status().message());
+    return r;
   };
   std::vector<AffineExpr> remapped;
-  for (AffineExpr e : results) remapped.push_back(remap(e));
+  for (AffineExpr e : results) {
+    XI_ASSIGN_OR_RETURN(AffineExpr r, remap(e));
+    remapped.push_back(r);
+  }
   std::vector<Interval> dim_bounds, range_bounds;
   std::vector<RuntimeVar> runtime_vars;
   for (int i = 0; i < num_dims; ++i) dim_bounds.push_back(*domain.bounds[i]);
@@ -905,10 +947,17 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
       return Error(text_.size(),
                    absl::StrCat("access map of '", header.Name(num_dims + i),
                                 "' must have ", num_dims, " dims"));
+    } else if (static_cast<int>(rt.access.getNumSymbols()) > num_symbols) {
+      return Error(text_.size(),
+                   absl::StrCat("access map of '", header.Name(num_dims + i),
+                                "' declares ", rt.access.getNumSymbols(),
+                                " symbols but the map has ", num_symbols));
     }
     runtime_vars.push_back(std::move(rt));
   }
-  for (IndexingConstraint& c : domain.constraints) c.expr = remap(c.expr);
+  for (IndexingConstraint& c : domain.constraints) {
+    XI_ASSIGN_OR_RETURN(c.expr, remap(c.expr));
+  }
   return IndexingMap(AffineMap::get(num_dims, num_symbols, remapped, ctx_),
                      std::move(dim_bounds), std::move(range_bounds),
                      std::move(runtime_vars), std::move(domain.constraints));

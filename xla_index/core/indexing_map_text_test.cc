@@ -1,10 +1,12 @@
 #include "xla_index/core/indexing_map_text.h"
 
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -247,6 +249,193 @@ TEST_F(IndexingMapTextTest, ErrorsNameLineColumnAndWhat) {
     EXPECT_THAT(std::string(map.status().message()), HasSubstr(c.message))
         << c.text;
   }
+}
+
+// Issue #18: MLIR's operators fold constants with wrapping int64
+// arithmetic, so these texts used to parse into different maps. Each is an
+// error at the operator whose folded constant does not fit.
+TEST_F(IndexingMapTextTest, ConstantsThatWouldWrapAreErrors) {
+  struct Case {
+    std::string text;
+    std::string error;
+  };
+  const Case cases[] = {
+      {"(d0) -> ((d0 * 4611686018427387904 * 2) floordiv 4611686018427387904)"
+       ", domain: d0 in [-1, -1]",
+       "1:36: the map cannot be represented exactly: 4611686018427387904 * 2 "
+       "does not fit in int64"},
+      {"(d0) -> ((d0 + 9223372036854775807 + 1) floordiv 2), domain: d0 in "
+       "[-5, -1]",
+       "1:36: the map cannot be represented exactly: 9223372036854775807 + 1 "
+       "does not fit in int64"},
+      {"(d0) -> (d0 - 9223372036854775807 - 9223372036854775807), domain: d0 "
+       "in [0, 0]",
+       "1:35: the map cannot be represented exactly: -9223372036854775807 + "
+       "-9223372036854775807 does not fit in int64"},
+      {"(d0) -> (-(d0 * -9223372036854775808)), domain: d0 in [0, 0]",
+       "1:10: the map cannot be represented exactly: -9223372036854775808 * -1 "
+       "does not fit in int64"},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<IndexingMap> map = ParseIndexingMap(c.text, &context_);
+    ASSERT_FALSE(map.ok()) << c.text << "\n" << ToString(*map);
+    EXPECT_EQ(map.status().message(), c.error);
+  }
+  // 64 chained "* 2": the 63rd overflows.
+  std::string chain = "(d0) -> (d0";
+  for (int i = 0; i < 64; ++i) chain += " * 2";
+  chain += "), domain: d0 in [0, 1]";
+  absl::StatusOr<IndexingMap> doubled = ParseIndexingMap(chain, &context_);
+  ASSERT_FALSE(doubled.ok()) << ToString(*doubled);
+  EXPECT_THAT(doubled.status().message(),
+              HasSubstr("4611686018427387904 * 2 does not fit in int64"));
+}
+
+// Random expressions with constants near the int64 limits, printed fully
+// parenthesized: wherever the written expression evaluates without leaving
+// int64 (each operation evaluated exactly in 128 bits), the parsed map has
+// that value, or the parse is an error; never a different value.
+TEST_F(IndexingMapTextTest, ParsedExpressionsKeepTheirExactValue) {
+  using Int128 = __int128;
+  const std::vector<std::vector<int64_t>> points = {
+      {0, 0}, {1, -1}, {-1, 5}, {7, 3}, {-(int64_t{1} << 40), 1 << 20}};
+  const int64_t constants[] = {1,
+                               2,
+                               3,
+                               -5,
+                               7,
+                               64,
+                               int64_t{1} << 62,
+                               -(int64_t{1} << 62),
+                               INT64_MAX,
+                               INT64_MIN,
+                               INT64_MAX - 1,
+                               int64_t{3} << 61};
+  std::mt19937 rng(7);
+  auto pick = [&](int n) {
+    return std::uniform_int_distribution<int>(0, n - 1)(rng);
+  };
+  auto fits = [](std::optional<Int128> v) -> std::optional<Int128> {
+    if (!v || *v < INT64_MIN || *v > INT64_MAX) return std::nullopt;
+    return v;
+  };
+  auto floor_div = [](Int128 a, Int128 b) {
+    Int128 q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+  };
+  // The text and its exact value at each point.
+  using Values = std::vector<std::optional<Int128>>;
+  std::function<std::string(int, Values&)> make = [&](int depth, Values& v) {
+    v.assign(points.size(), std::nullopt);
+    if (depth == 0 || pick(3) == 0) {
+      if (pick(2) == 0) {
+        int64_t c = constants[pick(12)];
+        for (auto& x : v) x = c;
+        return absl::StrCat(c);
+      }
+      int d = pick(2);
+      for (size_t p = 0; p < points.size(); ++p) v[p] = points[p][d];
+      return absl::StrCat("d", d);
+    }
+    Values a, b;
+    std::string lhs = make(depth - 1, a);
+    int op = pick(5);
+    if (op < 2) {
+      std::string rhs = make(depth - 1, b);
+      for (size_t p = 0; p < v.size(); ++p) {
+        if (a[p] && b[p]) v[p] = fits(op == 0 ? *a[p] + *b[p] : *a[p] - *b[p]);
+      }
+      return absl::StrCat("(", lhs, op == 0 ? " + " : " - ", rhs, ")");
+    }
+    int64_t c = constants[pick(12)];
+    if (op > 2 && c < 1) c = 3;
+    for (size_t p = 0; p < v.size(); ++p) {
+      if (!a[p]) continue;
+      v[p] = fits(op == 2   ? *a[p] * c
+                  : op == 3 ? floor_div(*a[p], c)
+                            : *a[p] - floor_div(*a[p], c) * c);
+    }
+    static const char* kOps[] = {"", "", " * ", " floordiv ", " mod "};
+    return absl::StrCat("(", lhs, kOps[op], c, ")");
+  };
+  // The parsed expression's exact value (its intermediates may leave int64
+  // where the written ones do not: MLIR reassociates sums).
+  std::function<std::optional<Int128>(mlir::AffineExpr,
+                                      const std::vector<int64_t>&)>
+      exact = [&](mlir::AffineExpr e,
+                  const std::vector<int64_t>& point) -> std::optional<Int128> {
+    if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) {
+      return c.getValue();
+    }
+    if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e)) {
+      return point[d.getPosition()];
+    }
+    auto bin = mlir::cast<mlir::AffineBinaryOpExpr>(e);
+    std::optional<Int128> a = exact(bin.getLHS(), point);
+    std::optional<Int128> b = exact(bin.getRHS(), point);
+    if (!a || !b) return std::nullopt;
+    switch (e.getKind()) {
+      case mlir::AffineExprKind::Add:
+        return *a + *b;
+      case mlir::AffineExprKind::Mul:
+        return *a * *b;
+      case mlir::AffineExprKind::FloorDiv:
+        return floor_div(*a, *b);
+      case mlir::AffineExprKind::Mod:
+        return *a - floor_div(*a, *b) * *b;
+      default:
+        return std::nullopt;
+    }
+  };
+  int parsed = 0, refused = 0;
+  for (int i = 0; i < 3000; ++i) {
+    Values expected;
+    std::string expr = make(4, expected);
+    absl::StatusOr<IndexingMap> map = ParseIndexingMap(
+        absl::StrCat("(d0, d1) -> (", expr,
+                     "), domain: d0 in [-10, 10], d1 in [-10, 10]"),
+        &context_);
+    if (!map.ok()) {
+      EXPECT_THAT(map.status().message(), HasSubstr("does not fit in int64"))
+          << expr;
+      ++refused;
+      continue;
+    }
+    ++parsed;
+    for (size_t p = 0; p < points.size(); ++p) {
+      if (!expected[p]) continue;
+      std::optional<Int128> actual =
+          exact(map->GetAffineMap().getResult(0), points[p]);
+      ASSERT_TRUE(actual.has_value()) << expr;
+      EXPECT_TRUE(*actual == *expected[p]) << expr << " at point " << p;
+    }
+  }
+  EXPECT_GT(parsed, 1000);
+  EXPECT_GT(refused, 100);
+}
+
+TEST_F(IndexingMapTextTest, OneLineFormRejectsStrayCommas) {
+  for (const char* text :
+       {"(d0) -> (d0), domain: d0 in [0, 9],",
+        "(d0) -> (d0), domain: d0 in [0, 9], , d0 mod 2 in [0, 0]",
+        "(d0) -> (d0),"}) {
+    absl::StatusOr<IndexingMap> map = ParseIndexingMap(text, &context_);
+    ASSERT_FALSE(map.ok()) << text;
+    EXPECT_THAT(map.status().message(), HasSubstr("1:")) << text;
+  }
+  EXPECT_TRUE(
+      ParseIndexingMap("(d0) -> (d0), domain: d0 in [0, 9]", &context_).ok());
+}
+
+TEST_F(IndexingMapTextTest, AccessMapsUseOnlyTheMapsSymbols) {
+  absl::StatusOr<IndexingMap> map = ParseIndexingMap(
+      "(d0)[s0] -> (d0 + s0)\ndomain:\nd0 in [0, 9]\ns0 in [0, 3]\n"
+      "  hlo: NULL\n  (d0)[s0, s1] -> (s1)",
+      &context_);
+  ASSERT_FALSE(map.ok());
+  EXPECT_THAT(map.status().message(),
+              HasSubstr("access map of 's0' declares 2 symbols but the map "
+                        "has 1"));
 }
 
 TEST_F(IndexingMapTextTest, Json) {

@@ -88,16 +88,22 @@ inline Interval operator*(Interval a, int64_t k) {
   return {SaturatingMul(a.upper, k), SaturatingMul(a.lower, k)};
 }
 
-/// {floor(x / k)} and {x mod k} for a constant k >= 1: what simplifier
-/// atoms need, inline (FloorDiv and Mod below take any divisor and use them
-/// when it is a point). floor(x / k) is monotone in x; x mod k is
-/// [a.lower mod k, a.upper mod k] when a fits in one period of k, else
-/// [0, min(k - 1, a.upper)] (at most x for non-negative x).
+Interval FloorDiv(Interval a, Interval b);
+Interval Mod(Interval a, Interval b);
+
+/// {floor(x / k)} and {x mod k} for a constant k: what simplifier atoms
+/// need, inline for k >= 1 (a divisor k < 1 goes to the interval versions
+/// below: unbounded for 0, the corner hull for a negative floordiv).
+/// floor(x / k) is monotone in x; x mod k is [a.lower mod k, a.upper mod k]
+/// when a fits in one period of k, else [0, min(k - 1, a.upper)] (at most x
+/// for non-negative x).
 inline Interval FloorDiv(Interval a, int64_t k) {
+  if (k < 1) return FloorDiv(a, Interval::Point(k));
   if (a.IsEmpty()) return {0, -1};
   return {FloorDiv(a.lower, k), FloorDiv(a.upper, k)};
 }
 inline Interval Mod(Interval a, int64_t k) {
+  if (k < 1) return Mod(a, Interval::Point(k));
   if (a.IsEmpty()) return {0, -1};
   if (FloorDiv(a.lower, k) == FloorDiv(a.upper, k)) {
     return {FloorMod(a.lower, k), FloorMod(a.upper, k)};

@@ -132,5 +132,19 @@ TEST(IntervalTest, ThreeValuedComparisons) {
   EXPECT_EQ(IsNotEqual(Interval::Point(4), Interval::Point(4)), false);
 }
 
+// Issue #18: FloorDiv(Interval, 0) divided by zero, and a negative constant
+// divisor gave an inverted (empty) interval.
+TEST(IntervalTest, ConstantDivisorsBelowOne) {
+  EXPECT_EQ(FloorDiv(Interval{-5, 7}, int64_t{0}), Interval::Unbounded());
+  EXPECT_EQ(Mod(Interval{-5, 7}, int64_t{0}), Interval::Unbounded());
+  for (int64_t k : {-1, -2, -3}) {
+    Interval q = FloorDiv(Interval{-5, 7}, k);
+    for (int64_t x = -5; x <= 7; ++x) {
+      EXPECT_TRUE(q.Contains(FloorDiv(x, k))) << x << " floordiv " << k;
+    }
+    EXPECT_EQ(Mod(Interval{-5, 7}, k), Interval::Unbounded());
+  }
+}
+
 }  // namespace
 }  // namespace xla_index

@@ -1,0 +1,440 @@
+#include "xla_index/core/checked_affine_expr.h"
+
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/status_macros.h"
+
+namespace xla_index {
+namespace {
+
+using mlir::AffineBinaryOpExpr;
+using mlir::AffineConstantExpr;
+using mlir::AffineExpr;
+using mlir::AffineExprKind;
+
+absl::Status DoesNotFit(int64_t a, absl::string_view op, int64_t b) {
+  return absl::OutOfRangeError(
+      absl::StrCat(a, " ", op, " ", b, " does not fit in int64"));
+}
+
+std::optional<int64_t> ConstantValue(AffineExpr e) {
+  if (auto c = mlir::dyn_cast<AffineConstantExpr>(e)) return c.getValue();
+  return std::nullopt;
+}
+
+AffineExpr Constant(int64_t value, AffineExpr like) {
+  return mlir::getAffineConstantExpr(value, like.getContext());
+}
+
+// `e` if it is a binary expression of `kind`.
+AffineBinaryOpExpr AsBinary(AffineExpr e, AffineExprKind kind) {
+  auto binary = mlir::dyn_cast<AffineBinaryOpExpr>(e);
+  return binary && binary.getKind() == kind ? binary
+                                            : AffineBinaryOpExpr(nullptr);
+}
+
+// `e` as (x, c) when it is x * c with a constant c.
+std::optional<std::pair<AffineExpr, int64_t>> AsScaled(AffineExpr e) {
+  if (AffineBinaryOpExpr mul = AsBinary(e, AffineExprKind::Mul)) {
+    if (std::optional<int64_t> c = ConstantValue(mul.getRHS())) {
+      return std::make_pair(mul.getLHS(), *c);
+    }
+  }
+  return std::nullopt;
+}
+
+// MLIR 22 orders the operands of a sum or product of two dims (two
+// symbols) by position: d1 + d0 is built as d0 + d1.
+bool OutOfOrder(AffineExpr lhs, AffineExpr rhs) {
+  if (auto a = mlir::dyn_cast<mlir::AffineDimExpr>(lhs)) {
+    auto b = mlir::dyn_cast<mlir::AffineDimExpr>(rhs);
+    return b && a.getPosition() > b.getPosition();
+  }
+  if (auto a = mlir::dyn_cast<mlir::AffineSymbolExpr>(lhs)) {
+    auto b = mlir::dyn_cast<mlir::AffineSymbolExpr>(rhs);
+    return b && a.getPosition() > b.getPosition();
+  }
+  return false;
+}
+
+// MLIR's AffineExpr::getLargestKnownDivisor, which its floordiv and mod folds
+// consult, with the same int64 wrap (a wrapped product only arises for
+// expressions whose nonzero values do not fit in int64, where every divisor
+// claim is vacuous) but without its one crash: INT64_MIN % -1 in the
+// floordiv/ceildiv case is an error here.
+absl::StatusOr<int64_t> KnownDivisor(AffineExpr e) {
+  switch (e.getKind()) {
+    case AffineExprKind::DimId:
+    case AffineExprKind::SymbolId:
+      return 1;
+    case AffineExprKind::Constant: {
+      uint64_t v = mlir::cast<AffineConstantExpr>(e).getValue();
+      return static_cast<int64_t>(static_cast<int64_t>(v) < 0 ? 0 - v : v);
+    }
+    default:
+      break;
+  }
+  auto binary = mlir::cast<AffineBinaryOpExpr>(e);
+  XI_ASSIGN_OR_RETURN(int64_t lhs, KnownDivisor(binary.getLHS()));
+  switch (e.getKind()) {
+    case AffineExprKind::FloorDiv:
+    case AffineExprKind::CeilDiv: {
+      std::optional<int64_t> rhs = ConstantValue(binary.getRHS());
+      if (!rhs || *rhs == 0) return 1;
+      if (*rhs == -1 && lhs == std::numeric_limits<int64_t>::min()) {
+        return absl::OutOfRangeError(
+            "-9223372036854775808 / -1 does not fit in int64");
+      }
+      return lhs % *rhs == 0 ? lhs / *rhs : 1;
+    }
+    default:
+      break;
+  }
+  XI_ASSIGN_OR_RETURN(int64_t rhs, KnownDivisor(binary.getRHS()));
+  if (e.getKind() == AffineExprKind::Mul) {
+    return static_cast<int64_t>(static_cast<uint64_t>(lhs) *
+                                static_cast<uint64_t>(rhs));
+  }
+  auto magnitude = [](int64_t v) {
+    return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  };
+  return static_cast<int64_t>(std::gcd(magnitude(lhs), magnitude(rhs)));
+}
+
+// An expression as a sum of coefficient * atom plus a constant, in 128-bit
+// arithmetic; atoms are the operands that are neither sums nor products
+// with a constant (dims, symbols, divisions, semi-affine products),
+// compared by identity (MLIR uniques them). False when a 128-bit operation
+// overflows.
+using Int128 = __int128;
+struct Flat {
+  llvm::SmallVector<std::pair<const void*, Int128>, 8> terms;
+  Int128 constant = 0;
+};
+bool Flatten(AffineExpr e, Int128 scale, Flat& out) {
+  if (std::optional<int64_t> c = ConstantValue(e)) {
+    Int128 term;
+    return !__builtin_mul_overflow(scale, Int128{*c}, &term) &&
+           !__builtin_add_overflow(out.constant, term, &out.constant);
+  }
+  if (AffineBinaryOpExpr sum = AsBinary(e, AffineExprKind::Add)) {
+    return Flatten(sum.getLHS(), scale, out) &&
+           Flatten(sum.getRHS(), scale, out);
+  }
+  if (auto scaled = AsScaled(e)) {
+    Int128 inner;
+    return !__builtin_mul_overflow(scale, Int128{scaled->second}, &inner) &&
+           Flatten(scaled->first, inner, out);
+  }
+  for (auto& [atom, coefficient] : out.terms) {
+    if (atom == e.getAsOpaquePointer()) {
+      return !__builtin_add_overflow(coefficient, scale, &coefficient);
+    }
+  }
+  out.terms.push_back({e.getAsOpaquePointer(), scale});
+  return true;
+}
+bool SameValue(Flat a, Flat b) {
+  auto normalize = [](Flat& f) {
+    llvm::erase_if(f.terms, [](const auto& t) { return t.second == 0; });
+    llvm::sort(f.terms,
+               [](const auto& x, const auto& y) { return x.first < y.first; });
+  };
+  normalize(a);
+  normalize(b);
+  return a.constant == b.constant && a.terms == b.terms;
+}
+
+// The node MLIR builds when none of the folds above applies. MLIR is asked
+// to build it; when it gives back something else (MLIR 22 also reorders
+// some sums and products, e.g. (d0 + s0) + (d1 floordiv 7) * 5 becomes
+// (d0 + (d1 floordiv 7) * 5) + s0), that result is kept only if it is a
+// sum or product with exactly the value of `lhs kind rhs` (compared as
+// 128-bit linear combinations of the same atoms, so a wrapped constant
+// shows); anything else is an error, never a guess.
+absl::StatusOr<AffineExpr> Node(AffineExprKind kind, AffineExpr lhs,
+                                AffineExpr rhs) {
+  AffineExpr built = mlir::getAffineBinaryOpExpr(kind, lhs, rhs);
+  AffineBinaryOpExpr node = AsBinary(built, kind);
+  if (node && node.getLHS() == lhs && node.getRHS() == rhs) return built;
+  Flat expected, actual;
+  bool flattened = Flatten(built, 1, actual);
+  if (kind == AffineExprKind::Add) {
+    flattened =
+        flattened && Flatten(lhs, 1, expected) && Flatten(rhs, 1, expected);
+  } else if (std::optional<int64_t> c = ConstantValue(rhs);
+             kind == AffineExprKind::Mul && c) {
+    flattened = flattened && Flatten(lhs, *c, expected);
+  } else {
+    flattened = false;
+  }
+  if (flattened && SameValue(expected, actual)) return built;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "MLIR simplified an affine expression in a way xla_index cannot "
+        "check for int64 overflow: "
+     << lhs << " and " << rhs << " became " << built;
+  return absl::InternalError(text);
+}
+
+absl::StatusOr<AffineExpr> Add(AffineExpr lhs, AffineExpr rhs);
+absl::StatusOr<AffineExpr> Mul(AffineExpr lhs, AffineExpr rhs);
+absl::StatusOr<AffineExpr> Div(AffineExprKind kind, AffineExpr lhs,
+                               AffineExpr rhs);
+
+absl::StatusOr<AffineExpr> AddConstant(AffineExpr lhs, int64_t a, int64_t b) {
+  std::optional<int64_t> sum = CheckedAdd(a, b);
+  if (!sum) return DoesNotFit(a, "+", b);
+  return Add(lhs, Constant(*sum, lhs));
+}
+
+// MLIR rewrites e + ((e floordiv q) * q) * -1 and e + (e floordiv q) * -q to
+// e mod q. Its first pattern checks only that the right operand's right
+// side is -1, not that it is a product, so it also rewrites
+// e + ((e floordiv q) * q - 1) (a wrong map) and e + ((e floordiv q) * q)
+// mod -1. Here the sum is built as (e + (e floordiv q) * q) - 1 instead,
+// the modulo is refused, and floordiv/ceildiv -1 (a negation) fold as MLIR
+// folds them. -q is computed as MLIR does (q * -1), checked.
+absl::StatusOr<std::optional<AffineExpr>> AddAsMod(AffineExpr lhs,
+                                                   AffineBinaryOpExpr rhs) {
+  if (ConstantValue(rhs.getRHS()) == -1) {
+    if (AffineBinaryOpExpr product =
+            AsBinary(rhs.getLHS(), AffineExprKind::Mul)) {
+      AffineBinaryOpExpr div =
+          AsBinary(product.getLHS(), AffineExprKind::FloorDiv);
+      if (!div || div.getRHS() != product.getRHS() || div.getLHS() != lhs) {
+        return std::nullopt;
+      }
+      switch (rhs.getKind()) {
+        case AffineExprKind::Add: {
+          XI_ASSIGN_OR_RETURN(AffineExpr sum, Add(lhs, product));
+          return Add(sum, rhs.getRHS());
+        }
+        case AffineExprKind::Mod:
+          return absl::InvalidArgumentError(
+              "MLIR cannot build e + (e floordiv q * q) mod -1 exactly");
+        default:
+          return Div(AffineExprKind::Mod, lhs, div.getRHS());
+      }
+    }
+  }
+  AffineBinaryOpExpr div = AsBinary(rhs.getLHS(), AffineExprKind::FloorDiv);
+  if (rhs.getKind() != AffineExprKind::Mul || !div || div.getLHS() != lhs) {
+    return std::nullopt;
+  }
+  AffineExpr q = div.getRHS(), factor = rhs.getRHS();
+  if (std::optional<int64_t> f = ConstantValue(factor)) {
+    // MLIR's -f wraps for INT64_MIN: then it would rewrite
+    // e + (e floordiv MIN) * MIN, which is not e mod MIN.
+    if (ConstantValue(q) !=
+        (f == std::numeric_limits<int64_t>::min() ? *f : -*f)) {
+      return std::nullopt;
+    }
+    if (*f == std::numeric_limits<int64_t>::min()) {
+      return DoesNotFit(*f, "*", -1);
+    }
+    return Div(AffineExprKind::Mod, lhs, q);
+  }
+  XI_ASSIGN_OR_RETURN(AffineExpr negated, Mul(factor, Constant(-1, factor)));
+  if (q != negated) return std::nullopt;
+  return Div(AffineExprKind::Mod, lhs, q);
+}
+
+absl::StatusOr<AffineExpr> Add(AffineExpr lhs, AffineExpr rhs) {
+  std::optional<int64_t> lc = ConstantValue(lhs), rc = ConstantValue(rhs);
+  if (lc && rc) {
+    std::optional<int64_t> sum = CheckedAdd(*lc, *rc);
+    if (!sum) return DoesNotFit(*lc, "+", *rc);
+    return Constant(*sum, lhs);
+  }
+  if (lc || (lhs.isSymbolicOrConstant() && !rhs.isSymbolicOrConstant()) ||
+      OutOfOrder(lhs, rhs)) {
+    return Add(rhs, lhs);
+  }
+  if (rc == 0) return lhs;
+  AffineBinaryOpExpr lhs_sum = AsBinary(lhs, AffineExprKind::Add);
+  std::optional<int64_t> lhs_sum_constant =
+      lhs_sum ? ConstantValue(lhs_sum.getRHS()) : std::nullopt;
+  if (lhs_sum_constant && rc) {
+    return AddConstant(lhs_sum.getLHS(), *lhs_sum_constant, *rc);
+  }
+  // Like terms: e * c1 + e * c2 (a bare e is e * 1).
+  auto [first, c1] = AsScaled(lhs).value_or(std::make_pair(lhs, int64_t{1}));
+  auto [second, c2] = AsScaled(rhs).value_or(std::make_pair(rhs, int64_t{1}));
+  if (first == second) {
+    std::optional<int64_t> sum = CheckedAdd(c1, c2);
+    if (!sum) return DoesNotFit(c1, "+", c2);
+    return Mul(first, Constant(*sum, lhs));
+  }
+  if (lhs_sum_constant) {
+    XI_ASSIGN_OR_RETURN(AffineExpr moved, Add(lhs_sum.getLHS(), rhs));
+    return Add(moved, lhs_sum.getRHS());
+  }
+  if (auto rhs_binary = mlir::dyn_cast<AffineBinaryOpExpr>(rhs)) {
+    XI_ASSIGN_OR_RETURN(std::optional<AffineExpr> mod,
+                        AddAsMod(lhs, rhs_binary));
+    if (mod) return *mod;
+  }
+  return Node(AffineExprKind::Add, lhs, rhs);
+}
+
+absl::StatusOr<AffineExpr> Mul(AffineExpr lhs, AffineExpr rhs) {
+  std::optional<int64_t> lc = ConstantValue(lhs), rc = ConstantValue(rhs);
+  if (lc && rc) {
+    std::optional<int64_t> product = CheckedMul(*lc, *rc);
+    if (!product) return DoesNotFit(*lc, "*", *rc);
+    return Constant(*product, lhs);
+  }
+  const bool rhs_symbolic = rhs.isSymbolicOrConstant();
+  if (!rhs_symbolic && !lhs.isSymbolicOrConstant()) {
+    return absl::InvalidArgumentError(
+        "a product of two expressions with dimensions is not affine");
+  }
+  if (!rhs_symbolic || lc || OutOfOrder(lhs, rhs)) return Mul(rhs, lhs);
+  if (rc == 1) return lhs;
+  if (rc == 0) return rhs;
+  if (auto scaled = AsScaled(lhs)) {
+    auto [inner, c1] = *scaled;
+    if (rc) {
+      std::optional<int64_t> product = CheckedMul(c1, *rc);
+      if (!product) return DoesNotFit(c1, "*", *rc);
+      return Mul(inner, Constant(*product, lhs));
+    }
+    XI_ASSIGN_OR_RETURN(AffineExpr moved, Mul(inner, rhs));
+    return Mul(moved, Constant(c1, lhs));
+  }
+  return Node(AffineExprKind::Mul, lhs, rhs);
+}
+
+// floordiv, ceildiv and mod. MLIR folds only constant divisors >= 1; the
+// quotients and remainders of such divisors always fit.
+absl::StatusOr<AffineExpr> Div(AffineExprKind kind, AffineExpr lhs,
+                               AffineExpr rhs) {
+  std::optional<int64_t> lc = ConstantValue(lhs), k = ConstantValue(rhs);
+  if (!k || *k < 1) return Node(kind, lhs, rhs);
+  if (lc) {
+    return Constant(kind == AffineExprKind::FloorDiv  ? FloorDiv(*lc, *k)
+                    : kind == AffineExprKind::CeilDiv ? CeilDiv(*lc, *k)
+                                                      : FloorMod(*lc, *k),
+                    lhs);
+  }
+  if (kind == AffineExprKind::Mod) {
+    XI_ASSIGN_OR_RETURN(int64_t divisor, KnownDivisor(lhs));
+    if (divisor % *k == 0) return Constant(0, lhs);
+  } else {
+    if (*k == 1) return lhs;
+    if (auto scaled = AsScaled(lhs); scaled && scaled->second % *k == 0) {
+      return Mul(scaled->first, Constant(scaled->second / *k, lhs));
+    }
+  }
+  if (kind == AffineExprKind::CeilDiv) return Node(kind, lhs, rhs);
+  if (AffineBinaryOpExpr sum = AsBinary(lhs, AffineExprKind::Add)) {
+    XI_ASSIGN_OR_RETURN(int64_t a, KnownDivisor(sum.getLHS()));
+    XI_ASSIGN_OR_RETURN(int64_t b, KnownDivisor(sum.getRHS()));
+    if (kind == AffineExprKind::FloorDiv && (a % *k == 0 || b % *k == 0)) {
+      XI_ASSIGN_OR_RETURN(AffineExpr left, Div(kind, sum.getLHS(), rhs));
+      XI_ASSIGN_OR_RETURN(AffineExpr right, Div(kind, sum.getRHS(), rhs));
+      return Add(left, right);
+    }
+    if (kind == AffineExprKind::Mod && a % *k == 0) {
+      return Div(kind, sum.getRHS(), rhs);
+    }
+    if (kind == AffineExprKind::Mod && b % *k == 0) {
+      return Div(kind, sum.getLHS(), rhs);
+    }
+  }
+  if (AffineBinaryOpExpr inner = AsBinary(lhs, AffineExprKind::Mod);
+      inner && kind == AffineExprKind::Mod) {
+    std::optional<int64_t> a = ConstantValue(inner.getRHS());
+    if (a && *a >= 1 && FloorMod(*a, *k) == 0) {
+      return Div(kind, inner.getLHS(), rhs);
+    }
+  }
+  return Node(kind, lhs, rhs);
+}
+
+}  // namespace
+
+absl::StatusOr<AffineExpr> CheckedAffineBinaryOp(AffineExprKind kind,
+                                                 AffineExpr lhs,
+                                                 AffineExpr rhs) {
+  switch (kind) {
+    case AffineExprKind::Add:
+      return Add(lhs, rhs);
+    case AffineExprKind::Mul:
+      return Mul(lhs, rhs);
+    case AffineExprKind::FloorDiv:
+    case AffineExprKind::CeilDiv:
+    case AffineExprKind::Mod:
+      return Div(kind, lhs, rhs);
+    default:
+      return absl::InvalidArgumentError("not a binary affine operator");
+  }
+}
+
+absl::StatusOr<AffineExpr> CheckedAffineAdd(AffineExpr lhs, AffineExpr rhs) {
+  return Add(lhs, rhs);
+}
+absl::StatusOr<AffineExpr> CheckedAffineMul(AffineExpr lhs, AffineExpr rhs) {
+  return Mul(lhs, rhs);
+}
+absl::StatusOr<AffineExpr> CheckedAffineNeg(AffineExpr expr) {
+  return Mul(expr, Constant(-1, expr));
+}
+absl::StatusOr<AffineExpr> CheckedAffineSub(AffineExpr lhs, AffineExpr rhs) {
+  XI_ASSIGN_OR_RETURN(AffineExpr negated, CheckedAffineNeg(rhs));
+  return Add(lhs, negated);
+}
+
+absl::StatusOr<AffineExpr> CheckedReplaceDimsAndSymbols(
+    AffineExpr expr, llvm::ArrayRef<AffineExpr> dims,
+    llvm::ArrayRef<AffineExpr> symbols) {
+  switch (expr.getKind()) {
+    case AffineExprKind::Constant:
+      return expr;
+    case AffineExprKind::DimId: {
+      unsigned pos = mlir::cast<mlir::AffineDimExpr>(expr).getPosition();
+      return pos < dims.size() ? dims[pos] : expr;
+    }
+    case AffineExprKind::SymbolId: {
+      unsigned pos = mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition();
+      return pos < symbols.size() ? symbols[pos] : expr;
+    }
+    default:
+      break;
+  }
+  auto binary = mlir::cast<AffineBinaryOpExpr>(expr);
+  XI_ASSIGN_OR_RETURN(AffineExpr lhs, CheckedReplaceDimsAndSymbols(
+                                          binary.getLHS(), dims, symbols));
+  XI_ASSIGN_OR_RETURN(AffineExpr rhs, CheckedReplaceDimsAndSymbols(
+                                          binary.getRHS(), dims, symbols));
+  // As MLIR: an unchanged node is kept, not rebuilt.
+  if (lhs == binary.getLHS() && rhs == binary.getRHS()) return expr;
+  return CheckedAffineBinaryOp(expr.getKind(), lhs, rhs);
+}
+
+absl::StatusOr<mlir::AffineMap> CheckedReplaceDimsAndSymbols(
+    mlir::AffineMap map, llvm::ArrayRef<AffineExpr> dims,
+    llvm::ArrayRef<AffineExpr> symbols, unsigned num_dims,
+    unsigned num_symbols) {
+  llvm::SmallVector<AffineExpr, 8> results;
+  results.reserve(map.getNumResults());
+  for (AffineExpr result : map.getResults()) {
+    XI_ASSIGN_OR_RETURN(AffineExpr replaced,
+                        CheckedReplaceDimsAndSymbols(result, dims, symbols));
+    results.push_back(replaced);
+  }
+  return mlir::AffineMap::get(num_dims, num_symbols, results, map.getContext());
+}
+
+}  // namespace xla_index
