@@ -48,6 +48,7 @@ absl::StatusOr<UtilizationReport> AnalyzeUtilization(
           operand.maps, operand.shape.dimensions(), max_points);
     } else {
       u.counts.exact = false;
+      u.counts.method = UtilizationMethod::kBound;
     }
     report.operands.push_back(std::move(u));
   }
@@ -81,7 +82,8 @@ std::string UtilizationReportToText(const UtilizationReport& report) {
                     u.shape.ToString(), "): read ", c.elements_read, " of ",
                     c.element_count, " elements (", FormatDouble(c.Fraction()),
                     "), ", c.reads, " reads, ", FormatDouble(c.AverageReads()),
-                    " per element read", c.exact ? "" : " [upper bound]", "\n");
+                    " per element read (", UtilizationMethodName(c.method), ")",
+                    c.exact ? "" : " [upper bound]", "\n");
     if (u.maps.empty()) absl::StrAppend(&text, "  not read\n");
     for (const IndexingMap& map : u.maps) {
       absl::StrAppend(&text, Indent(ToString(map), "  "), "\n");
@@ -112,7 +114,9 @@ std::string UtilizationReportToJson(const UtilizationReport& report) {
         ", \"elements_read\": ", c.elements_read, ", \"reads\": ", c.reads,
         ", \"fraction\": ", FormatDouble(c.Fraction()),
         ", \"average_reads\": ", FormatDouble(c.AverageReads()),
-        ", \"exact\": ", c.exact ? "true" : "false", ", \"maps\": [");
+        ", \"exact\": ", c.exact ? "true" : "false",
+        ", \"method\": ", JsonQuote(UtilizationMethodName(c.method)),
+        ", \"maps\": [");
     for (int64_t m = 0; m < u.maps.size(); ++m) {
       absl::StrAppend(&json, m ? ", " : "", IndexingMapToJson(u.maps[m]));
     }

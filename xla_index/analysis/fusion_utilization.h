@@ -53,13 +53,14 @@ absl::StatusOr<UtilizationReport> AnalyzeUtilization(
     int64_t max_points = kDefaultUtilizationPointLimit);
 
 /// Per operand: "operand K (NAME, SHAPE): read E of N elements (F), R reads,
-/// A per element read [, upper bound]" then its maps.
+/// A per element read (METHOD) [, upper bound]" then its maps.
 std::string UtilizationReportToText(const UtilizationReport& report);
 
 /// One line: {"root": NAME, "output_shape": S, "output_elements": N,
 ///  "output_shapes": [S, ...], "operands": [{"operand": K, "name": N, "shape":
 ///  S, "elements": N, "elements_read": E, "reads": R, "fraction": F,
-///  "average_reads": A, "exact": true, "maps": [MAP, ...]}, ...]}.
+///  "average_reads": A, "exact": true, "method": "per result"|"enumeration"|
+///  "presburger"|"bound", "maps": [MAP, ...]}, ...]}.
 std::string UtilizationReportToJson(const UtilizationReport& report);
 
 }  // namespace xla_index

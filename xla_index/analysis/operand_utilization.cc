@@ -11,6 +11,7 @@
 #include "xla_index/core/box_points.h"
 #include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/interval.h"
+#include "xla_index/core/presburger_relation.h"
 #include "xla_index/output_to_input_indexing.h"
 
 namespace xla_index {
@@ -81,7 +82,7 @@ std::optional<MapCounts> CountResultValues(
 }
 
 // Counts of a map whose results use pairwise disjoint variables and that
-// has no constraints and no runtime variables; nullopt when the map is not
+// has no constraints; nullopt when the map is not
 // of that form, a result's variables span more than `limit` points, or a
 // count does not fit in int64.
 //
@@ -90,13 +91,22 @@ std::optional<MapCounts> CountResultValues(
 // the elements it reads are the product of the sets V_k(d restricted to
 // D_k). So |image| = prod |V_k| and the pairs are
 // prod_k (sum over d_k of |V_k(d_k)|) * prod over unused dims of their size.
+//
+// Runtime variables count as symbols over their feasible values for the
+// elements read (every offset they may take) and at the representative
+// offset, their lower bound, for the pairs (one read per output element):
+// `runtime_at_representative` picks the second.
 std::optional<MapCounts> CountSeparable(const IndexingMap& map,
                                         absl::Span<const int64_t> operand_dims,
-                                        int64_t limit) {
-  if (map.GetConstraintsCount() != 0 || map.GetRuntimeVarsCount() != 0) {
-    return std::nullopt;
+                                        int64_t limit,
+                                        bool runtime_at_representative) {
+  if (map.GetConstraintsCount() != 0) return std::nullopt;
+  std::vector<Interval> symbol_bounds = map.GetSymbolBounds();
+  if (runtime_at_representative) {
+    for (int64_t s = map.GetRangeVarsCount(); s < map.GetSymbolCount(); ++s) {
+      symbol_bounds[s] = {symbol_bounds[s].lower, symbol_bounds[s].lower};
+    }
   }
-  const std::vector<Interval> symbol_bounds = map.GetSymbolBounds();
   std::vector<bool> dim_used(map.GetDimensionCount(), false);
   std::vector<bool> symbol_used(map.GetSymbolCount(), false);
   std::optional<int64_t> elements = 1, pairs = 1;
@@ -251,14 +261,63 @@ bool HasRule(const IndexingMap& map, int64_t rank) {
   return map.IsKnownEmpty() || map.GetResultCount() == rank;
 }
 
+// E of the union of `maps` by membership: the hull of the maps' result
+// ranges (inside the operand) is enumerated, and an element counts when the
+// relation of some map with its results fixed to that element has an integer
+// point. nullopt when the hull holds more than kMaxPresburgerImagePoints
+// elements or a map has no exact relation (UNDEFINED, non-affine).
+std::optional<int64_t> CountImageByMembership(
+    const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims) {
+  const size_t rank = operand_dims.size();
+  std::vector<Interval> hull(rank, Interval{0, -1});
+  std::vector<mlir::presburger::IntegerRelation> relations;
+  for (const IndexingMap& map : maps) {
+    if (map.IsKnownEmpty()) continue;
+    if (!HasRule(map, rank)) return std::nullopt;
+    for (size_t k = 0; k < rank; ++k) {
+      Interval range =
+          ComputeExpressionRange(map, map.GetAffineMap().getResult(k))
+              .Intersect({0, operand_dims[k] - 1});
+      if (!range.IsEmpty())
+        hull[k] = hull[k].IsEmpty() ? range : hull[k].Union(range);
+    }
+    absl::StatusOr<mlir::presburger::IntegerRelation> relation =
+        IndexingMapToRelation(map);
+    if (!relation.ok()) return std::nullopt;
+    relations.push_back(*std::move(relation));
+  }
+  std::optional<int64_t> points = CountBoxPoints(hull);
+  if (!points || *points > kMaxPresburgerImagePoints) return std::nullopt;
+  int64_t count = 0;
+  ForEachBoxPoint(hull, kMaxPresburgerImagePoints,
+                  [&](const std::vector<int64_t>& element) {
+                    for (const auto& relation : relations) {
+                      mlir::presburger::IntegerRelation fixed = relation;
+                      const unsigned range = fixed.getVarKindOffset(
+                          mlir::presburger::VarKind::Range);
+                      for (size_t k = 0; k < rank; ++k) {
+                        std::vector<int64_t> row(fixed.getNumCols(), 0);
+                        row[range + k] = 1;
+                        row.back() = -element[k];
+                        fixed.addEquality(row);
+                      }
+                      if (!fixed.isIntegerEmpty()) {
+                        ++count;
+                        return;
+                      }
+                    }
+                  });
+  return count;
+}
+
 // E of the union of `maps`: counted point by point when every map has a
 // rule and their boxes hold at most `max_points` points in total and the
-// operand's element count fits; otherwise the sum of the per-map bounding
-// boxes (every element for a map without a rule), capped at the count.
-// Returns E and whether it is exact.
-std::pair<int64_t, bool> CountUnion(const IndexingMapSet& maps,
-                                    absl::Span<const int64_t> operand_dims,
-                                    int64_t element_count, int64_t max_points) {
+// operand's element count fits; else by membership (above); otherwise the
+// sum of the per-map bounding boxes (every element for a map without a
+// rule), capped at the count. Returns E and how it was counted.
+std::pair<int64_t, UtilizationMethod> CountUnion(
+    const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims,
+    int64_t element_count, int64_t max_points) {
   const int64_t rank = static_cast<int64_t>(operand_dims.size());
   std::optional<int64_t> total = CheckedProduct(operand_dims).has_value()
                                      ? std::optional<int64_t>(0)
@@ -284,7 +343,11 @@ std::pair<int64_t, bool> CountUnion(const IndexingMapSet& maps,
         EnumerateReads(map, operand_dims, max_points, read);
       }
     }
-    return {static_cast<int64_t>(read.size()), true};
+    return {static_cast<int64_t>(read.size()), UtilizationMethod::kEnumeration};
+  }
+  if (std::optional<int64_t> count =
+          CountImageByMembership(maps, operand_dims)) {
+    return {*count, UtilizationMethod::kPresburger};
   }
   int64_t bound = 0;
   for (const IndexingMap& map : maps) {
@@ -292,10 +355,24 @@ std::pair<int64_t, bool> CountUnion(const IndexingMapSet& maps,
                                      : element_count;
     bound = std::min(element_count, SaturatingAdd(bound, box));
   }
-  return {bound, false};
+  return {bound, UtilizationMethod::kBound};
 }
 
 }  // namespace
+
+const char* UtilizationMethodName(UtilizationMethod method) {
+  switch (method) {
+    case UtilizationMethod::kPerResult:
+      return "per result";
+    case UtilizationMethod::kEnumeration:
+      return "enumeration";
+    case UtilizationMethod::kPresburger:
+      return "presburger";
+    case UtilizationMethod::kBound:
+      return "bound";
+  }
+  return "bound";
+}
 
 double OperandUtilization::Fraction() const {
   return element_count == 0
@@ -328,8 +405,17 @@ OperandUtilization ComputeOperandUtilization(
       continue;
     }
     if (map.GetRuntimeVarsCount() != 0) counts.exact = false;
-    if (std::optional<MapCounts> separable =
-            CountSeparable(map, operand_dims, max_points)) {
+    std::optional<MapCounts> separable =
+        CountSeparable(map, operand_dims, max_points, false);
+    if (separable && map.GetRuntimeVarsCount() != 0) {
+      std::optional<MapCounts> representative =
+          CountSeparable(map, operand_dims, max_points, true);
+      separable = representative
+                      ? std::optional<MapCounts>(MapCounts{
+                            separable->elements, representative->pairs})
+                      : std::nullopt;
+    }
+    if (separable) {
       counts.reads = SaturatingAdd(counts.reads, separable->pairs);
       if (maps.size() == 1 || separable->elements == counts.element_count) {
         known_elements = separable->elements;
@@ -344,13 +430,17 @@ OperandUtilization ComputeOperandUtilization(
     counts.exact = false;
     counts.reads = SaturatingAdd(counts.reads, BoxPairs(map));
   }
-  if (known_elements) {
+  if (maps.empty()) {
+    counts.elements_read = 0;
+  } else if (known_elements) {
     counts.elements_read = *known_elements;
+    counts.method = UtilizationMethod::kPerResult;
   } else {
-    auto [elements, exact] =
+    auto [elements, method] =
         CountUnion(maps, operand_dims, counts.element_count, max_points);
     counts.elements_read = elements;
-    if (!exact) counts.exact = false;
+    counts.method = method;
+    if (method == UtilizationMethod::kBound) counts.exact = false;
   }
   return counts;
 }
@@ -376,6 +466,7 @@ std::vector<OperandUtilization> ComputeOperandUtilization(
     if (!operand.IsArray()) {
       OperandUtilization none;
       none.exact = false;
+      none.method = UtilizationMethod::kBound;
       result.push_back(none);
       continue;
     }
