@@ -59,7 +59,7 @@ std::string UtilizationReportToText(const UtilizationReport& report);
 /// One line: {"root": NAME, "output_shape": S, "output_elements": N,
 ///  "output_shapes": [S, ...], "operands": [{"operand": K, "name": N, "shape":
 ///  S, "elements": N, "elements_read": E, "reads": R, "fraction": F,
-///  "average_reads": A, "exact": true, "method": "per result"|"enumeration"|
+///  "average_reads": A, "exact": true, "method": "per result"|"disjoint sum"|"enumeration"|
 ///  "presburger"|"bound", "maps": [MAP, ...]}, ...]}.
 std::string UtilizationReportToJson(const UtilizationReport& report);
 

@@ -24,11 +24,17 @@
 //     init scalar 10 times.
 //
 // How E is counted (`method`), nothing sampled:
-//  - per result (exact): a map whose results each use their own variables
-//    and that has no constraints (elementwise, broadcast, transpose, slice,
-//    reduce, dot, reduce-window, concatenate slabs, ...) is counted one
-//    result at a time, the image being the product of the results' value
-//    sets, so large shapes stay cheap;
+//  - per result (exact): a map is split into groups of results that share
+//    no variable, a constraint joining the group of its variables (one
+//    result each for elementwise, broadcast, transpose, slice, reduce, dot,
+//    reduce-window, concatenate slabs; a reshape's `d floordiv c, d mod c`
+//    pair is one group, so is a pad's result with its `d mod s` constraint);
+//    each group's tuples are counted over its own variables only, the image
+//    being the product of the groups' sets, so large shapes stay cheap;
+//  - disjoint sum (exact): several maps each counted per result whose
+//    images are pairwise disjoint, proved with the Presburger library
+//    (the range sets of their relations do not intersect; at most 8 maps),
+//    e.g. a concatenate's operand read through several slabs: the sum;
 //  - enumeration (exact): other maps are enumerated point by point, the
 //    image collected in a hash set, up to `max_points` evaluations;
 //  - Presburger (exact): beyond that, when the box of the results' ranges
@@ -69,12 +75,13 @@ inline constexpr int64_t kMaxPresburgerImagePoints = 4096;
 /// How the elements read were counted (see the file comment).
 enum class UtilizationMethod {
   kPerResult,
+  kDisjointSum,
   kEnumeration,
   kPresburger,
   kBound,
 };
 
-/// "per result", "enumeration", "presburger", "bound".
+/// "per result", "disjoint sum", "enumeration", "presburger", "bound".
 const char* UtilizationMethodName(UtilizationMethod method);
 
 /// Utilization of one operand (see the file comment).
