@@ -171,10 +171,12 @@ std::string ModuleReportToText(const ModuleReport& report, int64_t worst) {
   const ModuleReportSummary s = SummarizeModuleReport(report);
   std::string text = absl::StrCat(
       "module ", report.module_name, ": ", s.kernels,
-      report.fusions ? " fusions" : " instructions (no fusions)", " analyzed (",
-      s.failed, " failed) in ", FormatDouble(report.microseconds / 1000),
-      " ms\n", "reads: ", s.reads, " (", s.analyzed_reads, " analyzed), ",
-      s.uncoalesced_reads,
+      report.fusions ? (s.kernels == 1 ? " fusion" : " fusions")
+                     : (s.kernels == 1 ? " instruction (no fusions)"
+                                       : " instructions (no fusions)"),
+      " analyzed (", s.failed, " failed) in ",
+      FormatDouble(report.microseconds / 1000), " ms\n", "reads: ", s.reads,
+      " (", s.analyzed_reads, " analyzed), ", s.uncoalesced_reads,
       " not coalesced; unused operands: ", s.unused_operands,
       "; utilization upper bounds: ", s.inexact_utilizations, "\n");
   const std::vector<ReadPosition> uncoalesced = UncoalescedReads(report);
