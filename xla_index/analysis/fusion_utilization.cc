@@ -24,6 +24,18 @@ std::string FormatDouble(double x) { return absl::StrFormat("%.6g", x); }
 
 }  // namespace
 
+OperandUtilization ComputeFusionOperandUtilization(const FusionOperand& operand,
+                                                   int64_t max_points) {
+  if (operand.shape.IsArray()) {
+    return ComputeOperandUtilization(operand.maps, operand.shape.dimensions(),
+                                     max_points);
+  }
+  OperandUtilization none;
+  none.exact = false;
+  none.method = UtilizationMethod::kBound;
+  return none;
+}
+
 absl::StatusOr<UtilizationReport> AnalyzeUtilization(
     const HloInstruction& instruction, mlir::MLIRContext* context,
     int64_t max_points) {
@@ -43,13 +55,7 @@ absl::StatusOr<UtilizationReport> AnalyzeUtilization(
     u.name = operand.name;
     u.shape = operand.shape;
     u.maps = operand.maps;
-    if (operand.shape.IsArray()) {
-      u.counts = ComputeOperandUtilization(
-          operand.maps, operand.shape.dimensions(), max_points);
-    } else {
-      u.counts.exact = false;
-      u.counts.method = UtilizationMethod::kBound;
-    }
+    u.counts = ComputeFusionOperandUtilization(operand, max_points);
     report.operands.push_back(std::move(u));
   }
   return report;

@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "xla_index/analysis/fusion_operands.h"
+#include "xla_index/analysis/fusion_utilization.h"
 #include "xla_index/core/box_points.h"
 #include "xla_index/core/interval.h"
 #include "xla_index/core/presburger_relation.h"
@@ -176,13 +177,8 @@ std::vector<OperandReport> ReportOperands(const AnalyzedFusion& fusion,
     report.name = operand.name;
     report.shape = operand.shape;
     report.maps = operand.maps;
-    if (operand.shape.IsArray()) {
-      report.utilization = ComputeOperandUtilization(
-          operand.maps, operand.shape.dimensions(), options.utilization_points);
-    } else {
-      report.utilization.exact = false;
-      report.utilization.method = UtilizationMethod::kBound;
-    }
+    report.utilization =
+        ComputeFusionOperandUtilization(operand, options.utilization_points);
     DecideUnused(report);
     operands.push_back(std::move(report));
   }

@@ -623,7 +623,10 @@ OperandUtilization ComputeOperandUtilization(
     counts.exact = false;
     counts.reads = SaturatingAdd(counts.reads, BoxPairs(map));
   }
-  if (maps.empty()) {
+  const bool reads_nothing =
+      std::all_of(maps.begin(), maps.end(),
+                  [](const IndexingMap& map) { return map.IsKnownEmpty(); });
+  if (reads_nothing) {
     counts.elements_read = 0;
   } else if (known_elements) {
     counts.elements_read = *known_elements;
