@@ -208,9 +208,10 @@ std::string RenderMemoryAccessSvg(const TiledLayout& layout,
     }
   }
   if (last < 0) first = last = 0;
-  const int64_t begin = first / row_width * row_width;
+  // One row of context above and below the highlighted rows.
+  const int64_t begin = std::max<int64_t>(0, first / row_width - 1) * row_width;
   const int64_t end =
-      std::min({positions, CeilOfRatio(last + 1, row_width) * row_width,
+      std::min({positions, SaturatingMul(last / row_width + 2, row_width),
                 SaturatingAdd(begin, std::max<int64_t>(max_cells, row_width))});
   const int64_t rows =
       std::max<int64_t>(1, CeilOfRatio(end - begin, row_width));

@@ -33,9 +33,9 @@ absl::StatusOr<std::string> RenderLayoutSvg(const TiledLayout& layout,
 /// `color`, the first list over the second where both hold a position (e.g.
 /// one warp's reads over its block's); other positions keep their
 /// first-level tile colour, padding stays white. Only the memory rows from
-/// the first to the last highlighted position are drawn, at most
-/// `max_cells` positions from the first (a caption says which). Positions
-/// outside the layout's memory are ignored.
+/// the first to the last highlighted position are drawn, with one row more
+/// above and below, at most `max_cells` positions from the first (a caption
+/// says which). Positions outside the layout's memory are ignored.
 struct MemoryHighlight {
   std::vector<int64_t> positions;
   std::string color;

@@ -164,7 +164,7 @@ void AppendOperand(const OperandReport& operand, std::string& html) {
       Escape(operand.name), " ", Escape(operand.shape.ToString()), "</h4>\n",
       "<p>utilization: ", u.elements_read, " of ", u.element_count,
       " elements read (", Number(u.Fraction()), "), ", Number(u.AverageReads()),
-      " reads each, counted by ", UtilizationMethodName(u.method),
+      " reads each (counted: ", UtilizationMethodName(u.method), ")",
       u.exact ? "" : " (upper bound)", "; ",
       !operand.unused.has_value()
           ? absl::StrCat("use unknown: ", Escape(operand.unused_error))
