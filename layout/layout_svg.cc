@@ -234,6 +234,11 @@ std::string RenderMemoryAccessSvg(const TiledLayout& layout,
   absl::StrAppendFormat(&svg,
                         "<text x=\"0\" y=\"%d\" font-size=\"12\">%s</text>\n",
                         kCaption + 14, absl::StrJoin(legend, "  "));
+  // The cells share their size and outline, set once on the group.
+  absl::StrAppendFormat(&svg,
+                        "<g stroke=\"#888\" stroke-width=\"0.3\" "
+                        "transform=\"translate(1, %d)\">\n",
+                        top);
   for (int64_t position = begin; position < end; ++position) {
     std::string fill = "white";
     if (std::optional<std::vector<int64_t>> element =
@@ -249,12 +254,11 @@ std::string RenderMemoryAccessSvg(const TiledLayout& layout,
     }
     absl::StrAppendFormat(
         &svg,
-        "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-        "fill=\"%s\" stroke=\"#888\" stroke-width=\"0.3\"/>\n",
-        1 + (position - begin) % row_width * cell,
-        top + (position - begin) / row_width * cell, cell, cell, fill);
+        "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
+        (position - begin) % row_width * cell,
+        (position - begin) / row_width * cell, cell, cell, fill);
   }
-  svg += "</svg>\n";
+  svg += "</g>\n</svg>\n";
   return svg;
 }
 
