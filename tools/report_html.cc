@@ -236,9 +236,10 @@ std::string RenderReportHtml(const ModuleReport& report, int64_t worst) {
   AppendSummary(report, worst, html);
   AppendKernelTable(report, html);
   if (static_cast<int64_t>(report.kernels.size()) > kMaxReportHtmlKernels) {
-    absl::StrAppend(&html, "<p>Details of the first ", kMaxReportHtmlKernels,
-                    " kernels of ", report.kernels.size(),
-                    "; `xla-index report --json` has them all.</p>\n");
+    absl::StrAppend(
+        &html, "<p>Details of the first ", kMaxReportHtmlKernels,
+        " kernels of ", report.kernels.size(),
+        "; <code>xla-index report --json</code> has them all.</p>\n");
   }
   for (size_t k = 0; k < report.kernels.size() &&
                      static_cast<int64_t>(k) < kMaxReportHtmlKernels;

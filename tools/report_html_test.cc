@@ -161,6 +161,36 @@ TEST(ReportHtmlTest, PageIsWellFormedWithOnePicturePerReadOperand) {
   EXPECT_TRUE(absl::StrContains(html, "fill=\"#d62728\""));
 }
 
+// Past kMaxReportHtmlKernels kernels the summary lists them all and the
+// page says that only the first are drawn.
+TEST(ReportHtmlTest, DrawsTheFirstKernelsAndSaysSo) {
+  std::string text =
+      "HloModule many\nf {\n  a = f32[4]{0} parameter(0)\n"
+      "  ROOT n = f32[4]{0} negate(a)\n}\nENTRY e {\n"
+      "  x0 = f32[4]{0} parameter(0)\n";
+  const int kernels = kMaxReportHtmlKernels + 3;
+  for (int k = 0; k < kernels; ++k) {
+    absl::StrAppend(&text, "  ", k + 1 == kernels ? "ROOT " : "", "x", k + 1,
+                    " = f32[4]{0} fusion(x", k, "), kind=kLoop, calls=f\n");
+  }
+  text += "}\n";
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
+  ASSERT_TRUE(module.ok()) << module.status();
+  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+  absl::StatusOr<ModuleReport> report =
+      AnalyzeModuleReport(**module, ModuleReportOptions(), &context);
+  ASSERT_TRUE(report.ok()) << report.status();
+  const std::string html = RenderReportHtml(*report);
+  std::map<std::string, int> counts;
+  EXPECT_EQ(CheckXml(html, &counts), "");
+  EXPECT_EQ(counts["section"], kMaxReportHtmlKernels);
+  // One row per kernel in the kernel table, plus its header.
+  EXPECT_GE(counts["tr"], kernels + 1);
+  EXPECT_TRUE(absl::StrContains(
+      html, absl::StrCat("Details of the first ", kMaxReportHtmlKernels,
+                         " kernels of ", kernels)));
+}
+
 TEST(ReportHtmlTest, EscapesNamesAndErrors) {
   absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(R"(
 HloModule m
