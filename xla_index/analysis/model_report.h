@@ -46,7 +46,11 @@ struct ModuleReportOptions {
   /// (threads_per_block, unroll) and the analyzed warp.
   CoalescingOptions coalescing;
   /// Point-by-point evaluations per operand for the utilization counts.
-  int64_t utilization_points = kDefaultUtilizationPointLimit;
+  /// Lower than the utilization command's limit (2^22) so that no fusion
+  /// of a large module costs more than about 0.1 s; past it the counts
+  /// stay exact when the Presburger membership test applies, else they are
+  /// upper bounds (operand_utilization.h says which).
+  int64_t utilization_points = int64_t{1} << 18;
   /// Also record the memory offsets that one warp and one output tile read
   /// (ReadOffsets below), for pictures; off by default (costs time).
   bool record_offsets = false;
