@@ -226,9 +226,10 @@ std::optional<KernelReport> AnalyzeKernel(const HloInstruction& instruction,
   kernel.name = instruction.name();
   kernel.computation =
       instruction.parent() ? instruction.parent()->name() : std::string();
-  kernel.kind = instruction.opcode() == HloOpcode::kFusion
-                    ? absl::StrCat("fusion ", instruction.fusion_kind())
-                    : std::string(instruction.opcode_name());
+  kernel.kind = std::string(instruction.opcode_name());
+  if (!instruction.fusion_kind().empty()) {
+    absl::StrAppend(&kernel.kind, " ", instruction.fusion_kind());
+  }
   absl::StatusOr<AnalyzedFusion> fusion =
       AnalyzeInstructionOperands(instruction, context);
   if (!fusion.ok()) {
