@@ -44,7 +44,9 @@ std::pair<std::vector<const HloInstruction*>, bool> SelectKernels(
   std::vector<const HloInstruction*> fusions;
   for (const auto& computation : module.computations()) {
     for (const auto& instruction : computation->instructions()) {
-      if (instruction->fused_computation() != nullptr) {
+      // A call's computation (also `calls=`) is not fused: its fusions count.
+      if (instruction->opcode() == HloOpcode::kFusion &&
+          instruction->fused_computation() != nullptr) {
         fused.insert(instruction->fused_computation());
       }
     }

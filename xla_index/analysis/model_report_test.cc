@@ -290,6 +290,38 @@ ENTRY e {
   EXPECT_TRUE(JsonChecker(ModuleReportToJson(*report)).Document());
 }
 
+// Fusions in a called computation (call, while body) are kernels too;
+// those inside a fused computation are part of their fusion.
+TEST(ModuleReportTest, FindsFusionsInCalledComputations) {
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(R"(
+HloModule called
+fused_neg {
+  a = f32[64]{0} parameter(0)
+  ROOT n = f32[64]{0} negate(a)
+}
+outer_fused {
+  b = f32[64]{0} parameter(0)
+  ROOT inner = f32[64]{0} fusion(b), kind=kLoop, calls=fused_neg
+}
+body {
+  c = f32[64]{0} parameter(0)
+  ROOT in_call = f32[64]{0} fusion(c), kind=kLoop, calls=fused_neg
+}
+ENTRY e {
+  p = f32[64]{0} parameter(0)
+  k = f32[64]{0} call(p), to_apply=body
+  ROOT outer = f32[64]{0} fusion(k), kind=kLoop, calls=outer_fused
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+  absl::StatusOr<ModuleReport> report =
+      AnalyzeModuleReport(**module, ModuleReportOptions(), &context);
+  ASSERT_TRUE(report.ok()) << report.status();
+  std::set<std::string> names;
+  for (const KernelReport& kernel : report->kernels) names.insert(kernel.name);
+  EXPECT_EQ(names, (std::set<std::string>{"in_call", "outer"}));
+}
+
 TEST(ModuleReportTest, RecordsWarpAndTileOffsets) {
   std::unique_ptr<HloModule> module = ParseFile("report_fusions.hlo");
   ASSERT_NE(module, nullptr);
