@@ -177,7 +177,90 @@ void AppendTileBoundaries(const TiledLayout& layout, const Grid& grid,
   }
 }
 
+// Memory rows are as wide as the first tile, so one tile is one row (the
+// most minor dimension when untiled), at most 64 positions.
+int64_t MemoryRowWidth(const TiledLayout& layout) {
+  int64_t row_width = 1;
+  if (!layout.steps().empty() &&
+      layout.steps()[0].kind == TilingStep::Kind::kTile) {
+    for (int64_t size : layout.steps()[0].tile) {
+      row_width = SaturatingMul(row_width, size);
+    }
+  } else if (layout.rank() > 0) {
+    row_width = layout.physical_dimensions().back();
+  }
+  return std::max<int64_t>(1, std::min<int64_t>(row_width, 64));
+}
+
 }  // namespace
+
+std::string RenderMemoryAccessSvg(const TiledLayout& layout,
+                                  const std::vector<MemoryHighlight>& layers,
+                                  int64_t max_cells, int cell) {
+  const int64_t positions = layout.tiled_element_count();
+  const int64_t row_width = MemoryRowWidth(layout);
+  int64_t first = positions, last = -1;
+  for (const MemoryHighlight& layer : layers) {
+    for (int64_t p : layer.positions) {
+      if (p < 0 || p >= positions) continue;
+      first = std::min(first, p);
+      last = std::max(last, p);
+    }
+  }
+  if (last < 0) first = last = 0;
+  // One row of context above and below the highlighted rows.
+  const int64_t begin = std::max<int64_t>(0, first / row_width - 1) * row_width;
+  const int64_t end =
+      std::min({positions, SaturatingMul(last / row_width + 2, row_width),
+                SaturatingAdd(begin, std::max<int64_t>(max_cells, row_width))});
+  const int64_t rows =
+      std::max<int64_t>(1, CeilOfRatio(end - begin, row_width));
+  const int64_t top = 2 * kCaption;
+  std::string svg = absl::StrFormat(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+      "font-family=\"sans-serif\">\n",
+      std::max<int64_t>(row_width * cell, 360) + 2, top + rows * cell + 2);
+  absl::StrAppendFormat(
+      &svg,
+      "<text x=\"0\" y=\"14\" font-size=\"12\">memory positions %d to %d "
+      "of %d, %d a row</text>\n",
+      begin, end - 1, positions, row_width);
+  std::vector<std::string> legend;
+  for (const MemoryHighlight& layer : layers) {
+    legend.push_back(
+        absl::StrFormat("<tspan fill=\"%s\">\u25a0</tspan> %s (%d)",
+                        layer.color, layer.label, layer.positions.size()));
+  }
+  absl::StrAppendFormat(&svg,
+                        "<text x=\"0\" y=\"%d\" font-size=\"12\">%s</text>\n",
+                        kCaption + 14, absl::StrJoin(legend, "  "));
+  // The cells share their size and outline, set once on the group.
+  absl::StrAppendFormat(&svg,
+                        "<g stroke=\"#888\" stroke-width=\"0.3\" "
+                        "transform=\"translate(1, %d)\">\n",
+                        top);
+  for (int64_t position = begin; position < end; ++position) {
+    std::string fill = "white";
+    if (std::optional<std::vector<int64_t>> element =
+            layout.LogicalIndex(position)) {
+      fill = Color(FirstTileNumber(layout, *element));
+    }
+    for (const MemoryHighlight& layer : layers) {
+      if (std::binary_search(layer.positions.begin(), layer.positions.end(),
+                             position)) {
+        fill = layer.color;
+        break;
+      }
+    }
+    absl::StrAppendFormat(
+        &svg,
+        "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
+        (position - begin) % row_width * cell,
+        (position - begin) / row_width * cell, cell, cell, fill);
+  }
+  svg += "</g>\n</svg>\n";
+  return svg;
+}
 
 absl::StatusOr<std::string> RenderLayoutSvg(const TiledLayout& layout,
                                             int64_t max_cells) {
@@ -197,15 +280,7 @@ absl::StatusOr<std::string> RenderLayoutSvg(const TiledLayout& layout,
                      positions, " memory positions"));
   }
 
-  // Memory rows are as wide as the first tile, so one tile is one row.
-  int64_t row_width = 1;
-  if (!layout.steps().empty() &&
-      layout.steps()[0].kind == TilingStep::Kind::kTile) {
-    for (int64_t size : layout.steps()[0].tile) row_width *= size;
-  } else if (layout.rank() > 0) {
-    row_width = layout.physical_dimensions().back();
-  }
-  row_width = std::max<int64_t>(1, std::min<int64_t>(row_width, 64));
+  const int64_t row_width = MemoryRowWidth(layout);
   const int64_t memory_rows =
       CeilOfRatio(std::max<int64_t>(positions, 1), row_width);
 

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "layout/tiled_layout.h"
@@ -25,6 +26,24 @@ namespace xla_index {
 /// `max_cells` memory positions (the picture would be unreadable).
 absl::StatusOr<std::string> RenderLayoutSvg(const TiledLayout& layout,
                                             int64_t max_cells = 4096);
+
+/// Which memory positions a piece of code reads, over the layout's memory
+/// order (the right panel above, without labels, cells of `cell` units):
+/// positions in `highlight` (in elements, ascending) are painted with
+/// `color`, the first list over the second where both hold a position (e.g.
+/// one warp's reads over its block's); other positions keep their
+/// first-level tile colour, padding stays white. Only the memory rows from
+/// the first to the last highlighted position are drawn, with one row more
+/// above and below, at most `max_cells` positions from the first (a caption
+/// says which). Positions outside the layout's memory are ignored.
+struct MemoryHighlight {
+  std::vector<int64_t> positions;
+  std::string color;
+  std::string label;
+};
+std::string RenderMemoryAccessSvg(const TiledLayout& layout,
+                                  const std::vector<MemoryHighlight>& layers,
+                                  int64_t max_cells = 2048, int cell = 10);
 
 }  // namespace xla_index
 

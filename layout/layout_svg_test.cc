@@ -137,5 +137,33 @@ TEST(LayoutSvgTest, RejectsWhatItCannotDraw) {
       HasSubstr("at most 4096 cells"));
 }
 
+// The positions read, over memory order: a window of whole rows around
+// them (one row of context each side), highlighted cells in the first
+// layer's colour where layers overlap, padding white, and any rank.
+TEST(MemoryAccessSvgTest, PaintsTheHighlightedWindow) {
+  // f32[6,100] row-major: 100 positions a row, capped at 64 a row.
+  const TiledLayout layout = MakeLayout({6, 100}, {1, 0}, {});
+  const std::string svg = RenderMemoryAccessSvg(
+      layout,
+      {{{70, 71}, "#ff0000", "warp"}, {{71, 72, 73}, "#00ff00", "tile"}});
+  EXPECT_THAT(svg, HasSubstr("memory positions 0 to 191 of 600, 64 a row"));
+  EXPECT_EQ(Count(svg, "<rect"), 192);
+  // Two cells each (71 is the warp's) and the legend's square.
+  EXPECT_EQ(Count(svg, "fill=\"#ff0000\""), 3);
+  EXPECT_EQ(Count(svg, "fill=\"#00ff00\""), 3);
+  // A tiled layout's padding stays white; rank 3 draws too.
+  const TiledLayout tiled = MakeLayout({3, 5}, {1, 0}, {{2, 4}});
+  const std::string padded =
+      RenderMemoryAccessSvg(tiled, {{{0}, "#ff0000", "warp"}});
+  EXPECT_GT(Count(padded, "fill=\"white\""), 0);
+  const std::string cube = RenderMemoryAccessSvg(
+      MakeLayout({4, 4, 4}, {2, 1, 0}, {}), {{{63}, "#ff0000", "warp"}});
+  EXPECT_EQ(Count(cube, "fill=\"#ff0000\""), 2);
+  // At most max_cells positions from the first row drawn.
+  const std::string capped = RenderMemoryAccessSvg(
+      layout, {{{0, 599}, "#ff0000", "warp"}}, /*max_cells=*/128);
+  EXPECT_EQ(Count(capped, "<rect"), 128);
+}
+
 }  // namespace
 }  // namespace xla_index

@@ -2,6 +2,8 @@
 # Installs what xla_index needs from Debian 12's packages, and only what is
 # missing: when everything is there it does nothing (no apt-get update, no
 # network). Safe to run any number of times; run as root or with sudo.
+#
+#   tools/setup.sh [--ci]
 set -euo pipefail
 
 packages=(
@@ -13,6 +15,12 @@ packages=(
   # Libraries.
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev
 )
+# CI alone also needs clang (the second compiler of examples/run.sh) and
+# chromium (tools/check_report_html.sh renders the report page); .ci/run
+# installs them when missing. `tools/setup.sh --ci` installs them here too.
+if [[ "${1:-}" == "--ci" ]]; then
+  packages+=(clang chromium)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

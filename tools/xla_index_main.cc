@@ -21,6 +21,7 @@
 #include "tools/fusion_analysis_commands.h"
 #include "tools/layout_command.h"
 #include "tools/map_commands.h"
+#include "tools/report_command.h"
 #include "tools/sparse_command.h"
 
 namespace xla_index {
@@ -53,6 +54,12 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
       per operand: fraction of its elements read, reads per element
   tile FILE.hlo --tile=8,128 [--instruction=NAME] [--json]
       an output tile propagated to a tile of every operand, or why not
+  report FILE.hlo [--json] [--html=FILE] [--block=N] [--unroll=N]
+                  [--worst=N] [--timing]
+      every fusion (every instruction with a non-identity map when there
+      are none), each on its own: maps, coalescing, utilization, unused
+      operands (exact) and time, under a summary with the worst reads
+      first; --html writes a self-contained page with pictures
   equal MAP1 MAP2 [--json] [--timing]
       exact: exit 0 when the maps relate the same (dims, result) pairs, 1
       with a pair only one of them has, 2 on bad input
@@ -118,6 +125,13 @@ const std::vector<Subcommand>& Subcommands() {
        1,
        "xla-index tile FILE.hlo --tile=8,128 [--instruction=NAME] [--json]",
        RunTileCommand},
+      {"report",
+       {"json", "html", "block", "unroll", "worst", "timing",
+        "max-input-bytes"},
+       1,
+       "xla-index report FILE.hlo [--json] [--html=FILE] [--block=N] "
+       "[--unroll=N] [--worst=N] [--timing]",
+       RunReportCommand},
       {"layout",
        {"json", "index", "svg"},
        1,

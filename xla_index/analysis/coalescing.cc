@@ -295,6 +295,13 @@ absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
   XI_RETURN_IF_ERROR(CheckWarpWork(options));
   XI_ASSIGN_OR_RETURN(AnalyzedFusion fusion,
                       AnalyzeFusionOperands(instruction, context));
+  return AnalyzeCoalescing(fusion, options, context);
+}
+
+absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
+    const AnalyzedFusion& fusion, const CoalescingOptions& options,
+    mlir::MLIRContext* context) {
+  XI_RETURN_IF_ERROR(CheckWarpWork(options));
   CoalescingReport report;
   report.root_name = fusion.root->name();
   report.output_shape = fusion.output_shape;

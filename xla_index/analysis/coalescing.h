@@ -54,6 +54,7 @@
 #include "hlo/module.h"
 #include "hlo/shape.h"
 #include "mlir/IR/MLIRContext.h"
+#include "xla_index/analysis/fusion_operands.h"
 #include "xla_index/analysis/gpu_launch_grid.h"
 #include "xla_index/core/indexing_map.h"
 
@@ -168,6 +169,12 @@ absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
 /// The same for the root of `module`'s entry computation.
 absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
     const HloModule& module, const CoalescingOptions& options,
+    mlir::MLIRContext* context);
+
+/// The same for a kernel already analyzed (fusion_operands.h), so that a
+/// caller that also needs its maps composes them once.
+absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
+    const AnalyzedFusion& fusion, const CoalescingOptions& options,
     mlir::MLIRContext* context);
 
 /// Text for people: the launch, the thread map, then per operand read the

@@ -8,6 +8,7 @@
 #include "layout/shape_layout.h"
 #include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/fusion_indexing.h"
+#include "xla_index/output_to_input_indexing.h"
 
 namespace xla_index {
 namespace {
@@ -70,13 +71,15 @@ void AddOutputMaps(const HloInstructionIndexing& indexing, size_t output,
 }
 
 // A fusion: operand K is the fusion's operand K (its layout, else the fused
-// parameter's), read through the fused computation's composed maps.
+// parameter's), read through the fused computation's composed maps. Any
+// other instruction (no computation to compose): its own operands and rule.
 void AddFusionOperands(AnalyzedFusion& fusion, mlir::MLIRContext* context) {
   const HloInstruction* root = fusion.root;
   const size_t outputs = fusion.output_shapes.size();
   for (int64_t k = 0; k < root->operand_count(); ++k) {
     const HloInstruction* operand = root->operand(k);
-    const HloInstruction* parameter = fusion.computation->parameter(k);
+    const HloInstruction* parameter =
+        fusion.computation ? fusion.computation->parameter(k) : nullptr;
     FusionOperand entry_operand;
     entry_operand.number = k;
     entry_operand.name = operand->name();
@@ -86,8 +89,10 @@ void AddFusionOperands(AnalyzedFusion& fusion, mlir::MLIRContext* context) {
     fusion.operands.push_back(std::move(entry_operand));
   }
   for (size_t j = 0; j < outputs; ++j) {
-    AddOutputMaps(ComputeOutputToInputFusionIndexing(root, j, context), j,
-                  fusion.operands);
+    AddOutputMaps(fusion.computation
+                      ? ComputeOutputToInputFusionIndexing(root, j, context)
+                      : ComputeOutputToInputIndexing(root, j, context),
+                  j, fusion.operands);
   }
 }
 
@@ -135,6 +140,21 @@ absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
         "instruction '", instruction.name(), "' is not part of a computation"));
   }
   AddParameterOperands(fusion, context);
+  return fusion;
+}
+
+absl::StatusOr<AnalyzedFusion> AnalyzeInstructionOperands(
+    const HloInstruction& instruction, mlir::MLIRContext* context) {
+  if (instruction.fused_computation() != nullptr) {
+    return AnalyzeFusionOperands(instruction, context);
+  }
+  AnalyzedFusion fusion;
+  fusion.root = &instruction;
+  absl::StatusOr<std::vector<Shape>> outputs = OutputShapes(instruction);
+  if (!outputs.ok()) return outputs.status();
+  fusion.output_shapes = *std::move(outputs);
+  fusion.output_shape = fusion.output_shapes[0];
+  AddFusionOperands(fusion, context);
   return fusion;
 }
 

@@ -77,6 +77,14 @@ absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
 absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
     const HloModule& module, mlir::MLIRContext* context);
 
+/// `instruction` alone as the kernel, nothing composed: operand K is the
+/// instruction's operand K (its layout, else the default), read through the
+/// instruction's own rule (a fusion through its fused computation, as
+/// above). What a per-instruction report of an unfused module analyzes.
+/// Errors as AnalyzeFusionOperands.
+absl::StatusOr<AnalyzedFusion> AnalyzeInstructionOperands(
+    const HloInstruction& instruction, mlir::MLIRContext* context);
+
 /// The instruction called `name` in `module`: looked up in the entry
 /// computation first, then in the others in module order; when no
 /// instruction has that name, `name` is read as COMPUTATION.INSTRUCTION (split

@@ -24,6 +24,18 @@ std::string FormatDouble(double x) { return absl::StrFormat("%.6g", x); }
 
 }  // namespace
 
+OperandUtilization ComputeFusionOperandUtilization(const FusionOperand& operand,
+                                                   int64_t max_points) {
+  if (operand.shape.IsArray()) {
+    return ComputeOperandUtilization(operand.maps, operand.shape.dimensions(),
+                                     max_points);
+  }
+  OperandUtilization none;
+  none.exact = false;
+  none.method = UtilizationMethod::kBound;
+  return none;
+}
+
 absl::StatusOr<UtilizationReport> AnalyzeUtilization(
     const HloInstruction& instruction, mlir::MLIRContext* context,
     int64_t max_points) {
@@ -43,12 +55,7 @@ absl::StatusOr<UtilizationReport> AnalyzeUtilization(
     u.name = operand.name;
     u.shape = operand.shape;
     u.maps = operand.maps;
-    if (operand.shape.IsArray()) {
-      u.counts = ComputeOperandUtilization(
-          operand.maps, operand.shape.dimensions(), max_points);
-    } else {
-      u.counts.exact = false;
-    }
+    u.counts = ComputeFusionOperandUtilization(operand, max_points);
     report.operands.push_back(std::move(u));
   }
   return report;
@@ -81,7 +88,8 @@ std::string UtilizationReportToText(const UtilizationReport& report) {
                     u.shape.ToString(), "): read ", c.elements_read, " of ",
                     c.element_count, " elements (", FormatDouble(c.Fraction()),
                     "), ", c.reads, " reads, ", FormatDouble(c.AverageReads()),
-                    " per element read", c.exact ? "" : " [upper bound]", "\n");
+                    " per element read (", UtilizationMethodName(c.method), ")",
+                    c.exact ? "" : " [upper bound]", "\n");
     if (u.maps.empty()) absl::StrAppend(&text, "  not read\n");
     for (const IndexingMap& map : u.maps) {
       absl::StrAppend(&text, Indent(ToString(map), "  "), "\n");
@@ -112,7 +120,9 @@ std::string UtilizationReportToJson(const UtilizationReport& report) {
         ", \"elements_read\": ", c.elements_read, ", \"reads\": ", c.reads,
         ", \"fraction\": ", FormatDouble(c.Fraction()),
         ", \"average_reads\": ", FormatDouble(c.AverageReads()),
-        ", \"exact\": ", c.exact ? "true" : "false", ", \"maps\": [");
+        ", \"exact\": ", c.exact ? "true" : "false",
+        ", \"method\": ", JsonQuote(UtilizationMethodName(c.method)),
+        ", \"maps\": [");
     for (int64_t m = 0; m < u.maps.size(); ++m) {
       absl::StrAppend(&json, m ? ", " : "", IndexingMapToJson(u.maps[m]));
     }

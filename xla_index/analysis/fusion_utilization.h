@@ -15,6 +15,7 @@
 #include "hlo/module.h"
 #include "hlo/shape.h"
 #include "mlir/IR/MLIRContext.h"
+#include "xla_index/analysis/fusion_operands.h"
 #include "xla_index/analysis/operand_utilization.h"
 #include "xla_index/instruction_indexing.h"
 
@@ -39,6 +40,13 @@ struct UtilizationReport {
   std::vector<FusionOperandUtilization> operands;
 };
 
+/// The counts of one operand of an analyzed kernel over all its outputs'
+/// maps (FusionOperand::maps); a non-array operand gets zero counts, not
+/// exact.
+OperandUtilization ComputeFusionOperandUtilization(
+    const FusionOperand& operand,
+    int64_t max_points = kDefaultUtilizationPointLimit);
+
 /// Utilization of every operand of `instruction` analyzed as a fusion
 /// (fusion_operands.h) when all its outputs are computed: an operand's maps
 /// are the union over the outputs. InvalidArgument when an output is not an
@@ -53,13 +61,14 @@ absl::StatusOr<UtilizationReport> AnalyzeUtilization(
     int64_t max_points = kDefaultUtilizationPointLimit);
 
 /// Per operand: "operand K (NAME, SHAPE): read E of N elements (F), R reads,
-/// A per element read [, upper bound]" then its maps.
+/// A per element read (METHOD) [, upper bound]" then its maps.
 std::string UtilizationReportToText(const UtilizationReport& report);
 
 /// One line: {"root": NAME, "output_shape": S, "output_elements": N,
 ///  "output_shapes": [S, ...], "operands": [{"operand": K, "name": N, "shape":
 ///  S, "elements": N, "elements_read": E, "reads": R, "fraction": F,
-///  "average_reads": A, "exact": true, "maps": [MAP, ...]}, ...]}.
+///  "average_reads": A, "exact": true, "method": "per result"|"disjoint
+///  sum"|"enumeration"| "presburger"|"bound", "maps": [MAP, ...]}, ...]}.
 std::string UtilizationReportToJson(const UtilizationReport& report);
 
 }  // namespace xla_index

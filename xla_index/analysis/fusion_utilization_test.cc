@@ -322,7 +322,7 @@ TEST(FusionUtilizationTest, TextAndJson) {
   EXPECT_TRUE(absl::StrContains(
       text,
       "operand 0 (p0, f32[20]{0}): read 20 of 20 elements (1), 6000 "
-      "reads, 300 per element read\n  (d0, d1, d2) -> (d1)"))
+      "reads, 300 per element read (per result)\n  (d0, d1, d2) -> (d1)"))
       << text;
   std::string json = UtilizationReportToJson(report);
   EXPECT_EQ(json.find('\n'), std::string::npos);

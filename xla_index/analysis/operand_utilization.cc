@@ -11,6 +11,7 @@
 #include "xla_index/core/box_points.h"
 #include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/interval.h"
+#include "xla_index/core/presburger_relation.h"
 #include "xla_index/output_to_input_indexing.h"
 
 namespace xla_index {
@@ -39,99 +40,269 @@ void CollectVariables(mlir::AffineExpr expr, std::vector<int64_t>& dims,
   symbols.erase(std::unique(symbols.begin(), symbols.end()), symbols.end());
 }
 
-// For result `expr` of a separable map, over the points of its own dims D
-// and symbols S (symbols innermost, so consecutive points with the same
-// dims form one d's group): |V| = the distinct in-bounds values, and
-// sum over d in D of |V(d)| = the pairs. nullopt beyond `limit` points.
-std::optional<MapCounts> CountResultValues(
-    mlir::AffineExpr expr, const IndexingMap& map,
+// Results of a map that share variables (directly or through other
+// results), with the dims and symbols they use, each ascending.
+struct ResultGroup {
+  std::vector<int64_t> results;
+  std::vector<int64_t> dims;
+  std::vector<int64_t> symbols;
+  /// Constraints over the group's variables (indices into GetConstraints).
+  std::vector<int64_t> constraints;
+};
+
+// The results of `map` split into groups that share no variable (union-find
+// over the results and constraints, joined through each variable's first
+// user); each constraint joins the group of its variables. nullopt when a
+// constraint shares no variable with any result (it would restrict the
+// domain without a group to count it in).
+std::optional<std::vector<ResultGroup>> GroupResults(const IndexingMap& map) {
+  const int64_t results = map.GetResultCount();
+  const std::vector<IndexingConstraint>& constraints = map.GetConstraints();
+  // Items 0..results-1 are the results, then the constraints.
+  const int64_t count = results + constraints.size();
+  std::vector<int64_t> parent(count);
+  for (int64_t k = 0; k < count; ++k) parent[k] = k;
+  auto find = [&](int64_t k) {
+    while (parent[k] != k) k = parent[k] = parent[parent[k]];
+    return k;
+  };
+  std::vector<int64_t> dim_user(map.GetDimensionCount(), -1);
+  std::vector<int64_t> symbol_user(map.GetSymbolCount(), -1);
+  std::vector<std::vector<int64_t>> dims(count), symbols(count);
+  for (int64_t k = 0; k < count; ++k) {
+    CollectVariables(k < results ? map.GetAffineMap().getResult(k)
+                                 : constraints[k - results].expr,
+                     dims[k], symbols[k]);
+    auto join = [&](std::vector<int64_t>& user, int64_t v) {
+      if (user[v] < 0) {
+        user[v] = k;
+      } else {
+        parent[find(k)] = find(user[v]);
+      }
+    };
+    for (int64_t d : dims[k]) join(dim_user, d);
+    for (int64_t s : symbols[k]) join(symbol_user, s);
+  }
+  std::vector<ResultGroup> groups;
+  std::vector<int64_t> group_of(count, -1);
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t& g = group_of[find(k)];
+    if (g < 0) {
+      if (k >= results) return std::nullopt;  // a constraint without results
+      g = groups.size();
+      groups.emplace_back();
+    }
+    ResultGroup& group = groups[g];
+    (k < results ? group.results : group.constraints)
+        .push_back(k < results ? k : k - results);
+    group.dims.insert(group.dims.end(), dims[k].begin(), dims[k].end());
+    group.symbols.insert(group.symbols.end(), symbols[k].begin(),
+                         symbols[k].end());
+  }
+  for (ResultGroup& group : groups) {
+    for (std::vector<int64_t>* v : {&group.dims, &group.symbols}) {
+      std::sort(v->begin(), v->end());
+      v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+  }
+  return groups;
+}
+
+// For a group of results, over the points of its own dims D and symbols S
+// (symbols innermost, so consecutive points with the same dims form one
+// d's group): |V| = the distinct in-bounds result tuples, and
+// sum over d in D of |V(d)| = the pairs. nullopt beyond `limit` points or
+// when the group's part of the operand has more than INT64_MAX elements
+// (a tuple is kept as its row-major index in that part).
+std::optional<MapCounts> CountGroupValues(
+    const ResultGroup& group, const IndexingMap& map,
     const std::vector<Interval>& symbol_bounds,
-    const std::vector<int64_t>& dims, const std::vector<int64_t>& symbols,
-    int64_t operand_size, int64_t limit) {
+    absl::Span<const int64_t> operand_dims, int64_t limit) {
+  std::vector<int64_t> group_dims;
+  for (int64_t k : group.results) group_dims.push_back(operand_dims[k]);
+  if (!CheckedProduct(group_dims)) return std::nullopt;
   std::vector<Interval> box;
-  for (int64_t d : dims) box.push_back(map.GetDimBound(d));
-  for (int64_t s : symbols) box.push_back(symbol_bounds[s]);
+  for (int64_t d : group.dims) box.push_back(map.GetDimBound(d));
+  for (int64_t s : group.symbols) box.push_back(symbol_bounds[s]);
   std::vector<int64_t> all_dims(map.GetDimensionCount(), 0);
   std::vector<int64_t> all_symbols(map.GetSymbolCount(), 0);
-  absl::flat_hash_set<int64_t> values, group;
-  std::vector<int64_t> group_key;
+  absl::flat_hash_set<int64_t> values, in_group;
+  const size_t num_dims = group.dims.size();
+  std::vector<int64_t> group_key(num_dims, 0);
   int64_t group_sum = 0;
-  bool fits =
-      ForEachBoxPoint(box, limit, [&](const std::vector<int64_t>& point) {
-        std::vector<int64_t> key(point.begin(), point.begin() + dims.size());
-        if (key != group_key) {
-          group_sum += group.size();
-          group.clear();
-          group_key = std::move(key);
-        }
-        for (size_t i = 0; i < dims.size(); ++i) all_dims[dims[i]] = point[i];
-        for (size_t i = 0; i < symbols.size(); ++i) {
-          all_symbols[symbols[i]] = point[dims.size() + i];
-        }
-        std::optional<int64_t> v =
-            EvaluateAffineExpr(expr, all_dims, all_symbols);
-        if (v && *v >= 0 && *v < operand_size) {
-          values.insert(*v);
-          group.insert(*v);
-        }
-      });
+  bool fits = ForEachBoxPoint(box, limit, [&](const std::vector<int64_t>& p) {
+    if (!std::equal(group_key.begin(), group_key.end(), p.begin())) {
+      group_sum += in_group.size();
+      in_group.clear();
+      std::copy(p.begin(), p.begin() + num_dims, group_key.begin());
+    }
+    for (size_t i = 0; i < num_dims; ++i) all_dims[group.dims[i]] = p[i];
+    for (size_t i = 0; i < group.symbols.size(); ++i) {
+      all_symbols[group.symbols[i]] = p[num_dims + i];
+    }
+    for (int64_t c : group.constraints) {
+      const IndexingConstraint& constraint = map.GetConstraints()[c];
+      std::optional<int64_t> v =
+          EvaluateAffineExpr(constraint.expr, all_dims, all_symbols);
+      if (!v || !constraint.interval.Contains(*v)) return;
+    }
+    int64_t index = 0;
+    for (size_t i = 0; i < group.results.size(); ++i) {
+      std::optional<int64_t> v =
+          EvaluateAffineExpr(map.GetAffineMap().getResult(group.results[i]),
+                             all_dims, all_symbols);
+      if (!v || *v < 0 || *v >= group_dims[i]) return;
+      index = index * group_dims[i] + *v;  // below the checked product
+    }
+    values.insert(index);
+    in_group.insert(index);
+  });
   if (!fits) return std::nullopt;
-  group_sum += group.size();
+  group_sum += in_group.size();
   return MapCounts{static_cast<int64_t>(values.size()), group_sum};
 }
 
-// Counts of a map whose results use pairwise disjoint variables and that
-// has no constraints and no runtime variables; nullopt when the map is not
-// of that form, a result's variables span more than `limit` points, or a
-// count does not fit in int64.
-//
-// With result k depending only on its dims D_k and symbols S_k, the image
-// is the product of the per-result value sets V_k, and for a domain point d
-// the elements it reads are the product of the sets V_k(d restricted to
-// D_k). So |image| = prod |V_k| and the pairs are
-// prod_k (sum over d_k of |V_k(d_k)|) * prod over unused dims of their size.
-std::optional<MapCounts> CountSeparable(const IndexingMap& map,
-                                        absl::Span<const int64_t> operand_dims,
-                                        int64_t limit) {
-  if (map.GetConstraintsCount() != 0 || map.GetRuntimeVarsCount() != 0) {
+// `expr` as c + sum of +-v over distinct variables v (dims and symbols),
+// e.g. a dynamic-slice's `d1 + s0`: appends each variable's bounds (as
+// +v's interval, negated for -v) to `terms` and returns c; nullopt for any
+// other form.
+std::optional<int64_t> UnitLinearForm(mlir::AffineExpr expr,
+                                      const IndexingMap& map,
+                                      const std::vector<Interval>& symbols,
+                                      std::vector<Interval>& dim_terms,
+                                      std::vector<Interval>& symbol_terms) {
+  if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(expr)) {
+    return c.getValue();
+  }
+  if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(expr)) {
+    dim_terms.push_back(map.GetDimBound(d.getPosition()));
+    return 0;
+  }
+  if (auto s = mlir::dyn_cast<mlir::AffineSymbolExpr>(expr)) {
+    symbol_terms.push_back(symbols[s.getPosition()]);
+    return 0;
+  }
+  auto binary = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(expr);
+  if (!binary) return std::nullopt;
+  if (binary.getKind() == mlir::AffineExprKind::Mul) {
+    auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(binary.getRHS());
+    if (!c || c.getValue() != -1) return std::nullopt;
+    const size_t dims = dim_terms.size(), syms = symbol_terms.size();
+    std::optional<int64_t> inner =
+        UnitLinearForm(binary.getLHS(), map, symbols, dim_terms, symbol_terms);
+    if (!inner || dim_terms.size() + symbol_terms.size() != dims + syms + 1 ||
+        *inner != 0) {
+      return std::nullopt;
+    }
+    Interval& term =
+        dim_terms.size() > dims ? dim_terms.back() : symbol_terms.back();
+    term = {SaturatingNeg(term.upper), SaturatingNeg(term.lower)};
+    return 0;
+  }
+  if (binary.getKind() != mlir::AffineExprKind::Add) return std::nullopt;
+  std::optional<int64_t> lhs =
+      UnitLinearForm(binary.getLHS(), map, symbols, dim_terms, symbol_terms);
+  std::optional<int64_t> rhs =
+      UnitLinearForm(binary.getRHS(), map, symbols, dim_terms, symbol_terms);
+  if (!lhs || !rhs) return std::nullopt;
+  return CheckedAdd(*lhs, *rhs);
+}
+
+// Counts of a one-result group `c + sum of +-v` without constraints, each
+// variable once: a sum of integer intervals is the integer interval of the
+// sums, so V = [c + sum lo, c + sum hi] inside the operand, and for each
+// dims point the symbols add an interval of width W = sum of the symbols'
+// widths. Exact only when no dims point's interval leaves the operand (then
+// each reads W elements); nullopt otherwise, or for another form.
+std::optional<MapCounts> CountUnitLinearGroup(
+    const ResultGroup& group, const IndexingMap& map,
+    const std::vector<Interval>& symbol_bounds, int64_t operand_size) {
+  if (group.results.size() != 1 || !group.constraints.empty()) {
     return std::nullopt;
   }
-  const std::vector<Interval> symbol_bounds = map.GetSymbolBounds();
+  std::vector<Interval> dim_terms, symbol_terms;
+  std::optional<int64_t> constant =
+      UnitLinearForm(map.GetAffineMap().getResult(group.results[0]), map,
+                     symbol_bounds, dim_terms, symbol_terms);
+  if (!constant || dim_terms.size() + symbol_terms.size() !=
+                       group.dims.size() + group.symbols.size()) {
+    return std::nullopt;  // a variable used twice
+  }
+  Interval total = {*constant, *constant};
+  int64_t dim_points = 1;
+  for (const Interval& t : dim_terms) {
+    total = total + t;
+    dim_points = SaturatingMul(dim_points, t.NumElements());
+  }
+  Interval symbols = {0, 0};
+  for (const Interval& t : symbol_terms) symbols = symbols + t;
+  for (const Interval& t : symbol_terms) total = total + t;
+  const Interval operand = {0, operand_size - 1};
+  if (!operand.Contains(total)) return std::nullopt;
+  const int64_t width = symbols.NumElements();
+  std::optional<int64_t> pairs = CheckedMul(dim_points, width);
+  if (!pairs) return std::nullopt;
+  return MapCounts{total.NumElements(), *pairs};
+}
+
+// Counts of a map one group of results (sharing variables, directly or
+// through constraints) at a time; nullopt when a constraint has no result in
+// its group, a group's variables span more than `limit` points, or a count
+// does not fit in int64.
+//
+// With group g depending only on its dims D_g and symbols S_g, the image
+// is the product of the per-group tuple sets V_g, and for a domain point d
+// the elements it reads are the product of the sets V_g(d restricted to
+// D_g). So |image| = prod |V_g| and the pairs are
+// prod_g (sum over d_g of |V_g(d_g)|) * prod over unused dims of their size.
+// Elementwise, broadcast, transpose, slice, reduce, dot have one result a
+// group; a reshape's floordiv/mod pair of one dimension is one group.
+//
+// Runtime variables count as symbols over their feasible values for the
+// elements read (every offset they may take) and at the representative
+// offset, their lower bound, for the pairs (one read per output element):
+// `runtime_at_representative` picks the second.
+std::optional<MapCounts> CountSeparable(const IndexingMap& map,
+                                        absl::Span<const int64_t> operand_dims,
+                                        int64_t limit,
+                                        bool runtime_at_representative) {
+  std::optional<std::vector<ResultGroup>> groups = GroupResults(map);
+  if (!groups) return std::nullopt;
+  std::vector<Interval> symbol_bounds = map.GetSymbolBounds();
+  if (runtime_at_representative) {
+    for (int64_t s = map.GetRangeVarsCount(); s < map.GetSymbolCount(); ++s) {
+      symbol_bounds[s] = {symbol_bounds[s].lower, symbol_bounds[s].lower};
+    }
+  }
   std::vector<bool> dim_used(map.GetDimensionCount(), false);
-  std::vector<bool> symbol_used(map.GetSymbolCount(), false);
   std::optional<int64_t> elements = 1, pairs = 1;
-  for (int64_t k = 0; k < map.GetResultCount(); ++k) {
-    mlir::AffineExpr expr = map.GetAffineMap().getResult(k);
-    std::vector<int64_t> dims, symbols;
-    CollectVariables(expr, dims, symbols);
-    for (int64_t d : dims) {
-      if (dim_used[d]) return std::nullopt;
-      dim_used[d] = true;
-    }
-    for (int64_t s : symbols) {
-      if (symbol_used[s]) return std::nullopt;
-      symbol_used[s] = true;
-    }
-    MapCounts result;
-    if (dims.size() + symbols.size() == 1 &&
+  for (const ResultGroup& group : *groups) {
+    for (int64_t d : group.dims) dim_used[d] = true;
+    mlir::AffineExpr expr = map.GetAffineMap().getResult(group.results[0]);
+    MapCounts counted;
+    if (group.results.size() == 1 && group.constraints.empty() &&
         (mlir::isa<mlir::AffineDimExpr>(expr) ||
          mlir::isa<mlir::AffineSymbolExpr>(expr))) {
       // A bare variable (elementwise, transpose, broadcast, reduce) takes
       // each value of its interval inside the operand once: counted without
       // enumerating it.
-      Interval bound =
-          dims.empty() ? symbol_bounds[symbols[0]] : map.GetDimBound(dims[0]);
-      Interval inside = bound.Intersect({0, operand_dims[k] - 1});
-      result.elements = result.pairs =
+      Interval bound = group.dims.empty() ? symbol_bounds[group.symbols[0]]
+                                          : map.GetDimBound(group.dims[0]);
+      Interval inside =
+          bound.Intersect({0, operand_dims[group.results[0]] - 1});
+      counted.elements = counted.pairs =
           inside.IsEmpty() ? 0 : inside.NumElements();
+    } else if (std::optional<MapCounts> linear = CountUnitLinearGroup(
+                   group, map, symbol_bounds, operand_dims[group.results[0]])) {
+      counted = *linear;
     } else {
-      std::optional<MapCounts> counted = CountResultValues(
-          expr, map, symbol_bounds, dims, symbols, operand_dims[k], limit);
-      if (!counted) return std::nullopt;
-      result = *counted;
+      std::optional<MapCounts> values =
+          CountGroupValues(group, map, symbol_bounds, operand_dims, limit);
+      if (!values) return std::nullopt;
+      counted = *values;
     }
-    if (elements) elements = CheckedMul(*elements, result.elements);
-    if (pairs) pairs = CheckedMul(*pairs, result.pairs);
+    if (elements) elements = CheckedMul(*elements, counted.elements);
+    if (pairs) pairs = CheckedMul(*pairs, counted.pairs);
   }
   for (int64_t d = 0; d < map.GetDimensionCount(); ++d) {
     if (!dim_used[d] && pairs) {
@@ -251,14 +422,63 @@ bool HasRule(const IndexingMap& map, int64_t rank) {
   return map.IsKnownEmpty() || map.GetResultCount() == rank;
 }
 
+// E of the union of `maps` by membership: the hull of the maps' result
+// ranges (inside the operand) is enumerated, and an element counts when the
+// relation of some map with its results fixed to that element has an integer
+// point. nullopt when the hull holds more than kMaxPresburgerImagePoints
+// elements or a map has no exact relation (UNDEFINED, non-affine).
+std::optional<int64_t> CountImageByMembership(
+    const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims) {
+  const size_t rank = operand_dims.size();
+  std::vector<Interval> hull(rank, Interval{0, -1});
+  std::vector<mlir::presburger::IntegerRelation> relations;
+  for (const IndexingMap& map : maps) {
+    if (map.IsKnownEmpty()) continue;
+    if (!HasRule(map, rank)) return std::nullopt;
+    for (size_t k = 0; k < rank; ++k) {
+      Interval range =
+          ComputeExpressionRange(map, map.GetAffineMap().getResult(k))
+              .Intersect({0, operand_dims[k] - 1});
+      if (!range.IsEmpty())
+        hull[k] = hull[k].IsEmpty() ? range : hull[k].Union(range);
+    }
+    absl::StatusOr<mlir::presburger::IntegerRelation> relation =
+        IndexingMapToRelation(map);
+    if (!relation.ok()) return std::nullopt;
+    relations.push_back(*std::move(relation));
+  }
+  std::optional<int64_t> points = CountBoxPoints(hull);
+  if (!points || *points > kMaxPresburgerImagePoints) return std::nullopt;
+  int64_t count = 0;
+  ForEachBoxPoint(hull, kMaxPresburgerImagePoints,
+                  [&](const std::vector<int64_t>& element) {
+                    for (const auto& relation : relations) {
+                      mlir::presburger::IntegerRelation fixed = relation;
+                      const unsigned range = fixed.getVarKindOffset(
+                          mlir::presburger::VarKind::Range);
+                      for (size_t k = 0; k < rank; ++k) {
+                        std::vector<int64_t> row(fixed.getNumCols(), 0);
+                        row[range + k] = 1;
+                        row.back() = -element[k];
+                        fixed.addEquality(row);
+                      }
+                      if (!fixed.isIntegerEmpty()) {
+                        ++count;
+                        return;
+                      }
+                    }
+                  });
+  return count;
+}
+
 // E of the union of `maps`: counted point by point when every map has a
 // rule and their boxes hold at most `max_points` points in total and the
-// operand's element count fits; otherwise the sum of the per-map bounding
-// boxes (every element for a map without a rule), capped at the count.
-// Returns E and whether it is exact.
-std::pair<int64_t, bool> CountUnion(const IndexingMapSet& maps,
-                                    absl::Span<const int64_t> operand_dims,
-                                    int64_t element_count, int64_t max_points) {
+// operand's element count fits; else by membership (above); otherwise the
+// sum of the per-map bounding boxes (every element for a map without a
+// rule), capped at the count. Returns E and how it was counted.
+std::pair<int64_t, UtilizationMethod> CountUnion(
+    const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims,
+    int64_t element_count, int64_t max_points) {
   const int64_t rank = static_cast<int64_t>(operand_dims.size());
   std::optional<int64_t> total = CheckedProduct(operand_dims).has_value()
                                      ? std::optional<int64_t>(0)
@@ -284,7 +504,11 @@ std::pair<int64_t, bool> CountUnion(const IndexingMapSet& maps,
         EnumerateReads(map, operand_dims, max_points, read);
       }
     }
-    return {static_cast<int64_t>(read.size()), true};
+    return {static_cast<int64_t>(read.size()), UtilizationMethod::kEnumeration};
+  }
+  if (std::optional<int64_t> count =
+          CountImageByMembership(maps, operand_dims)) {
+    return {*count, UtilizationMethod::kPresburger};
   }
   int64_t bound = 0;
   for (const IndexingMap& map : maps) {
@@ -292,10 +516,49 @@ std::pair<int64_t, bool> CountUnion(const IndexingMapSet& maps,
                                      : element_count;
     bound = std::min(element_count, SaturatingAdd(bound, box));
   }
-  return {bound, false};
+  return {bound, UtilizationMethod::kBound};
+}
+
+// True when no element is read by two of `maps`, decided exactly: the
+// range sets of their relations intersect pairwise in no integer point.
+// False also when a map has no exact relation, or there are more than
+// kMaxDisjointMaps maps (quadratic).
+constexpr size_t kMaxDisjointMaps = 8;
+bool ImagesAreDisjoint(const IndexingMapSet& maps) {
+  if (maps.size() > static_cast<int64_t>(kMaxDisjointMaps)) return false;
+  std::vector<mlir::presburger::IntegerPolyhedron> images;
+  for (const IndexingMap& map : maps) {
+    if (map.IsKnownEmpty()) continue;
+    absl::StatusOr<mlir::presburger::IntegerRelation> relation =
+        IndexingMapToRelation(map);
+    if (!relation.ok()) return false;
+    images.push_back(relation->getRangeSet());
+  }
+  for (size_t i = 0; i < images.size(); ++i) {
+    for (size_t j = i + 1; j < images.size(); ++j) {
+      if (!images[i].intersect(images[j]).isIntegerEmpty()) return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
+
+const char* UtilizationMethodName(UtilizationMethod method) {
+  switch (method) {
+    case UtilizationMethod::kPerResult:
+      return "per result";
+    case UtilizationMethod::kDisjointSum:
+      return "disjoint sum";
+    case UtilizationMethod::kEnumeration:
+      return "enumeration";
+    case UtilizationMethod::kPresburger:
+      return "presburger";
+    case UtilizationMethod::kBound:
+      return "bound";
+  }
+  return "bound";
+}
 
 double OperandUtilization::Fraction() const {
   return element_count == 0
@@ -319,17 +582,33 @@ OperandUtilization ComputeOperandUtilization(
   // E, when known without enumerating the union: one separable map, or any
   // separable map that reads every element.
   std::optional<int64_t> known_elements;
+  // The sum of the maps' own counts, while every map is counted per result.
+  std::optional<int64_t> sum_of_maps = 0;
   for (const IndexingMap& map : maps) {
     if (map.IsKnownEmpty()) continue;
     if (!HasRule(map, rank)) {
       // No rule: every element may be read; count each once, as a bound.
+      sum_of_maps = std::nullopt;
       counts.exact = false;
       counts.reads = std::max(counts.reads, counts.element_count);
       continue;
     }
     if (map.GetRuntimeVarsCount() != 0) counts.exact = false;
-    if (std::optional<MapCounts> separable =
-            CountSeparable(map, operand_dims, max_points)) {
+    std::optional<MapCounts> separable =
+        CountSeparable(map, operand_dims, max_points, false);
+    if (separable && map.GetRuntimeVarsCount() != 0) {
+      std::optional<MapCounts> representative =
+          CountSeparable(map, operand_dims, max_points, true);
+      separable = representative
+                      ? std::optional<MapCounts>(MapCounts{
+                            separable->elements, representative->pairs})
+                      : std::nullopt;
+    }
+    if (!separable) sum_of_maps = std::nullopt;
+    if (separable && sum_of_maps) {
+      sum_of_maps = CheckedAdd(*sum_of_maps, separable->elements);
+    }
+    if (separable) {
       counts.reads = SaturatingAdd(counts.reads, separable->pairs);
       if (maps.size() == 1 || separable->elements == counts.element_count) {
         known_elements = separable->elements;
@@ -344,13 +623,23 @@ OperandUtilization ComputeOperandUtilization(
     counts.exact = false;
     counts.reads = SaturatingAdd(counts.reads, BoxPairs(map));
   }
-  if (known_elements) {
+  const bool reads_nothing =
+      std::all_of(maps.begin(), maps.end(),
+                  [](const IndexingMap& map) { return map.IsKnownEmpty(); });
+  if (reads_nothing) {
+    counts.elements_read = 0;
+  } else if (known_elements) {
     counts.elements_read = *known_elements;
+    counts.method = UtilizationMethod::kPerResult;
+  } else if (sum_of_maps && ImagesAreDisjoint(maps)) {
+    counts.elements_read = *sum_of_maps;
+    counts.method = UtilizationMethod::kDisjointSum;
   } else {
-    auto [elements, exact] =
+    auto [elements, method] =
         CountUnion(maps, operand_dims, counts.element_count, max_points);
     counts.elements_read = elements;
-    if (!exact) counts.exact = false;
+    counts.method = method;
+    if (method == UtilizationMethod::kBound) counts.exact = false;
   }
   return counts;
 }
@@ -376,6 +665,7 @@ std::vector<OperandUtilization> ComputeOperandUtilization(
     if (!operand.IsArray()) {
       OperandUtilization none;
       none.exact = false;
+      none.method = UtilizationMethod::kBound;
       result.push_back(none);
       continue;
     }

@@ -23,15 +23,37 @@
 //   reduce f32[256,10] -> f32[10] over dim 0: all 2560 elements once; the
 //     init scalar 10 times.
 //
-// How it counts: a map whose results each use their own variables and that
-// has no constraints (elementwise, broadcast, transpose, slice, reduce, dot,
-// reduce-window, concatenate slabs, ...) is counted one result at a time, so
-// large shapes stay cheap; other maps are enumerated point by point up to
-// `max_points` evaluations, beyond which the counts are upper bounds from the
-// boxes of the results' ranges (exact = false). Runtime variables (dynamic
-// offsets) make the counts depend on run-time values: each read counts once
-// at a representative offset, the elements read range over the feasible
-// offsets, and exact is false. Counts saturate at INT64_MAX.
+// How E is counted (`method`), nothing sampled:
+//  - per result (exact): a map is split into groups of results that share
+//    no variable, a constraint joining the group of its variables (one
+//    result each for elementwise, broadcast, transpose, slice, reduce, dot,
+//    reduce-window, concatenate slabs; a reshape's `d floordiv c, d mod c`
+//    pair is one group, so is a pad's result with its `d mod s` constraint);
+//    each group's tuples are counted over its own variables only, the image
+//    being the product of the groups' sets, so large shapes stay cheap;
+//  - disjoint sum (exact): several maps each counted per result whose
+//    images are pairwise disjoint, proved with the Presburger library
+//    (the range sets of their relations do not intersect; at most 8 maps),
+//    e.g. a concatenate's operand read through several slabs: the sum;
+//  - enumeration (exact): other maps are enumerated point by point, the
+//    image collected in a hash set, up to `max_points` evaluations;
+//  - Presburger (exact): beyond that, when the box of the results' ranges
+//    holds at most kMaxPresburgerImagePoints elements, each element e of
+//    that box is asked whether some domain point reads it, i.e. whether the
+//    map's relation (xla_index/core/presburger_relation.h) with its results
+//    fixed to e is non-empty (IntegerRelation::isIntegerEmpty);
+//  - bound (exact = false): otherwise the sum of the boxes of the results'
+//    ranges, an upper bound.
+// MLIR 22's Presburger library has no exact counting of a projection's
+// points (IntegerRelation::computeVolume is an over-approximation, and its
+// Barvinok generating functions count polytopes without existential
+// variables, which every map's image has), hence the membership test.
+// The reads R are counted per result or point by point as well, else
+// bounded by the box of dims x range variables (exact = false). Runtime
+// variables (dynamic offsets) make the counts depend on run-time values:
+// each read counts once at a representative offset, the elements read range
+// over the feasible offsets, and exact is false. Counts saturate at
+// INT64_MAX.
 
 #include <cstdint>
 #include <vector>
@@ -46,6 +68,22 @@ namespace xla_index {
 /// Default bound on point-by-point evaluations per operand.
 inline constexpr int64_t kDefaultUtilizationPointLimit = int64_t{1} << 22;
 
+/// Most elements of a result box whose membership in the image is decided
+/// one by one with the Presburger library (see the file comment).
+inline constexpr int64_t kMaxPresburgerImagePoints = 4096;
+
+/// How the elements read were counted (see the file comment).
+enum class UtilizationMethod {
+  kPerResult,
+  kDisjointSum,
+  kEnumeration,
+  kPresburger,
+  kBound,
+};
+
+/// "per result", "disjoint sum", "enumeration", "presburger", "bound".
+const char* UtilizationMethodName(UtilizationMethod method);
+
 /// Utilization of one operand (see the file comment).
 struct OperandUtilization {
   /// N: elements of the operand.
@@ -56,6 +94,8 @@ struct OperandUtilization {
   int64_t reads = 0;
   /// False when a count is an upper bound or depends on runtime values.
   bool exact = true;
+  /// How `elements_read` was counted.
+  UtilizationMethod method = UtilizationMethod::kPerResult;
 
   /// E / N (0 for an empty operand).
   double Fraction() const;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -9,6 +10,8 @@
 #include "hlo/module.h"
 #include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/indexing_map_text.h"
+#include "xla_index/core/interval.h"
 
 namespace xla_index {
 namespace {
@@ -65,6 +68,212 @@ r = f32[4] reduce(p0, c), dimensions={0}, to_apply=add
   EXPECT_EQ(u[0].elements_read, 24);
   EXPECT_DOUBLE_EQ(u[0].Fraction(), 1.0);
   EXPECT_EQ(u[1].elements_read, 1);
+}
+
+}  // namespace
+}  // namespace xla_index
+
+namespace xla_index {
+namespace {
+
+// The distinct in-bounds elements `maps` read, by brute force over every
+// (dims, symbols) point, independently of the counting code.
+int64_t BruteForceElementsRead(const IndexingMapSet& maps,
+                               const std::vector<int64_t>& operand_dims) {
+  std::set<std::vector<int64_t>> read;
+  for (const IndexingMap& map : maps) {
+    std::vector<Interval> box = map.GetDimBounds();
+    for (const Interval& s : map.GetSymbolBounds()) box.push_back(s);
+    std::vector<int64_t> point;
+    for (const Interval& b : box) point.push_back(b.lower);
+    const size_t dims = map.GetDimensionCount();
+    while (true) {
+      absl::Span<const int64_t> all(point);
+      if (map.ConstraintsSatisfied(all.subspan(0, dims), all.subspan(dims))) {
+        std::vector<int64_t> r =
+            *map.Evaluate(all.subspan(0, dims), all.subspan(dims));
+        bool inside = true;
+        for (size_t k = 0; k < r.size(); ++k) {
+          inside &= r[k] >= 0 && r[k] < operand_dims[k];
+        }
+        if (inside) read.insert(r);
+      }
+      size_t k = box.size();
+      while (k > 0 && point[k - 1] == box[k - 1].upper) {
+        point[k - 1] = box[k - 1].lower;
+        --k;
+      }
+      if (k == 0) break;
+      ++point[k - 1];
+    }
+  }
+  return read.size();
+}
+
+struct ExactCase {
+  std::vector<const char*> maps;
+  std::vector<int64_t> operand_dims;
+};
+
+class ExactUtilizationTest : public ::testing::TestWithParam<ExactCase> {};
+
+// Elements read are counted exactly, by enumeration with room to enumerate
+// and with the Presburger membership test without; both equal brute force.
+TEST_P(ExactUtilizationTest, MatchesBruteForceByEveryMethod) {
+  mlir::MLIRContext context;
+  IndexingMapSet maps;
+  for (const char* text : GetParam().maps) {
+    absl::StatusOr<IndexingMap> map = ParseIndexingMap(text, &context);
+    ASSERT_TRUE(map.ok()) << map.status();
+    maps.Insert(*map);
+  }
+  const std::vector<int64_t>& dims = GetParam().operand_dims;
+  const int64_t expected = BruteForceElementsRead(maps, dims);
+  OperandUtilization enumerated = ComputeOperandUtilization(maps, dims);
+  EXPECT_TRUE(enumerated.exact);
+  EXPECT_EQ(enumerated.elements_read, expected);
+  EXPECT_NE(enumerated.method, UtilizationMethod::kBound);
+  OperandUtilization presburger =
+      ComputeOperandUtilization(maps, dims, /*max_points=*/1);
+  EXPECT_EQ(presburger.method, UtilizationMethod::kPresburger);
+  EXPECT_EQ(presburger.elements_read, expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Maps, ExactUtilizationTest,
+    testing::Values(
+        // Two results sharing variables, under a constraint.
+        ExactCase{{"(d0, d1) -> (d0 + d1, d0 - d1 + 7)\ndomain:\n"
+                   "d0 in [0, 9]\nd1 in [0, 7]\nd0 + d1 in [0, 10]"},
+                  {20, 20}},
+        // A gather-like stride with a divisibility constraint.
+        ExactCase{{"(d0)[s0] -> (d0 * 4 + s0)\ndomain:\nd0 in [0, 15]\n"
+                   "s0 in [0, 3]\n(d0 * 4 + s0) mod 3 in [0, 0]"},
+                  {64}},
+        // floordiv and mod of one variable in two results, part of the
+        // results out of bounds.
+        ExactCase{{"(d0) -> (d0 floordiv 6, d0 mod 6)\ndomain:\n"
+                   "d0 in [0, 47]"},
+                  {7, 5}},
+        // A union of two overlapping windows.
+        ExactCase{{"(d0)[s0] -> (d0 + s0)\ndomain:\nd0 in [0, 9]\n"
+                   "s0 in [0, 2]",
+                   "(d0) -> (d0 * 3)\ndomain:\nd0 in [0, 9]"},
+                  {40}}));
+
+// The elements read through a dynamic offset range over every feasible
+// offset; the reads count once per output element, at one offset.
+TEST(RuntimeUtilizationTest, ElementsOverAllOffsetsReadsAtOne) {
+  mlir::MLIRContext context;
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(R"(
+src = f32[64,256] parameter(0)
+i = s32[] parameter(1)
+j = s32[] parameter(2)
+ds = f32[64,128] dynamic-slice(src, i, j), dynamic_slice_sizes={64,128}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  std::vector<OperandUtilization> u = ComputeOperandUtilization(
+      *(*module)->entry_computation()->root(), &context);
+  ASSERT_FALSE(u.empty());
+  EXPECT_FALSE(u[0].exact);  // depends on the runtime offset
+  EXPECT_EQ(u[0].elements_read, 64 * 256);
+  EXPECT_EQ(u[0].reads, 64 * 128);
+  EXPECT_EQ(u[0].method, UtilizationMethod::kPerResult);
+}
+
+}  // namespace
+}  // namespace xla_index
+
+namespace xla_index {
+namespace {
+
+// Maps counted without enumerating the output, each against brute force:
+// a pad's strided read under its constraints (one group per dimension), a
+// reshape's floordiv/mod pair, and a concatenate's two slabs (disjoint
+// images, proved with Presburger).
+TEST(GroupedUtilizationTest, CountsWithoutEnumeratingTheOutput) {
+  mlir::MLIRContext context;
+  struct Case {
+    std::vector<const char*> maps;
+    std::vector<int64_t> dims;
+    UtilizationMethod method;
+  };
+  const Case cases[] = {
+      {{"(d0, d1) -> (d0 floordiv 2, d1 floordiv 2)\ndomain:\n"
+        "d0 in [0, 254]\nd1 in [0, 254]\nd0 mod 2 in [0, 0]\n"
+        "d1 mod 2 in [0, 0]"},
+       {128, 128},
+       UtilizationMethod::kPerResult},
+      {{"(d0, d1) -> (d0, d1 floordiv 6, d1 mod 6)\ndomain:\n"
+        "d0 in [0, 99]\nd1 in [0, 35]"},
+       {100, 6, 6},
+       UtilizationMethod::kPerResult},
+      {{"(d0, d1) -> (d0 + 128, d1)\ndomain:\nd0 in [0, 127]\nd1 in [0, 63]",
+        "(d0, d1) -> (d0 - 128, d1)\ndomain:\nd0 in [128, 255]\n"
+        "d1 in [0, 63]"},
+       {256, 64},
+       UtilizationMethod::kDisjointSum},
+      // Overlapping images: not a disjoint sum, still exact.
+      {{"(d0) -> (d0)\ndomain:\nd0 in [0, 9]",
+        "(d0) -> (d0 + 5)\ndomain:\nd0 in [0, 9]"},
+       {20},
+       UtilizationMethod::kEnumeration},
+  };
+  for (const Case& c : cases) {
+    IndexingMapSet maps;
+    for (const char* text : c.maps) {
+      absl::StatusOr<IndexingMap> map = ParseIndexingMap(text, &context);
+      ASSERT_TRUE(map.ok()) << map.status();
+      maps.Insert(*map);
+    }
+    OperandUtilization u = ComputeOperandUtilization(maps, c.dims);
+    EXPECT_TRUE(u.exact) << c.maps[0];
+    EXPECT_EQ(u.method, c.method) << c.maps[0];
+    EXPECT_EQ(u.elements_read, BruteForceElementsRead(maps, c.dims))
+        << c.maps[0];
+  }
+}
+
+}  // namespace
+}  // namespace xla_index
+
+namespace xla_index {
+namespace {
+
+// `c + sum of +-v` is counted in closed form when no read leaves the
+// operand, by groups otherwise; both equal brute force.
+TEST(GroupedUtilizationTest, UnitLinearResultsMatchBruteForce) {
+  mlir::MLIRContext context;
+  const char* maps[] = {
+      "(d0, d1)[s0] -> (d0, d1 + s0)\ndomain:\nd0 in [0, 3]\nd1 in [0, 15]\n"
+      "s0 in [0, 16]",
+      "(d0, d1)[s0] -> (d0, d1 - s0 + 20)\ndomain:\nd0 in [0, 3]\n"
+      "d1 in [0, 15]\ns0 in [0, 16]",
+      // Clipped by the operand's end: counted by enumeration of the group.
+      "(d0, d1)[s0] -> (d0, d1 + s0 + 10)\ndomain:\nd0 in [0, 3]\n"
+      "d1 in [0, 15]\ns0 in [0, 16]",
+  };
+  for (const char* text : maps) {
+    absl::StatusOr<IndexingMap> map = ParseIndexingMap(text, &context);
+    ASSERT_TRUE(map.ok()) << map.status();
+    IndexingMapSet set = {*map};
+    OperandUtilization u = ComputeOperandUtilization(set, {4, 40});
+    EXPECT_EQ(u.method, UtilizationMethod::kPerResult) << text;
+    EXPECT_EQ(u.elements_read, BruteForceElementsRead(set, {4, 40})) << text;
+    // Pairs: per output element, the distinct in-bounds elements over s0.
+    int64_t pairs = 0;
+    for (int64_t d0 = 0; d0 < 4; ++d0) {
+      for (int64_t d1 = 0; d1 < 16; ++d1) {
+        std::set<std::vector<int64_t>> read;
+        for (int64_t s0 = 0; s0 <= 16; ++s0) {
+          std::vector<int64_t> r = *map->Evaluate({d0, d1}, {s0});
+          if (r[1] >= 0 && r[1] < 40) read.insert(r);
+        }
+        pairs += read.size();
+      }
+    }
+    EXPECT_EQ(u.reads, pairs) << text;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,49 @@
+#include "tools/report_command.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "mlir/IR/MLIRContext.h"
+#include "tools/file_io.h"
+#include "tools/hlo_input.h"
+#include "tools/report_html.h"
+#include "xla_index/analysis/model_report.h"
+#include "xla_index/core/status_macros.h"
+
+namespace xla_index {
+
+absl::Status RunReportCommand(const CommandLine& command_line,
+                              std::ostream& out, std::ostream& err) {
+  XI_ASSIGN_OR_RETURN(int64_t max_bytes, MaxInputBytes(command_line));
+  XI_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
+                      LoadHloModule(command_line.positional[0], max_bytes));
+  ModuleReportOptions options;
+  XI_ASSIGN_OR_RETURN(
+      options.coalescing.threads_per_block,
+      command_line.GetInteger("block", options.coalescing.threads_per_block));
+  XI_ASSIGN_OR_RETURN(
+      options.coalescing.unroll,
+      command_line.GetInteger("unroll", options.coalescing.unroll));
+  XI_ASSIGN_OR_RETURN(int64_t worst, command_line.GetInteger("worst", 10));
+  if (worst < 0) return absl::InvalidArgumentError("--worst: must be >= 0");
+  const std::optional<std::string> html_path = command_line.Get("html");
+  options.record_offsets = html_path.has_value();
+  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+  XI_ASSIGN_OR_RETURN(ModuleReport report,
+                      AnalyzeModuleReport(*module, options, &context));
+  if (html_path) {
+    XI_RETURN_IF_ERROR(
+        WriteOutputFile(*html_path, RenderReportHtml(report, worst)));
+  }
+  out << (command_line.Has("json") ? ModuleReportToJson(report, worst) + "\n"
+                                   : ModuleReportToText(report, worst));
+  if (command_line.Has("timing")) {
+    err << "timing: report " << report.microseconds / 1000 << " ms ("
+        << report.kernels.size() << " kernels)\n";
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace xla_index

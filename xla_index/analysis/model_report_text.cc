@@ -1,0 +1,226 @@
+// ModuleReportToText and ModuleReportToJson (model_report.h).
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "xla_index/analysis/model_report.h"
+#include "xla_index/core/indexing_map_text.h"
+
+namespace xla_index {
+namespace {
+
+std::string FormatDouble(double x) { return absl::StrFormat("%.6g", x); }
+
+std::string Indent(const std::string& text, const std::string& prefix) {
+  return prefix + absl::StrReplaceAll(text, {{"\n", "\n" + prefix}});
+}
+
+std::string Shapes(const std::vector<Shape>& shapes) {
+  std::vector<std::string> parts;
+  for (const Shape& shape : shapes) parts.push_back(shape.ToString());
+  return absl::StrJoin(parts, ", ");
+}
+
+std::string UnusedText(const OperandReport& operand) {
+  if (!operand.unused.has_value()) {
+    return absl::StrCat("use unknown (", operand.unused_error, ")");
+  }
+  return *operand.unused ? "unused (exact)" : "used";
+}
+
+std::string UtilizationText(const OperandUtilization& u) {
+  return absl::StrCat("read ", u.elements_read, " of ", u.element_count,
+                      " elements (", FormatDouble(u.Fraction()), "), ",
+                      FormatDouble(u.AverageReads()), " reads per element, ",
+                      UtilizationMethodName(u.method),
+                      u.exact ? "" : ", upper bound");
+}
+
+std::string ReadText(const OperandCoalescing& read) {
+  std::string text =
+      absl::StrCat("output ", read.output, " map ", read.map_index, ": ",
+                   CoalescingVerdict(read));
+  if (!read.analyzed) return absl::StrCat(text, " (", read.reason, ")");
+  if (read.active_threads == 0) return text;
+  const TransactionCount& sectors = read.access.transactions[0];
+  absl::StrAppend(&text, ", efficiency ", FormatDouble(read.access.efficiency),
+                  " (", sectors.count, " sectors of 32 bytes, minimum ",
+                  sectors.minimum, "), ", read.access.bytes_touched,
+                  " bytes in ", read.access.byte_ranges.size(), " ranges");
+  return text;
+}
+
+void AppendKernelText(const KernelReport& kernel, std::string& text) {
+  absl::StrAppend(&text, "\n", kernel.name, " (", kernel.kind, " in ",
+                  kernel.computation, ")");
+  if (!kernel.error.empty()) {
+    absl::StrAppend(&text, ": error: ", kernel.error, "\n");
+    return;
+  }
+  absl::StrAppend(&text, " -> ", Shapes(kernel.output_shapes), ", ",
+                  FormatDouble(kernel.microseconds / 1000), " ms\n");
+  if (!kernel.coalescing_error.empty()) {
+    absl::StrAppend(&text, "  coalescing: error: ", kernel.coalescing_error,
+                    "\n");
+  } else {
+    absl::StrAppend(&text, "  launch: ", kernel.grid.threads[0], " threads x ",
+                    kernel.grid.blocks[0], " blocks; warp: block ",
+                    kernel.block, " threads ", kernel.first_thread, "..",
+                    kernel.last_thread, "\n");
+  }
+  for (const OperandReport& operand : kernel.operands) {
+    absl::StrAppend(&text, "  operand ", operand.number, " (", operand.name,
+                    ", ", operand.shape.ToString(),
+                    "): ", UtilizationText(operand.utilization), "; ",
+                    UnusedText(operand), "\n");
+    for (const IndexingMap& map : operand.maps) {
+      absl::StrAppend(&text, Indent(ToString(map), "    "), "\n");
+    }
+    for (const OperandCoalescing& read : operand.reads) {
+      absl::StrAppend(&text, "    ", ReadText(read), "\n");
+    }
+  }
+}
+
+const OperandCoalescing& ReadAt(const ModuleReport& report,
+                                const ReadPosition& p) {
+  return report.kernels[p.kernel].operands[p.operand].reads[p.read];
+}
+
+std::string UtilizationJson(const OperandUtilization& u) {
+  return absl::StrCat(
+      "{\"elements\": ", u.element_count,
+      ", \"elements_read\": ", u.elements_read, ", \"reads\": ", u.reads,
+      ", \"fraction\": ", FormatDouble(u.Fraction()),
+      ", \"average_reads\": ", FormatDouble(u.AverageReads()),
+      ", \"exact\": ", u.exact ? "true" : "false",
+      ", \"method\": ", JsonQuote(UtilizationMethodName(u.method)), "}");
+}
+
+std::string ReadJson(const OperandCoalescing& read) {
+  std::string json = absl::StrCat(
+      "{\"output\": ", read.output, ", \"map_index\": ", read.map_index,
+      ", \"analyzed\": ", read.analyzed ? "true" : "false",
+      ", \"reason\": ", JsonQuote(read.reason),
+      ", \"verdict\": ", JsonQuote(CoalescingVerdict(read)),
+      ", \"active_threads\": ", read.active_threads);
+  if (read.analyzed) {
+    const TransactionCount& sectors = read.access.transactions[0];
+    absl::StrAppend(
+        &json, ", \"coalesced\": ", read.access.coalesced ? "true" : "false",
+        ", \"efficiency\": ", FormatDouble(read.access.efficiency),
+        ", \"bytes_touched\": ", read.access.bytes_touched,
+        ", \"sectors\": ", sectors.count,
+        ", \"minimum_sectors\": ", sectors.minimum,
+        ", \"thread_to_offset\": ", JsonQuote(ToString(read.thread_to_offset)));
+  }
+  return absl::StrCat(json, "}");
+}
+
+std::string OperandJson(const OperandReport& operand) {
+  std::string json = absl::StrCat(
+      "{\"operand\": ", operand.number, ", \"name\": ", JsonQuote(operand.name),
+      ", \"shape\": ", JsonQuote(operand.shape.ToString()), ", \"maps\": [");
+  for (int64_t m = 0; m < operand.maps.size(); ++m) {
+    absl::StrAppend(&json, m ? ", " : "", IndexingMapToJson(operand.maps[m]));
+  }
+  absl::StrAppend(&json,
+                  "], \"utilization\": ", UtilizationJson(operand.utilization),
+                  ", \"unused\": ",
+                  !operand.unused.has_value() ? "null"
+                  : *operand.unused           ? "true"
+                                              : "false",
+                  ", \"unused_error\": ", JsonQuote(operand.unused_error),
+                  ", \"reads\": [");
+  for (size_t r = 0; r < operand.reads.size(); ++r) {
+    absl::StrAppend(&json, r ? ", " : "", ReadJson(operand.reads[r]));
+  }
+  return absl::StrCat(json, "]}");
+}
+
+std::string KernelJson(const KernelReport& kernel) {
+  std::vector<std::string> shapes;
+  for (const Shape& shape : kernel.output_shapes) {
+    shapes.push_back(JsonQuote(shape.ToString()));
+  }
+  std::string json = absl::StrCat(
+      "{\"name\": ", JsonQuote(kernel.name),
+      ", \"computation\": ", JsonQuote(kernel.computation),
+      ", \"kind\": ", JsonQuote(kernel.kind), ", \"output_shapes\": [",
+      absl::StrJoin(shapes, ", "), "], \"error\": ", JsonQuote(kernel.error),
+      ", \"coalescing_error\": ", JsonQuote(kernel.coalescing_error),
+      ", \"microseconds\": ", FormatDouble(kernel.microseconds),
+      ", \"launch\": {\"threads\": [", absl::StrJoin(kernel.grid.threads, ", "),
+      "], \"blocks\": [", absl::StrJoin(kernel.grid.blocks, ", "),
+      "]}, \"warp\": {\"block\": ", kernel.block,
+      ", \"first_thread\": ", kernel.first_thread,
+      ", \"last_thread\": ", kernel.last_thread, "}, \"operands\": [");
+  for (size_t o = 0; o < kernel.operands.size(); ++o) {
+    absl::StrAppend(&json, o ? ", " : "", OperandJson(kernel.operands[o]));
+  }
+  return absl::StrCat(json, "]}");
+}
+
+}  // namespace
+
+std::string ModuleReportToText(const ModuleReport& report, int64_t worst) {
+  const ModuleReportSummary s = SummarizeModuleReport(report);
+  std::string text = absl::StrCat(
+      "module ", report.module_name, ": ", s.kernels,
+      report.fusions ? (s.kernels == 1 ? " fusion" : " fusions")
+                     : (s.kernels == 1 ? " instruction (no fusions)"
+                                       : " instructions (no fusions)"),
+      " analyzed (", s.failed, " failed) in ",
+      FormatDouble(report.microseconds / 1000), " ms\n", "reads: ", s.reads,
+      " (", s.analyzed_reads, " analyzed), ", s.uncoalesced_reads,
+      " not coalesced; unused operands: ", s.unused_operands,
+      "; utilization upper bounds: ", s.inexact_utilizations, "\n");
+  const std::vector<ReadPosition> uncoalesced = UncoalescedReads(report);
+  if (!uncoalesced.empty()) absl::StrAppend(&text, "worst reads:\n");
+  for (size_t i = 0; i < uncoalesced.size() && i < worst; ++i) {
+    const ReadPosition& p = uncoalesced[i];
+    const OperandReport& operand = report.kernels[p.kernel].operands[p.operand];
+    absl::StrAppend(&text, "  ", report.kernels[p.kernel].name, " operand ",
+                    operand.number, " (", operand.name, "), ",
+                    ReadText(ReadAt(report, p)), "\n");
+  }
+  for (const KernelReport& kernel : report.kernels) {
+    AppendKernelText(kernel, text);
+  }
+  return text;
+}
+
+std::string ModuleReportToJson(const ModuleReport& report, int64_t worst) {
+  const ModuleReportSummary s = SummarizeModuleReport(report);
+  std::string json = absl::StrCat(
+      "{\"module\": ", JsonQuote(report.module_name), ", \"kernels_are\": ",
+      report.fusions ? "\"fusions\"" : "\"instructions\"",
+      ", \"microseconds\": ", FormatDouble(report.microseconds),
+      ", \"summary\": {\"kernels\": ", s.kernels, ", \"failed\": ", s.failed,
+      ", \"reads\": ", s.reads, ", \"analyzed_reads\": ", s.analyzed_reads,
+      ", \"uncoalesced_reads\": ", s.uncoalesced_reads,
+      ", \"unused_operands\": ", s.unused_operands,
+      ", \"inexact_utilizations\": ", s.inexact_utilizations, ", \"worst\": [");
+  const std::vector<ReadPosition> uncoalesced = UncoalescedReads(report);
+  for (size_t i = 0; i < uncoalesced.size() && i < worst; ++i) {
+    const ReadPosition& p = uncoalesced[i];
+    const OperandCoalescing& read = ReadAt(report, p);
+    absl::StrAppend(
+        &json, i ? ", " : "",
+        "{\"kernel\": ", JsonQuote(report.kernels[p.kernel].name),
+        ", \"operand\": ", read.operand, ", \"output\": ", read.output,
+        ", \"map_index\": ", read.map_index,
+        ", \"efficiency\": ", FormatDouble(read.access.efficiency), "}");
+  }
+  absl::StrAppend(&json, "]}, \"kernels\": [");
+  for (size_t k = 0; k < report.kernels.size(); ++k) {
+    absl::StrAppend(&json, k ? ", " : "", KernelJson(report.kernels[k]));
+  }
+  return absl::StrCat(json, "]}");
+}
+
+}  // namespace xla_index
