@@ -89,10 +89,13 @@ absl::Span<const absl::string_view> RequiredAttributes(HloOpcode op) {
   }
 }
 
+// What the text says about an instruction until its computation is read
+// whole. Names view the text (or a nested instruction's own name); shapes
+// are the interned ones, null when not written.
 struct PendingOperand {
-  std::string name;
+  absl::string_view name;
   const char* position;
-  std::optional<Shape> written_shape;
+  std::shared_ptr<const Shape> written_shape;
 };
 
 struct PendingInstruction {
@@ -100,7 +103,7 @@ struct PendingInstruction {
   const char* position;
   std::vector<PendingOperand> operands;
   bool has_shape = false;
-  std::optional<Shape> leading_shape;
+  std::shared_ptr<const Shape> leading_shape;
 };
 
 struct PendingCall {
@@ -126,8 +129,8 @@ class Parser {
                                 HloInstruction** root);
   absl::StatusOr<HloInstruction*> ParseInstructionRhs(
       HloComputation& computation, std::vector<PendingInstruction>& pending,
-      const char* start, std::string name, std::optional<Shape> shape,
-      std::optional<Shape> leading_shape, bool allow_attributes);
+      const char* start, std::string name, std::shared_ptr<const Shape> shape,
+      std::shared_ptr<const Shape> leading_shape, bool allow_attributes);
   absl::Status ParseInstructionArguments(
       HloComputation& computation, std::vector<PendingInstruction>& pending,
       PendingInstruction& entry, const char* opcode_start);
@@ -169,8 +172,9 @@ class Parser {
   absl::Status CheckNotSecondModule();
   absl::Status SkipStackFrameSections();
 
-  // Name with optional '%'; error naming `what` when missing.
-  absl::StatusOr<std::string> ParseName(absl::string_view what);
+  // Name with optional '%' (a view of the text); error naming `what` when
+  // missing.
+  absl::StatusOr<absl::string_view> ParseName(absl::string_view what);
   absl::StatusOr<absl::string_view> ScanRawValue(absl::string_view name);
   absl::StatusOr<absl::string_view> ScanLiteralValue();
   absl::Status SkipBalanced(char open, char close);
@@ -179,9 +183,11 @@ class Parser {
   static constexpr int kMaxNesting = 64;
 
   TextCursor cursor_;
+  ShapeInterner shapes_;
   bool snippet_ = false;
-  // Names of the computation being read, for FreshName.
-  absl::flat_hash_set<std::string> used_names_;
+  // Names of the computation being read, for FreshName; they view the
+  // instructions' own names.
+  absl::flat_hash_set<absl::string_view> used_names_;
   int64_t next_fresh_name_ = 0;
   int nesting_depth_ = 0;
   HloModule* module_ = nullptr;
@@ -189,7 +195,7 @@ class Parser {
   absl::flat_hash_map<std::string, HloComputation*> computations_by_name_;
 };
 
-absl::StatusOr<std::string> Parser::ParseName(absl::string_view what) {
+absl::StatusOr<absl::string_view> Parser::ParseName(absl::string_view what) {
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
   cursor_.TryConsume('%');  // XLA's sigil is not part of the name.
@@ -205,7 +211,7 @@ absl::StatusOr<std::string> Parser::ParseName(absl::string_view what) {
     return cursor_.Error(
         absl::StrCat("expected ", what, ", found the keyword 'ROOT'"));
   }
-  return std::string(word);
+  return word;
 }
 
 absl::Status Parser::SkipBalanced(char open, char close) {
@@ -797,8 +803,10 @@ absl::Status Parser::ParseAttribute(HloInstruction& instruction) {
     return cursor_.Error(absl::StrCat("expected an attribute name, found ",
                                       DescribeNext(cursor_)));
   }
-  XI_RETURN_IF_ERROR(
-      cursor_.Expect('=', absl::StrCat("after attribute name '", name, "'")));
+  if (!cursor_.TryConsume('=')) {
+    return cursor_.Expect('=',
+                          absl::StrCat("after attribute name '", name, "'"));
+  }
   if (IsComputationRole(name) && cursor_.Peek() == '{') {
     return ParseInlineComputation(instruction, name, start);
   }
@@ -838,12 +846,8 @@ absl::Status Parser::ParseOperands(HloComputation& computation,
   if (cursor_.TryConsume(')')) return absl::OkStatus();
   do {
     PendingOperand operand;
-    std::optional<Shape> shape;
-    if (LooksLikeShape(cursor_)) {
-      XI_ASSIGN_OR_RETURN(Shape operand_shape,
-                          ParseShapeAtCursor(cursor_, true));
-      shape = std::move(operand_shape);
-    }
+    XI_ASSIGN_OR_RETURN(std::shared_ptr<const Shape> shape,
+                        shapes_.ParseIfShape(cursor_));
     cursor_.SkipSpace();
     operand.position = cursor_.pos();
     if (NestedInstructionFollows()) {
@@ -853,7 +857,7 @@ absl::Status Parser::ParseOperands(HloComputation& computation,
       XI_ASSIGN_OR_RETURN(
           HloInstruction * nested,
           ParseInstructionRhs(computation, pending, operand.position, "",
-                              std::move(shape), std::nullopt, false));
+                              std::move(shape), nullptr, false));
       --nesting_depth_;
       operand.name = nested->name();
     } else {
@@ -916,11 +920,10 @@ absl::Status Parser::ParseInstructionArguments(
 // instruction is added to the computation (after any nested operand).
 absl::StatusOr<HloInstruction*> Parser::ParseInstructionRhs(
     HloComputation& computation, std::vector<PendingInstruction>& pending,
-    const char* start, std::string name, std::optional<Shape> shape,
-    std::optional<Shape> leading_shape, bool allow_attributes) {
-  if (!shape.has_value() && LooksLikeShape(cursor_)) {
-    XI_ASSIGN_OR_RETURN(Shape parsed, ParseShapeAtCursor(cursor_, true));
-    shape = std::move(parsed);
+    const char* start, std::string name, std::shared_ptr<const Shape> shape,
+    std::shared_ptr<const Shape> leading_shape, bool allow_attributes) {
+  if (shape == nullptr) {
+    XI_ASSIGN_OR_RETURN(shape, shapes_.ParseIfShape(cursor_));
   }
   cursor_.SkipSpace();
   const char* opcode_start = cursor_.pos();
@@ -935,23 +938,25 @@ absl::StatusOr<HloInstruction*> Parser::ParseInstructionRhs(
     return cursor_.ErrorAt(
         opcode_start, absl::StrCat("unknown element type '", opcode_name, "'"));
   }
-  XI_RETURN_IF_ERROR(
-      cursor_.Expect('(', absl::StrCat("after opcode '", opcode_name, "'")));
+  if (!cursor_.TryConsume('(')) {
+    return cursor_.Expect('(',
+                          absl::StrCat("after opcode '", opcode_name, "'"));
+  }
   if (!IsXlaOpcodeName(opcode_name)) {
     return cursor_.ErrorAt(opcode_start,
                            absl::StrCat("unknown opcode '", opcode_name, "'"));
   }
   if (name.empty()) name = FreshName(opcode_name);
-  used_names_.insert(name);
   HloOpcode opcode = HloOpcodeFromName(opcode_name);
-  auto owned =
-      std::make_unique<HloInstruction>(name, opcode, std::string(opcode_name));
+  auto owned = std::make_unique<HloInstruction>(std::move(name), opcode,
+                                                std::string(opcode_name));
   HloInstruction* inst = owned.get();
+  used_names_.insert(inst->name());
   auto [line, column] = cursor_.LineColumn(start);
   inst->set_source_position(line, column);
-  if (shape.has_value()) inst->set_shape(*shape);
+  if (shape != nullptr) inst->set_shape(shape);
   PendingInstruction entry{
-      inst, start, {}, shape.has_value(), std::move(leading_shape)};
+      inst, start, {}, shape != nullptr, std::move(leading_shape)};
   XI_RETURN_IF_ERROR(
       ParseInstructionArguments(computation, pending, entry, opcode_start));
   while (allow_attributes && cursor_.TryConsume(',')) {
@@ -959,9 +964,9 @@ absl::StatusOr<HloInstruction*> Parser::ParseInstructionRhs(
   }
   for (absl::string_view required : RequiredAttributes(opcode)) {
     if (!inst->attribute(required).has_value()) {
-      return cursor_.ErrorAt(
-          opcode_start,
-          absl::StrCat(opcode_name, " '", name, "' needs ", required, "=..."));
+      return cursor_.ErrorAt(opcode_start,
+                             absl::StrCat(opcode_name, " '", inst->name(),
+                                          "' needs ", required, "=..."));
     }
   }
   computation.AddInstruction(std::move(owned));
@@ -989,25 +994,23 @@ absl::Status Parser::ParseInstruction(HloComputation& computation,
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
   bool is_root = cursor_.TryConsumeWord("ROOT");
-  std::optional<Shape> leading_shape;
-  std::optional<Shape> shape;
-  std::string name;
-  if (LooksLikeShape(cursor_)) {
-    XI_ASSIGN_OR_RETURN(Shape parsed, ParseShapeAtCursor(cursor_, true));
-    if (snippet_ && NamedDefinitionFollows()) {
-      leading_shape = std::move(parsed);
-    } else {
-      shape = std::move(parsed);
-    }
+  std::shared_ptr<const Shape> leading_shape;
+  XI_ASSIGN_OR_RETURN(std::shared_ptr<const Shape> shape,
+                      shapes_.ParseIfShape(cursor_));
+  if (shape != nullptr && snippet_ && NamedDefinitionFollows()) {
+    leading_shape = std::move(shape);
   }
-  if (!shape.has_value()) {
+  absl::string_view name;
+  if (shape == nullptr) {
     XI_ASSIGN_OR_RETURN(name, ParseName("an instruction name"));
-    XI_RETURN_IF_ERROR(cursor_.Expect(
-        '=', absl::StrCat("after instruction name '", name, "'")));
+    if (!cursor_.TryConsume('=')) {
+      return cursor_.Expect(
+          '=', absl::StrCat("after instruction name '", name, "'"));
+    }
   }
   XI_ASSIGN_OR_RETURN(
       HloInstruction * inst,
-      ParseInstructionRhs(computation, pending, start, std::move(name),
+      ParseInstructionRhs(computation, pending, start, std::string(name),
                           std::move(shape), std::move(leading_shape), true));
   if (is_root) {
     if (*root != nullptr) {
@@ -1113,15 +1116,16 @@ absl::Status Parser::ResolveOperands(
       if (it != by_name.end()) {
         target = it->second;
       } else if (snippet_) {
-        std::optional<Shape> implicit_shape = operand.written_shape;
-        if (!implicit_shape.has_value() && p.has_shape &&
+        std::shared_ptr<const Shape> implicit_shape = operand.written_shape;
+        if (implicit_shape == nullptr && p.has_shape &&
             OperandShapeIsResultShape(p.instruction->opcode())) {
-          implicit_shape = p.instruction->shape();
+          implicit_shape =
+              std::make_shared<const Shape>(p.instruction->shape());
         }
-        if (implicit_shape.has_value()) {
+        if (implicit_shape != nullptr) {
           auto parameter = std::make_unique<HloInstruction>(
-              operand.name, HloOpcode::kParameter, "parameter");
-          parameter->set_shape(*implicit_shape);
+              std::string(operand.name), HloOpcode::kParameter, "parameter");
+          parameter->set_shape(std::move(implicit_shape));
           parameter->set_parameter_number(next_parameter++);
           target = computation.PrependInstruction(std::move(parameter));
           by_name.emplace(target->name(), target);
@@ -1226,7 +1230,7 @@ absl::Status Parser::CheckAndInferShapes(
     PendingInstruction& p = *it->second;
     for (size_t i = 0; i < p.operands.size(); ++i) {
       const PendingOperand& operand = p.operands[i];
-      if (operand.written_shape.has_value() &&
+      if (operand.written_shape != nullptr &&
           !operand.written_shape->CompatibleWith(inst->operand(i)->shape())) {
         return cursor_.ErrorAt(
             operand.position,
@@ -1246,7 +1250,7 @@ absl::Status Parser::CheckAndInferShapes(
       }
       inst->set_shape(*std::move(inferred));
     }
-    if (p.leading_shape.has_value() &&
+    if (p.leading_shape != nullptr &&
         !p.leading_shape->CompatibleWith(inst->shape())) {
       return cursor_.ErrorAt(
           p.position,
@@ -1280,7 +1284,7 @@ absl::Status Parser::ParseInstructionList(HloComputation& computation,
   HloInstruction* root = nullptr;
   // Names are per computation; an inline computation is read in the middle
   // of its caller's, whose names come back after it.
-  absl::flat_hash_set<std::string> outer_names = std::move(used_names_);
+  absl::flat_hash_set<absl::string_view> outer_names = std::move(used_names_);
   used_names_.clear();
   // The end of the text ends a bare list; a NUL byte is just a character.
   while (!(terminator == '}' && cursor_.Peek() == '}')) {
@@ -1309,7 +1313,7 @@ absl::Status Parser::ParseComputation(HloModule& module) {
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
   bool is_entry = cursor_.TryConsumeWord("ENTRY");
-  XI_ASSIGN_OR_RETURN(std::string name, ParseName("a computation name"));
+  XI_ASSIGN_OR_RETURN(absl::string_view name, ParseName("a computation name"));
   if (cursor_.Peek() == '(') {
     // XLA's signature `(p: f32[2]) -> f32[2]`; the parameters themselves
     // carry the shapes, so it is skipped after a syntax check.
@@ -1325,7 +1329,7 @@ absl::Status Parser::ParseComputation(HloModule& module) {
     return cursor_.ErrorAt(
         start, absl::StrCat("computation '", name, "' is defined twice"));
   }
-  auto owned = std::make_unique<HloComputation>(name);
+  auto owned = std::make_unique<HloComputation>(std::string(name));
   HloComputation* computation = module.AddComputation(std::move(owned));
   computations_by_name_[name] = computation;
   if (is_entry) {
@@ -1504,8 +1508,8 @@ absl::Status Parser::CheckModuleAttribute(absl::string_view name,
 absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
   cursor_.SkipSpace();
   if (cursor_.TryConsumeWord("HloModule")) {
-    XI_ASSIGN_OR_RETURN(std::string name, ParseName("a module name"));
-    auto module = std::make_unique<HloModule>(name);
+    XI_ASSIGN_OR_RETURN(absl::string_view name, ParseName("a module name"));
+    auto module = std::make_unique<HloModule>(std::string(name));
     module_ = module.get();
     while (cursor_.TryConsume(',')) {
       absl::string_view attribute = cursor_.ParseWord();

@@ -20,7 +20,11 @@ namespace xla_index {
 class TextCursor {
  public:
   explicit TextCursor(absl::string_view text)
-      : text_(text), pos_(text.data()), end_(text.data() + text.size()) {}
+      : text_(text),
+        pos_(text.data()),
+        end_(text.data() + text.size()),
+        counted_to_(text.data()),
+        counted_line_start_(text.data()) {}
 
   absl::string_view text() const { return text_; }
   const char* pos() const { return pos_; }
@@ -59,7 +63,9 @@ class TextCursor {
   /// when there is no number or it does not fit in int64.
   absl::StatusOr<int64_t> ParseInt(absl::string_view what);
 
-  /// 1-based line and column of `p` in the text.
+  /// 1-based line and column of `p` in the text. Positions asked for in
+  /// increasing order (as a parser reads) cost the newlines in between;
+  /// others a binary search over the line starts.
   std::pair<int64_t, int64_t> LineColumn(const char* p) const;
   /// InvalidArgument "line:column: message" at `p`.
   absl::Status ErrorAt(const char* p, absl::string_view message) const;
@@ -75,8 +81,13 @@ class TextCursor {
   absl::string_view text_;
   const char* pos_;
   const char* end_;
-  // Offsets of line starts, built on the first LineColumn call and shared
-  // by copies of the cursor.
+  // LineColumn's forward memo: the newlines before `counted_to_` are
+  // counted, and the last line before it starts at `counted_line_start_`.
+  mutable const char* counted_to_;
+  mutable const char* counted_line_start_;
+  mutable int64_t counted_lines_ = 1;
+  // Offsets of line starts, built on the first backward LineColumn call and
+  // shared by copies of the cursor.
   mutable std::shared_ptr<std::vector<size_t>> line_starts_;
 };
 
