@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -142,19 +144,19 @@ class Parser {
   std::string FreshName(absl::string_view opcode_name);
   absl::Status FinishComputation(HloComputation& computation,
                                  std::vector<PendingInstruction>& pending);
-  absl::StatusOr<int64_t> IndexInstructions(
+  absl::StatusOr<int64_t> CheckNamesAndParameters(
       const HloComputation& computation,
-      const std::vector<PendingInstruction>& pending,
-      absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name);
-  absl::Status ResolveOperands(
-      HloComputation& computation, std::vector<PendingInstruction>& pending,
-      absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name,
-      int64_t next_parameter);
+      const std::vector<PendingInstruction>& pending);
+  absl::Status ResolveOperands(HloComputation& computation,
+                               std::vector<PendingInstruction>& pending,
+                               int64_t next_parameter);
   absl::Status CheckAcyclic(const HloComputation& computation,
                             const std::vector<PendingInstruction>& pending);
+  absl::StatusOr<std::vector<PendingInstruction*>> OperandsFirstOrder(
+      const HloComputation& computation,
+      std::vector<PendingInstruction>& pending);
   absl::Status CheckAsyncPairs(const std::vector<PendingInstruction>& pending);
-  absl::Status CheckAndInferShapes(HloComputation& computation,
-                                   std::vector<PendingInstruction>& pending);
+  absl::Status CheckAndInferShapes(absl::Span<PendingInstruction* const> order);
   absl::Status ParseAttribute(HloInstruction& instruction);
   absl::Status ParseInlineComputation(HloInstruction& instruction,
                                       absl::string_view role,
@@ -228,6 +230,32 @@ absl::Status Parser::SkipBalanced(char open, char close) {
       start, absl::StrCat("unterminated '", std::string(1, open), "'"));
 }
 
+// The bytes at which ScanRawValue must look: quotes, brackets, and the
+// separators that end a value outside brackets. Every other byte is skipped.
+struct RawValueStops {
+  bool stop[256] = {};
+  constexpr RawValueStops() {
+    for (char c : {'"', '(', ')', '{', '}', '[', ']', ',', ' ', '\t', '\n',
+                   '\r', '\f', '\v'}) {
+      stop[static_cast<unsigned char>(c)] = true;
+    }
+  }
+};
+constexpr RawValueStops kRawValueStops;
+
+// The closing '"' of the string whose opening quote is at `open`, or null:
+// a quote preceded by an odd number of backslashes is escaped.
+const char* StringEnd(const char* open, const char* end) {
+  for (const char* p = open + 1; p < end; ++p) {
+    p = static_cast<const char*>(std::memchr(p, '"', end - p));
+    if (p == nullptr) return nullptr;
+    const char* q = p;
+    while (q > open + 1 && q[-1] == '\\') --q;
+    if ((p - q) % 2 == 0) return p;
+  }
+  return nullptr;
+}
+
 absl::StatusOr<absl::string_view> Parser::ScanRawValue(absl::string_view name) {
   const char* before_space = cursor_.pos();
   cursor_.SkipSpace();
@@ -237,17 +265,18 @@ absl::StatusOr<absl::string_view> Parser::ScanRawValue(absl::string_view name) {
         absl::StrCat("expected a value for attribute '", name, "'"));
   }
   const char* start = cursor_.pos();
+  const char* end = cursor_.end();
   const char* p = start;
-  std::vector<char> closers;
-  while (p < cursor_.end()) {
+  absl::InlinedVector<char, 16> closers;
+  while (p < end) {
+    if (!kRawValueStops.stop[static_cast<unsigned char>(*p)]) {
+      ++p;
+      continue;
+    }
     char c = *p;
     if (c == '"') {
-      const char* q = p + 1;
-      while (q < cursor_.end() && *q != '"') {
-        if (*q == '\\') ++q;
-        ++q;
-      }
-      if (q >= cursor_.end()) {
+      const char* q = StringEnd(p, end);
+      if (q == nullptr) {
         return cursor_.ErrorAt(p, absl::StrCat("unterminated string in "
                                                "attribute '",
                                                name, "'"));
@@ -265,10 +294,8 @@ absl::StatusOr<absl::string_view> Parser::ScanRawValue(absl::string_view name) {
                                             "' in attribute '", name, "'"));
       }
       closers.pop_back();
-    } else if (closers.empty() &&
-               (c == ',' ||
-                absl::ascii_isspace(static_cast<unsigned char>(c)))) {
-      break;
+    } else if (closers.empty()) {
+      break;  // ',' or a space outside brackets ends the value.
     }
     ++p;
   }
@@ -1043,17 +1070,15 @@ bool OperandShapeIsResultShape(HloOpcode op) {
   }
 }
 
-// Instruction names are unique in a computation, and the parameters are
-// numbered 0..n-1; `by_name` maps each name to its instruction and the
+// Instruction names are unique in a computation (its name index keeps the
+// first of two equal names), and the parameters are numbered 0..n-1; the
 // result is n, the number the next (implicit) parameter gets.
-absl::StatusOr<int64_t> Parser::IndexInstructions(
+absl::StatusOr<int64_t> Parser::CheckNamesAndParameters(
     const HloComputation& computation,
-    const std::vector<PendingInstruction>& pending,
-    absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name) {
-  by_name.reserve(pending.size());
+    const std::vector<PendingInstruction>& pending) {
   absl::flat_hash_set<int64_t> parameter_numbers;
   for (const PendingInstruction& p : pending) {
-    if (!by_name.emplace(p.instruction->name(), p.instruction).second) {
+    if (computation.GetInstruction(p.instruction->name()) != p.instruction) {
       return cursor_.ErrorAt(
           p.position, absl::StrCat("instruction name '", p.instruction->name(),
                                    "' is defined twice"));
@@ -1105,17 +1130,13 @@ absl::StatusOr<int64_t> Parser::IndexInstructions(
 // name whose shape is known (written with the operand, or the result's for
 // a same-shape elementwise op) becomes a parameter numbered from
 // `next_parameter` on.
-absl::Status Parser::ResolveOperands(
-    HloComputation& computation, std::vector<PendingInstruction>& pending,
-    absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name,
-    int64_t next_parameter) {
+absl::Status Parser::ResolveOperands(HloComputation& computation,
+                                     std::vector<PendingInstruction>& pending,
+                                     int64_t next_parameter) {
   for (PendingInstruction& p : pending) {
     for (PendingOperand& operand : p.operands) {
-      auto it = by_name.find(operand.name);
-      HloInstruction* target = nullptr;
-      if (it != by_name.end()) {
-        target = it->second;
-      } else if (snippet_) {
+      HloInstruction* target = computation.GetInstruction(operand.name);
+      if (target == nullptr && snippet_) {
         std::shared_ptr<const Shape> implicit_shape = operand.written_shape;
         if (implicit_shape == nullptr && p.has_shape &&
             OperandShapeIsResultShape(p.instruction->opcode())) {
@@ -1128,7 +1149,6 @@ absl::Status Parser::ResolveOperands(
           parameter->set_shape(std::move(implicit_shape));
           parameter->set_parameter_number(next_parameter++);
           target = computation.PrependInstruction(std::move(parameter));
-          by_name.emplace(target->name(), target);
         }
       }
       if (target == nullptr) {
@@ -1221,13 +1241,10 @@ absl::Status Parser::CheckAsyncPairs(
 // are inferred in post order, so that operands have theirs; a snippet's
 // leading shape must agree with the result.
 absl::Status Parser::CheckAndInferShapes(
-    HloComputation& computation, std::vector<PendingInstruction>& pending) {
-  absl::flat_hash_map<const HloInstruction*, PendingInstruction*> by_inst;
-  for (PendingInstruction& p : pending) by_inst[p.instruction] = &p;
-  for (HloInstruction* inst : computation.PostOrder()) {
-    auto it = by_inst.find(inst);
-    if (it == by_inst.end()) continue;  // Implicit parameter.
-    PendingInstruction& p = *it->second;
+    absl::Span<PendingInstruction* const> order) {
+  for (PendingInstruction* pending : order) {
+    PendingInstruction& p = *pending;
+    HloInstruction* inst = p.instruction;
     for (size_t i = 0; i < p.operands.size(); ++i) {
       const PendingOperand& operand = p.operands[i];
       if (operand.written_shape != nullptr &&
@@ -1262,19 +1279,52 @@ absl::Status Parser::CheckAndInferShapes(
   return absl::OkStatus();
 }
 
+// The pending instructions with operands before users (implicit parameters
+// have no entry). Dumps define every operand before its users, and then the
+// written order is that order and has no cycle; otherwise the operand
+// graph is searched (CheckAcyclic, then a post order).
+absl::StatusOr<std::vector<PendingInstruction*>> Parser::OperandsFirstOrder(
+    const HloComputation& computation,
+    std::vector<PendingInstruction>& pending) {
+  absl::flat_hash_map<const HloInstruction*, PendingInstruction*> by_inst;
+  by_inst.reserve(pending.size());
+  bool written_order_works = true;
+  for (PendingInstruction& p : pending) {
+    for (HloInstruction* operand : p.instruction->operands()) {
+      // Defined before <=> indexed already; implicit parameters never are
+      // but come first.
+      written_order_works =
+          written_order_works && (operand->opcode() == HloOpcode::kParameter ||
+                                  by_inst.contains(operand));
+    }
+    by_inst.emplace(p.instruction, &p);
+  }
+  std::vector<PendingInstruction*> order;
+  order.reserve(pending.size());
+  if (written_order_works) {
+    for (PendingInstruction& p : pending) order.push_back(&p);
+    return order;
+  }
+  XI_RETURN_IF_ERROR(CheckAcyclic(computation, pending));
+  for (HloInstruction* inst : computation.PostOrder()) {
+    auto it = by_inst.find(inst);
+    if (it != by_inst.end()) order.push_back(it->second);
+  }
+  return order;
+}
+
 absl::Status Parser::FinishComputation(
     HloComputation& computation, std::vector<PendingInstruction>& pending) {
   // Calls to computations defined so far are resolved now: the shape of a
   // call or fusion written without one comes from its computation.
   XI_RETURN_IF_ERROR(ResolveCalls(false));
-  absl::flat_hash_map<absl::string_view, HloInstruction*> by_name;
   XI_ASSIGN_OR_RETURN(int64_t next_parameter,
-                      IndexInstructions(computation, pending, by_name));
-  XI_RETURN_IF_ERROR(
-      ResolveOperands(computation, pending, by_name, next_parameter));
-  XI_RETURN_IF_ERROR(CheckAcyclic(computation, pending));
+                      CheckNamesAndParameters(computation, pending));
+  XI_RETURN_IF_ERROR(ResolveOperands(computation, pending, next_parameter));
+  XI_ASSIGN_OR_RETURN(std::vector<PendingInstruction*> order,
+                      OperandsFirstOrder(computation, pending));
   XI_RETURN_IF_ERROR(CheckAsyncPairs(pending));
-  return CheckAndInferShapes(computation, pending);
+  return CheckAndInferShapes(order);
 }
 
 absl::Status Parser::ParseInstructionList(HloComputation& computation,

@@ -13,7 +13,7 @@
 
 namespace xla_index {
 
-void TextCursor::SkipSpace() {
+void TextCursor::SkipSpaceAndComments() {
   while (pos_ < end_) {
     char c = *pos_;
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||

@@ -16,6 +16,22 @@
 #include "absl/strings/string_view.h"
 
 namespace xla_index {
+namespace text_cursor_internal {
+
+// [A-Za-z0-9_.-], by byte.
+struct NameCharTable {
+  bool is_name_char[256] = {};
+  constexpr NameCharTable() {
+    for (int c = 0; c < 256; ++c) {
+      is_name_char[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+                        c == '-';
+    }
+  }
+};
+inline constexpr NameCharTable kNameChars{};
+
+}  // namespace text_cursor_internal
 
 class TextCursor {
  public:
@@ -33,7 +49,12 @@ class TextCursor {
 
   /// Skips spaces, newlines, `// ...` and `/* ... */` comments (XLA prints
   /// `/*index=5*/` inside long operand lists).
-  void SkipSpace();
+  void SkipSpace() {
+    // Most calls have nothing to skip; only a control character, a space
+    // or a '/' can start something to skip.
+    if (pos_<end_&& * pos_> ' ' && *pos_ != '/') return;
+    SkipSpaceAndComments();
+  }
   /// True when only spaces and comments remain.
   bool AtEnd() {
     SkipSpace();
@@ -73,11 +94,13 @@ class TextCursor {
   absl::Status Error(absl::string_view message);
 
   static bool IsNameChar(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+    return text_cursor_internal::kNameChars
+        .is_name_char[static_cast<unsigned char>(c)];
   }
 
  private:
+  void SkipSpaceAndComments();
+
   absl::string_view text_;
   const char* pos_;
   const char* end_;
