@@ -890,6 +890,15 @@ absl::Status Parser::ParseOperands(HloComputation& computation,
     } else {
       operand.written_shape = std::move(shape);
       XI_ASSIGN_OR_RETURN(operand.name, ParseName("an operand name"));
+      if (cursor_.Peek() == '#') {
+        // XLA's lexer makes '#' a token of its own, and its parser wants ','
+        // or ')' right after an operand's name.
+        return cursor_.Error(absl::StrCat(
+            "'", operand.name,
+            "#...' is not XLA syntax: HLO text has no tuple-element operand "
+            "shorthand; read the element with get-tuple-element(",
+            operand.name, "), index=N"));
+      }
     }
     entry.operands.push_back(std::move(operand));
   } while (cursor_.TryConsume(','));
