@@ -1,6 +1,9 @@
 #include "hlo/instruction.h"
 
+#include <cassert>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -26,6 +29,41 @@ absl::string_view ComparisonDirectionName(ComparisonDirection direction) {
   return "EQ";
 }
 
+const Shape& HloInstruction::shape() const {
+  static const Shape* const kNoShape = new Shape();
+  return shape_ != nullptr ? *shape_ : *kNoShape;
+}
+
+void HloInstruction::set_shape(Shape shape) {
+  shape_ = std::make_shared<const Shape>(std::move(shape));
+}
+
+void HloInstruction::set_shape(std::shared_ptr<const Shape> shape) {
+  assert(shape != nullptr && "set_shape needs a shape");
+  shape_ = std::move(shape);
+}
+
+const Literal& HloInstruction::literal() const {
+  static const Literal* const kNoLiteral = new Literal();
+  return literal_ != nullptr ? *literal_ : *kNoLiteral;
+}
+
+void HloInstruction::set_literal(Literal literal) {
+  literal_ = std::make_unique<Literal>(std::move(literal));
+}
+
+const HloInstruction::OpAttributes& HloInstruction::op() const {
+  static const OpAttributes* const kDefaults = new OpAttributes();
+  return op_attributes_ != nullptr ? *op_attributes_ : *kDefaults;
+}
+
+HloInstruction::OpAttributes& HloInstruction::mutable_op() {
+  if (op_attributes_ == nullptr) {
+    op_attributes_ = std::make_unique<OpAttributes>();
+  }
+  return *op_attributes_;
+}
+
 std::optional<absl::string_view> HloInstruction::attribute(
     absl::string_view name) const {
   for (const HloAttribute& attribute : attributes_) {
@@ -36,19 +74,19 @@ std::optional<absl::string_view> HloInstruction::attribute(
 
 std::vector<int64_t> HloInstruction::slice_starts() const {
   std::vector<int64_t> out;
-  for (const SliceDimension& d : slice_) out.push_back(d.start);
+  for (const SliceDimension& d : slice()) out.push_back(d.start);
   return out;
 }
 
 std::vector<int64_t> HloInstruction::slice_limits() const {
   std::vector<int64_t> out;
-  for (const SliceDimension& d : slice_) out.push_back(d.limit);
+  for (const SliceDimension& d : slice()) out.push_back(d.limit);
   return out;
 }
 
 std::vector<int64_t> HloInstruction::slice_strides() const {
   std::vector<int64_t> out;
-  for (const SliceDimension& d : slice_) out.push_back(d.stride);
+  for (const SliceDimension& d : slice()) out.push_back(d.stride);
   return out;
 }
 
@@ -68,11 +106,11 @@ HloComputation* HloInstruction::fused_computation() const {
 
 std::string HloInstruction::ToString() const {
   std::string out =
-      absl::StrCat(name_, " = ", shape_.ToString(), " ", opcode_name_, "(");
+      absl::StrCat(name_, " = ", shape().ToString(), " ", opcode_name_, "(");
   if (opcode_ == HloOpcode::kParameter) {
     absl::StrAppend(&out, parameter_number_);
   } else if (opcode_ == HloOpcode::kConstant) {
-    out += literal_.ToString();
+    out += literal().ToString();
   } else {
     for (size_t i = 0; i < operands_.size(); ++i) {
       if (i > 0) out += ", ";

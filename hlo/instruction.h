@@ -9,6 +9,7 @@
 // define an op's semantics, as typed values with accessors.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,8 +53,10 @@ class HloInstruction {
   HloOpcode opcode() const { return opcode_; }
   /// The op's name as written; for kUnknown the only record of the op.
   const std::string& opcode_name() const { return opcode_name_; }
-  const Shape& shape() const { return shape_; }
-  void set_shape(Shape shape) { shape_ = std::move(shape); }
+  const Shape& shape() const;
+  void set_shape(Shape shape);
+  /// Shares `shape` (not null) with other instructions.
+  void set_shape(std::shared_ptr<const Shape> shape);
 
   int64_t operand_count() const {
     return static_cast<int64_t>(operands_.size());
@@ -89,8 +92,8 @@ class HloInstruction {
   int64_t parameter_number() const { return parameter_number_; }
   void set_parameter_number(int64_t n) { parameter_number_ = n; }
   /// constant(...).
-  const Literal& literal() const { return literal_; }
-  void set_literal(Literal literal) { literal_ = std::move(literal); }
+  const Literal& literal() const;
+  void set_literal(Literal literal);
   /// iota_dimension=.
   int64_t iota_dimension() const { return iota_dimension_; }
   void set_iota_dimension(int64_t d) { iota_dimension_ = d; }
@@ -111,72 +114,80 @@ class HloInstruction {
   int64_t dimension() const { return dimensions_.empty() ? 0 : dimensions_[0]; }
 
   /// slice={[start:limit:stride], ...}.
-  const std::vector<SliceDimension>& slice() const { return slice_; }
-  void set_slice(std::vector<SliceDimension> s) { slice_ = std::move(s); }
+  const std::vector<SliceDimension>& slice() const { return op().slice; }
+  void set_slice(std::vector<SliceDimension> s) {
+    mutable_op().slice = std::move(s);
+  }
   std::vector<int64_t> slice_starts() const;
   std::vector<int64_t> slice_limits() const;
   std::vector<int64_t> slice_strides() const;
 
   /// pad padding=low_high_interior x ...
-  const PaddingConfig& padding_config() const { return padding_config_; }
-  void set_padding_config(PaddingConfig p) { padding_config_ = std::move(p); }
+  const PaddingConfig& padding_config() const { return op().padding_config; }
+  void set_padding_config(PaddingConfig p) {
+    mutable_op().padding_config = std::move(p);
+  }
 
   /// window={...} of reduce-window and convolution; has_window() false when
   /// none was written (then every dimension is size 1, stride 1).
-  const Window& window() const { return window_; }
-  bool has_window() const { return has_window_; }
+  const Window& window() const { return op().window; }
+  bool has_window() const { return op().has_window; }
   void set_window(Window w) {
-    window_ = std::move(w);
-    has_window_ = true;
+    mutable_op().window = std::move(w);
+    mutable_op().has_window = true;
   }
 
-  const DotDimensionNumbers& dot_dimension_numbers() const { return dot_; }
-  DotDimensionNumbers* mutable_dot_dimension_numbers() { return &dot_; }
+  const DotDimensionNumbers& dot_dimension_numbers() const { return op().dot; }
+  DotDimensionNumbers* mutable_dot_dimension_numbers() {
+    return &mutable_op().dot;
+  }
 
   const GatherDimensionNumbers& gather_dimension_numbers() const {
-    return gather_;
+    return op().gather;
   }
   GatherDimensionNumbers* mutable_gather_dimension_numbers() {
-    return &gather_;
+    return &mutable_op().gather;
   }
   /// gather slice_sizes={...}.
   const std::vector<int64_t>& gather_slice_sizes() const {
-    return slice_sizes_;
+    return op().slice_sizes;
   }
   void set_gather_slice_sizes(std::vector<int64_t> s) {
-    slice_sizes_ = std::move(s);
+    mutable_op().slice_sizes = std::move(s);
   }
 
   const ScatterDimensionNumbers& scatter_dimension_numbers() const {
-    return scatter_;
+    return op().scatter;
   }
   ScatterDimensionNumbers* mutable_scatter_dimension_numbers() {
-    return &scatter_;
+    return &mutable_op().scatter;
   }
-  bool indices_are_sorted() const { return indices_are_sorted_; }
-  void set_indices_are_sorted(bool v) { indices_are_sorted_ = v; }
-  bool unique_indices() const { return unique_indices_; }
-  void set_unique_indices(bool v) { unique_indices_ = v; }
+  bool indices_are_sorted() const { return op().indices_are_sorted; }
+  void set_indices_are_sorted(bool v) { mutable_op().indices_are_sorted = v; }
+  bool unique_indices() const { return op().unique_indices; }
+  void set_unique_indices(bool v) { mutable_op().unique_indices = v; }
 
   const ConvolutionDimensionNumbers& convolution_dimension_numbers() const {
-    return conv_;
+    return op().conv;
   }
   void set_convolution_dimension_numbers(ConvolutionDimensionNumbers c) {
-    conv_ = std::move(c);
-    has_conv_ = true;
+    mutable_op().conv = std::move(c);
+    mutable_op().has_conv = true;
   }
-  bool has_convolution_dimension_numbers() const { return has_conv_; }
-  int64_t feature_group_count() const { return feature_group_count_; }
-  void set_feature_group_count(int64_t n) { feature_group_count_ = n; }
-  int64_t batch_group_count() const { return batch_group_count_; }
-  void set_batch_group_count(int64_t n) { batch_group_count_ = n; }
+  bool has_convolution_dimension_numbers() const { return op().has_conv; }
+  int64_t feature_group_count() const { return op().feature_group_count; }
+  void set_feature_group_count(int64_t n) {
+    mutable_op().feature_group_count = n;
+  }
+  int64_t batch_group_count() const { return op().batch_group_count; }
+  void set_batch_group_count(int64_t n) { mutable_op().batch_group_count = n; }
 
   /// dynamic-slice dynamic_slice_sizes={...}.
   const std::vector<int64_t>& dynamic_slice_sizes() const {
-    return dynamic_slice_sizes_;
+    return op().dynamic_slice_sizes;
   }
   void set_dynamic_slice_sizes(std::vector<int64_t> s) {
-    dynamic_slice_sizes_ = std::move(s);
+    mutable_op().dynamic_slice_sizes = std::move(s);
   }
 
   /// compare direction= (and type=, e.g. TOTALORDER, kept as text).
@@ -184,14 +195,14 @@ class HloInstruction {
   void set_comparison_direction(ComparisonDirection d) { direction_ = d; }
 
   /// sort is_stable=.
-  bool is_stable() const { return is_stable_; }
-  void set_is_stable(bool v) { is_stable_ = v; }
+  bool is_stable() const { return op().is_stable; }
+  void set_is_stable(bool v) { mutable_op().is_stable = v; }
 
   /// reduce-precision exponent_bits= / mantissa_bits=.
-  int64_t exponent_bits() const { return exponent_bits_; }
-  int64_t mantissa_bits() const { return mantissa_bits_; }
-  void set_exponent_bits(int64_t n) { exponent_bits_ = n; }
-  void set_mantissa_bits(int64_t n) { mantissa_bits_ = n; }
+  int64_t exponent_bits() const { return op().exponent_bits; }
+  int64_t mantissa_bits() const { return op().mantissa_bits; }
+  void set_exponent_bits(int64_t n) { mutable_op().exponent_bits = n; }
+  void set_mantissa_bits(int64_t n) { mutable_op().mantissa_bits = n; }
 
   /// fusion `kind=` as written, e.g. "kLoop", "kInput", "kCustom".
   const std::string& fusion_kind() const { return fusion_kind_; }
@@ -217,10 +228,41 @@ class HloInstruction {
   std::string ToString() const;
 
  private:
+  // The typed attributes of the less common ops (slice, pad, windows, dot,
+  // gather, scatter, convolution, ...). They are allocated on first set, so
+  // that an instruction of a large module costs about 250 bytes rather than
+  // 1.5 KB; the getters read a shared default when none was set.
+  struct OpAttributes {
+    std::vector<SliceDimension> slice;
+    PaddingConfig padding_config;
+    Window window;
+    bool has_window = false;
+    DotDimensionNumbers dot;
+    GatherDimensionNumbers gather;
+    std::vector<int64_t> slice_sizes;
+    ScatterDimensionNumbers scatter;
+    bool indices_are_sorted = false;
+    bool unique_indices = false;
+    ConvolutionDimensionNumbers conv;
+    bool has_conv = false;
+    int64_t feature_group_count = 1;
+    int64_t batch_group_count = 1;
+    std::vector<int64_t> dynamic_slice_sizes;
+    bool is_stable = false;
+    int64_t exponent_bits = 0;
+    int64_t mantissa_bits = 0;
+  };
+  const OpAttributes& op() const;
+  OpAttributes& mutable_op();
+
   std::string name_;
   HloOpcode opcode_;
+  ComparisonDirection direction_ = ComparisonDirection::kEq;
+  bool has_dimensions_ = false;
   std::string opcode_name_;
-  Shape shape_;
+  // Shared: a module repeats a few shapes many times, and the parser gives
+  // every instruction with the same written shape the same object.
+  std::shared_ptr<const Shape> shape_;
   std::vector<HloInstruction*> operands_;
   HloComputation* parent_ = nullptr;
   int64_t source_line_ = 0;
@@ -228,32 +270,13 @@ class HloInstruction {
   std::vector<HloAttribute> attributes_;
 
   int64_t parameter_number_ = 0;
-  Literal literal_;
   int64_t iota_dimension_ = 0;
   int64_t tuple_index_ = 0;
   std::vector<int64_t> dimensions_;
-  bool has_dimensions_ = false;
-  std::vector<SliceDimension> slice_;
-  PaddingConfig padding_config_;
-  Window window_;
-  bool has_window_ = false;
-  DotDimensionNumbers dot_;
-  GatherDimensionNumbers gather_;
-  std::vector<int64_t> slice_sizes_;
-  ScatterDimensionNumbers scatter_;
-  bool indices_are_sorted_ = false;
-  bool unique_indices_ = false;
-  ConvolutionDimensionNumbers conv_;
-  bool has_conv_ = false;
-  int64_t feature_group_count_ = 1;
-  int64_t batch_group_count_ = 1;
-  std::vector<int64_t> dynamic_slice_sizes_;
-  ComparisonDirection direction_ = ComparisonDirection::kEq;
-  bool is_stable_ = false;
-  int64_t exponent_bits_ = 0;
-  int64_t mantissa_bits_ = 0;
   std::string fusion_kind_;
   std::vector<CalledComputation> called_;
+  std::unique_ptr<Literal> literal_;
+  std::unique_ptr<OpAttributes> op_attributes_;
 };
 
 }  // namespace xla_index

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -89,10 +91,13 @@ absl::Span<const absl::string_view> RequiredAttributes(HloOpcode op) {
   }
 }
 
+// What the text says about an instruction until its computation is read
+// whole. Names view the text (or a nested instruction's own name); shapes
+// are the interned ones, null when not written.
 struct PendingOperand {
-  std::string name;
+  absl::string_view name;
   const char* position;
-  std::optional<Shape> written_shape;
+  std::shared_ptr<const Shape> written_shape;
 };
 
 struct PendingInstruction {
@@ -100,7 +105,7 @@ struct PendingInstruction {
   const char* position;
   std::vector<PendingOperand> operands;
   bool has_shape = false;
-  std::optional<Shape> leading_shape;
+  std::shared_ptr<const Shape> leading_shape;
 };
 
 struct PendingCall {
@@ -126,8 +131,8 @@ class Parser {
                                 HloInstruction** root);
   absl::StatusOr<HloInstruction*> ParseInstructionRhs(
       HloComputation& computation, std::vector<PendingInstruction>& pending,
-      const char* start, std::string name, std::optional<Shape> shape,
-      std::optional<Shape> leading_shape, bool allow_attributes);
+      const char* start, std::string name, std::shared_ptr<const Shape> shape,
+      std::shared_ptr<const Shape> leading_shape, bool allow_attributes);
   absl::Status ParseInstructionArguments(
       HloComputation& computation, std::vector<PendingInstruction>& pending,
       PendingInstruction& entry, const char* opcode_start);
@@ -139,19 +144,19 @@ class Parser {
   std::string FreshName(absl::string_view opcode_name);
   absl::Status FinishComputation(HloComputation& computation,
                                  std::vector<PendingInstruction>& pending);
-  absl::StatusOr<int64_t> IndexInstructions(
+  absl::StatusOr<int64_t> CheckNamesAndParameters(
       const HloComputation& computation,
-      const std::vector<PendingInstruction>& pending,
-      absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name);
-  absl::Status ResolveOperands(
-      HloComputation& computation, std::vector<PendingInstruction>& pending,
-      absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name,
-      int64_t next_parameter);
+      const std::vector<PendingInstruction>& pending);
+  absl::Status ResolveOperands(HloComputation& computation,
+                               std::vector<PendingInstruction>& pending,
+                               int64_t next_parameter);
   absl::Status CheckAcyclic(const HloComputation& computation,
                             const std::vector<PendingInstruction>& pending);
+  absl::StatusOr<std::vector<PendingInstruction*>> OperandsFirstOrder(
+      const HloComputation& computation,
+      std::vector<PendingInstruction>& pending);
   absl::Status CheckAsyncPairs(const std::vector<PendingInstruction>& pending);
-  absl::Status CheckAndInferShapes(HloComputation& computation,
-                                   std::vector<PendingInstruction>& pending);
+  absl::Status CheckAndInferShapes(absl::Span<PendingInstruction* const> order);
   absl::Status ParseAttribute(HloInstruction& instruction);
   absl::Status ParseInlineComputation(HloInstruction& instruction,
                                       absl::string_view role,
@@ -169,8 +174,9 @@ class Parser {
   absl::Status CheckNotSecondModule();
   absl::Status SkipStackFrameSections();
 
-  // Name with optional '%'; error naming `what` when missing.
-  absl::StatusOr<std::string> ParseName(absl::string_view what);
+  // Name with optional '%' (a view of the text); error naming `what` when
+  // missing.
+  absl::StatusOr<absl::string_view> ParseName(absl::string_view what);
   absl::StatusOr<absl::string_view> ScanRawValue(absl::string_view name);
   absl::StatusOr<absl::string_view> ScanLiteralValue();
   absl::Status SkipBalanced(char open, char close);
@@ -179,9 +185,11 @@ class Parser {
   static constexpr int kMaxNesting = 64;
 
   TextCursor cursor_;
+  ShapeInterner shapes_;
   bool snippet_ = false;
-  // Names of the computation being read, for FreshName.
-  absl::flat_hash_set<std::string> used_names_;
+  // Names of the computation being read, for FreshName; they view the
+  // instructions' own names.
+  absl::flat_hash_set<absl::string_view> used_names_;
   int64_t next_fresh_name_ = 0;
   int nesting_depth_ = 0;
   HloModule* module_ = nullptr;
@@ -189,7 +197,7 @@ class Parser {
   absl::flat_hash_map<std::string, HloComputation*> computations_by_name_;
 };
 
-absl::StatusOr<std::string> Parser::ParseName(absl::string_view what) {
+absl::StatusOr<absl::string_view> Parser::ParseName(absl::string_view what) {
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
   cursor_.TryConsume('%');  // XLA's sigil is not part of the name.
@@ -205,7 +213,7 @@ absl::StatusOr<std::string> Parser::ParseName(absl::string_view what) {
     return cursor_.Error(
         absl::StrCat("expected ", what, ", found the keyword 'ROOT'"));
   }
-  return std::string(word);
+  return word;
 }
 
 absl::Status Parser::SkipBalanced(char open, char close) {
@@ -222,6 +230,32 @@ absl::Status Parser::SkipBalanced(char open, char close) {
       start, absl::StrCat("unterminated '", std::string(1, open), "'"));
 }
 
+// The bytes at which ScanRawValue must look: quotes, brackets, and the
+// separators that end a value outside brackets. Every other byte is skipped.
+struct RawValueStops {
+  bool stop[256] = {};
+  constexpr RawValueStops() {
+    for (char c : {'"', '(', ')', '{', '}', '[', ']', ',', ' ', '\t', '\n',
+                   '\r', '\f', '\v'}) {
+      stop[static_cast<unsigned char>(c)] = true;
+    }
+  }
+};
+constexpr RawValueStops kRawValueStops;
+
+// The closing '"' of the string whose opening quote is at `open`, or null:
+// a quote preceded by an odd number of backslashes is escaped.
+const char* StringEnd(const char* open, const char* end) {
+  for (const char* p = open + 1; p < end; ++p) {
+    p = static_cast<const char*>(std::memchr(p, '"', end - p));
+    if (p == nullptr) return nullptr;
+    const char* q = p;
+    while (q > open + 1 && q[-1] == '\\') --q;
+    if ((p - q) % 2 == 0) return p;
+  }
+  return nullptr;
+}
+
 absl::StatusOr<absl::string_view> Parser::ScanRawValue(absl::string_view name) {
   const char* before_space = cursor_.pos();
   cursor_.SkipSpace();
@@ -231,17 +265,18 @@ absl::StatusOr<absl::string_view> Parser::ScanRawValue(absl::string_view name) {
         absl::StrCat("expected a value for attribute '", name, "'"));
   }
   const char* start = cursor_.pos();
+  const char* end = cursor_.end();
   const char* p = start;
-  std::vector<char> closers;
-  while (p < cursor_.end()) {
+  absl::InlinedVector<char, 16> closers;
+  while (p < end) {
+    if (!kRawValueStops.stop[static_cast<unsigned char>(*p)]) {
+      ++p;
+      continue;
+    }
     char c = *p;
     if (c == '"') {
-      const char* q = p + 1;
-      while (q < cursor_.end() && *q != '"') {
-        if (*q == '\\') ++q;
-        ++q;
-      }
-      if (q >= cursor_.end()) {
+      const char* q = StringEnd(p, end);
+      if (q == nullptr) {
         return cursor_.ErrorAt(p, absl::StrCat("unterminated string in "
                                                "attribute '",
                                                name, "'"));
@@ -259,10 +294,8 @@ absl::StatusOr<absl::string_view> Parser::ScanRawValue(absl::string_view name) {
                                             "' in attribute '", name, "'"));
       }
       closers.pop_back();
-    } else if (closers.empty() &&
-               (c == ',' ||
-                absl::ascii_isspace(static_cast<unsigned char>(c)))) {
-      break;
+    } else if (closers.empty()) {
+      break;  // ',' or a space outside brackets ends the value.
     }
     ++p;
   }
@@ -797,8 +830,10 @@ absl::Status Parser::ParseAttribute(HloInstruction& instruction) {
     return cursor_.Error(absl::StrCat("expected an attribute name, found ",
                                       DescribeNext(cursor_)));
   }
-  XI_RETURN_IF_ERROR(
-      cursor_.Expect('=', absl::StrCat("after attribute name '", name, "'")));
+  if (!cursor_.TryConsume('=')) {
+    return cursor_.Expect('=',
+                          absl::StrCat("after attribute name '", name, "'"));
+  }
   if (IsComputationRole(name) && cursor_.Peek() == '{') {
     return ParseInlineComputation(instruction, name, start);
   }
@@ -838,12 +873,8 @@ absl::Status Parser::ParseOperands(HloComputation& computation,
   if (cursor_.TryConsume(')')) return absl::OkStatus();
   do {
     PendingOperand operand;
-    std::optional<Shape> shape;
-    if (LooksLikeShape(cursor_)) {
-      XI_ASSIGN_OR_RETURN(Shape operand_shape,
-                          ParseShapeAtCursor(cursor_, true));
-      shape = std::move(operand_shape);
-    }
+    XI_ASSIGN_OR_RETURN(std::shared_ptr<const Shape> shape,
+                        shapes_.ParseIfShape(cursor_));
     cursor_.SkipSpace();
     operand.position = cursor_.pos();
     if (NestedInstructionFollows()) {
@@ -853,12 +884,21 @@ absl::Status Parser::ParseOperands(HloComputation& computation,
       XI_ASSIGN_OR_RETURN(
           HloInstruction * nested,
           ParseInstructionRhs(computation, pending, operand.position, "",
-                              std::move(shape), std::nullopt, false));
+                              std::move(shape), nullptr, false));
       --nesting_depth_;
       operand.name = nested->name();
     } else {
       operand.written_shape = std::move(shape);
       XI_ASSIGN_OR_RETURN(operand.name, ParseName("an operand name"));
+      if (cursor_.Peek() == '#') {
+        // XLA's lexer makes '#' a token of its own, and its parser wants ','
+        // or ')' right after an operand's name.
+        return cursor_.Error(absl::StrCat(
+            "'", operand.name,
+            "#...' is not XLA syntax: HLO text has no tuple-element operand "
+            "shorthand; read the element with get-tuple-element(",
+            operand.name, "), index=N"));
+      }
     }
     entry.operands.push_back(std::move(operand));
   } while (cursor_.TryConsume(','));
@@ -916,11 +956,10 @@ absl::Status Parser::ParseInstructionArguments(
 // instruction is added to the computation (after any nested operand).
 absl::StatusOr<HloInstruction*> Parser::ParseInstructionRhs(
     HloComputation& computation, std::vector<PendingInstruction>& pending,
-    const char* start, std::string name, std::optional<Shape> shape,
-    std::optional<Shape> leading_shape, bool allow_attributes) {
-  if (!shape.has_value() && LooksLikeShape(cursor_)) {
-    XI_ASSIGN_OR_RETURN(Shape parsed, ParseShapeAtCursor(cursor_, true));
-    shape = std::move(parsed);
+    const char* start, std::string name, std::shared_ptr<const Shape> shape,
+    std::shared_ptr<const Shape> leading_shape, bool allow_attributes) {
+  if (shape == nullptr) {
+    XI_ASSIGN_OR_RETURN(shape, shapes_.ParseIfShape(cursor_));
   }
   cursor_.SkipSpace();
   const char* opcode_start = cursor_.pos();
@@ -935,23 +974,25 @@ absl::StatusOr<HloInstruction*> Parser::ParseInstructionRhs(
     return cursor_.ErrorAt(
         opcode_start, absl::StrCat("unknown element type '", opcode_name, "'"));
   }
-  XI_RETURN_IF_ERROR(
-      cursor_.Expect('(', absl::StrCat("after opcode '", opcode_name, "'")));
+  if (!cursor_.TryConsume('(')) {
+    return cursor_.Expect('(',
+                          absl::StrCat("after opcode '", opcode_name, "'"));
+  }
   if (!IsXlaOpcodeName(opcode_name)) {
     return cursor_.ErrorAt(opcode_start,
                            absl::StrCat("unknown opcode '", opcode_name, "'"));
   }
   if (name.empty()) name = FreshName(opcode_name);
-  used_names_.insert(name);
   HloOpcode opcode = HloOpcodeFromName(opcode_name);
-  auto owned =
-      std::make_unique<HloInstruction>(name, opcode, std::string(opcode_name));
+  auto owned = std::make_unique<HloInstruction>(std::move(name), opcode,
+                                                std::string(opcode_name));
   HloInstruction* inst = owned.get();
+  used_names_.insert(inst->name());
   auto [line, column] = cursor_.LineColumn(start);
   inst->set_source_position(line, column);
-  if (shape.has_value()) inst->set_shape(*shape);
+  if (shape != nullptr) inst->set_shape(shape);
   PendingInstruction entry{
-      inst, start, {}, shape.has_value(), std::move(leading_shape)};
+      inst, start, {}, shape != nullptr, std::move(leading_shape)};
   XI_RETURN_IF_ERROR(
       ParseInstructionArguments(computation, pending, entry, opcode_start));
   while (allow_attributes && cursor_.TryConsume(',')) {
@@ -959,9 +1000,9 @@ absl::StatusOr<HloInstruction*> Parser::ParseInstructionRhs(
   }
   for (absl::string_view required : RequiredAttributes(opcode)) {
     if (!inst->attribute(required).has_value()) {
-      return cursor_.ErrorAt(
-          opcode_start,
-          absl::StrCat(opcode_name, " '", name, "' needs ", required, "=..."));
+      return cursor_.ErrorAt(opcode_start,
+                             absl::StrCat(opcode_name, " '", inst->name(),
+                                          "' needs ", required, "=..."));
     }
   }
   computation.AddInstruction(std::move(owned));
@@ -989,25 +1030,23 @@ absl::Status Parser::ParseInstruction(HloComputation& computation,
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
   bool is_root = cursor_.TryConsumeWord("ROOT");
-  std::optional<Shape> leading_shape;
-  std::optional<Shape> shape;
-  std::string name;
-  if (LooksLikeShape(cursor_)) {
-    XI_ASSIGN_OR_RETURN(Shape parsed, ParseShapeAtCursor(cursor_, true));
-    if (snippet_ && NamedDefinitionFollows()) {
-      leading_shape = std::move(parsed);
-    } else {
-      shape = std::move(parsed);
-    }
+  std::shared_ptr<const Shape> leading_shape;
+  XI_ASSIGN_OR_RETURN(std::shared_ptr<const Shape> shape,
+                      shapes_.ParseIfShape(cursor_));
+  if (shape != nullptr && snippet_ && NamedDefinitionFollows()) {
+    leading_shape = std::move(shape);
   }
-  if (!shape.has_value()) {
+  absl::string_view name;
+  if (shape == nullptr) {
     XI_ASSIGN_OR_RETURN(name, ParseName("an instruction name"));
-    XI_RETURN_IF_ERROR(cursor_.Expect(
-        '=', absl::StrCat("after instruction name '", name, "'")));
+    if (!cursor_.TryConsume('=')) {
+      return cursor_.Expect(
+          '=', absl::StrCat("after instruction name '", name, "'"));
+    }
   }
   XI_ASSIGN_OR_RETURN(
       HloInstruction * inst,
-      ParseInstructionRhs(computation, pending, start, std::move(name),
+      ParseInstructionRhs(computation, pending, start, std::string(name),
                           std::move(shape), std::move(leading_shape), true));
   if (is_root) {
     if (*root != nullptr) {
@@ -1040,17 +1079,15 @@ bool OperandShapeIsResultShape(HloOpcode op) {
   }
 }
 
-// Instruction names are unique in a computation, and the parameters are
-// numbered 0..n-1; `by_name` maps each name to its instruction and the
+// Instruction names are unique in a computation (its name index keeps the
+// first of two equal names), and the parameters are numbered 0..n-1; the
 // result is n, the number the next (implicit) parameter gets.
-absl::StatusOr<int64_t> Parser::IndexInstructions(
+absl::StatusOr<int64_t> Parser::CheckNamesAndParameters(
     const HloComputation& computation,
-    const std::vector<PendingInstruction>& pending,
-    absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name) {
-  by_name.reserve(pending.size());
+    const std::vector<PendingInstruction>& pending) {
   absl::flat_hash_set<int64_t> parameter_numbers;
   for (const PendingInstruction& p : pending) {
-    if (!by_name.emplace(p.instruction->name(), p.instruction).second) {
+    if (computation.GetInstruction(p.instruction->name()) != p.instruction) {
       return cursor_.ErrorAt(
           p.position, absl::StrCat("instruction name '", p.instruction->name(),
                                    "' is defined twice"));
@@ -1102,29 +1139,25 @@ absl::StatusOr<int64_t> Parser::IndexInstructions(
 // name whose shape is known (written with the operand, or the result's for
 // a same-shape elementwise op) becomes a parameter numbered from
 // `next_parameter` on.
-absl::Status Parser::ResolveOperands(
-    HloComputation& computation, std::vector<PendingInstruction>& pending,
-    absl::flat_hash_map<absl::string_view, HloInstruction*>& by_name,
-    int64_t next_parameter) {
+absl::Status Parser::ResolveOperands(HloComputation& computation,
+                                     std::vector<PendingInstruction>& pending,
+                                     int64_t next_parameter) {
   for (PendingInstruction& p : pending) {
     for (PendingOperand& operand : p.operands) {
-      auto it = by_name.find(operand.name);
-      HloInstruction* target = nullptr;
-      if (it != by_name.end()) {
-        target = it->second;
-      } else if (snippet_) {
-        std::optional<Shape> implicit_shape = operand.written_shape;
-        if (!implicit_shape.has_value() && p.has_shape &&
+      HloInstruction* target = computation.GetInstruction(operand.name);
+      if (target == nullptr && snippet_) {
+        std::shared_ptr<const Shape> implicit_shape = operand.written_shape;
+        if (implicit_shape == nullptr && p.has_shape &&
             OperandShapeIsResultShape(p.instruction->opcode())) {
-          implicit_shape = p.instruction->shape();
+          implicit_shape =
+              std::make_shared<const Shape>(p.instruction->shape());
         }
-        if (implicit_shape.has_value()) {
+        if (implicit_shape != nullptr) {
           auto parameter = std::make_unique<HloInstruction>(
-              operand.name, HloOpcode::kParameter, "parameter");
-          parameter->set_shape(*implicit_shape);
+              std::string(operand.name), HloOpcode::kParameter, "parameter");
+          parameter->set_shape(std::move(implicit_shape));
           parameter->set_parameter_number(next_parameter++);
           target = computation.PrependInstruction(std::move(parameter));
-          by_name.emplace(target->name(), target);
         }
       }
       if (target == nullptr) {
@@ -1217,16 +1250,13 @@ absl::Status Parser::CheckAsyncPairs(
 // are inferred in post order, so that operands have theirs; a snippet's
 // leading shape must agree with the result.
 absl::Status Parser::CheckAndInferShapes(
-    HloComputation& computation, std::vector<PendingInstruction>& pending) {
-  absl::flat_hash_map<const HloInstruction*, PendingInstruction*> by_inst;
-  for (PendingInstruction& p : pending) by_inst[p.instruction] = &p;
-  for (HloInstruction* inst : computation.PostOrder()) {
-    auto it = by_inst.find(inst);
-    if (it == by_inst.end()) continue;  // Implicit parameter.
-    PendingInstruction& p = *it->second;
+    absl::Span<PendingInstruction* const> order) {
+  for (PendingInstruction* pending : order) {
+    PendingInstruction& p = *pending;
+    HloInstruction* inst = p.instruction;
     for (size_t i = 0; i < p.operands.size(); ++i) {
       const PendingOperand& operand = p.operands[i];
-      if (operand.written_shape.has_value() &&
+      if (operand.written_shape != nullptr &&
           !operand.written_shape->CompatibleWith(inst->operand(i)->shape())) {
         return cursor_.ErrorAt(
             operand.position,
@@ -1246,7 +1276,7 @@ absl::Status Parser::CheckAndInferShapes(
       }
       inst->set_shape(*std::move(inferred));
     }
-    if (p.leading_shape.has_value() &&
+    if (p.leading_shape != nullptr &&
         !p.leading_shape->CompatibleWith(inst->shape())) {
       return cursor_.ErrorAt(
           p.position,
@@ -1258,19 +1288,52 @@ absl::Status Parser::CheckAndInferShapes(
   return absl::OkStatus();
 }
 
+// The pending instructions with operands before users (implicit parameters
+// have no entry). Dumps define every operand before its users, and then the
+// written order is that order and has no cycle; otherwise the operand
+// graph is searched (CheckAcyclic, then a post order).
+absl::StatusOr<std::vector<PendingInstruction*>> Parser::OperandsFirstOrder(
+    const HloComputation& computation,
+    std::vector<PendingInstruction>& pending) {
+  absl::flat_hash_map<const HloInstruction*, PendingInstruction*> by_inst;
+  by_inst.reserve(pending.size());
+  bool written_order_works = true;
+  for (PendingInstruction& p : pending) {
+    for (HloInstruction* operand : p.instruction->operands()) {
+      // Defined before <=> indexed already; implicit parameters never are
+      // but come first.
+      written_order_works =
+          written_order_works && (operand->opcode() == HloOpcode::kParameter ||
+                                  by_inst.contains(operand));
+    }
+    by_inst.emplace(p.instruction, &p);
+  }
+  std::vector<PendingInstruction*> order;
+  order.reserve(pending.size());
+  if (written_order_works) {
+    for (PendingInstruction& p : pending) order.push_back(&p);
+    return order;
+  }
+  XI_RETURN_IF_ERROR(CheckAcyclic(computation, pending));
+  for (HloInstruction* inst : computation.PostOrder()) {
+    auto it = by_inst.find(inst);
+    if (it != by_inst.end()) order.push_back(it->second);
+  }
+  return order;
+}
+
 absl::Status Parser::FinishComputation(
     HloComputation& computation, std::vector<PendingInstruction>& pending) {
   // Calls to computations defined so far are resolved now: the shape of a
   // call or fusion written without one comes from its computation.
   XI_RETURN_IF_ERROR(ResolveCalls(false));
-  absl::flat_hash_map<absl::string_view, HloInstruction*> by_name;
   XI_ASSIGN_OR_RETURN(int64_t next_parameter,
-                      IndexInstructions(computation, pending, by_name));
-  XI_RETURN_IF_ERROR(
-      ResolveOperands(computation, pending, by_name, next_parameter));
-  XI_RETURN_IF_ERROR(CheckAcyclic(computation, pending));
+                      CheckNamesAndParameters(computation, pending));
+  XI_RETURN_IF_ERROR(ResolveOperands(computation, pending, next_parameter));
+  XI_ASSIGN_OR_RETURN(std::vector<PendingInstruction*> order,
+                      OperandsFirstOrder(computation, pending));
   XI_RETURN_IF_ERROR(CheckAsyncPairs(pending));
-  return CheckAndInferShapes(computation, pending);
+  return CheckAndInferShapes(order);
 }
 
 absl::Status Parser::ParseInstructionList(HloComputation& computation,
@@ -1280,7 +1343,7 @@ absl::Status Parser::ParseInstructionList(HloComputation& computation,
   HloInstruction* root = nullptr;
   // Names are per computation; an inline computation is read in the middle
   // of its caller's, whose names come back after it.
-  absl::flat_hash_set<std::string> outer_names = std::move(used_names_);
+  absl::flat_hash_set<absl::string_view> outer_names = std::move(used_names_);
   used_names_.clear();
   // The end of the text ends a bare list; a NUL byte is just a character.
   while (!(terminator == '}' && cursor_.Peek() == '}')) {
@@ -1309,7 +1372,7 @@ absl::Status Parser::ParseComputation(HloModule& module) {
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
   bool is_entry = cursor_.TryConsumeWord("ENTRY");
-  XI_ASSIGN_OR_RETURN(std::string name, ParseName("a computation name"));
+  XI_ASSIGN_OR_RETURN(absl::string_view name, ParseName("a computation name"));
   if (cursor_.Peek() == '(') {
     // XLA's signature `(p: f32[2]) -> f32[2]`; the parameters themselves
     // carry the shapes, so it is skipped after a syntax check.
@@ -1325,7 +1388,7 @@ absl::Status Parser::ParseComputation(HloModule& module) {
     return cursor_.ErrorAt(
         start, absl::StrCat("computation '", name, "' is defined twice"));
   }
-  auto owned = std::make_unique<HloComputation>(name);
+  auto owned = std::make_unique<HloComputation>(std::string(name));
   HloComputation* computation = module.AddComputation(std::move(owned));
   computations_by_name_[name] = computation;
   if (is_entry) {
@@ -1504,8 +1567,8 @@ absl::Status Parser::CheckModuleAttribute(absl::string_view name,
 absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
   cursor_.SkipSpace();
   if (cursor_.TryConsumeWord("HloModule")) {
-    XI_ASSIGN_OR_RETURN(std::string name, ParseName("a module name"));
-    auto module = std::make_unique<HloModule>(name);
+    XI_ASSIGN_OR_RETURN(absl::string_view name, ParseName("a module name"));
+    auto module = std::make_unique<HloModule>(std::string(name));
     module_ = module.get();
     while (cursor_.TryConsume(',')) {
       absl::string_view attribute = cursor_.ParseWord();

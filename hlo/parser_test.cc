@@ -296,5 +296,51 @@ TEST(ParserTest, VerifierNamesInstructionAndExpectation) {
                         "f32[5,3,24] differs from f32[5,3,25]"));
 }
 
+// The parser reads each distinct shape spelling once and shares the Shape;
+// a spelling is reused only where the parse would read the same thing (a
+// comment before a layout, or a spaced layout, is read in full).
+TEST(ParserTest, EqualShapeSpellingsShareOneShape) {
+  std::unique_ptr<HloModule> module = ParseOrDie(R"(
+HloModule m
+ENTRY e {
+  a = f32[2,3]{1,0} parameter(0)
+  b = f32[2,3]{1,0} negate(f32[2,3]{1,0} a)
+  c = f32[2,3] negate(b)
+  d = f32[2,3] /* layout after a comment */ {0,1} negate(c)
+  e = f32[2,3] {0,1} negate(d)
+  t = (f32[2,3]{1,0}, f32[2,3]) tuple(a, c)
+  ROOT u = (f32[2,3]{1,0}, f32[2,3]) tuple(b, c)
+})");
+  ASSERT_NE(module, nullptr);
+  const HloComputation& entry = *module->entry_computation();
+  auto shape_of = [&](absl::string_view name) -> const Shape& {
+    return entry.GetInstruction(name)->shape();
+  };
+  EXPECT_EQ(&shape_of("a"), &shape_of("b"));
+  EXPECT_EQ(&shape_of("t"), &shape_of("u"));
+  EXPECT_NE(&shape_of("a"), &shape_of("c"));
+  EXPECT_FALSE(shape_of("c").has_layout());
+  ASSERT_TRUE(shape_of("d").has_layout());
+  EXPECT_THAT(shape_of("d").layout().minor_to_major, ElementsAre(0, 1));
+  ASSERT_TRUE(shape_of("e").has_layout());
+  EXPECT_THAT(shape_of("e").layout().minor_to_major, ElementsAre(0, 1));
+  EXPECT_EQ(shape_of("u").ToString(), "(f32[2,3]{1,0}, f32[2,3])");
+}
+
+// Operands written after their users are found and ordered (the written
+// order is not an operands-first order here).
+TEST(ParserTest, OperandDefinedAfterItsUser) {
+  std::unique_ptr<HloModule> module = ParseOrDie(R"(
+HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  ROOT r = add(n, p)
+  n = f32[4] negate(p)
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(Root(*module)->shape().ToString(), "f32[4]");
+  EXPECT_EQ(Root(*module)->operand(0)->name(), "n");
+}
+
 }  // namespace
 }  // namespace xla_index

@@ -149,29 +149,71 @@ absl::Status CheckArraySize(TextCursor& cursor, const char* start,
   return absl::OkStatus();
 }
 
-// A layout follows the dimensions: `f32[2,3]{1,0}`, also after spaces
-// (`f32[2,3] {1,0}`) when the brace holds what a layout starts with (a
-// dimension number, ':' or '}') and, as XLA prints layouts, no space up to
-// its '}'. Otherwise the brace is something else: a computation body in
+bool IsPlainSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+         c == '\v';
+}
+
+// Whether the '{' at `brace`, which follows an array's dimensions after
+// spaces, opens a layout: it holds what a layout starts with (a dimension
+// number, ':' or '}') and, as XLA prints layouts, no space up to its '}'.
+// Otherwise the brace is something else: a computation body in
 // `(p: f32[]) -> f32[] {`, a literal in `literal=s32[2] {1, 2}`.
+bool SpacedBraceOpensLayout(const char* brace, const char* end) {
+  if (brace >= end || *brace != '{' || brace + 1 >= end) return false;
+  char first = brace[1];
+  if (!((first >= '0' && first <= '9') || first == ':' || first == '}')) {
+    return false;
+  }
+  for (const char* p = brace + 1; p < end; ++p) {
+    if (*p == '}') return true;
+    if (IsPlainSpace(*p)) return false;
+  }
+  return false;
+}
+
+// A layout follows the dimensions: `f32[2,3]{1,0}`, also after spaces
+// (`f32[2,3] {1,0}`) when SpacedBraceOpensLayout.
 bool LayoutFollows(TextCursor& cursor) {
   if (cursor.PeekRaw() == '{') return true;
   const char* start = cursor.pos();
   cursor.SkipSpace();
   const char* brace = cursor.pos();
   cursor.set_pos(start);
-  if (brace >= cursor.end() || *brace != '{' || brace + 1 >= cursor.end()) {
-    return false;
+  return SpacedBraceOpensLayout(brace, cursor.end());
+}
+
+// Where the shape spelled at `p` ends, found by a scan without parsing, or
+// null when the scan cannot be sure: `(...)` and `b(...)` end at the
+// matching ')', an array `type[...]` at its ']' or at the first '}' of the
+// layout that follows (as LayoutFollows decides). A comment between the
+// dimensions and a possible layout makes it unsure. When the scan is wrong
+// (a '}' nested in a layout, say), the parse ends elsewhere and the
+// spelling is simply not interned.
+const char* ShapeSpellingEnd(const char* p, const char* end) {
+  if (p < end && (*p == '(' || (*p == 'b' && p + 1 < end && p[1] == '('))) {
+    int64_t depth = 0;
+    for (const char* q = p; q < end; ++q) {
+      if (*q == '(') ++depth;
+      if (*q == ')' && --depth == 0) return q + 1;
+    }
+    return nullptr;
   }
-  char first = brace[1];
-  if (!((first >= '0' && first <= '9') || first == ':' || first == '}')) {
-    return false;
+  const char* q = p;
+  while (q < end && TextCursor::IsNameChar(*q)) ++q;
+  if (q == p || q >= end || *q != '[') return nullptr;
+  while (q < end && *q != ']') ++q;
+  if (q >= end) return nullptr;
+  const char* after = ++q;
+  while (q < end && IsPlainSpace(*q)) ++q;
+  bool layout =
+      q == after ? (q < end && *q == '{') : SpacedBraceOpensLayout(q, end);
+  if (!layout) {
+    bool comment = q + 1 < end && q[0] == '/' && (q[1] == '/' || q[1] == '*');
+    return comment ? nullptr : after;
   }
-  for (const char* p = brace + 1; p < cursor.end(); ++p) {
-    if (*p == '}') return true;
-    if (absl::ascii_isspace(static_cast<unsigned char>(*p))) return false;
-  }
-  return false;
+  while (q < end && *q != '}') ++q;
+  return q < end ? q + 1 : nullptr;
 }
 
 absl::Status ParseLayoutAttributes(TextCursor& cursor, Layout& layout,
@@ -376,6 +418,41 @@ bool LooksLikeShape(TextCursor& cursor) {
                 cursor.PeekRaw() == '[';
   cursor.set_pos(start);
   return result;
+}
+
+std::shared_ptr<const Shape> ShapeInterner::Lookup(TextCursor& cursor,
+                                                   const char* start) {
+  const char* spelling_end = ShapeSpellingEnd(start, cursor.end());
+  if (spelling_end == nullptr) return nullptr;
+  auto it = by_spelling_.find(absl::string_view(start, spelling_end - start));
+  if (it == by_spelling_.end()) return nullptr;
+  cursor.set_pos(spelling_end);
+  return it->second;
+}
+
+absl::StatusOr<std::shared_ptr<const Shape>> ShapeInterner::Parse(
+    TextCursor& cursor) {
+  cursor.SkipSpace();
+  const char* start = cursor.pos();
+  if (std::shared_ptr<const Shape> seen = Lookup(cursor, start)) return seen;
+  XI_ASSIGN_OR_RETURN(Shape parsed, ParseShapeAtCursor(cursor, true));
+  auto shape = std::make_shared<const Shape>(std::move(parsed));
+  // Parsing depends only on the spelling and on the layout decision the
+  // scan makes the same way, so an exact match may be reused.
+  if (ShapeSpellingEnd(start, cursor.end()) == cursor.pos()) {
+    by_spelling_.emplace(absl::string_view(start, cursor.pos() - start), shape);
+  }
+  return shape;
+}
+
+absl::StatusOr<std::shared_ptr<const Shape>> ShapeInterner::ParseIfShape(
+    TextCursor& cursor) {
+  cursor.SkipSpace();
+  if (std::shared_ptr<const Shape> seen = Lookup(cursor, cursor.pos())) {
+    return seen;
+  }
+  if (!LooksLikeShape(cursor)) return std::shared_ptr<const Shape>();
+  return Parse(cursor);
 }
 
 absl::StatusOr<Shape> ParseShape(absl::string_view text) {

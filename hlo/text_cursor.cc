@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -12,7 +13,7 @@
 
 namespace xla_index {
 
-void TextCursor::SkipSpace() {
+void TextCursor::SkipSpaceAndComments() {
   while (pos_ < end_) {
     char c = *pos_;
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
@@ -113,6 +114,18 @@ absl::StatusOr<int64_t> TextCursor::ParseInt(absl::string_view what) {
 }
 
 std::pair<int64_t, int64_t> TextCursor::LineColumn(const char* p) const {
+  p = std::max(text_.data(), std::min(p, end_));
+  if (p >= counted_to_) {
+    for (const char* q = counted_to_; q < p;) {
+      const void* newline = std::memchr(q, '\n', p - q);
+      if (newline == nullptr) break;
+      q = static_cast<const char*>(newline) + 1;
+      counted_line_start_ = q;
+      ++counted_lines_;
+    }
+    counted_to_ = p;
+    return {counted_lines_, (p - counted_line_start_) + 1};
+  }
   if (line_starts_ == nullptr) {
     line_starts_ = std::make_shared<std::vector<size_t>>();
     line_starts_->push_back(0);

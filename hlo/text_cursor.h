@@ -16,11 +16,31 @@
 #include "absl/strings/string_view.h"
 
 namespace xla_index {
+namespace text_cursor_internal {
+
+// [A-Za-z0-9_.-], by byte.
+struct NameCharTable {
+  bool is_name_char[256] = {};
+  constexpr NameCharTable() {
+    for (int c = 0; c < 256; ++c) {
+      is_name_char[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+                        c == '-';
+    }
+  }
+};
+inline constexpr NameCharTable kNameChars{};
+
+}  // namespace text_cursor_internal
 
 class TextCursor {
  public:
   explicit TextCursor(absl::string_view text)
-      : text_(text), pos_(text.data()), end_(text.data() + text.size()) {}
+      : text_(text),
+        pos_(text.data()),
+        end_(text.data() + text.size()),
+        counted_to_(text.data()),
+        counted_line_start_(text.data()) {}
 
   absl::string_view text() const { return text_; }
   const char* pos() const { return pos_; }
@@ -29,7 +49,12 @@ class TextCursor {
 
   /// Skips spaces, newlines, `// ...` and `/* ... */` comments (XLA prints
   /// `/*index=5*/` inside long operand lists).
-  void SkipSpace();
+  void SkipSpace() {
+    // Most calls have nothing to skip; only a control character, a space
+    // or a '/' can start something to skip.
+    if (pos_<end_&& * pos_> ' ' && *pos_ != '/') return;
+    SkipSpaceAndComments();
+  }
   /// True when only spaces and comments remain.
   bool AtEnd() {
     SkipSpace();
@@ -59,7 +84,9 @@ class TextCursor {
   /// when there is no number or it does not fit in int64.
   absl::StatusOr<int64_t> ParseInt(absl::string_view what);
 
-  /// 1-based line and column of `p` in the text.
+  /// 1-based line and column of `p` in the text. Positions asked for in
+  /// increasing order (as a parser reads) cost the newlines in between;
+  /// others a binary search over the line starts.
   std::pair<int64_t, int64_t> LineColumn(const char* p) const;
   /// InvalidArgument "line:column: message" at `p`.
   absl::Status ErrorAt(const char* p, absl::string_view message) const;
@@ -67,16 +94,23 @@ class TextCursor {
   absl::Status Error(absl::string_view message);
 
   static bool IsNameChar(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+    return text_cursor_internal::kNameChars
+        .is_name_char[static_cast<unsigned char>(c)];
   }
 
  private:
+  void SkipSpaceAndComments();
+
   absl::string_view text_;
   const char* pos_;
   const char* end_;
-  // Offsets of line starts, built on the first LineColumn call and shared
-  // by copies of the cursor.
+  // LineColumn's forward memo: the newlines before `counted_to_` are
+  // counted, and the last line before it starts at `counted_line_start_`.
+  mutable const char* counted_to_;
+  mutable const char* counted_line_start_;
+  mutable int64_t counted_lines_ = 1;
+  // Offsets of line starts, built on the first backward LineColumn call and
+  // shared by copies of the cursor.
   mutable std::shared_ptr<std::vector<size_t>> line_starts_;
 };
 

@@ -125,15 +125,14 @@ absl::Status CheckNoUnboundedDimensionReached(const HloModule& module) {
                               inst->shape().ToString(false),
                               ", and the entry's result depends on it"));
     }
-    std::vector<const HloInstruction*> next(inst->operands().begin(),
-                                            inst->operands().end());
-    for (const CalledComputation& called : inst->called_computations()) {
-      if (called.computation != nullptr) {
-        next.push_back(called.computation->root());
+    auto visit = [&](const HloInstruction* next) {
+      if (next != nullptr && seen.insert(next).second) {
+        worklist.push_back(next);
       }
-    }
-    for (const HloInstruction* n : next) {
-      if (n != nullptr && seen.insert(n).second) worklist.push_back(n);
+    };
+    for (const HloInstruction* operand : inst->operands()) visit(operand);
+    for (const CalledComputation& called : inst->called_computations()) {
+      if (called.computation != nullptr) visit(called.computation->root());
     }
   }
   return absl::OkStatus();

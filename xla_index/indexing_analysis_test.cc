@@ -329,6 +329,55 @@ d0 in [0, 7]
 d1 in [0, 3])"))));
 }
 
+// A tuple root is composed for all its outputs in one walk; per
+// parameter, the maps are (as a set) the union of what the walk for each
+// output alone gives. Outputs 0 and 1 share the producer `e` (reached by
+// both with the identity), output 2 reads p0 transposed through a
+// tuple-shaped value and p1 only there.
+TEST_F(AnalyzeIndexingTest, TupleRootOutputsInOneWalkMatchOneByOne) {
+  const HloInstruction* root = Parse(R"(
+f {
+  p0 = f32[4, 8] parameter(0)
+  p1 = f32[8] parameter(1)
+  p2 = f32[2] parameter(2)
+  e = f32[4, 8] exponential(p0)
+  n = f32[4, 8] negate(e)
+  b = f32[4, 8] broadcast(p1), dimensions={1}
+  s = f32[4, 8] add(e, b)
+  t = f32[8, 4] transpose(p0), dimensions={1, 0}
+  pair = (f32[8, 4], f32[8]) tuple(t, p1)
+  g = f32[8, 4] get-tuple-element(pair), index=0
+  ROOT r = (f32[4, 8], f32[4, 8], f32[8, 4]) tuple(n, s, g)
+}
+)");
+  ASSERT_NE(root, nullptr);
+  const HloComputation& computation = *root->parent();
+  absl::StatusOr<AnalyzedIndexing> analyzed = AnalyzeIndexing(
+      *root, IndexingDirection::kOutputToInput, AnalyzeOptions{}, &context_);
+  ASSERT_TRUE(analyzed.ok()) << analyzed.status();
+  std::vector<std::vector<std::string>> all = Print(analyzed->indexing);
+  ASSERT_EQ(all.size(), 3);
+  std::vector<std::set<std::string>> one_by_one(3);
+  for (int64_t out = 0; out < 3; ++out) {
+    std::vector<std::vector<std::string>> one =
+        Print(ComputeComputationOutputToInputIndexing(computation, root, out,
+                                                      &context_));
+    ASSERT_EQ(one.size(), 3);
+    for (int64_t k = 0; k < 3; ++k) {
+      one_by_one[k].insert(one[k].begin(), one[k].end());
+    }
+  }
+  for (int64_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(std::set<std::string>(all[k].begin(), all[k].end()),
+              one_by_one[k])
+        << "parameter " << k;
+    EXPECT_EQ(all[k].size(), one_by_one[k].size()) << "parameter " << k;
+  }
+  EXPECT_EQ(one_by_one[0].size(), 2);  // identity and transposed
+  EXPECT_EQ(one_by_one[1].size(), 1);
+  EXPECT_TRUE(one_by_one[2].empty());
+}
+
 // ---- Composition through computations (fusion_indexing.h). ----
 
 using FusionIndexingTest = OpIndexingTest;

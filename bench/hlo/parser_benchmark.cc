@@ -8,6 +8,9 @@
 // in the same run; peak heap is counted by allocation_counter.h and
 // reported as a multiple of the text's size.
 
+#include <time.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -189,15 +192,42 @@ BENCHMARK(BM_BaselineCountLinesDumpStyle)
     ->Arg(20000)
     ->Unit(benchmark::kMillisecond);
 
+// CPU seconds of this thread.
+double ThreadCpuSeconds() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// The fastest of a few newline counts over `text`, in CPU seconds: the
+// baseline each parse is compared with, measured in the same run.
+double NewlineCountSeconds(const std::string& text) {
+  double best = 1e30;
+  for (int round = 0; round < 5; ++round) {
+    double start = ThreadCpuSeconds();
+    int64_t lines = 0;
+    for (char c : text) lines += c == '\n';
+    benchmark::DoNotOptimize(lines);
+    best = std::min(best, ThreadCpuSeconds() - start);
+  }
+  return best;
+}
+
+// Counters: parse_MB_per_s (CPU), x_newline_count (parse CPU time over the
+// newline count's on the same text), peak_heap_over_text.
 void BM_ParseAndVerifyDumpStyle(benchmark::State& state) {
   std::string text = MakeDumpStyleModule(state.range(0));
+  const double newline_seconds = NewlineCountSeconds(text);
   int64_t instructions = 0;
   int64_t peak = 0;
+  double parse_seconds = 0;
   for (auto _ : state) {
     ResetPeakHeapBytes();
     const int64_t before = CurrentHeapBytes();
+    const double start = ThreadCpuSeconds();
     absl::StatusOr<std::unique_ptr<HloModule>> module =
         ParseAndVerifyHloModule(text);
+    parse_seconds += ThreadCpuSeconds() - start;
     if (!module.ok()) {
       state.SkipWithError(std::string(module.status().message()).c_str());
       return;
@@ -206,16 +236,21 @@ void BM_ParseAndVerifyDumpStyle(benchmark::State& state) {
     instructions = CountInstructions(**module);
     benchmark::DoNotOptimize(module);
   }
+  const double per_parse = parse_seconds / state.iterations();
   state.counters["instructions"] = instructions;
   state.counters["MB"] = text.size() / 1e6;
+  state.counters["parse_MB_per_s"] = text.size() / 1e6 / per_parse;
+  state.counters["x_newline_count"] = per_parse / newline_seconds;
   state.counters["peak_heap_over_text"] =
       static_cast<double>(peak) / static_cast<double>(text.size());
   state.SetBytesProcessed(state.iterations() * text.size());
 }
+// 400,000 instructions is a 112 MB module.
 BENCHMARK(BM_ParseAndVerifyDumpStyle)
     ->Arg(2000)
     ->Arg(20000)
     ->Arg(200000)
+    ->Arg(400000)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
