@@ -194,6 +194,51 @@ ROOT cp = f32[4] collective-permute(p0), source_target_pairs={{0,1},{0,2}})",
   }
 }
 
+TEST_F(CollectivesIndexingTest, ACollectiveOfACollectiveIsUndefined) {
+  const HloInstruction* root = Parse(R"(
+add { a = f32[] parameter(0)  b = f32[] parameter(1)
+      ROOT s = f32[] add(a, b) }
+ENTRY e {
+  p0 = f32[4,8] parameter(0)
+  ag = f32[4,16] all-gather(p0), replica_groups={{0,1}}, dimensions={1}
+  ROOT ar = f32[4,16] all-reduce(ag), replica_groups={{0,1}}, to_apply=add
+})");
+  ASSERT_NE(root, nullptr);
+  HloInstructionIndexing indexing =
+      AnalyzeIndexing(*root, IndexingDirection::kOutputToInput, &context_)
+          .indexing;
+  ASSERT_EQ(indexing.indexing_maps[0].size(), 1);
+  EXPECT_THAT(indexing.indexing_maps[0][0].undefined_reason(),
+              HasSubstr("a collective reads the result of a collective"));
+}
+
+TEST(ReplicaGroupsTest, ParsesEveryForm) {
+  using Groups = std::vector<std::vector<int64_t>>;
+  const std::pair<const char*, Groups> cases[] = {
+      {"{}", {}},
+      {"{{0,2},{1,3}}", {{0, 2}, {1, 3}}},
+      {"[2,2]<=[4]", {{0, 1}, {2, 3}}},
+      {"[2,2]<=[2,2]T(1,0)", {{0, 2}, {1, 3}}},
+      {"[1,6]<=[2,3]T(1,0)", {{0, 3, 1, 4, 2, 5}}},
+  };
+  for (const auto& [text, groups] : cases) {
+    absl::StatusOr<ReplicaGroups> parsed = ParseReplicaGroups(text);
+    ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.status();
+    EXPECT_EQ(parsed->groups, groups) << text;
+  }
+  for (const char* bad :
+       {"{{0,1},{1,2}}", "{{0},{1,2}}", "{{}}", "{{0,-1}}", "[2,2]<=[3]",
+        "[2,2]<=[2,2]T(0,0)", "[4]<=[4]", "mesh[x=2,y=4]{x}", "{{0,1}",
+        "[1048577,2]<=[2097154]"}) {
+    EXPECT_FALSE(ParseReplicaGroups(bad).ok()) << bad;
+  }
+  EXPECT_FALSE(ParseSourceTargetPairs("{{0,1},{2,1}}").ok());
+  EXPECT_FALSE(ParseSourceTargetPairs("{{0,1,2}}").ok());
+  auto pairs = ParseSourceTargetPairs("{{0,1},{1,0}}");
+  ASSERT_TRUE(pairs.ok());
+  EXPECT_EQ(pairs->size(), 2);
+}
+
 // ---- Brute force against a simulation of the collective. ----
 
 using Index = std::vector<int64_t>;
