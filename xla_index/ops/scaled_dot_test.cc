@@ -13,6 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "hlo/evaluator.h"
+#include "hlo/literal.h"
 #include "xla_index/ops/op_test_util.h"
 
 namespace xla_index {
@@ -227,6 +229,76 @@ ROOT d = f32[4,4] scaled-dot(lhs, rhs, ls, rs),
           << hlo << "\noperand " << k;
     }
   }
+}
+
+// The reference evaluator computes scaled-dot: (1*3 + 2*4) * 2 * 10.
+TEST_F(ScaledDotIndexingTest, EvaluatorComputesTheScaledDot) {
+  const HloInstruction* root = Parse(R"(
+lhs = f32[1,2] parameter(0)
+rhs = f32[2,1] parameter(1)
+ls = f32[1,1] parameter(2)
+rs = f32[1,1] parameter(3)
+ROOT d = f32[1,1] scaled-dot(lhs, rhs, ls, rs),
+  lhs_contracting_dims={1}, rhs_contracting_dims={0}
+)");
+  ASSERT_NE(root, nullptr);
+  std::vector<Literal> operands;
+  const std::vector<std::vector<double>> values = {{1, 2}, {3, 4}, {2}, {10}};
+  for (int64_t k = 0; k < 4; ++k) {
+    operands.emplace_back(root->operand(k)->shape());
+    for (size_t i = 0; i < values[k].size(); ++i) {
+      operands.back().SetDouble(i, values[k][i]);
+    }
+  }
+  absl::StatusOr<Literal> result = EvaluateInstruction(*root, operands);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->GetDouble(0), 220);
+}
+
+// Oracle: the elements the evaluator's trace records each output element
+// reading are those the output-to-input maps name.
+TEST_F(ScaledDotIndexingTest, OutputToInputMatchesTheEvaluatorTrace) {
+  const HloInstruction* root = Parse(R"(
+lhs = f32[2,4,6] parameter(0)
+rhs = f32[2,5,6] parameter(1)
+ls = f32[2,2,3] parameter(2)
+rs = f32[1,5,2] parameter(3)
+ROOT d = f32[2,4,5] scaled-dot(lhs, rhs, ls, rs),
+  lhs_batch_dims={0}, rhs_batch_dims={0},
+  lhs_contracting_dims={2}, rhs_contracting_dims={2})");
+  ASSERT_NE(root, nullptr);
+  std::vector<Literal> operands;
+  for (int64_t k = 0; k < 4; ++k) {
+    operands.emplace_back(root->operand(k)->shape());
+    for (int64_t i = 0; i < operands.back().element_count(); ++i) {
+      operands.back().SetDouble(i, 1);
+    }
+  }
+  absl::StatusOr<TracedValue> traced = TraceInstruction(*root, operands);
+  ASSERT_TRUE(traced.ok()) << traced.status();
+  HloInstructionIndexing o2i = ComputeOutputToInputIndexing(root, 0, &context_);
+  // (output linear index, ElementId) from the maps.
+  std::set<std::pair<int64_t, ElementId>> from_maps, from_trace;
+  const std::vector<Index> outputs = AllIndices(root->shape().dimensions());
+  for (int64_t k = 0; k < 4; ++k) {
+    const Shape& shape = root->operand(k)->shape();
+    for (const auto& [out, in] : Relation(o2i.indexing_maps[k])) {
+      int64_t o = 0, i = 0;
+      for (size_t d = 0; d < out.size(); ++d) {
+        o = o * root->shape().dimensions(d) + out[d];
+      }
+      for (size_t d = 0; d < in.size(); ++d)
+        i = i * shape.dimensions(d) + in[d];
+      from_maps.insert({o, ElementId{k, 0, i}});
+    }
+  }
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    for (const ElementId& id : traced->reads[0][o]) {
+      from_trace.insert({static_cast<int64_t>(o), id});
+    }
+  }
+  EXPECT_EQ(from_maps, from_trace);
+  EXPECT_FALSE(from_trace.empty());
 }
 
 }  // namespace
