@@ -18,6 +18,7 @@
 #include "layout/shape_layout.h"
 #include "layout/tiled_layout.h"
 #include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/box_points.h"
 #include "xla_index/core/indexing_map_text.h"
 
 namespace xla_index {
@@ -76,17 +77,10 @@ std::set<Pair> Relation(const IndexingMap& map) {
 }
 
 std::vector<std::vector<int64_t>> AllIndices(absl::Span<const int64_t> dims) {
-  std::vector<std::vector<int64_t>> all = {std::vector<int64_t>(dims.size())};
-  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
-    std::vector<std::vector<int64_t>> next;
-    for (const auto& index : all) {
-      for (int64_t v = 0; v < dims[d]; ++v) {
-        next.push_back(index);
-        next.back()[d] = v;
-      }
-    }
-    all = std::move(next);
-  }
+  std::vector<std::vector<int64_t>> all;
+  ForEachBoxPoint(
+      ShapeBox(dims), int64_t{1} << 20,
+      [&](const std::vector<int64_t>& point) { all.push_back(point); });
   return all;
 }
 

@@ -230,50 +230,74 @@ HloInstructionIndexing OnlySet(int64_t count, int64_t k,
 
 }  // namespace
 
-// ---- all-gather ----
+// ---- all-gather, reduce-scatter ----
+
+namespace {
+
+// all-gather (`grow`: output = n operand pieces) and reduce-scatter (operand
+// = n output chunks) for operand / output k, in either direction. From the
+// big side, piece d_d floordiv p of the index is that replica's, at
+// d_d mod p; from the small side, the element is at d_d + rt * p on every
+// replica of the group (s0), rt the running replica's position.
+HloInstructionIndexing SplitDimensionIndexing(const HloInstruction* instruction,
+                                              int64_t k, bool grow,
+                                              bool output_to_input,
+                                              mlir::MLIRContext* context) {
+  absl::StatusOr<int64_t> group_size = NamedGroupSize(instruction);
+  std::optional<SplitDimension> split =
+      group_size.ok() ? GetSplitDimension(instruction, grow, *group_size)
+                      : std::nullopt;
+  const int64_t count =
+      output_to_input ? instruction->operand_count() : OutputCount(instruction);
+  if (!split.has_value()) return Refuse(instruction, count, group_size);
+  const Shape& operand = instruction->operand(k)->shape();
+  const Shape& output = OutputShapeOf(instruction, k);
+  const Shape& domain = output_to_input ? output : operand;
+  const int64_t piece = (grow ? operand : output).dimensions(split->dim);
+  CollectiveEntry entry{
+      domain.dimensions(), {}, {}, IdentityExprs(domain.rank(), context), {}};
+  AffineExpr d = getAffineDimExpr(split->dim, context);
+  if (output_to_input == grow) {
+    entry.element[split->dim] = d % piece;
+    entry.replica = d.floorDiv(piece);
+  } else {
+    entry.range_sizes = {split->n};
+    entry.runtime_vars = {
+        GroupPositionVar(instruction, split->n, domain.rank(), context)};
+    entry.element[split->dim] = d + getAffineSymbolExpr(1, context) * piece;
+    entry.replica = getAffineSymbolExpr(0, context);
+  }
+  return OnlySet(count, k, entry, context);
+}
+
+}  // namespace
 
 HloInstructionIndexing ComputeOutputToInputAllGatherIndexing(
     const HloInstruction* instruction, int64_t output_id,
     mlir::MLIRContext* context) {
-  absl::StatusOr<int64_t> group_size = NamedGroupSize(instruction);
-  std::optional<SplitDimension> split =
-      group_size.ok() ? GetSplitDimension(instruction, true, *group_size)
-                      : std::nullopt;
-  const int64_t count = instruction->operand_count();
-  if (!split.has_value()) return Refuse(instruction, count, group_size);
-  const Shape& out = OutputShapeOf(instruction, output_id);
-  const int64_t piece =
-      instruction->operand(output_id)->shape().dimensions(split->dim);
-  CollectiveEntry entry{
-      out.dimensions(), {}, {}, IdentityExprs(out.rank(), context), {}};
-  AffineExpr d = getAffineDimExpr(split->dim, context);
-  entry.element[split->dim] = d % piece;
-  entry.replica = d.floorDiv(piece);
-  return OnlySet(count, output_id, entry, context);
+  return SplitDimensionIndexing(instruction, output_id, /*grow=*/true,
+                                /*output_to_input=*/true, context);
 }
 
 HloInstructionIndexing ComputeInputToOutputAllGatherIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context) {
-  absl::StatusOr<int64_t> group_size = NamedGroupSize(instruction);
-  std::optional<SplitDimension> split =
-      group_size.ok() ? GetSplitDimension(instruction, true, *group_size)
-                      : std::nullopt;
-  const int64_t count = OutputCount(instruction);
-  if (!split.has_value()) return Refuse(instruction, count, group_size);
-  const Shape& in = instruction->operand(input_id)->shape();
-  const int64_t piece = in.dimensions(split->dim);
-  // s0: every replica of the group receives it; s1: the running replica's
-  // position, which places its piece.
-  CollectiveEntry entry{
-      in.dimensions(),
-      {split->n},
-      {GroupPositionVar(instruction, split->n, in.rank(), context)},
-      IdentityExprs(in.rank(), context),
-      getAffineSymbolExpr(0, context)};
-  entry.element[split->dim] = getAffineDimExpr(split->dim, context) +
-                              getAffineSymbolExpr(1, context) * piece;
-  return OnlySet(count, input_id, entry, context);
+  return SplitDimensionIndexing(instruction, input_id, /*grow=*/true,
+                                /*output_to_input=*/false, context);
+}
+
+HloInstructionIndexing ComputeOutputToInputReduceScatterIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context) {
+  return SplitDimensionIndexing(instruction, output_id, /*grow=*/false,
+                                /*output_to_input=*/true, context);
+}
+
+HloInstructionIndexing ComputeInputToOutputReduceScatterIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context) {
+  return SplitDimensionIndexing(instruction, input_id, /*grow=*/false,
+                                /*output_to_input=*/false, context);
 }
 
 // ---- all-reduce ----
@@ -460,54 +484,6 @@ HloInstructionIndexing ComputeInputToOutputCollectivePermuteIndexing(
     const HloInstruction* instruction, int64_t /*input_id*/,
     mlir::MLIRContext* context) {
   return CollectivePermuteIndexing(instruction, /*to_source=*/false, context);
-}
-
-// ---- reduce-scatter ----
-
-HloInstructionIndexing ComputeOutputToInputReduceScatterIndexing(
-    const HloInstruction* instruction, int64_t output_id,
-    mlir::MLIRContext* context) {
-  absl::StatusOr<int64_t> group_size = NamedGroupSize(instruction);
-  std::optional<SplitDimension> split =
-      group_size.ok() ? GetSplitDimension(instruction, false, *group_size)
-                      : std::nullopt;
-  const int64_t count = instruction->operand_count();
-  if (!split.has_value()) return Refuse(instruction, count, group_size);
-  const Shape& out = OutputShapeOf(instruction, output_id);
-  const int64_t chunk = out.dimensions(split->dim);
-  // s0: every replica of the group contributes; s1: the running replica's
-  // position picks its chunk.
-  CollectiveEntry entry{
-      out.dimensions(),
-      {split->n},
-      {GroupPositionVar(instruction, split->n, out.rank(), context)},
-      IdentityExprs(out.rank(), context),
-      getAffineSymbolExpr(0, context)};
-  entry.element[split->dim] = getAffineDimExpr(split->dim, context) +
-                              getAffineSymbolExpr(1, context) * chunk;
-  return OnlySet(count, output_id, entry, context);
-}
-
-HloInstructionIndexing ComputeInputToOutputReduceScatterIndexing(
-    const HloInstruction* instruction, int64_t input_id,
-    mlir::MLIRContext* context) {
-  absl::StatusOr<int64_t> group_size = NamedGroupSize(instruction);
-  std::optional<SplitDimension> split =
-      group_size.ok() ? GetSplitDimension(instruction, false, *group_size)
-                      : std::nullopt;
-  const int64_t count = OutputCount(instruction);
-  if (!split.has_value()) return Refuse(instruction, count, group_size);
-  const Shape& in = instruction->operand(input_id)->shape();
-  const int64_t chunk =
-      OutputShapeOf(instruction, input_id).dimensions(split->dim);
-  AffineExpr d = getAffineDimExpr(split->dim, context);
-  CollectiveEntry entry{in.dimensions(),
-                        {},
-                        {},
-                        IdentityExprs(in.rank(), context),
-                        d.floorDiv(chunk)};
-  entry.element[split->dim] = d % chunk;
-  return OnlySet(count, input_id, entry, context);
 }
 
 }  // namespace xla_index

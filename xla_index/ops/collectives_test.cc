@@ -16,6 +16,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "hlo/replica_groups.h"
+#include "xla_index/core/box_points.h"
 #include "xla_index/ops/op_test_util.h"
 
 namespace xla_index {
@@ -246,18 +247,9 @@ using Index = std::vector<int64_t>;
 using Located = std::pair<int64_t, Index>;
 
 std::vector<Index> AllIndices(absl::Span<const int64_t> dims) {
-  std::vector<Index> all = {Index(dims.size(), 0)};
-  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
-    std::vector<Index> next;
-    for (const Index& index : all) {
-      for (int64_t v = 0; v < dims[d]; ++v) {
-        Index copy = index;
-        copy[d] = v;
-        next.push_back(copy);
-      }
-    }
-    all = std::move(next);
-  }
+  std::vector<Index> all;
+  ForEachBoxPoint(ShapeBox(dims), int64_t{1} << 20,
+                  [&](const Index& point) { all.push_back(point); });
   return all;
 }
 
@@ -318,29 +310,18 @@ Trace Simulate(absl::string_view op,
 std::set<Located> MapImage(const IndexingMapSet& set, int64_t k,
                            const Index& dims, int64_t runtime) {
   IndexingMap joint = JoinReplicaMap(set[k], set.replica_map(k));
+  std::vector<Interval> box = joint.GetSymbolBounds();
+  for (size_t s = 0; s < box.size(); ++s) {
+    if (joint.IsRuntimeSymbol(s)) box[s] = box[s].Intersect({runtime, runtime});
+  }
   std::set<Located> image;
-  std::vector<Interval> bounds = joint.GetSymbolBounds();
-  Index symbols(bounds.size());
-  for (size_t s = 0; s < bounds.size(); ++s) {
-    symbols[s] = joint.IsRuntimeSymbol(s) ? runtime : bounds[s].lower;
-  }
-  while (true) {
-    if (joint.ConstraintsSatisfied(dims, symbols)) {
-      std::optional<std::vector<int64_t>> results =
-          joint.Evaluate(dims, symbols);
-      if (results.has_value()) {
-        Index element(results->begin(), results->end() - 1);
-        image.insert({results->back(), element});
-      }
-    }
-    int64_t s = static_cast<int64_t>(symbols.size()) - 1;
-    for (; s >= 0; --s) {
-      if (joint.IsRuntimeSymbol(s)) continue;
-      if (++symbols[s] <= bounds[s].upper) break;
-      symbols[s] = bounds[s].lower;
-    }
-    if (s < 0) break;
-  }
+  ForEachBoxPoint(box, int64_t{1} << 20, [&](const Index& symbols) {
+    if (!joint.ConstraintsSatisfied(dims, symbols)) return;
+    std::optional<std::vector<int64_t>> results = joint.Evaluate(dims, symbols);
+    if (!results.has_value()) return;
+    image.insert(
+        {results->back(), Index(results->begin(), results->end() - 1)});
+  });
   return image;
 }
 

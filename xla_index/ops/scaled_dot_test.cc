@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "hlo/evaluator.h"
 #include "hlo/literal.h"
+#include "xla_index/core/box_points.h"
 #include "xla_index/ops/op_test_util.h"
 
 namespace xla_index {
@@ -104,18 +105,9 @@ using Index = std::vector<int64_t>;
 using Pair = std::pair<Index, Index>;  // (from, to)
 
 std::vector<Index> AllIndices(absl::Span<const int64_t> dims) {
-  std::vector<Index> all = {Index(dims.size(), 0)};
-  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
-    std::vector<Index> next;
-    for (const Index& index : all) {
-      for (int64_t v = 0; v < dims[d]; ++v) {
-        Index copy = index;
-        copy[d] = v;
-        next.push_back(copy);
-      }
-    }
-    all = std::move(next);
-  }
+  std::vector<Index> all;
+  ForEachBoxPoint(ShapeBox(dims), int64_t{1} << 20,
+                  [&](const Index& point) { all.push_back(point); });
   return all;
 }
 
