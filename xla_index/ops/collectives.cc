@@ -168,9 +168,10 @@ std::string UnknownGroupSizeReason(const HloInstruction* instruction) {
                       "not state the replica count");
 }
 
-// The gather/scatter dimension and group size of all-gather (`grow`: the
-// output is n times the operand along it) or reduce-scatter (the operand
-// is n times the output), or nullopt when the attributes do not fit.
+// The dimension a collective splits or concatenates along, and its group
+// size n. GetSplitDimension: all-gather (`grow`: the output is n times the
+// operand along it) or reduce-scatter (the operand is n times the output),
+// or nullopt when the attributes do not fit.
 struct SplitDimension {
   int64_t dim;
   int64_t n;
@@ -357,8 +358,9 @@ HloInstructionIndexing ComputeInputToOutputAllReduceIndexing(
 
 namespace {
 
-// The array form's piece length along dimensions={d} (operand size / group
-// size) as a SplitDimension, or an error or nullopt (see Refuse).
+// The array form's dimension (dimensions={d}) and group size, an error
+// (the tuple form, an unknown group size) or nullopt (attributes that do
+// not fit: the pieces must be whole and non-empty).
 absl::StatusOr<std::optional<SplitDimension>> GetAllToAllSplit(
     const HloInstruction* instruction) {
   XI_ASSIGN_OR_RETURN(int64_t n, NamedGroupSize(instruction));
@@ -378,11 +380,11 @@ absl::StatusOr<std::optional<SplitDimension>> GetAllToAllSplit(
   }
   const Shape& shape = instruction->shape();
   const int64_t dim = instruction->dimensions()[0];
-  if (dim < 0 || dim >= shape.rank() || shape.dimensions(dim) % n != 0) {
+  if (dim < 0 || dim >= shape.rank() || shape.dimensions(dim) < n ||
+      shape.dimensions(dim) % n != 0) {
     return std::optional<SplitDimension>();
   }
-  return std::optional<SplitDimension>(
-      SplitDimension{dim, shape.dimensions(dim) / n});
+  return std::optional<SplitDimension>(SplitDimension{dim, n});
 }
 
 // Both directions: index d_d mod c + rt * c, replica d_d floordiv c.
@@ -399,8 +401,8 @@ HloInstructionIndexing AllToAllIndexing(const HloInstruction* instruction,
         count, AttributesDoNotFitReason(instruction));
   }
   const Shape& shape = instruction->shape();
-  const int64_t dim = (*split)->dim, piece = (*split)->n;
-  const int64_t n = shape.dimensions(dim) / piece;
+  const int64_t dim = (*split)->dim, n = (*split)->n;
+  const int64_t piece = shape.dimensions(dim) / n;
   AffineExpr d = getAffineDimExpr(dim, context);
   CollectiveEntry entry{
       shape.dimensions(),
