@@ -81,10 +81,16 @@ absl::Status TooManyMaps(const HloInstruction* instruction,
 }
 
 // Entry i of `first` followed by entry j of `second`, replica-id maps
-// carried (ComposeWithReplicaMaps).
+// carried (ComposeWithReplicaMaps; without them, the plain composition,
+// which the walks do for almost every pair).
 std::pair<IndexingMap, std::optional<IndexingMap>> Compose(
     const IndexingMapSet& first, int64_t i, const IndexingMapSet& second,
     int64_t j) {
+  if (!first.has_replica_maps() && !second.has_replica_maps()) {
+    IndexingMap composed = ComposeIndexingMaps(first[i], second[j]);
+    SimplifyAndRemoveUnusedSymbols(composed);
+    return {std::move(composed), std::nullopt};
+  }
   return ComposeWithReplicaMaps(first[i], first.replica_map(i), second[j],
                                 second.replica_map(j));
 }

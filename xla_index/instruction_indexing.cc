@@ -17,18 +17,23 @@
 
 namespace xla_index {
 
+const std::optional<IndexingMap> IndexingMapSet::kNoReplicaMap;
+
 bool IndexingMapSet::Insert(IndexingMap map,
                             std::optional<IndexingMap> replica_map) {
-  size_t hash = absl::HashOf(map, replica_map.has_value());
+  size_t hash = absl::HashOf(map);
   if (replica_map.has_value()) hash = absl::HashOf(hash, *replica_map);
   for (size_t i = 0; i < maps_.size(); ++i) {
     if (hashes_[i] == hash && maps_[i] == map &&
-        replica_maps_[i] == replica_map) {
+        this->replica_map(i) == replica_map) {
       return false;
     }
   }
+  if (replica_map.has_value() || !replica_maps_.empty()) {
+    replica_maps_.resize(maps_.size());  // nullopt for the earlier entries
+    replica_maps_.push_back(std::move(replica_map));
+  }
   maps_.push_back(std::move(map));
-  replica_maps_.push_back(std::move(replica_map));
   hashes_.push_back(hash);
   return true;
 }

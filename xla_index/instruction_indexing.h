@@ -52,7 +52,7 @@ class IndexingMapSet {
               std::optional<IndexingMap> replica_map = std::nullopt);
   void InsertAll(const IndexingMapSet& other) {
     for (int64_t i = 0; i < other.size(); ++i) {
-      Insert(other.maps_[i], other.replica_maps_[i]);
+      Insert(other.maps_[i], other.replica_map(i));
     }
   }
 
@@ -61,8 +61,10 @@ class IndexingMapSet {
   const IndexingMap& operator[](int64_t i) const { return maps_[i]; }
   /// The replica-id map of entry i, or nullopt.
   const std::optional<IndexingMap>& replica_map(int64_t i) const {
-    return replica_maps_[i];
+    return replica_maps_.empty() ? kNoReplicaMap : replica_maps_[i];
   }
+  /// True if some entry has a replica-id map.
+  bool has_replica_maps() const { return !replica_maps_.empty(); }
   std::vector<IndexingMap>::const_iterator begin() const {
     return maps_.begin();
   }
@@ -70,7 +72,11 @@ class IndexingMapSet {
   const std::vector<IndexingMap>& maps() const { return maps_; }
 
  private:
+  static const std::optional<IndexingMap> kNoReplicaMap;
+
   std::vector<IndexingMap> maps_;
+  // One per entry once any entry has a replica-id map, else empty (most
+  // sets never have one, and the walks build many small sets).
   std::vector<std::optional<IndexingMap>> replica_maps_;
   std::vector<size_t> hashes_;
 };
