@@ -952,6 +952,19 @@ absl::Status OpEvaluator::ReduceWindow() {
   return absl::OkStatus();
 }
 
+// The linear index in `scale` of the scale of operand element `index`: a
+// scale dim of size s covers blocks of operand size / s elements (shape
+// inference has checked that s divides the operand's size).
+int64_t ScaleLinearIndex(const Shape& operand, const Shape& scale,
+                         const Index& index) {
+  Index block_index(index.size());
+  for (size_t d = 0; d < index.size(); ++d) {
+    block_index[d] = index[d] / (operand.dimensions(d) / scale.dimensions(d));
+  }
+  return LinearIndex(scale.dimensions(), block_index);
+}
+
+// dot, and scaled-dot (operands lhs, rhs, lhs_scale, rhs_scale).
 absl::Status OpEvaluator::Dot() {
   const Shape& lhs = OperandShape(0);
   const Shape& rhs = OperandShape(1);
@@ -978,6 +991,7 @@ absl::Status OpEvaluator::Dot() {
     contract_count *= lhs.dimensions(d);
   }
   bool use_float = IsFloatingPoint(Out().shape().element_type());
+  const bool scaled = inst_.opcode() == HloOpcode::kScaledDot;
   size_t nb = dn.lhs_batch_dimensions.size();
   for (int64_t i = 0; i < Out().element_count(); ++i) {
     At(0, i);
@@ -1001,7 +1015,16 @@ absl::Status OpEvaluator::Dot() {
       }
       int64_t a = LinearIndex(lhs.dimensions(), li);
       int64_t b = LinearIndex(rhs.dimensions(), ri);
-      if (use_float) {
+      if (scaled) {
+        // scaled-dot: each operand element times the scale of its block.
+        int64_t sa = ScaleLinearIndex(lhs, OperandShape(2), li);
+        int64_t sb = ScaleLinearIndex(rhs, OperandShape(3), ri);
+        if (use_float) {
+          sum += D(0, a) * D(2, sa) * D(1, b) * D(3, sb);
+        } else {
+          isum += I(0, a) * I(2, sa) * I(1, b) * I(3, sb);
+        }
+      } else if (use_float) {
         sum += D(0, a) * D(1, b);
       } else {
         isum += I(0, a) * I(1, b);
@@ -1418,6 +1441,7 @@ absl::Status OpEvaluator::ArrayOp() {
     case HloOpcode::kReduceWindow:
       return ReduceWindow();
     case HloOpcode::kDot:
+    case HloOpcode::kScaledDot:
       return Dot();
     case HloOpcode::kConvolution:
       return Convolution();

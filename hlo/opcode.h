@@ -87,7 +87,14 @@ enum class HloOpcode {
   kMap,
   kReduce,
   kReduceWindow,
+  kScaledDot,
   kSort,
+  // Collectives (across replicas).
+  kAllGather,
+  kAllReduce,
+  kAllToAll,
+  kCollectivePermute,
+  kReduceScatter,
   // Structure.
   kCall,
   kFusion,

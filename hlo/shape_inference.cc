@@ -380,8 +380,8 @@ absl::StatusOr<Shape> InferReduceWindow(const HloInstruction& inst) {
   return Shape::MakeTuple(outs);
 }
 
-absl::StatusOr<Shape> InferDot(const HloInstruction& inst) {
-  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 2));
+// The dot of operands 0 and 1 (dot itself, and scaled-dot's operands).
+absl::StatusOr<Shape> InferDotOfFirstTwo(const HloInstruction& inst) {
   XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
   const Shape& lhs = inst.operand(0)->shape();
   const Shape& rhs = inst.operand(1)->shape();
@@ -423,6 +423,39 @@ absl::StatusOr<Shape> InferDot(const HloInstruction& inst) {
     if (!Contains(rhs_used, i)) dims.push_back(rhs.dimensions(i));
   }
   return Shape(WrittenTypeOr(inst, lhs.element_type()), dims);
+}
+
+absl::StatusOr<Shape> InferDot(const HloInstruction& inst) {
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 2));
+  return InferDotOfFirstTwo(inst);
+}
+
+// scaled-dot(lhs, rhs, lhs_scale, rhs_scale): a dot of lhs and rhs, each
+// scaled per block; a scale has its operand's rank and each of its sizes
+// divides the operand's (the block size is the quotient).
+absl::StatusOr<Shape> InferScaledDot(const HloInstruction& inst) {
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 4));
+  XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
+  for (int64_t k = 0; k < 2; ++k) {
+    const Shape& operand = inst.operand(k)->shape();
+    const Shape& scale = inst.operand(k + 2)->shape();
+    const char* name = k == 0 ? "lhs" : "rhs";
+    if (scale.rank() != operand.rank()) {
+      return Invalid(absl::StrCat("the ", name, " scale has rank ",
+                                  scale.rank(), ", the ", name, " rank ",
+                                  operand.rank()));
+    }
+    for (int64_t d = 0; d < operand.rank(); ++d) {
+      if (scale.dimensions(d) < 1 ||
+          operand.dimensions(d) % scale.dimensions(d) != 0) {
+        return Invalid(absl::StrCat("the ", name, " scale's dimension ", d,
+                                    " (size ", scale.dimensions(d),
+                                    ") does not divide the ", name, "'s (size ",
+                                    operand.dimensions(d), ")"));
+      }
+    }
+  }
+  return InferDotOfFirstTwo(inst);
 }
 
 absl::StatusOr<Shape> InferGather(const HloInstruction& inst) {
@@ -1092,6 +1125,8 @@ absl::StatusOr<Shape> InferShapeUnchecked(const HloInstruction& inst) {
       return InferReduceWindow(inst);
     case HloOpcode::kDot:
       return InferDot(inst);
+    case HloOpcode::kScaledDot:
+      return InferScaledDot(inst);
     case HloOpcode::kGather:
       return InferGather(inst);
     case HloOpcode::kScatter:

@@ -1,7 +1,9 @@
 #include "tools/analyze_command.h"
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -17,9 +19,23 @@
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/core/status_macros.h"
 #include "xla_index/indexing_analysis.h"
+#include "xla_index/physical_layout_indexing.h"
 
 namespace xla_index {
 namespace {
+
+// The MAP object of `map`; with a replica-id map, that map is added to it
+// under "replica_id": {..., "replica_id": MAP}.
+std::string MapWithReplicaToJson(const IndexingMap& map,
+                                 const std::optional<IndexingMap>& replica) {
+  std::string json = IndexingMapToJson(map);
+  if (replica.has_value() && !json.empty() && json.back() == '}') {
+    json.pop_back();
+    absl::StrAppend(&json, ", \"replica_id\": ", IndexingMapToJson(*replica),
+                    "}");
+  }
+  return json;
+}
 
 std::string ToJson(const HloInstruction& instruction,
                    IndexingDirection direction,
@@ -32,7 +48,8 @@ std::string ToJson(const HloInstruction& instruction,
     absl::StrAppend(&json, k ? ", " : "", "{\"operand\": ", k, ", \"maps\": [");
     const IndexingMapSet& maps = indexing.indexing_maps[k];
     for (int64_t i = 0; i < maps.size(); ++i) {
-      absl::StrAppend(&json, i ? ", " : "", IndexingMapToJson(maps[i]));
+      absl::StrAppend(&json, i ? ", " : "",
+                      MapWithReplicaToJson(maps[i], maps.replica_map(i)));
     }
     absl::StrAppend(&json, "]}");
   }
@@ -114,11 +131,24 @@ absl::Status RunAnalyzeCommand(const CommandLine& command_line,
                            "without --compose"
                          : "; analyze a smaller snippet"));
   }
-  const AnalyzedIndexing& analyzed = *result;
+  if (command_line.Has("physical-layout")) {
+    // Between the physical shapes of the output and of the operands (or
+    // the computation's parameters), as XLA's use_physical_layout.
+    absl::StatusOr<HloInstructionIndexing> physical =
+        AnalyzedIndexingWithPhysicalLayouts(*instruction, *result, direction,
+                                            &context);
+    if (!physical.ok()) {
+      return absl::Status(
+          physical.status().code(),
+          absl::StrCat(path, ": ", physical.status().message()));
+    }
+    result->indexing = *std::move(physical);
+  }
+  const HloInstructionIndexing& indexing = result->indexing;
   if (command_line.Has("json")) {
-    out << ToJson(*instruction, direction, analyzed.indexing) << "\n";
+    out << ToJson(*instruction, direction, indexing) << "\n";
   } else {
-    out << analyzed.indexing.ToString();  // ends with a newline
+    out << indexing.ToString();  // ends with a newline
   }
   return absl::OkStatus();
 }

@@ -30,7 +30,8 @@ namespace {
 constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
 
   analyze FILE.hlo [--direction=output-to-input|input-to-output]
-                   [--instruction=NAME] [--compose] [--json]
+                   [--instruction=NAME] [--compose] [--physical-layout]
+                   [--json]
       indexing maps of the entry computation's root (or NAME), per operand;
       FILE may be a module, a computation or a list of instructions
   simplify MAP|- [--json] [--timing]
@@ -93,11 +94,12 @@ struct Subcommand {
 const std::vector<Subcommand>& Subcommands() {
   static const auto* subcommands = new std::vector<Subcommand>{
       {"analyze",
-       {"json", "direction", "instruction", "compose", "max-input-bytes"},
+       {"json", "direction", "instruction", "compose", "physical-layout",
+        "max-input-bytes"},
        1,
        "xla-index analyze FILE.hlo "
        "[--direction=output-to-input|input-to-output] [--instruction=NAME] "
-       "[--compose] [--json]",
+       "[--compose] [--physical-layout] [--json]",
        RunAnalyzeCommand},
       {"simplify",
        {"json", "timing", "max-input-bytes"},

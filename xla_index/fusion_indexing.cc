@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -61,10 +62,11 @@ class CallDepthGuard {
 // value); past bound.max_maps the set collapses to UNDEFINED, so the walk
 // stays linear instead of exponential, or, when bound.fail, false is
 // returned and the caller stops the walk.
-bool InsertBounded(IndexingMapSet& set, IndexingMap map,
+bool InsertBounded(IndexingMapSet& set,
+                   std::pair<IndexingMap, std::optional<IndexingMap>> entry,
                    const CompositionBound& bound) {
   if (set.size() == 1 && set[0].IsUndefined()) return true;
-  set.Insert(std::move(map));
+  set.Insert(std::move(entry.first), std::move(entry.second));
   if (set.size() <= bound.max_maps) return true;
   if (bound.fail) return false;
   set = {IndexingMap::Undefined()};
@@ -78,10 +80,19 @@ absl::Status TooManyMaps(const HloInstruction* instruction,
                    bound.max_maps, " distinct maps"));
 }
 
-IndexingMap Compose(const IndexingMap& first, const IndexingMap& second) {
-  IndexingMap composed = ComposeIndexingMaps(first, second);
-  SimplifyAndRemoveUnusedSymbols(composed);
-  return composed;
+// Entry i of `first` followed by entry j of `second`, replica-id maps
+// carried (ComposeWithReplicaMaps; without them, the plain composition,
+// which the walks do for almost every pair).
+std::pair<IndexingMap, std::optional<IndexingMap>> Compose(
+    const IndexingMapSet& first, int64_t i, const IndexingMapSet& second,
+    int64_t j) {
+  if (!first.has_replica_maps() && !second.has_replica_maps()) {
+    IndexingMap composed = ComposeIndexingMaps(first[i], second[j]);
+    SimplifyAndRemoveUnusedSymbols(composed);
+    return {std::move(composed), std::nullopt};
+  }
+  return ComposeWithReplicaMaps(first[i], first.replica_map(i), second[j],
+                                second.replica_map(j));
 }
 
 // Composes the consumer maps of output `out` of `instruction` with its
@@ -101,9 +112,12 @@ const HloInstruction* ComposeIntoOperands(
   for (int64_t k = 0; k < operands; ++k) {
     if (rule.indexing_maps[k].empty()) continue;
     IndexingMapSet& operand_maps = maps[OperandValue(instruction, k)];
-    for (const IndexingMap& consumer : consumer_maps) {
-      for (const IndexingMap& producer : rule.indexing_maps[k]) {
-        if (!InsertBounded(operand_maps, Compose(consumer, producer), bound)) {
+    const IndexingMapSet& producer_maps = rule.indexing_maps[k];
+    for (int64_t c = 0; c < consumer_maps.size(); ++c) {
+      for (int64_t p = 0; p < producer_maps.size(); ++p) {
+        if (!InsertBounded(operand_maps,
+                           Compose(consumer_maps, c, producer_maps, p),
+                           bound)) {
           return instruction->operand(k);
         }
       }
@@ -238,9 +252,12 @@ bool ComposeIntoOutputs(const HloInstruction* instruction, int64_t k,
     TaggedMaps& out_maps = maps[Value{instruction, out}];
     for (const auto& [source, source_maps] : operand_maps) {
       IndexingMapSet& set = out_maps[source];
-      for (const IndexingMap& first : source_maps) {
-        for (const IndexingMap& second : rule_maps) {
-          if (!InsertBounded(set, Compose(first, second), bound)) return false;
+      for (int64_t i = 0; i < source_maps.size(); ++i) {
+        for (int64_t j = 0; j < rule_maps.size(); ++j) {
+          if (!InsertBounded(set, Compose(source_maps, i, rule_maps, j),
+                             bound)) {
+            return false;
+          }
         }
       }
     }

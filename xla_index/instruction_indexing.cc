@@ -1,5 +1,7 @@
 #include "xla_index/instruction_indexing.h"
 
+#include <cassert>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,14 +17,132 @@
 
 namespace xla_index {
 
-bool IndexingMapSet::Insert(IndexingMap map) {
+const std::optional<IndexingMap> IndexingMapSet::kNoReplicaMap;
+
+bool IndexingMapSet::Insert(IndexingMap map,
+                            std::optional<IndexingMap> replica_map) {
   size_t hash = absl::HashOf(map);
+  if (replica_map.has_value()) hash = absl::HashOf(hash, *replica_map);
   for (size_t i = 0; i < maps_.size(); ++i) {
-    if (hashes_[i] == hash && maps_[i] == map) return false;
+    if (hashes_[i] == hash && maps_[i] == map &&
+        this->replica_map(i) == replica_map) {
+      return false;
+    }
+  }
+  if (replica_map.has_value() || !replica_maps_.empty()) {
+    replica_maps_.resize(maps_.size());  // nullopt for the earlier entries
+    replica_maps_.push_back(std::move(replica_map));
   }
   maps_.push_back(std::move(map));
   hashes_.push_back(hash);
   return true;
+}
+
+IndexingMap JoinReplicaMap(const IndexingMap& map,
+                           const std::optional<IndexingMap>& replica_map) {
+  if (!replica_map.has_value()) return map;
+  if (map.IsUndefined()) return map;
+  if (replica_map->IsUndefined()) return *replica_map;
+  if (map.IsKnownEmpty() || replica_map->IsKnownEmpty()) {
+    return IndexingMap::KnownEmpty(
+        map.GetMLIRContext(), map.GetDimensionCount(), map.GetSymbolCount(),
+        map.GetResultCount() + 1);
+  }
+  assert(map.GetDimensionCount() == replica_map->GetDimensionCount() &&
+         map.GetSymbolCount() == replica_map->GetSymbolCount() &&
+         "a replica-id map shares the variables of its element map");
+  mlir::AffineMap affine = map.GetAffineMap();
+  llvm::SmallVector<mlir::AffineExpr> results(affine.getResults());
+  results.push_back(replica_map->GetAffineMap().getResult(0));
+  return IndexingMap(
+      mlir::AffineMap::get(affine.getNumDims(), affine.getNumSymbols(), results,
+                           affine.getContext()),
+      map.GetDimBounds(), map.GetRangeVarBounds(), map.GetRuntimeVars(),
+      map.GetConstraints());
+}
+
+namespace {
+
+// `joint` restricted to the results [begin, end).
+IndexingMap WithResults(const IndexingMap& joint, int64_t begin, int64_t end) {
+  if (joint.IsUndefined()) return joint;
+  mlir::AffineMap affine = joint.GetAffineMap();
+  if (joint.IsKnownEmpty()) {
+    return IndexingMap::KnownEmpty(affine.getContext(), affine.getNumDims(),
+                                   affine.getNumSymbols(), end - begin);
+  }
+  return IndexingMap(
+      mlir::AffineMap::get(affine.getNumDims(), affine.getNumSymbols(),
+                           affine.getResults().slice(begin, end - begin),
+                           affine.getContext()),
+      joint.GetDimBounds(), joint.GetRangeVarBounds(), joint.GetRuntimeVars(),
+      joint.GetConstraints());
+}
+
+// `map` with one more dimension, in `bound`, passed through as one more
+// result: (d, x) -> (map(d), x). Composing a joint map with it carries the
+// joint map's replica result through `map`.
+IndexingMap WithPassThroughDim(const IndexingMap& map, Interval bound) {
+  mlir::AffineMap affine = map.GetAffineMap();
+  mlir::MLIRContext* context = affine.getContext();
+  const unsigned dims = affine.getNumDims();
+  llvm::SmallVector<mlir::AffineExpr> results(affine.getResults());
+  results.push_back(mlir::getAffineDimExpr(dims, context));
+  std::vector<Interval> dim_bounds = map.GetDimBounds();
+  dim_bounds.push_back(bound);
+  std::vector<RuntimeVar> runtime_vars = map.GetRuntimeVars();
+  for (RuntimeVar& var : runtime_vars) {
+    if (!var.access) continue;
+    var.access = mlir::AffineMap::get(dims + 1, var.access.getNumSymbols(),
+                                      var.access.getResults(), context);
+  }
+  return IndexingMap(
+      mlir::AffineMap::get(dims + 1, affine.getNumSymbols(), results, context),
+      std::move(dim_bounds), map.GetRangeVarBounds(), std::move(runtime_vars),
+      map.GetConstraints());
+}
+
+}  // namespace
+
+std::pair<IndexingMap, IndexingMap> SplitReplicaMap(const IndexingMap& joint,
+                                                    int64_t element_results) {
+  return {WithResults(joint, 0, element_results),
+          WithResults(joint, element_results, element_results + 1)};
+}
+
+std::pair<IndexingMap, std::optional<IndexingMap>> ComposeWithReplicaMaps(
+    const IndexingMap& first, const std::optional<IndexingMap>& first_replica,
+    const IndexingMap& second,
+    const std::optional<IndexingMap>& second_replica) {
+  if (!first_replica.has_value() && !second_replica.has_value()) {
+    IndexingMap composed = ComposeIndexingMaps(first, second);
+    SimplifyAndRemoveUnusedSymbols(composed);
+    return {std::move(composed), std::nullopt};
+  }
+  if (first_replica.has_value() && second_replica.has_value()) {
+    IndexingMap undefined = IndexingMap::Undefined(
+        "a collective reads the result of a collective: the element comes "
+        "from a replica of a replica, not one group position");
+    return {undefined, undefined};
+  }
+  IndexingMap joint = IndexingMap::Undefined();
+  int64_t element_results = second.GetResultCount();
+  if (second_replica.has_value()) {
+    joint = ComposeIndexingMaps(first, JoinReplicaMap(second, second_replica));
+  } else if (first.IsUndefined() || first_replica->IsUndefined() ||
+             second.IsUndefined()) {
+    joint = first.IsUndefined()            ? first
+            : first_replica->IsUndefined() ? *first_replica
+                                           : second;
+  } else {
+    IndexingMap first_joint = JoinReplicaMap(first, first_replica);
+    Interval bound = ComputeExpressionRange(
+        first_joint, first_replica->GetAffineMap().getResult(0));
+    joint = ComposeIndexingMaps(first_joint, WithPassThroughDim(second, bound));
+  }
+  SimplifyAndRemoveUnusedSymbols(joint);
+  auto [element, replica] = SplitReplicaMap(joint, element_results);
+  return {std::move(element), std::move(replica)};
 }
 
 HloInstructionIndexing HloInstructionIndexing::FromIndexingMaps(
@@ -48,9 +168,19 @@ HloInstructionIndexing HloInstructionIndexing::Undefined(
 void HloInstructionIndexing::Simplify() {
   for (IndexingMapSet& set : indexing_maps) {
     IndexingMapSet simplified;
-    for (IndexingMap map : set) {
-      SimplifyAndRemoveUnusedSymbols(map);
-      simplified.Insert(std::move(map));
+    for (int64_t i = 0; i < set.size(); ++i) {
+      // A replica-id map is simplified together with its element map, so
+      // that the two keep the same variables.
+      const std::optional<IndexingMap>& replica = set.replica_map(i);
+      IndexingMap joint = JoinReplicaMap(set[i], replica);
+      SimplifyAndRemoveUnusedSymbols(joint);
+      if (!replica.has_value()) {
+        simplified.Insert(std::move(joint));
+        continue;
+      }
+      auto [element, replica_id] =
+          SplitReplicaMap(joint, set[i].GetResultCount());
+      simplified.Insert(std::move(element), std::move(replica_id));
     }
     set = std::move(simplified);
   }
@@ -60,8 +190,13 @@ std::string HloInstructionIndexing::ToString(const std::string& label) const {
   std::string out;
   for (size_t k = 0; k < indexing_maps.size(); ++k) {
     absl::StrAppend(&out, label, " = ", k, "\n");
-    for (const IndexingMap& map : indexing_maps[k]) {
-      absl::StrAppend(&out, xla_index::ToString(map), "\n");
+    const IndexingMapSet& set = indexing_maps[k];
+    for (int64_t i = 0; i < set.size(); ++i) {
+      absl::StrAppend(&out, xla_index::ToString(set[i]), "\n");
+      if (const std::optional<IndexingMap>& replica = set.replica_map(i)) {
+        absl::StrAppend(&out, "replica id:\n", xla_index::ToString(*replica),
+                        "\n");
+      }
     }
   }
   return out;

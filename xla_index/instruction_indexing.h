@@ -5,8 +5,10 @@
 // instruction, a duplicate-free list of indexing maps.
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -23,6 +25,19 @@ class Shape;
 /// A duplicate-free list of indexing maps, in insertion order (so printing
 /// is deterministic). One operand may be read through several maps, e.g. p0
 /// in `add(p0, transpose(p0))` is read at (d0, d1) and at (d1, d0).
+///
+/// A map of a collective (all-gather, all-reduce, ...) comes with a
+/// replica-id map: besides which element is read, from which replica of the
+/// group it is read (output to input) or to which replica it goes (input to
+/// output). The replica-id map has one result, the position of that replica
+/// in the executing replica's group (replica_groups order), and the same
+/// variables (dims, symbols, constraints) as its element map: together they
+/// are one relation, domain point -> (element index, group position). For
+/// XLA's all-gather along dim 1 of f32[10,128] over 2 replicas:
+///   element map  (d0, d1) -> (d0, d1 mod 128)
+///   replica id   (d0, d1) -> (d1 floordiv 128)
+/// Iterating the set gives the element maps; replica_map(i) gives the
+/// replica-id map of entry i (nullopt for an op that stays on its replica).
 class IndexingMapSet {
  public:
   IndexingMapSet() = default;
@@ -30,16 +45,26 @@ class IndexingMapSet {
     for (const IndexingMap& map : maps) Insert(map);
   }
 
-  /// Adds `map` unless an equal map (IndexingMap::operator==) is present.
-  /// Returns true if it was added.
-  bool Insert(IndexingMap map);
+  /// Adds `map` (with replica-id map `replica_map`, see above) unless an
+  /// equal entry is present: equal element maps and equal (or both absent)
+  /// replica-id maps. Returns true if it was added.
+  bool Insert(IndexingMap map,
+              std::optional<IndexingMap> replica_map = std::nullopt);
   void InsertAll(const IndexingMapSet& other) {
-    for (const IndexingMap& map : other) Insert(map);
+    for (int64_t i = 0; i < other.size(); ++i) {
+      Insert(other.maps_[i], other.replica_map(i));
+    }
   }
 
   int64_t size() const { return static_cast<int64_t>(maps_.size()); }
   bool empty() const { return maps_.empty(); }
   const IndexingMap& operator[](int64_t i) const { return maps_[i]; }
+  /// The replica-id map of entry i, or nullopt.
+  const std::optional<IndexingMap>& replica_map(int64_t i) const {
+    return replica_maps_.empty() ? kNoReplicaMap : replica_maps_[i];
+  }
+  /// True if some entry has a replica-id map.
+  bool has_replica_maps() const { return !replica_maps_.empty(); }
   std::vector<IndexingMap>::const_iterator begin() const {
     return maps_.begin();
   }
@@ -47,9 +72,35 @@ class IndexingMapSet {
   const std::vector<IndexingMap>& maps() const { return maps_; }
 
  private:
+  static const std::optional<IndexingMap> kNoReplicaMap;
+
   std::vector<IndexingMap> maps_;
+  // One per entry once any entry has a replica-id map, else empty (most
+  // sets never have one, and the walks build many small sets).
+  std::vector<std::optional<IndexingMap>> replica_maps_;
   std::vector<size_t> hashes_;
 };
+
+/// The element map and the replica-id map of one entry as one map whose
+/// last result is the replica position (the two share their variables, see
+/// IndexingMapSet). Without a replica-id map, `map` itself.
+IndexingMap JoinReplicaMap(const IndexingMap& map,
+                           const std::optional<IndexingMap>& replica_map);
+/// The inverse of JoinReplicaMap for a joint map with a replica result:
+/// (the element map of the first `element_results` results, the replica-id
+/// map of the last). Undefined and KnownEmpty split into two such maps.
+std::pair<IndexingMap, IndexingMap> SplitReplicaMap(const IndexingMap& joint,
+                                                    int64_t element_results);
+
+/// `second` after `first` (ComposeIndexingMaps, then simplified with unused
+/// symbols removed), carrying the replica-id maps: a replica-id map of
+/// `second` is composed with `first`; one of `first` passes through
+/// `second`. Both present (a collective reading a collective's result) has
+/// no single group position: Undefined, with a reason, as in XLA.
+std::pair<IndexingMap, std::optional<IndexingMap>> ComposeWithReplicaMaps(
+    const IndexingMap& first, const std::optional<IndexingMap>& first_replica,
+    const IndexingMap& second,
+    const std::optional<IndexingMap>& second_replica);
 
 /// Indexing of one instruction in one direction: `indexing_maps[k]` holds
 /// the maps of operand k (output-to-input: from an output element to the
@@ -70,7 +121,8 @@ struct HloInstructionIndexing {
   void Simplify();
 
   /// "operand id = K" followed by each map of operand K, for every K (the
-  /// text `xla-index analyze` prints).
+  /// text `xla-index analyze` prints); a map with a replica-id map is
+  /// followed by "replica id:" and that map, as XLA prints it.
   std::string ToString(const std::string& label = "operand id") const;
 };
 

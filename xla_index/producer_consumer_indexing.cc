@@ -85,11 +85,13 @@ absl::StatusOr<ProducerConsumerIndexing> ComputeProducerConsumerIndexing(
       if (i >= static_cast<int64_t>(producer_rule.indexing_maps.size())) {
         continue;
       }
-      for (const IndexingMap& c : consumer_maps) {
-        for (const IndexingMap& p : producer_rule.indexing_maps[i]) {
-          IndexingMap composed = ComposeIndexingMaps(c, p);
-          SimplifyAndRemoveUnusedSymbols(composed);
-          set.Insert(std::move(composed));
+      const IndexingMapSet& producer_maps = producer_rule.indexing_maps[i];
+      for (int64_t c = 0; c < consumer_maps.size(); ++c) {
+        for (int64_t p = 0; p < producer_maps.size(); ++p) {
+          auto [map, replica] = ComposeWithReplicaMaps(
+              consumer_maps[c], consumer_maps.replica_map(c), producer_maps[p],
+              producer_maps.replica_map(p));
+          set.Insert(std::move(map), std::move(replica));
         }
       }
     }

@@ -65,6 +65,50 @@ HloInstructionIndexing ComputeInputToOutputBroadcastIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context);
 
+// ---- collectives (ops/collectives.cc) ----
+// Each map carries a replica-id map (IndexingMapSet): the group position of
+// the replica an element is read from or sent to. replica_groups are read
+// from the attribute text (hlo/replica_groups.h); the group size must agree
+// with the shapes. See ops/collectives.cc for the maps of each op.
+/// Output k: operand k at d_d mod piece, from replica d_d floordiv piece.
+HloInstructionIndexing ComputeOutputToInputAllGatherIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// Operand k: output k at d_d + position * piece, on every replica.
+HloInstructionIndexing ComputeInputToOutputAllGatherIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+/// The same index, on every replica of the group.
+HloInstructionIndexing ComputeOutputToInputAllReduceIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+HloInstructionIndexing ComputeInputToOutputAllReduceIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+/// The array form: piece d_d floordiv c of the output is piece `position`
+/// of that replica's operand (and symmetrically).
+HloInstructionIndexing ComputeOutputToInputAllToAllIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+HloInstructionIndexing ComputeInputToOutputAllToAllIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+/// The same index, on the running replica's source (or target).
+HloInstructionIndexing ComputeOutputToInputCollectivePermuteIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+HloInstructionIndexing ComputeInputToOutputCollectivePermuteIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+/// Output k: operand k at d_d + position * chunk, on every replica.
+HloInstructionIndexing ComputeOutputToInputReduceScatterIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// Operand k: output k at d_d mod chunk, on replica d_d floordiv chunk.
+HloInstructionIndexing ComputeInputToOutputReduceScatterIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
 // ---- concatenate (ops/concatenate.cc) ----
 /// One or more array operands of the output's rank, `dimension` one of its
 /// dims, the operands equal to the output in every other dim and their
@@ -117,6 +161,22 @@ HloInstructionIndexing ComputeOutputToInputDotIndexing(
 /// The operand's batch and free dims; the other operand's free dims are
 /// range variables.
 HloInstructionIndexing ComputeInputToOutputDotIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+
+// ---- scaled-dot (ops/dot.cc) ----
+// scaled-dot(lhs, rhs, lhs_scale, rhs_scale): the dot of lhs and rhs, each
+// element multiplied by the scale of its block; a scale has its operand's
+// rank, and scale size s along a dim of operand size n covers blocks of
+// n / s elements.
+/// lhs and rhs as dot; a scale read at its operand's index floordiv the
+/// block size.
+HloInstructionIndexing ComputeOutputToInputScaledDotIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+/// lhs and rhs as dot; a scale element feeds what every element of its
+/// block feeds.
+HloInstructionIndexing ComputeInputToOutputScaledDotIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context);
 

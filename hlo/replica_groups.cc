@@ -1,0 +1,196 @@
+#include "hlo/replica_groups.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "hlo/text_cursor.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/status_macros.h"
+
+namespace xla_index {
+namespace {
+
+absl::Status Invalid(absl::string_view message) {
+  return absl::InvalidArgumentError(message);
+}
+
+// `{a, b, ...}` (possibly `{}`), non-negative integers.
+absl::StatusOr<std::vector<int64_t>> ParseIdList(TextCursor& c) {
+  XI_RETURN_IF_ERROR(c.Expect('{', "to open a list of replica ids"));
+  std::vector<int64_t> ids;
+  if (c.TryConsume('}')) return ids;
+  do {
+    const char* at = c.pos();
+    XI_ASSIGN_OR_RETURN(int64_t id, c.ParseInt("a replica id"));
+    if (id < 0) return c.ErrorAt(at, "a replica id must be >= 0");
+    ids.push_back(id);
+  } while (c.TryConsume(','));
+  XI_RETURN_IF_ERROR(c.Expect('}', "to close a list of replica ids"));
+  return ids;
+}
+
+// `{{...}, {...}}`: a list of id lists.
+absl::StatusOr<std::vector<std::vector<int64_t>>> ParseNestedLists(
+    TextCursor& c) {
+  XI_RETURN_IF_ERROR(c.Expect('{', "to open the list"));
+  std::vector<std::vector<int64_t>> lists;
+  if (c.TryConsume('}')) return lists;
+  do {
+    XI_ASSIGN_OR_RETURN(std::vector<int64_t> ids, ParseIdList(c));
+    lists.push_back(std::move(ids));
+  } while (c.TryConsume(','));
+  XI_RETURN_IF_ERROR(c.Expect('}', "to close the list"));
+  return lists;
+}
+
+// `[a,b,...]`: positive sizes.
+absl::StatusOr<std::vector<int64_t>> ParseSizes(TextCursor& c) {
+  XI_RETURN_IF_ERROR(c.Expect('[', "to open the sizes of the iota form"));
+  std::vector<int64_t> sizes;
+  do {
+    const char* at = c.pos();
+    XI_ASSIGN_OR_RETURN(int64_t size, c.ParseInt("a size"));
+    if (size < 1) return c.ErrorAt(at, "a size must be >= 1");
+    sizes.push_back(size);
+  } while (c.TryConsume(','));
+  XI_RETURN_IF_ERROR(c.Expect(']', "to close the sizes of the iota form"));
+  return sizes;
+}
+
+// The iota form `[G,S]<=[d...]` or `[G,S]<=[d...]T(perm)`: the ids
+// iota(prod d) laid out as an array of dims d, transposed by perm (output
+// dim i is input dim perm[i]), read in row-major order into G groups of S.
+absl::StatusOr<std::vector<std::vector<int64_t>>> ParseIotaGroups(
+    TextCursor& c) {
+  XI_ASSIGN_OR_RETURN(std::vector<int64_t> shape, ParseSizes(c));
+  if (shape.size() != 2) {
+    return Invalid("the iota form needs [groups, group size] before '<='");
+  }
+  if (!c.TryConsume("<=")) return c.Error("expected '<=' in the iota form");
+  XI_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ParseSizes(c));
+  std::vector<int64_t> perm(dims.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  if (c.TryConsume('T')) {
+    XI_RETURN_IF_ERROR(c.Expect('(', "after 'T'"));
+    perm.clear();
+    do {
+      XI_ASSIGN_OR_RETURN(int64_t p, c.ParseInt("a dimension"));
+      perm.push_back(p);
+    } while (c.TryConsume(','));
+    XI_RETURN_IF_ERROR(c.Expect(')', "to close the permutation"));
+  }
+  std::vector<int64_t> sorted = perm;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    if (sorted[i] != static_cast<int64_t>(i) || perm.size() != dims.size()) {
+      return Invalid("the iota form's T(...) is not a permutation of its dims");
+    }
+  }
+  std::optional<int64_t> count = CheckedProduct(dims);
+  std::optional<int64_t> groups_count = CheckedProduct(shape);
+  if (!count.has_value() || !groups_count.has_value() ||
+      *count != *groups_count) {
+    return Invalid(
+        "the iota form's [groups, group size] and its dims hold "
+        "different numbers of ids");
+  }
+  if (*count > kMaxReplicaIds) {
+    return Invalid(absl::StrCat("the iota form lists more than ",
+                                kMaxReplicaIds, " replica ids"));
+  }
+  // Row-major strides of the untransposed array, permuted.
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (int64_t d = static_cast<int64_t>(dims.size()) - 2; d >= 0; --d) {
+    strides[d] = strides[d + 1] * dims[d + 1];
+  }
+  std::vector<int64_t> index(dims.size(), 0);  // over the transposed dims
+  std::vector<std::vector<int64_t>> groups(shape[0]);
+  for (int64_t k = 0; k < *count; ++k) {
+    int64_t id = 0;
+    for (size_t i = 0; i < perm.size(); ++i) id += index[i] * strides[perm[i]];
+    groups[k / shape[1]].push_back(id);
+    for (int64_t i = static_cast<int64_t>(perm.size()) - 1; i >= 0; --i) {
+      if (++index[i] < dims[perm[i]]) break;
+      index[i] = 0;
+    }
+  }
+  return groups;
+}
+
+absl::Status CheckGroups(const std::vector<std::vector<int64_t>>& groups) {
+  absl::flat_hash_set<int64_t> seen;
+  int64_t total = 0;
+  for (const std::vector<int64_t>& group : groups) {
+    if (group.empty()) return Invalid("a replica group is empty");
+    if (group.size() != groups[0].size()) {
+      return Invalid("replica groups differ in size");
+    }
+    total += static_cast<int64_t>(group.size());
+    if (total > kMaxReplicaIds) {
+      return Invalid(absl::StrCat("more than ", kMaxReplicaIds,
+                                  " replica ids in replica_groups"));
+    }
+    for (int64_t id : group) {
+      if (!seen.insert(id).second) {
+        return Invalid(absl::StrCat("replica ", id,
+                                    " is in more than one place of "
+                                    "replica_groups"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExpectEnd(TextCursor& c) {
+  if (!c.AtEnd()) return c.Error("unexpected text after the list");
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<ReplicaGroups> ParseReplicaGroups(absl::string_view text) {
+  TextCursor c(text);
+  ReplicaGroups result;
+  if (c.Peek() == '[') {
+    XI_ASSIGN_OR_RETURN(result.groups, ParseIotaGroups(c));
+  } else if (c.Peek() == '{') {
+    XI_ASSIGN_OR_RETURN(result.groups, ParseNestedLists(c));
+  } else {
+    return Invalid(absl::StrCat(
+        "replica_groups '", text,
+        "': expected {{...},...} or the iota form [G,S]<=[N] (the mesh form "
+        "is not supported)"));
+  }
+  XI_RETURN_IF_ERROR(ExpectEnd(c));
+  XI_RETURN_IF_ERROR(CheckGroups(result.groups));
+  return result;
+}
+
+absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> ParseSourceTargetPairs(
+    absl::string_view text) {
+  TextCursor c(text);
+  XI_ASSIGN_OR_RETURN(std::vector<std::vector<int64_t>> lists,
+                      ParseNestedLists(c));
+  XI_RETURN_IF_ERROR(ExpectEnd(c));
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  absl::flat_hash_set<int64_t> sources, targets;
+  for (const std::vector<int64_t>& pair : lists) {
+    if (pair.size() != 2) {
+      return Invalid("a source-target pair needs exactly two replica ids");
+    }
+    if (!sources.insert(pair[0]).second || !targets.insert(pair[1]).second) {
+      return Invalid("two source-target pairs share a source or a target");
+    }
+    pairs.push_back({pair[0], pair[1]});
+  }
+  return pairs;
+}
+
+}  // namespace xla_index

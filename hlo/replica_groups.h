@@ -1,0 +1,60 @@
+#ifndef XLA_INDEX_HLO_REPLICA_GROUPS_H_
+#define XLA_INDEX_HLO_REPLICA_GROUPS_H_
+
+// The replica groups of a collective and the pairs of a collective-permute,
+// read from their attribute text (the parser keeps these attributes as
+// text). XLA's operation-semantics documentation (AllGather, AllReduce,
+// AllToAll, ReduceScatter, CollectivePermute) defines them:
+//
+//   replica_groups={}                  one group of every replica, 0..N-1
+//   replica_groups={{0,2},{1,3}}       explicit groups; the order inside a
+//                                      group is the order of the pieces
+//   replica_groups=[2,2]<=[4]          the iota form: iota(4) reshaped to
+//                                      [groups, group size]
+//   replica_groups=[2,2]<=[2,2]T(1,0)  iota reshaped to [2,2], transposed
+//                                      by (1,0), then reshaped to [2,2]
+//   source_target_pairs={{0,1},{1,0}}  (source, target) replica ids
+//
+// The mesh form (`mesh[x=2,y=4]{x}`) is refused with a message.
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace xla_index {
+
+/// Replica groups; `groups` is empty for `{}` (one group of all replicas,
+/// whose count the HLO does not state).
+struct ReplicaGroups {
+  std::vector<std::vector<int64_t>> groups;
+
+  bool all_replicas() const { return groups.empty(); }
+  /// The size of every group (the groups are checked to be equal in size),
+  /// 0 for all_replicas().
+  int64_t group_size() const {
+    return groups.empty() ? 0 : static_cast<int64_t>(groups[0].size());
+  }
+};
+
+/// The most replica ids a group list may expand to (the iota form can
+/// describe huge lists in a few characters).
+inline constexpr int64_t kMaxReplicaIds = int64_t{1} << 20;
+
+/// Parses the text of a `replica_groups=` attribute. Errors: malformed
+/// text, an empty group, groups of unequal sizes, a negative or repeated
+/// replica id, an iota form whose sizes do not match or whose
+/// permutation is not one, more than kMaxReplicaIds ids.
+absl::StatusOr<ReplicaGroups> ParseReplicaGroups(absl::string_view text);
+
+/// Parses `{{s,t},...}` of a `source_target_pairs=` attribute. Errors:
+/// malformed text, a pair without two ids, a negative id, a repeated
+/// source or a repeated target.
+absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> ParseSourceTargetPairs(
+    absl::string_view text);
+
+}  // namespace xla_index
+
+#endif  // XLA_INDEX_HLO_REPLICA_GROUPS_H_

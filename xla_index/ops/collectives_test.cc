@@ -1,0 +1,485 @@
+// Collectives: both directions, with their replica-id maps. The exact maps
+// of XLA's all-gather example, and a brute-force check of every op against
+// a simulation of the collective over all replicas (written from XLA's
+// operation-semantics documentation: pieces placed by concatenation, chunks
+// scattered, pairs sent), for several group layouts.
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "hlo/replica_groups.h"
+#include "xla_index/core/box_points.h"
+#include "xla_index/ops/op_test_util.h"
+
+namespace xla_index {
+namespace {
+
+using ::testing::HasSubstr;
+using CollectivesIndexingTest = OpIndexingTest;
+
+// XLA's indexing-analysis test of all-gather (2 replicas, along dim 1).
+constexpr absl::string_view kAllGather = R"(
+p0 = f32[10,128] parameter(0)
+ROOT ag = f32[10,256] all-gather(p0), replica_groups={{0,1}}, dimensions={1}
+)";
+
+TEST_F(CollectivesIndexingTest, AllGatherOutputToInputHasReplicaMap) {
+  const HloInstruction* root = Parse(kAllGather);
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(ComputeOutputToInputIndexing(root, 0, &context_).ToString(),
+            Text(R"(
+operand id = 0
+(d0, d1) -> (d0, d1 mod 128)
+domain:
+d0 in [0, 9]
+d1 in [0, 255]
+replica id:
+(d0, d1) -> (d1 floordiv 128)
+domain:
+d0 in [0, 9]
+d1 in [0, 255]
+)"));
+}
+
+TEST_F(CollectivesIndexingTest, AllGatherInputToOutput) {
+  const HloInstruction* root = Parse(kAllGather);
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(ComputeInputToOutputIndexing(root, 0, &context_).ToString(),
+            Text(R"(
+operand id = 0
+(d0, d1)[s0, s1] -> (d0, d1 + s1 * 128)
+domain:
+d0 in [0, 9]
+d1 in [0, 127]
+s0 in [0, 1]
+s1 in [0, 1]
+  hlo: replica position in the groups of 'ag'
+  (d0, d1) -> ()
+replica id:
+(d0, d1)[s0, s1] -> (s0)
+domain:
+d0 in [0, 9]
+d1 in [0, 127]
+s0 in [0, 1]
+s1 in [0, 1]
+  hlo: replica position in the groups of 'ag'
+  (d0, d1) -> ()
+)"));
+}
+
+// The replica map composes with the consumer's map, as the element map
+// does: transpose after the all-gather, and before it.
+TEST_F(CollectivesIndexingTest, AllGatherComposesThroughFusions) {
+  const HloInstruction* after = Parse(R"(
+p0 = f32[10,128] parameter(0)
+ag = f32[10,256] all-gather(p0), replica_groups={{0,1}}, dimensions={1}
+ROOT t = f32[256,10] transpose(ag), dimensions={1,0}
+)");
+  ASSERT_NE(after, nullptr);
+  EXPECT_EQ(
+      AnalyzeIndexing(*after, IndexingDirection::kOutputToInput, &context_)
+          .indexing.ToString(),
+      Text(R"(
+operand id = 0
+(d0, d1) -> (d1, d0 mod 128)
+domain:
+d0 in [0, 255]
+d1 in [0, 9]
+replica id:
+(d0, d1) -> (d0 floordiv 128)
+domain:
+d0 in [0, 255]
+d1 in [0, 9]
+)"));
+  const HloInstruction* before = Parse(R"(
+p0 = f32[128,10] parameter(0)
+t = f32[10,128] transpose(p0), dimensions={1,0}
+ROOT ag = f32[10,256] all-gather(t), replica_groups={{0,1}}, dimensions={1}
+)");
+  ASSERT_NE(before, nullptr);
+  EXPECT_EQ(
+      AnalyzeIndexing(*before, IndexingDirection::kOutputToInput, &context_)
+          .indexing.ToString(),
+      Text(R"(
+operand id = 0
+(d0, d1) -> (d1 mod 128, d0)
+domain:
+d0 in [0, 9]
+d1 in [0, 255]
+replica id:
+(d0, d1) -> (d1 floordiv 128)
+domain:
+d0 in [0, 9]
+d1 in [0, 255]
+)"));
+}
+
+TEST_F(CollectivesIndexingTest, AllReduceReadsEveryReplicaOfTheGroup) {
+  const HloInstruction* root = Parse(R"(
+add { a = f32[] parameter(0)  b = f32[] parameter(1)
+      ROOT s = f32[] add(a, b) }
+ENTRY e {
+  p0 = f32[4,8] parameter(0)
+  ROOT ar = f32[4,8] all-reduce(p0), replica_groups=[2,2]<=[4], to_apply=add
+})");
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(ComputeOutputToInputIndexing(root, 0, &context_).ToString(),
+            Text(R"(
+operand id = 0
+(d0, d1)[s0] -> (d0, d1)
+domain:
+d0 in [0, 3]
+d1 in [0, 7]
+s0 in [0, 1]
+replica id:
+(d0, d1)[s0] -> (s0)
+domain:
+d0 in [0, 3]
+d1 in [0, 7]
+s0 in [0, 1]
+)"));
+}
+
+TEST_F(CollectivesIndexingTest, UndefinedWithReasons) {
+  struct Case {
+    const char* hlo;
+    const char* reason;
+  };
+  const Case cases[] = {
+      {R"(
+add { a = f32[] parameter(0)  b = f32[] parameter(1)
+      ROOT s = f32[] add(a, b) }
+ENTRY e { p0 = f32[4] parameter(0)
+  ROOT ar = f32[4] all-reduce(p0), replica_groups={}, to_apply=add })",
+       "does not state the replica count"},
+      {R"(
+p0 = f32[4,6] parameter(0)
+ROOT ag = f32[4,12] all-gather(p0), replica_groups={{0,1,2},{3,4}},
+  dimensions={1})",
+       "replica groups differ in size"},
+      {R"(
+p0 = f32[4,6] parameter(0)
+ROOT ag = f32[4,12] all-gather(p0), replica_groups={{0,1,2}}, dimensions={1})",
+       "attributes do not fit"},
+      {R"(
+p0 = f32[4] parameter(0)
+p1 = f32[4] parameter(1)
+ROOT a2a = (f32[4], f32[4]) all-to-all(p0, p1), replica_groups={{0,1}})",
+       "tuple form"},
+      {R"(
+p0 = f32[4] parameter(0)
+ROOT cp = f32[4] collective-permute(p0), source_target_pairs={{0,1},{0,2}})",
+       "share a source"},
+  };
+  for (const Case& c : cases) {
+    const HloInstruction* root = Parse(c.hlo);
+    ASSERT_NE(root, nullptr) << c.hlo;
+    for (bool forward : {true, false}) {
+      HloInstructionIndexing indexing =
+          forward ? ComputeOutputToInputIndexing(root, 0, &context_)
+                  : ComputeInputToOutputIndexing(root, 0, &context_);
+      ASSERT_FALSE(indexing.indexing_maps.empty());
+      ASSERT_EQ(indexing.indexing_maps[0].size(), 1);
+      EXPECT_TRUE(indexing.indexing_maps[0][0].IsUndefined()) << c.hlo;
+      EXPECT_THAT(indexing.indexing_maps[0][0].undefined_reason(),
+                  HasSubstr(c.reason));
+    }
+  }
+}
+
+TEST_F(CollectivesIndexingTest, ACollectiveOfACollectiveIsUndefined) {
+  const HloInstruction* root = Parse(R"(
+add { a = f32[] parameter(0)  b = f32[] parameter(1)
+      ROOT s = f32[] add(a, b) }
+ENTRY e {
+  p0 = f32[4,8] parameter(0)
+  ag = f32[4,16] all-gather(p0), replica_groups={{0,1}}, dimensions={1}
+  ROOT ar = f32[4,16] all-reduce(ag), replica_groups={{0,1}}, to_apply=add
+})");
+  ASSERT_NE(root, nullptr);
+  HloInstructionIndexing indexing =
+      AnalyzeIndexing(*root, IndexingDirection::kOutputToInput, &context_)
+          .indexing;
+  ASSERT_EQ(indexing.indexing_maps[0].size(), 1);
+  EXPECT_THAT(indexing.indexing_maps[0][0].undefined_reason(),
+              HasSubstr("a collective reads the result of a collective"));
+}
+
+TEST(ReplicaGroupsTest, ParsesEveryForm) {
+  using Groups = std::vector<std::vector<int64_t>>;
+  const std::pair<const char*, Groups> cases[] = {
+      {"{}", {}},
+      {"{{0,2},{1,3}}", {{0, 2}, {1, 3}}},
+      {"[2,2]<=[4]", {{0, 1}, {2, 3}}},
+      {"[2,2]<=[2,2]T(1,0)", {{0, 2}, {1, 3}}},
+      {"[1,6]<=[2,3]T(1,0)", {{0, 3, 1, 4, 2, 5}}},
+  };
+  for (const auto& [text, groups] : cases) {
+    absl::StatusOr<ReplicaGroups> parsed = ParseReplicaGroups(text);
+    ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.status();
+    EXPECT_EQ(parsed->groups, groups) << text;
+  }
+  for (const char* bad :
+       {"{{0,1},{1,2}}", "{{0},{1,2}}", "{{}}", "{{0,-1}}", "[2,2]<=[3]",
+        "[2,2]<=[2,2]T(0,0)", "[4]<=[4]", "mesh[x=2,y=4]{x}", "{{0,1}",
+        "[1048577,2]<=[2097154]"}) {
+    EXPECT_FALSE(ParseReplicaGroups(bad).ok()) << bad;
+  }
+  EXPECT_FALSE(ParseSourceTargetPairs("{{0,1},{2,1}}").ok());
+  EXPECT_FALSE(ParseSourceTargetPairs("{{0,1,2}}").ok());
+  auto pairs = ParseSourceTargetPairs("{{0,1},{1,0}}");
+  ASSERT_TRUE(pairs.ok());
+  EXPECT_EQ(pairs->size(), 2);
+}
+
+// ---- Brute force against a simulation of the collective. ----
+
+using Index = std::vector<int64_t>;
+// (replica id or position, element index)
+using Located = std::pair<int64_t, Index>;
+
+std::vector<Index> AllIndices(absl::Span<const int64_t> dims) {
+  std::vector<Index> all;
+  ForEachBoxPoint(ShapeBox(dims), int64_t{1} << 20,
+                  [&](const Index& point) { all.push_back(point); });
+  return all;
+}
+
+// trace[r][output index]: the (replica id, operand index) elements that
+// output element of replica r is made of.
+using Trace = std::map<int64_t, std::map<Index, std::set<Located>>>;
+
+// The simulation of `op` (its opcode name) over `groups` (or, for
+// collective-permute, `pairs`), along `dim`, with operand dims `in`.
+Trace Simulate(absl::string_view op,
+               const std::vector<std::vector<int64_t>>& groups,
+               const std::vector<std::pair<int64_t, int64_t>>& pairs,
+               int64_t dim, const Index& in) {
+  Trace trace;
+  if (op == "collective-permute") {
+    for (const auto& [source, target] : pairs) {
+      for (const Index& j : AllIndices(in))
+        trace[target][j].insert({source, j});
+    }
+    return trace;
+  }
+  const int64_t n = groups[0].size();
+  for (const std::vector<int64_t>& group : groups) {
+    for (int64_t q = 0; q < n; ++q) {  // the receiving replica's position
+      auto& out = trace[group[q]];
+      for (int64_t p = 0; p < n; ++p) {  // the sending replica's position
+        for (const Index& j : AllIndices(in)) {
+          Index i = j;
+          if (op == "all-gather") {
+            // Concatenation in group order: piece p after p pieces.
+            i[dim] += p * in[dim];
+            out[i].insert({group[p], j});
+          } else if (op == "all-reduce") {
+            out[i].insert({group[p], j});
+          } else if (op == "reduce-scatter") {
+            // The reduced array split in n chunks; position q keeps chunk q.
+            const int64_t chunk = in[dim] / n;
+            if (j[dim] < q * chunk || j[dim] >= (q + 1) * chunk) continue;
+            i[dim] -= q * chunk;
+            out[i].insert({group[p], j});
+          } else if (op == "all-to-all") {
+            // p splits its operand in n pieces and sends piece q to q, which
+            // places it as its piece p.
+            const int64_t piece = in[dim] / n;
+            if (j[dim] < q * piece || j[dim] >= (q + 1) * piece) continue;
+            i[dim] += (p - q) * piece;
+            out[i].insert({group[p], j});
+          }
+        }
+      }
+    }
+  }
+  return trace;
+}
+
+// The (replica result, element results) of entry `k` of `set` at `dims`,
+// range variables enumerated, every runtime variable at `runtime`.
+std::set<Located> MapImage(const IndexingMapSet& set, int64_t k,
+                           const Index& dims, int64_t runtime) {
+  IndexingMap joint = JoinReplicaMap(set[k], set.replica_map(k));
+  std::vector<Interval> box = joint.GetSymbolBounds();
+  for (size_t s = 0; s < box.size(); ++s) {
+    if (joint.IsRuntimeSymbol(s)) box[s] = box[s].Intersect({runtime, runtime});
+  }
+  std::set<Located> image;
+  ForEachBoxPoint(box, int64_t{1} << 20, [&](const Index& symbols) {
+    if (!joint.ConstraintsSatisfied(dims, symbols)) return;
+    std::optional<std::vector<int64_t>> results = joint.Evaluate(dims, symbols);
+    if (!results.has_value()) return;
+    image.insert(
+        {results->back(), Index(results->begin(), results->end() - 1)});
+  });
+  return image;
+}
+
+struct SimCase {
+  std::string hlo;  // the root is the collective, its operand p0
+  std::string op;
+  std::vector<std::vector<int64_t>> groups;
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  int64_t dim;
+};
+
+// Position of `replica` in its group (its id for collective-permute), and
+// the replica at position `position` of that group.
+int64_t PositionOf(const SimCase& c, int64_t replica) {
+  for (const auto& group : c.groups) {
+    for (size_t p = 0; p < group.size(); ++p) {
+      if (group[p] == replica) return p;
+    }
+  }
+  return replica;
+}
+
+// The runtime variable's value on `replica`, or nullopt where the maps do
+// not apply (a permute replica that is no target, or no source).
+std::optional<int64_t> RuntimeValue(const SimCase& c, int64_t replica,
+                                    bool output_to_input) {
+  if (c.op != "collective-permute") return PositionOf(c, replica);
+  for (const auto& [source, target] : c.pairs) {
+    if (output_to_input && target == replica) return source;
+    if (!output_to_input && source == replica) return target;
+  }
+  return std::nullopt;
+}
+
+void CheckAgainstSimulation(const SimCase& c, const HloInstruction* root,
+                            mlir::MLIRContext* context) {
+  const Index in(root->operand(0)->shape().dimensions().begin(),
+                 root->operand(0)->shape().dimensions().end());
+  Trace trace = Simulate(c.op, c.groups, c.pairs, c.dim, in);
+  HloInstructionIndexing o2i = ComputeOutputToInputIndexing(root, 0, context);
+  HloInstructionIndexing i2o = ComputeInputToOutputIndexing(root, 0, context);
+  ASSERT_EQ(o2i.indexing_maps[0].size(), 1) << o2i.ToString();
+  ASSERT_EQ(i2o.indexing_maps[0].size(), 1) << i2o.ToString();
+  // Input to output, expected: every (receiver, output index) an operand
+  // element of a replica ends up in.
+  std::map<std::pair<int64_t, Index>, std::set<Located>> sent;
+  for (const auto& [receiver, outputs] : trace) {
+    for (const auto& [i, sources] : outputs) {
+      for (const auto& [source, j] : sources) {
+        sent[{source, j}].insert({PositionOf(c, receiver), i});
+      }
+    }
+  }
+  int64_t checked = 0;
+  for (const auto& [replica, outputs] : trace) {
+    std::optional<int64_t> rt = RuntimeValue(c, replica, true);
+    if (!rt.has_value()) continue;
+    for (const Index& i : AllIndices(root->shape().dimensions())) {
+      std::set<Located> expected;
+      auto found = outputs.find(i);
+      if (found != outputs.end()) {
+        for (const auto& [source, j] : found->second) {
+          expected.insert({PositionOf(c, source), j});
+        }
+      }
+      EXPECT_EQ(MapImage(o2i.indexing_maps[0], 0, i, *rt), expected)
+          << c.hlo << "\nreplica " << replica << " output "
+          << absl::StrJoin(i, ",");
+      ++checked;
+    }
+  }
+  for (const auto& [replica, unused] : trace) {
+    std::optional<int64_t> rt = RuntimeValue(c, replica, false);
+    if (!rt.has_value()) continue;
+    for (const Index& j : AllIndices(in)) {
+      const std::set<Located>& expected = sent[std::make_pair(replica, j)];
+      EXPECT_EQ(MapImage(i2o.indexing_maps[0], 0, j, *rt), expected)
+          << c.hlo << "\nreplica " << replica << " operand "
+          << absl::StrJoin(j, ",");
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+TEST_F(CollectivesIndexingTest, BothDirectionsMatchTheSimulation) {
+  const std::string add =
+      "add { a = f32[] parameter(0)  b = f32[] parameter(1) ROOT s = f32[] "
+      "add(a, b) }\n";
+  // Groups in the explicit form, a shuffled group, and the iota forms.
+  const std::vector<std::pair<std::string, int64_t>> layouts = {
+      {"{{0,1},{2,3}}", 2},
+      {"{{2,0,1}}", 3},
+      {"[2,2]<=[4]", 2},
+      {"[2,2]<=[2,2]T(1,0)", 2}};
+  std::vector<SimCase> cases;
+  for (const auto& [text, n] : layouts) {
+    absl::StatusOr<ReplicaGroups> groups = ParseReplicaGroups(text);
+    ASSERT_TRUE(groups.ok()) << groups.status();
+    for (int64_t dim : {0, 1}) {
+      Index in = {3, 2};
+      Index gathered = in, scattered = {3 * n, 2 * n}, scattered_out = in;
+      gathered[dim] *= n;
+      scattered_out = scattered;
+      scattered_out[dim] /= n;
+      auto shape = [](const Index& d) {
+        return absl::StrCat("f32[", absl::StrJoin(d, ","), "]");
+      };
+      auto entry = [&](const Index& operand, const std::string& root) {
+        return absl::StrCat(add, "ENTRY e {\n  p0 = ", shape(operand),
+                            " parameter(0)\n  ROOT c = ", root, "\n}");
+      };
+      const std::string attrs =
+          absl::StrCat("replica_groups=", text, ", dimensions={", dim, "}");
+      cases.push_back(
+          {entry(in, absl::StrCat(shape(gathered), " all-gather(p0), ", attrs)),
+           "all-gather",
+           groups->groups,
+           {},
+           dim});
+      cases.push_back({entry(scattered, absl::StrCat(shape(scattered_out),
+                                                     " reduce-scatter(p0), ",
+                                                     attrs, ", to_apply=add")),
+                       "reduce-scatter",
+                       groups->groups,
+                       {},
+                       dim});
+      cases.push_back(
+          {entry(scattered,
+                 absl::StrCat(shape(scattered), " all-to-all(p0), ", attrs)),
+           "all-to-all",
+           groups->groups,
+           {},
+           dim});
+    }
+    cases.push_back({absl::StrCat(add,
+                                  "ENTRY e {\n  p0 = f32[3,2] parameter(0)\n"
+                                  "  ROOT c = f32[3,2] all-reduce(p0), "
+                                  "replica_groups=",
+                                  text, ", to_apply=add\n}"),
+                     "all-reduce",
+                     groups->groups,
+                     {},
+                     0});
+  }
+  cases.push_back({R"(
+p0 = f32[3,2] parameter(0)
+ROOT c = f32[3,2] collective-permute(p0), source_target_pairs={{0,1},{1,3},{3,0}})",
+                   "collective-permute",
+                   {},
+                   {{0, 1}, {1, 3}, {3, 0}},
+                   0});
+  for (const SimCase& c : cases) {
+    const HloInstruction* root = Parse(c.hlo);
+    ASSERT_NE(root, nullptr) << c.hlo;
+    CheckAgainstSimulation(c, root, &context_);
+  }
+}
+
+}  // namespace
+}  // namespace xla_index
