@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/container/node_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -35,13 +36,35 @@ const Shape* OutputShape(const HloInstruction* instruction, int64_t output_id) {
   return &shape.tuple_shapes(output_id);
 }
 
-// The value that operand `k` of `user` reads: a get-tuple-element reads one
-// element of its tuple operand.
-Value OperandValue(const HloInstruction* user, int64_t k) {
+// True when `user` reads its tuple-shaped operand `k` as a whole (a while,
+// call, conditional or a tuple of tuples): no element map passes through
+// such a read, yet every element of the operand may be read.
+bool ReadsWholeTuple(const HloInstruction* user, int64_t k) {
+  return user->opcode() != HloOpcode::kGetTupleElement &&
+         user->operand(k)->shape().IsTuple();
+}
+
+// The values that operand `k` of `user` reads: a get-tuple-element reads one
+// element of its tuple operand, a whole-tuple read every element, any other
+// read the operand's only output.
+absl::InlinedVector<Value, 1> OperandValues(const HloInstruction* user,
+                                            int64_t k) {
+  const HloInstruction* operand = user->operand(k);
   if (user->opcode() == HloOpcode::kGetTupleElement) {
-    return {user->operand(k), user->tuple_index()};
+    return {Value{operand, user->tuple_index()}};
   }
-  return {user->operand(k), 0};
+  if (!ReadsWholeTuple(user, k)) return {Value{operand, 0}};
+  absl::InlinedVector<Value, 1> elements;
+  for (int64_t e = 0; e < OutputCount(operand); ++e) {
+    elements.push_back(Value{operand, e});
+  }
+  return elements;
+}
+
+IndexingMap UndefinedWholeTupleRead(const HloInstruction* user, int64_t k) {
+  return IndexingMap::Undefined(absl::StrCat(
+      HloOpcodeName(user->opcode()), " '", user->name(), "' reads tuple '",
+      user->operand(k)->name(), "' as a whole: no element map passes through"));
 }
 
 // Fusions nest (a fused computation may contain fusions); a module whose
@@ -111,7 +134,18 @@ const HloInstruction* ComposeIntoOperands(
                                              instruction->operand_count());
   for (int64_t k = 0; k < operands; ++k) {
     if (rule.indexing_maps[k].empty()) continue;
-    IndexingMapSet& operand_maps = maps[OperandValue(instruction, k)];
+    if (ReadsWholeTuple(instruction, k)) {
+      // Every element of the operand may be read, by no map we know.
+      for (const Value& element : OperandValues(instruction, k)) {
+        if (!InsertBounded(maps[element],
+                           {UndefinedWholeTupleRead(instruction, k), {}},
+                           bound)) {
+          return instruction->operand(k);
+        }
+      }
+      continue;
+    }
+    IndexingMapSet& operand_maps = maps[OperandValues(instruction, k)[0]];
     const IndexingMapSet& producer_maps = rule.indexing_maps[k];
     for (int64_t c = 0; c < consumer_maps.size(); ++c) {
       for (int64_t p = 0; p < producer_maps.size(); ++p) {
@@ -137,24 +171,35 @@ const HloInstruction* ComposeIntoOperands(
 template <typename Done>
 const HloInstruction* WalkOutputToInput(const HloComputation& computation,
                                         const HloInstruction* target,
-                                        int64_t output_id,
+                                        std::optional<int64_t> output_id,
                                         const CompositionBound& bound,
                                         mlir::MLIRContext* context, Done done) {
   absl::flat_hash_map<Value, IndexingMapSet> maps;
-  // A tuple target: output k is its operand k.
-  Value start{target, output_id};
-  if (target->opcode() == HloOpcode::kTuple) {
-    if (output_id < 0 || output_id >= target->operand_count()) return nullptr;
-    done(target, IndexingMapSet{CreateIdentityMap(
-                     target->operand(output_id)->shape(), context)});
-    start = {target->operand(output_id), 0};
+  // Seeds: output `output_id` of the target, or all of its outputs (a
+  // tuple target's output k is its operand k). A seed that is not an array
+  // reads its producers by no map we know: UNDEFINED, for every element of
+  // a tuple-shaped seed.
+  const int64_t first = output_id.value_or(0);
+  const int64_t end = output_id.has_value() ? first + 1 : OutputCount(target);
+  for (int64_t out = first; out < end; ++out) {
+    Value start{target, out};
+    if (target->opcode() == HloOpcode::kTuple) {
+      if (out < 0 || out >= target->operand_count()) continue;
+      done(target, IndexingMapSet{CreateIdentityMap(
+                       target->operand(out)->shape(), context)});
+      start = {target->operand(out), 0};
+    }
+    const Shape* start_shape = OutputShape(start.first, start.second);
+    if (start_shape == nullptr) continue;
+    if (start_shape->IsArray()) {
+      maps[start].Insert(CreateIdentityMap(*start_shape, context));
+      continue;
+    }
+    for (int64_t e = 0; e < OutputCount(start.first); ++e) {
+      maps[Value{start.first, e}].Insert(IndexingMap::Undefined(
+          absl::StrCat("'", start.first->name(), "' is not an array")));
+    }
   }
-  const Shape* start_shape = OutputShape(start.first, start.second);
-  if (start_shape == nullptr || !start_shape->IsArray()) {
-    done(start.first, IndexingMapSet{IndexingMap::Undefined()});
-    return nullptr;
-  }
-  maps[start].Insert(CreateIdentityMap(*start_shape, context));
 
   std::vector<HloInstruction*> post_order = computation.PostOrder();
   for (auto it = post_order.rbegin(); it != post_order.rend(); ++it) {
@@ -296,24 +341,42 @@ std::vector<SparseOutputMaps> WalkInputToOutput(
   for (const HloInstruction* instruction : order) {
     if (is_source.contains(instruction)) continue;
     for (int64_t k = 0; k < instruction->operand_count(); ++k) {
-      ++reads_left[OperandValue(instruction, k)];
+      for (const Value& value : OperandValues(instruction, k)) {
+        ++reads_left[value];
+      }
     }
   }
   for (const HloInstruction* instruction : order) {
     if (is_source.contains(instruction)) continue;
     for (int64_t k = 0; k < instruction->operand_count(); ++k) {
-      auto found = maps.find(OperandValue(instruction, k));
-      if (found == maps.end()) continue;
-      if (!ComposeIntoOutputs(instruction, k, found->second, bound, context,
+      const TaggedMaps* operand_maps = nullptr;
+      TaggedMaps whole_tuple;  // every source reaching an element: UNDEFINED
+      if (ReadsWholeTuple(instruction, k)) {
+        for (const Value& element : OperandValues(instruction, k)) {
+          auto found = maps.find(element);
+          if (found == maps.end()) continue;
+          for (const auto& [source, set] : found->second) {
+            whole_tuple[source] =
+                IndexingMapSet{UndefinedWholeTupleRead(instruction, k)};
+          }
+        }
+        if (!whole_tuple.empty()) operand_maps = &whole_tuple;
+      } else if (auto found = maps.find(OperandValues(instruction, k)[0]);
+                 found != maps.end()) {
+        operand_maps = &found->second;
+      }
+      if (operand_maps == nullptr) continue;
+      if (!ComposeIntoOutputs(instruction, k, *operand_maps, bound, context,
                               maps)) {
         *exceeded = instruction;
         return {};
       }
     }
     for (int64_t k = 0; k < instruction->operand_count(); ++k) {
-      Value operand = OperandValue(instruction, k);
-      if (--reads_left[operand] == 0 && operand.first != target) {
-        maps.erase(operand);
+      for (const Value& value : OperandValues(instruction, k)) {
+        if (--reads_left[value] == 0 && value.first != target) {
+          maps.erase(value);
+        }
       }
     }
   }
@@ -328,6 +391,28 @@ std::vector<SparseOutputMaps> WalkInputToOutput(
     }
   }
   return result;
+}
+
+// Per parameter of `computation`, the maps from output `output_id` of
+// `target` (all outputs when nullopt) to it.
+absl::StatusOr<HloInstructionIndexing> ParametersOutputToInput(
+    const HloComputation& computation, const HloInstruction* target,
+    std::optional<int64_t> output_id, const CompositionBound& bound,
+    mlir::MLIRContext* context) {
+  const int64_t parameter_count =
+      static_cast<int64_t>(computation.parameters().size());
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(parameter_count);
+  const HloInstruction* exceeded = WalkOutputToInput(
+      computation, target, output_id, bound, context,
+      [&](const HloInstruction* instruction, IndexingMapSet maps) {
+        if (instruction->opcode() != HloOpcode::kParameter) return;
+        int64_t number = instruction->parameter_number();
+        if (number < 0 || number >= parameter_count) return;
+        indexing.indexing_maps[number].InsertAll(maps);
+      });
+  if (exceeded != nullptr) return TooManyMaps(exceeded, bound);
+  return indexing;
 }
 
 }  // namespace
@@ -348,20 +433,17 @@ absl::StatusOr<HloInstructionIndexing> ComputeComputationOutputToInputIndexing(
     const HloComputation& computation, const HloInstruction* target,
     int64_t output_id, const CompositionBound& bound,
     mlir::MLIRContext* context) {
-  const int64_t parameter_count =
-      static_cast<int64_t>(computation.parameters().size());
-  HloInstructionIndexing indexing;
-  indexing.indexing_maps.resize(parameter_count);
-  const HloInstruction* exceeded = WalkOutputToInput(
-      computation, target, output_id, bound, context,
-      [&](const HloInstruction* instruction, IndexingMapSet maps) {
-        if (instruction->opcode() != HloOpcode::kParameter) return;
-        int64_t number = instruction->parameter_number();
-        if (number < 0 || number >= parameter_count) return;
-        indexing.indexing_maps[number].InsertAll(maps);
-      });
-  if (exceeded != nullptr) return TooManyMaps(exceeded, bound);
-  return indexing;
+  return ParametersOutputToInput(computation, target, output_id, bound,
+                                 context);
+}
+
+absl::StatusOr<HloInstructionIndexing>
+ComputeComputationAllOutputsToInputIndexing(const HloComputation& computation,
+                                            const HloInstruction* target,
+                                            const CompositionBound& bound,
+                                            mlir::MLIRContext* context) {
+  return ParametersOutputToInput(computation, target, std::nullopt, bound,
+                                 context);
 }
 
 HloInstructionIndexing ComputeComputationOutputToInputIndexing(

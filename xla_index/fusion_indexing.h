@@ -80,6 +80,17 @@ absl::StatusOr<HloInstructionIndexing> ComputeComputationOutputToInputIndexing(
     int64_t output_id, const CompositionBound& bound,
     mlir::MLIRContext* context);
 
+/// The union over every output of `target` (a tuple target's output k is
+/// its operand k) in ONE walk: each producer is composed once with the
+/// deduplicated maps all outputs bring to it. Per parameter, the same maps
+/// as the union of the per-output calls above (the order within a set may
+/// differ).
+absl::StatusOr<HloInstructionIndexing>
+ComputeComputationAllOutputsToInputIndexing(const HloComputation& computation,
+                                            const HloInstruction* target,
+                                            const CompositionBound& bound,
+                                            mlir::MLIRContext* context);
+
 /// Output-to-input maps of a fusion (or call) instruction: its called
 /// computation's root analyzed per parameter, which is per operand of the
 /// instruction. UNDEFINED for every operand when the computation is missing.

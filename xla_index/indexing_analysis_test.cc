@@ -378,6 +378,58 @@ f {
   EXPECT_TRUE(one_by_one[2].empty());
 }
 
+// A while (like a call or conditional) reads its tuple operand as a whole:
+// every element may be read, by no map we know. The parameter that enters
+// the tuple is UNDEFINED in both directions, never "not read"; the one that
+// does not enter it stays unread.
+TEST_F(AnalyzeIndexingTest, WholeTupleReadsReachEveryElement) {
+  const HloInstruction* root = Parse(R"(
+HloModule m
+
+body {
+  p = (s32[], f32[8, 16]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  x = f32[8, 16] get-tuple-element(p), index=1
+  y = f32[8, 16] negate(x)
+  ROOT t = (s32[], f32[8, 16]) tuple(i1, y)
+}
+
+cond {
+  p = (s32[], f32[8, 16]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(10)
+  ROOT c = pred[] compare(i, n), direction=LT
+}
+
+ENTRY e {
+  x = f32[8, 16] parameter(0)
+  unused = f32[8, 16] parameter(1)
+  z = s32[] constant(0)
+  t = (s32[], f32[8, 16]) tuple(z, x)
+  w = (s32[], f32[8, 16]) while(t), condition=cond, body=body
+  ROOT r = f32[8, 16] get-tuple-element(w), index=1
+}
+)");
+  ASSERT_NE(root, nullptr);
+  for (IndexingDirection direction :
+       {IndexingDirection::kOutputToInput, IndexingDirection::kInputToOutput}) {
+    SCOPED_TRACE(IndexingDirectionName(direction));
+    absl::StatusOr<AnalyzedIndexing> analyzed =
+        AnalyzeIndexing(*root, direction, AnalyzeOptions{}, &context_);
+    ASSERT_TRUE(analyzed.ok()) << analyzed.status();
+    ASSERT_EQ(analyzed->indexing.indexing_maps.size(), 2);
+    const IndexingMapSet& x = analyzed->indexing.indexing_maps[0];
+    ASSERT_EQ(x.size(), 1);
+    EXPECT_TRUE(x[0].IsUndefined());
+    EXPECT_NE(x[0].undefined_reason().find("'w' reads tuple 't' as a whole"),
+              std::string::npos)
+        << x[0].undefined_reason();
+    EXPECT_TRUE(analyzed->indexing.indexing_maps[1].empty());
+  }
+}
+
 // ---- Composition through computations (fusion_indexing.h). ----
 
 using FusionIndexingTest = OpIndexingTest;
