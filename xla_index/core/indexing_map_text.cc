@@ -375,7 +375,7 @@ class MapParser {
   absl::StatusOr<AffineExpr> Build(mlir::AffineExprKind kind, AffineExpr lhs,
                                    AffineExpr rhs, size_t offset) const;
   /// A checked builder's error, at `offset`.
-  absl::Status Located(absl::Status status, size_t offset) const;
+  absl::Status Located(const absl::Status& status, size_t offset) const;
   absl::StatusOr<int64_t> ParseInteger();  // Optional leading '-'.
 
   // Grammar.
@@ -528,7 +528,8 @@ absl::StatusOr<AffineExpr> MapParser::Build(mlir::AffineExprKind kind,
   return built;
 }
 
-absl::Status MapParser::Located(absl::Status status, size_t offset) const {
+absl::Status MapParser::Located(const absl::Status& status,
+                                size_t offset) const {
   if (status.ok()) return status;
   return Error(offset, absl::StrCat("the map cannot be represented exactly: ",
                                     status.message()));
