@@ -28,19 +28,19 @@ absl::Status DoesNotFit(int64_t a, absl::string_view op, int64_t b) {
 }
 
 std::optional<int64_t> ConstantValue(AffineExpr e) {
-  if (auto c = mlir::dyn_cast<AffineConstantExpr>(e)) return c.getValue();
-  return std::nullopt;
+  if (e.getKind() != AffineExprKind::Constant) return std::nullopt;
+  return mlir::cast<AffineConstantExpr>(e).getValue();
 }
 
 AffineExpr Constant(int64_t value, AffineExpr like) {
   return mlir::getAffineConstantExpr(value, like.getContext());
 }
 
-// `e` if it is a binary expression of `kind`.
+// `e` if it is a binary expression of `kind` (one kind query: this and
+// IsSymbolicOrConstant run on every operand of every operation).
 AffineBinaryOpExpr AsBinary(AffineExpr e, AffineExprKind kind) {
-  auto binary = mlir::dyn_cast<AffineBinaryOpExpr>(e);
-  return binary && binary.getKind() == kind ? binary
-                                            : AffineBinaryOpExpr(nullptr);
+  return e.getKind() == kind ? mlir::cast<AffineBinaryOpExpr>(e)
+                             : AffineBinaryOpExpr(nullptr);
 }
 
 // `e` as (x, c) when it is x * c with a constant c.
@@ -58,11 +58,20 @@ std::optional<std::pair<AffineExpr, int64_t>> AsScaled(AffineExpr e) {
 // newest term on the right, so a dim there answers at once instead of after
 // a walk down the whole sum (which made building a long sum quadratic).
 bool IsSymbolicOrConstant(AffineExpr e) {
-  while (auto binary = mlir::dyn_cast<AffineBinaryOpExpr>(e)) {
+  while (true) {
+    switch (e.getKind()) {
+      case AffineExprKind::DimId:
+        return false;
+      case AffineExprKind::SymbolId:
+      case AffineExprKind::Constant:
+        return true;
+      default:
+        break;
+    }
+    auto binary = mlir::cast<AffineBinaryOpExpr>(e);
     if (!IsSymbolicOrConstant(binary.getRHS())) return false;
     e = binary.getLHS();
   }
-  return !mlir::isa<mlir::AffineDimExpr>(e);
 }
 
 // `e` is a sum whose right operand is a constant.
@@ -74,13 +83,15 @@ bool EndsInConstant(AffineExpr e) {
 // MLIR 22 orders the operands of a sum or product of two dims (two
 // symbols) by position: d1 + d0 is built as d0 + d1.
 bool OutOfOrder(AffineExpr lhs, AffineExpr rhs) {
-  if (auto a = mlir::dyn_cast<mlir::AffineDimExpr>(lhs)) {
-    auto b = mlir::dyn_cast<mlir::AffineDimExpr>(rhs);
-    return b && a.getPosition() > b.getPosition();
+  const AffineExprKind kind = lhs.getKind();
+  if (kind != rhs.getKind()) return false;
+  if (kind == AffineExprKind::DimId) {
+    return mlir::cast<mlir::AffineDimExpr>(lhs).getPosition() >
+           mlir::cast<mlir::AffineDimExpr>(rhs).getPosition();
   }
-  if (auto a = mlir::dyn_cast<mlir::AffineSymbolExpr>(lhs)) {
-    auto b = mlir::dyn_cast<mlir::AffineSymbolExpr>(rhs);
-    return b && a.getPosition() > b.getPosition();
+  if (kind == AffineExprKind::SymbolId) {
+    return mlir::cast<mlir::AffineSymbolExpr>(lhs).getPosition() >
+           mlir::cast<mlir::AffineSymbolExpr>(rhs).getPosition();
   }
   return false;
 }
