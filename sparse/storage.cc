@@ -754,8 +754,10 @@ absl::StatusOr<std::vector<uint64_t>> AosCoordinates(
     const SparseEncoding& encoding, const SparseStorage& storage, int level) {
   assert(level >= 0 && level < encoding.lvl_rank() &&
          "AosCoordinates: level out of range");
+  // The levels whose coordinates interleave: [level, end).
   int end = level + 1;
-  while (StartsAosSegment(encoding, level) && end < encoding.lvl_rank() &&
+  const bool segment = StartsAosSegment(encoding, level);
+  while (segment && end < encoding.lvl_rank() &&
          encoding.level_types[end].format == LevelFormat::kSingleton &&
          !encoding.level_types[end].soa) {
     ++end;
