@@ -20,6 +20,15 @@ namespace {
 
 using Exprs = std::vector<mlir::AffineExpr>;
 
+// The maps are built with MLIR's operators, which fold constants without an
+// overflow check (e * c1) * c2 -> e * (c1 * c2). Here every constant they
+// fold is a product of physical sizes of one tiling step (tile sizes,
+// combined dimensions, strides of the row-major linearization), and
+// TiledLayout::Create refuses a layout unless the product of its nonzero
+// physical sizes at every step fits in int64, so no fold can wrap; a size of
+// 0 makes the domain empty. SizesNearTheInt64LimitsStayExact checks maps of
+// layouts at those limits against the index arithmetic.
+
 // The physical index as expressions of the logical index `logical`: the
 // same steps as TiledLayout::PhysicalIndex, on affine expressions.
 Exprs ApplyLayout(const TiledLayout& layout, const Exprs& logical,

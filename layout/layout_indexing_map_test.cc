@@ -9,6 +9,8 @@
 
 #include "absl/algorithm/container.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "hlo/shape.h"
@@ -323,6 +325,56 @@ TEST_F(LayoutIndexingMapTest, MapsAgreeWithIndexArithmeticOnRandomLayouts) {
   EXPECT_GT(with_padding, 500);
   EXPECT_GT(repeated_tiles, 300);
   EXPECT_GT(combined, 300);
+}
+
+// Sizes near the int64 limits (TiledLayout::Create accepts a layout only
+// when the products of its nonzero physical sizes fit, so every coefficient
+// the maps fold fits too): the maps agree with the index arithmetic at the
+// corners and at points in between, both directions.
+TEST_F(LayoutIndexingMapTest, SizesNearTheInt64LimitsStayExact) {
+  constexpr int64_t k2To30 = int64_t{1} << 30;
+  struct Case {
+    std::vector<int64_t> dims, minor_to_major;
+    std::vector<std::vector<int64_t>> tiles;
+  };
+  const std::vector<Case> cases = {
+      {{2 * k2To30, 2 * k2To30 - 1}, {1, 0}, {{k2To30, 1024}}},
+      {{3, k2To30 * k2To30}, {1, 0}, {{2, k2To30 * k2To30}}},
+      {{k2To30 * 4 - 1, 3, 5}, {0, 1, 2}, {{7, 2, 4}, {2}}},
+      {{k2To30, 2 * k2To30, 3}, {2, 1, 0}, {{kStar, 4}}},
+      {{(int64_t{1} << 62) - 1}, {0}, {{int64_t{1} << 61}}},
+  };
+  for (const Case& c : cases) {
+    TiledLayout layout = MakeLayout(c.dims, c.minor_to_major, c.tiles);
+    IndexingMap linear = LogicalToLinearMap(layout, &context_);
+    IndexingMap inverse = LinearToLogicalMap(layout, &context_);
+    const std::string name = absl::StrCat("dims ", absl::StrJoin(c.dims, ","),
+                                          " tiles ", TilesToString(c.tiles));
+    // Corners and two points in between of the logical index space.
+    for (int corner = 0; corner < (1 << c.dims.size()) + 2; ++corner) {
+      std::vector<int64_t> index;
+      for (size_t k = 0; k < c.dims.size(); ++k) {
+        int64_t d = c.dims[k];
+        index.push_back(corner >= (1 << c.dims.size())
+                            ? (d / (corner % 2 ? 3 : 7))
+                            : ((corner >> k) & 1 ? d - 1 : 0));
+      }
+      ASSERT_THAT(linear.Evaluate(index, {}),
+                  Optional(ElementsAre(layout.LinearIndex(index))))
+          << name << "\n"
+          << ToString(linear);
+      int64_t p = layout.LinearIndex(index);
+      ASSERT_EQ(inverse.Evaluate({p}, {}), index) << name << "\n"
+                                                  << ToString(inverse);
+      ASSERT_TRUE(inverse.ConstraintsSatisfied({p}, {})) << name;
+    }
+    // The last memory position: padding exactly when the layout says so.
+    const int64_t last = layout.tiled_element_count() - 1;
+    EXPECT_EQ(inverse.ConstraintsSatisfied({last}, {}),
+              layout.LogicalIndex(last).has_value())
+        << name << "\n"
+        << ToString(inverse);
+  }
 }
 
 }  // namespace

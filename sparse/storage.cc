@@ -1,12 +1,14 @@
 #include "sparse/storage.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -748,18 +750,33 @@ bool StartsAosSegment(const SparseEncoding& encoding, int level) {
          !types[level + 1].soa;
 }
 
-std::vector<uint64_t> AosCoordinates(const SparseEncoding& encoding,
-                                     const SparseStorage& storage, int level) {
-  if (!StartsAosSegment(encoding, level)) {
-    return storage.levels[level].coordinates.ToVector();
-  }
+absl::StatusOr<std::vector<uint64_t>> AosCoordinates(
+    const SparseEncoding& encoding, const SparseStorage& storage, int level) {
+  assert(level >= 0 && level < encoding.lvl_rank() &&
+         "AosCoordinates: level out of range");
+  // The levels whose coordinates interleave: [level, end).
   int end = level + 1;
-  while (end < encoding.lvl_rank() &&
+  const bool segment = StartsAosSegment(encoding, level);
+  while (segment && end < encoding.lvl_rank() &&
          encoding.level_types[end].format == LevelFormat::kSingleton &&
          !encoding.level_types[end].soa) {
     ++end;
   }
+  if (static_cast<int>(storage.levels.size()) < end) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the storage has ", storage.levels.size(),
+        " levels; the coordinates of level ", level, " need ", end));
+  }
   const size_t entries = storage.levels[level].coordinates.size();
+  if (end == level + 1) return storage.levels[level].coordinates.ToVector();
+  for (int l = level + 1; l < end; ++l) {
+    if (storage.levels[l].coordinates.size() != entries) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "level ", l, " has ", storage.levels[l].coordinates.size(),
+          " coordinates but the start of its COO segment, level ", level,
+          ", has ", entries));
+    }
+  }
   std::vector<uint64_t> buffer;
   buffer.reserve(entries * (end - level));
   for (size_t k = 0; k < entries; ++k) {
@@ -780,6 +797,10 @@ StorageSizes MaxStorageSizes(const SparseEncoding& encoding,
                              const std::vector<int64_t>& level_sizes) {
   StorageSizes sizes;
   const int64_t rank = encoding.lvl_rank();
+  assert(static_cast<int64_t>(level_sizes.size()) == rank &&
+         "MaxStorageSizes: one level size per level");
+  assert(absl::c_all_of(level_sizes, [](int64_t n) { return n >= 0; }) &&
+         "MaxStorageSizes: negative level size");
   int64_t entries = 1;  // Entries of the previous level.
   for (int64_t l = 0; l < rank; ++l) {
     const LevelType& type = encoding.level_types[l];

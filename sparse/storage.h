@@ -82,9 +82,12 @@ absl::StatusOr<std::vector<double>> StorageToDense(
 /// by singleton levels without soa), the array-of-structs coordinates buffer
 /// that MLIR's codegen uses: for each entry, its coordinates at `level` and
 /// every following singleton level of the segment, interleaved. Otherwise the
-/// level's own coordinates.
-std::vector<uint64_t> AosCoordinates(const SparseEncoding& encoding,
-                                     const SparseStorage& storage, int level);
+/// level's own coordinates. 0 <= level < encoding.lvl_rank() (asserted: a
+/// programmer error); a storage without that level, or whose segment levels
+/// hold different numbers of coordinates (storage built by hand), is
+/// InvalidArgument.
+absl::StatusOr<std::vector<uint64_t>> AosCoordinates(
+    const SparseEncoding& encoding, const SparseStorage& storage, int level);
 
 /// True when `level` starts an array-of-structs COO segment (see above).
 bool StartsAosSegment(const SparseEncoding& encoding, int level);
@@ -102,7 +105,9 @@ struct StorageSizes {
 /// The sizes of the largest storage of a tensor with these level sizes: the
 /// one where every element is nonzero (so every level is as full as it can
 /// be; a nonunique level then holds one entry per element below it, an n:m
-/// level n per block). Saturates at INT64_MAX.
+/// level n per block). Saturates at INT64_MAX. `level_sizes` has one
+/// nonnegative size per level (asserted: level sizes come from the
+/// encoding, so a wrong count is a programmer error).
 StorageSizes MaxStorageSizes(const SparseEncoding& encoding,
                              const std::vector<int64_t>& level_sizes);
 

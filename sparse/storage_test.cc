@@ -355,8 +355,22 @@ TEST_F(StorageTest, NonuniqueLevelsKeepDuplicates) {
   EXPECT_THAT(storage->values, ElementsAre(7, 5, 11));
   // The array-of-structs buffer interleaves the segment's coordinates.
   EXPECT_TRUE(StartsAosSegment(coo_encoding, 0));
-  EXPECT_THAT(AosCoordinates(coo_encoding, *storage, 0),
-              ElementsAre(0, 0, 1, 2, 1, 2));
+  absl::StatusOr<std::vector<uint64_t>> aos =
+      AosCoordinates(coo_encoding, *storage, 0);
+  ASSERT_TRUE(aos.ok()) << aos.status();
+  EXPECT_THAT(*aos, ElementsAre(0, 0, 1, 2, 1, 2));
+  // A storage built by hand whose segment levels disagree, or that lacks
+  // the levels, is an error rather than a read out of bounds.
+  SparseStorage uneven = *storage;
+  uneven.levels[1].coordinates = *WidthArray::Create({2}, 0, "test");
+  aos = AosCoordinates(coo_encoding, uneven, 0);
+  EXPECT_EQ(aos.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(aos.status().message(), HasSubstr("level 1 has 1 coordinates"));
+  SparseStorage truncated = *storage;
+  truncated.levels.pop_back();
+  aos = AosCoordinates(coo_encoding, truncated, 0);
+  EXPECT_EQ(aos.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(aos.status().message(), HasSubstr("the storage has 1 levels"));
   absl::StatusOr<std::vector<double>> dense =
       StorageToDense(coo_encoding, *storage);
   ASSERT_TRUE(dense.ok());
@@ -555,6 +569,24 @@ TEST_F(StorageTest, ParsesCooText) {
   EXPECT_FALSE(ParseShape("20x0").ok());
   EXPECT_FALSE(ParseShape("20xx3").ok());
 }
+
+// Out-of-range arguments are programmer errors: asserts with a message (in
+// the fastbuild and debug builds the tests run in; compiled out with
+// NDEBUG).
+#ifndef NDEBUG
+TEST_F(StorageTest, OutOfRangeArgumentsAssert) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  SparseEncoding encoding =
+      Parse("(i, j) -> (i : compressed(nonunique), j : singleton)");
+  SparseStorage storage;
+  EXPECT_DEATH(AosCoordinates(encoding, storage, 2).IgnoreError(),
+               "level out of range");
+  EXPECT_DEATH(AosCoordinates(encoding, storage, -1).IgnoreError(),
+               "level out of range");
+  EXPECT_DEATH(MaxStorageSizes(encoding, {3}), "one level size per level");
+  EXPECT_DEATH(MaxStorageSizes(encoding, {3, -1}), "negative level size");
+}
+#endif
 
 }  // namespace
 }  // namespace xla_index::sparse

@@ -28,19 +28,19 @@ absl::Status DoesNotFit(int64_t a, absl::string_view op, int64_t b) {
 }
 
 std::optional<int64_t> ConstantValue(AffineExpr e) {
-  if (auto c = mlir::dyn_cast<AffineConstantExpr>(e)) return c.getValue();
-  return std::nullopt;
+  if (e.getKind() != AffineExprKind::Constant) return std::nullopt;
+  return mlir::cast<AffineConstantExpr>(e).getValue();
 }
 
 AffineExpr Constant(int64_t value, AffineExpr like) {
   return mlir::getAffineConstantExpr(value, like.getContext());
 }
 
-// `e` if it is a binary expression of `kind`.
+// `e` if it is a binary expression of `kind` (one kind query: this and
+// IsSymbolicOrConstant run on every operand of every operation).
 AffineBinaryOpExpr AsBinary(AffineExpr e, AffineExprKind kind) {
-  auto binary = mlir::dyn_cast<AffineBinaryOpExpr>(e);
-  return binary && binary.getKind() == kind ? binary
-                                            : AffineBinaryOpExpr(nullptr);
+  return e.getKind() == kind ? mlir::cast<AffineBinaryOpExpr>(e)
+                             : AffineBinaryOpExpr(nullptr);
 }
 
 // `e` as (x, c) when it is x * c with a constant c.
@@ -53,16 +53,45 @@ std::optional<std::pair<AffineExpr, int64_t>> AsScaled(AffineExpr e) {
   return std::nullopt;
 }
 
+// AffineExpr::isSymbolicOrConstant (no dim anywhere), walking right
+// operands first and the left spine in a loop: a left-deep sum has its
+// newest term on the right, so a dim there answers at once instead of after
+// a walk down the whole sum (which made building a long sum quadratic).
+bool IsSymbolicOrConstant(AffineExpr e) {
+  while (true) {
+    switch (e.getKind()) {
+      case AffineExprKind::DimId:
+        return false;
+      case AffineExprKind::SymbolId:
+      case AffineExprKind::Constant:
+        return true;
+      default:
+        break;
+    }
+    auto binary = mlir::cast<AffineBinaryOpExpr>(e);
+    if (!IsSymbolicOrConstant(binary.getRHS())) return false;
+    e = binary.getLHS();
+  }
+}
+
+// `e` is a sum whose right operand is a constant.
+bool EndsInConstant(AffineExpr e) {
+  AffineBinaryOpExpr sum = AsBinary(e, AffineExprKind::Add);
+  return sum && mlir::isa<AffineConstantExpr>(sum.getRHS());
+}
+
 // MLIR 22 orders the operands of a sum or product of two dims (two
 // symbols) by position: d1 + d0 is built as d0 + d1.
 bool OutOfOrder(AffineExpr lhs, AffineExpr rhs) {
-  if (auto a = mlir::dyn_cast<mlir::AffineDimExpr>(lhs)) {
-    auto b = mlir::dyn_cast<mlir::AffineDimExpr>(rhs);
-    return b && a.getPosition() > b.getPosition();
+  const AffineExprKind kind = lhs.getKind();
+  if (kind != rhs.getKind()) return false;
+  if (kind == AffineExprKind::DimId) {
+    return mlir::cast<mlir::AffineDimExpr>(lhs).getPosition() >
+           mlir::cast<mlir::AffineDimExpr>(rhs).getPosition();
   }
-  if (auto a = mlir::dyn_cast<mlir::AffineSymbolExpr>(lhs)) {
-    auto b = mlir::dyn_cast<mlir::AffineSymbolExpr>(rhs);
-    return b && a.getPosition() > b.getPosition();
+  if (kind == AffineExprKind::SymbolId) {
+    return mlir::cast<mlir::AffineSymbolExpr>(lhs).getPosition() >
+           mlir::cast<mlir::AffineSymbolExpr>(rhs).getPosition();
   }
   return false;
 }
@@ -257,7 +286,7 @@ absl::StatusOr<AffineExpr> Add(AffineExpr lhs, AffineExpr rhs) {
     if (!sum) return DoesNotFit(*lc, "+", *rc);
     return Constant(*sum, lhs);
   }
-  if (lc || (lhs.isSymbolicOrConstant() && !rhs.isSymbolicOrConstant()) ||
+  if (lc || (!IsSymbolicOrConstant(rhs) && IsSymbolicOrConstant(lhs)) ||
       OutOfOrder(lhs, rhs)) {
     return Add(rhs, lhs);
   }
@@ -295,8 +324,8 @@ absl::StatusOr<AffineExpr> Mul(AffineExpr lhs, AffineExpr rhs) {
     if (!product) return DoesNotFit(*lc, "*", *rc);
     return Constant(*product, lhs);
   }
-  const bool rhs_symbolic = rhs.isSymbolicOrConstant();
-  if (!rhs_symbolic && !lhs.isSymbolicOrConstant()) {
+  const bool rhs_symbolic = IsSymbolicOrConstant(rhs);
+  if (!rhs_symbolic && !IsSymbolicOrConstant(lhs)) {
     return absl::InvalidArgumentError(
         "a product of two expressions with dimensions is not affine");
   }
@@ -394,6 +423,74 @@ absl::StatusOr<AffineExpr> CheckedAffineNeg(AffineExpr expr) {
 absl::StatusOr<AffineExpr> CheckedAffineSub(AffineExpr lhs, AffineExpr rhs) {
   XI_ASSIGN_OR_RETURN(AffineExpr negated, CheckedAffineNeg(rhs));
   return Add(lhs, negated);
+}
+
+CheckedAffineSum::CheckedAffineSum(AffineExpr first) : base_(first) {
+  // With nothing pending, taking the constant does no arithmetic.
+  TakeConstant().IgnoreError();
+}
+
+absl::Status CheckedAffineSum::TakeConstant() {
+  AffineBinaryOpExpr sum = AsBinary(base_, AffineExprKind::Add);
+  if (!sum || mlir::isa<AffineConstantExpr>(sum.getLHS())) {
+    return absl::OkStatus();
+  }
+  std::optional<int64_t> c = ConstantValue(sum.getRHS());
+  // A sum ending in a constant never has another one inside (MLIR folds
+  // (e + c1) + c2), but check rather than assume.
+  if (!c || EndsInConstant(sum.getLHS())) return absl::OkStatus();
+  int64_t total = *c;
+  if (pending_) {
+    // The fold computes (e + c) + pending as e + (c + pending).
+    std::optional<int64_t> folded = CheckedAdd(*c, *pending_);
+    if (!folded) return DoesNotFit(*c, "+", *pending_);
+    total = *folded;
+  }
+  base_ = sum.getLHS();
+  pending_ = total;
+  if (pending_ == 0) pending_.reset();
+  return absl::OkStatus();
+}
+
+absl::Status CheckedAffineSum::Add(AffineExpr term) {
+  // Only a base that is neither a constant nor e + c (which TakeConstant
+  // leaves only for nodes MLIR itself never builds) takes the short cuts.
+  const bool base_constant =
+      mlir::isa<AffineConstantExpr>(base_) || EndsInConstant(base_);
+  if (std::optional<int64_t> k = ConstantValue(term); k && !base_constant) {
+    // (e + p) + k -> e + (p + k); e + k is built only at the end.
+    int64_t total = *k;
+    if (pending_) {
+      std::optional<int64_t> folded = CheckedAdd(*pending_, *k);
+      if (!folded) return DoesNotFit(*pending_, "+", *k);
+      total = *folded;
+    }
+    pending_ = total;
+    if (pending_ == 0) pending_.reset();
+    return absl::OkStatus();
+  }
+  if (pending_) {
+    // The fold builds (e + p) + t as (e + t) + p unless it first swaps the
+    // operands (e has no dim and t has one) or merges like terms (t is a
+    // multiple of e + p itself): then build e + p now.
+    AffineExpr atom =
+        AsScaled(term).value_or(std::make_pair(term, int64_t{1})).first;
+    AffineBinaryOpExpr atom_sum = AsBinary(atom, AffineExprKind::Add);
+    const bool like = atom_sum && atom_sum.getLHS() == base_ &&
+                      ConstantValue(atom_sum.getRHS()) == pending_;
+    if (base_constant || like ||
+        (!IsSymbolicOrConstant(term) && IsSymbolicOrConstant(base_))) {
+      XI_ASSIGN_OR_RETURN(base_, Finish());
+      pending_.reset();
+    }
+  }
+  XI_ASSIGN_OR_RETURN(base_, xla_index::Add(base_, term));
+  return TakeConstant();
+}
+
+absl::StatusOr<AffineExpr> CheckedAffineSum::Finish() const {
+  if (!pending_) return base_;
+  return xla_index::Add(base_, Constant(*pending_, base_));
 }
 
 absl::StatusOr<AffineExpr> CheckedReplaceDimsAndSymbols(

@@ -28,6 +28,10 @@
 // Everything that builds expressions from user constants (the map-text
 // parser, composition, layout maps) goes through here.
 
+#include <cstdint>
+#include <optional>
+
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "mlir/IR/AffineExpr.h"
@@ -49,6 +53,31 @@ absl::StatusOr<mlir::AffineExpr> CheckedAffineMul(mlir::AffineExpr lhs,
 absl::StatusOr<mlir::AffineExpr> CheckedAffineSub(mlir::AffineExpr lhs,
                                                   mlir::AffineExpr rhs);
 absl::StatusOr<mlir::AffineExpr> CheckedAffineNeg(mlir::AffineExpr expr);
+
+/// t0 + t1 + ... + tn exactly as the left fold of CheckedAffineAdd builds
+/// it, with fewer nodes: MLIR moves a sum's constant to the right on every
+/// addition ((e + c) + t -> (e + t) + c), so a fold builds the sum twice per
+/// term after a constant; here the constant is held aside (added to later
+/// constants in the same order, checked) and added once at the end, where
+/// the fold would have put it. Terms after which the fold does something
+/// else (a term that would be swapped before the sum, or is like the sum)
+/// go through CheckedAffineAdd unchanged.
+class CheckedAffineSum {
+ public:
+  explicit CheckedAffineSum(mlir::AffineExpr first);
+  /// Adds `term`; an error when a constant the fold computes does not fit.
+  absl::Status Add(mlir::AffineExpr term);
+  /// The sum so far.
+  absl::StatusOr<mlir::AffineExpr> Finish() const;
+
+ private:
+  // Moves the constant c of base_ = e + c into pending_.
+  absl::Status TakeConstant();
+  mlir::AffineExpr base_;
+  // The sum is base_ + pending_ (base_ alone when unset); base_ never ends
+  // in a constant while pending_ is set, and pending_ is never 0.
+  std::optional<int64_t> pending_;
+};
 
 /// expr.replaceDimsAndSymbols(dims, symbols), rebuilding the changed nodes
 /// through CheckedAffineBinaryOp (substitution folds too: replacing d0 by

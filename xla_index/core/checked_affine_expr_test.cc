@@ -298,5 +298,59 @@ TEST_F(CheckedAffineExprTest, RandomExpressionsKeepTheirValue) {
   EXPECT_GT(compared, 50000);
 }
 
+// CheckedAffineSum is the left fold of CheckedAffineAdd: the same expression
+// or, where a constant does not fit, an error in both. Terms are random
+// trees, constants near the limits, and sums of earlier terms with a
+// constant (like terms of the sum being built, which the fold merges).
+TEST_F(CheckedAffineExprTest, SumIsTheLeftFoldOfAdd) {
+  RandomTrees trees(&context_, 777);
+  int folded = 0, refused = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::vector<AffineExpr> terms;
+    const int n = 1 + trees.Pick(8);
+    for (int t = 0; t < n; ++t) {
+      absl::StatusOr<AffineExpr> term;
+      switch (trees.Pick(4)) {
+        case 0:
+          term = C(trees.Constant());
+          break;
+        case 1:
+          term = trees.Pick(2) ? S(trees.Pick(2)) : D(trees.Pick(2));
+          break;
+        case 2:
+          if (!terms.empty()) {
+            term = CheckedAffineAdd(terms[trees.Pick(terms.size())],
+                                    C(trees.Constant()));
+            break;
+          }
+          [[fallthrough]];
+        default:
+          term = trees.BuildChecked(*trees.Make(2));
+      }
+      if (term.ok()) terms.push_back(*term);
+    }
+    if (terms.empty()) continue;
+    absl::StatusOr<AffineExpr> fold = terms[0];
+    CheckedAffineSum sum(terms[0]);
+    absl::Status sum_status;
+    for (size_t t = 1; t < terms.size(); ++t) {
+      if (fold.ok()) fold = CheckedAffineAdd(*fold, terms[t]);
+      if (sum_status.ok()) sum_status = sum.Add(terms[t]);
+    }
+    absl::StatusOr<AffineExpr> result =
+        sum_status.ok() ? sum.Finish() : sum_status;
+    ASSERT_EQ(fold.ok(), result.ok())
+        << "case " << i << ": " << fold.status() << " vs " << result.status();
+    if (fold.ok()) {
+      ASSERT_EQ(*fold, *result) << "case " << i;
+      ++folded;
+    } else {
+      ++refused;
+    }
+  }
+  EXPECT_GT(folded, 5000);
+  EXPECT_GT(refused, 100);
+}
+
 }  // namespace
 }  // namespace xla_index

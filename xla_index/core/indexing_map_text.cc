@@ -331,7 +331,9 @@ struct Token {
 class MapParser {
  public:
   MapParser(absl::string_view text, mlir::MLIRContext* ctx)
-      : text_(text), ctx_(ctx) {
+      : text_(text),
+        ctx_(ctx),
+        minus_one_(mlir::getAffineConstantExpr(-1, ctx)) {
     Advance();
   }
 
@@ -345,7 +347,13 @@ class MapParser {
   struct Variable {
     bool is_dim;
     int index;
+    AffineExpr expr;  // d<index> or s<index>.
   };
+  Variable MakeVariable(bool is_dim, int index) const {
+    return {is_dim, index,
+            is_dim ? mlir::getAffineDimExpr(index, ctx_)
+                   : mlir::getAffineSymbolExpr(index, ctx_)};
+  }
 
   // Lexing.
   void Advance();
@@ -366,14 +374,16 @@ class MapParser {
   /// not fit in int64 is an error at `offset` (the operator).
   absl::StatusOr<AffineExpr> Build(mlir::AffineExprKind kind, AffineExpr lhs,
                                    AffineExpr rhs, size_t offset) const;
+  /// A checked builder's error, at `offset`.
+  absl::Status Located(const absl::Status& status, size_t offset) const;
   absl::StatusOr<int64_t> ParseInteger();  // Optional leading '-'.
 
   // Grammar.
-  absl::StatusOr<std::vector<std::string>> ParseNameList(
+  absl::StatusOr<std::vector<absl::string_view>> ParseNameList(
       absl::string_view open, absl::string_view close);
-  absl::Status ParseHeader(std::vector<std::string>& dims,
-                           std::vector<std::string>& symbols,
-                           std::vector<std::string>& runtime);
+  absl::Status ParseHeader(std::vector<absl::string_view>& dims,
+                           std::vector<absl::string_view>& symbols,
+                           std::vector<absl::string_view>& runtime);
   /// One whole expression (a result, a constraint, a standalone
   /// expression): ParseSum with the operator budget reset.
   absl::StatusOr<AffineExpr> ParseExpression();
@@ -389,11 +399,11 @@ class MapParser {
   // The variables a map's header declares: dims, range symbols, runtime
   // symbols (declared in {...}).
   struct Header {
-    std::vector<std::string> dims, symbols, runtime;
+    std::vector<absl::string_view> dims, symbols, runtime;
     int num_dims() const { return dims.size(); }
     int num_symbols() const { return symbols.size() + runtime.size(); }
     // The name of variable i (dims, then symbols, then runtime symbols).
-    const std::string& Name(int i) const {
+    absl::string_view Name(int i) const {
       if (i < num_dims()) return dims[i];
       i -= num_dims();
       return i < static_cast<int>(symbols.size()) ? symbols[i]
@@ -429,7 +439,11 @@ class MapParser {
   mlir::MLIRContext* ctx_;
   size_t pos_ = 0;
   Token tok_;
-  absl::flat_hash_map<std::string, Variable> names_;
+  // Declared names (views into the text or the caller's names) and their
+  // expressions, built once per parse.
+  absl::flat_hash_map<absl::string_view, Variable> names_;
+  // -1, the factor of every negation.
+  AffineExpr minus_one_;
   int depth_ = 0;  // Parenthesis nesting, bounded against stack overflow.
   // Binary operators in the current expression. A chain like
   // d0 + d1 + ... + dN is a tree N deep, and every pass over affine
@@ -510,11 +524,15 @@ absl::StatusOr<AffineExpr> MapParser::Build(mlir::AffineExprKind kind,
                                             AffineExpr lhs, AffineExpr rhs,
                                             size_t offset) const {
   absl::StatusOr<AffineExpr> built = CheckedAffineBinaryOp(kind, lhs, rhs);
-  if (!built.ok()) {
-    return Error(offset, absl::StrCat("the map cannot be represented exactly: ",
-                                      built.status().message()));
-  }
+  XI_RETURN_IF_ERROR(Located(built.status(), offset));
   return built;
+}
+
+absl::Status MapParser::Located(const absl::Status& status,
+                                size_t offset) const {
+  if (status.ok()) return status;
+  return Error(offset, absl::StrCat("the map cannot be represented exactly: ",
+                                    status.message()));
 }
 
 absl::StatusOr<int64_t> MapParser::ParseInteger() {
@@ -536,9 +554,9 @@ absl::StatusOr<int64_t> MapParser::ParseInteger() {
                   : static_cast<int64_t>(magnitude);
 }
 
-absl::StatusOr<std::vector<std::string>> MapParser::ParseNameList(
+absl::StatusOr<std::vector<absl::string_view>> MapParser::ParseNameList(
     absl::string_view open, absl::string_view close) {
-  std::vector<std::string> names;
+  std::vector<absl::string_view> names;
   XI_RETURN_IF_ERROR(Expect(open));
   if (AtPunct(close)) {
     Advance();
@@ -548,7 +566,7 @@ absl::StatusOr<std::vector<std::string>> MapParser::ParseNameList(
     if (tok_.kind != TokenKind::kIdentifier) {
       return ErrorHere("expected a variable name");
     }
-    names.emplace_back(tok_.text);
+    names.push_back(tok_.text);
     Advance();
     if (AtPunct(close)) {
       Advance();
@@ -558,9 +576,9 @@ absl::StatusOr<std::vector<std::string>> MapParser::ParseNameList(
   }
 }
 
-absl::Status MapParser::ParseHeader(std::vector<std::string>& dims,
-                                    std::vector<std::string>& symbols,
-                                    std::vector<std::string>& runtime) {
+absl::Status MapParser::ParseHeader(std::vector<absl::string_view>& dims,
+                                    std::vector<absl::string_view>& symbols,
+                                    std::vector<absl::string_view>& runtime) {
   size_t start = tok_.offset;
   auto d = ParseNameList("(", ")");
   if (!d.ok()) return d.status();
@@ -576,8 +594,8 @@ absl::Status MapParser::ParseHeader(std::vector<std::string>& dims,
     runtime = *std::move(r);
   }
   names_.clear();
-  auto add = [&](const std::string& name, bool is_dim, int index) {
-    return names_.insert({name, Variable{is_dim, index}}).second;
+  auto add = [&](absl::string_view name, bool is_dim, int index) {
+    return names_.insert({name, MakeVariable(is_dim, index)}).second;
   };
   for (size_t i = 0; i < dims.size(); ++i) {
     if (!add(dims[i], true, i)) {
@@ -586,7 +604,7 @@ absl::Status MapParser::ParseHeader(std::vector<std::string>& dims,
     }
   }
   for (size_t i = 0; i < symbols.size() + runtime.size(); ++i) {
-    const std::string& name =
+    absl::string_view name =
         i < symbols.size() ? symbols[i] : runtime[i - symbols.size()];
     if (!add(name, false, i)) {
       return Error(start, absl::StrCat("variable '", name, "' declared twice"));
@@ -609,23 +627,23 @@ absl::Status MapParser::CountOperator() {
 }
 
 absl::StatusOr<AffineExpr> MapParser::ParseSum() {
-  auto lhs = ParseTerm();
-  if (!lhs.ok()) return lhs;
-  AffineExpr result = *lhs;
+  XI_ASSIGN_OR_RETURN(AffineExpr first, ParseTerm());
+  CheckedAffineSum sum(first);
+  size_t op_offset = tok_.offset;
   while (AtPunct("+") || AtPunct("-")) {
     XI_RETURN_IF_ERROR(CountOperator());
     bool minus = AtPunct("-");
-    size_t op_offset = tok_.offset;
+    op_offset = tok_.offset;
     Advance();
     XI_ASSIGN_OR_RETURN(AffineExpr rhs, ParseTerm());
     if (minus) {
       XI_ASSIGN_OR_RETURN(
-          rhs, Build(mlir::AffineExprKind::Mul, rhs,
-                     mlir::getAffineConstantExpr(-1, ctx_), op_offset));
+          rhs, Build(mlir::AffineExprKind::Mul, rhs, minus_one_, op_offset));
     }
-    XI_ASSIGN_OR_RETURN(
-        result, Build(mlir::AffineExprKind::Add, result, rhs, op_offset));
+    XI_RETURN_IF_ERROR(Located(sum.Add(rhs), op_offset));
   }
+  absl::StatusOr<AffineExpr> result = sum.Finish();
+  XI_RETURN_IF_ERROR(Located(result.status(), op_offset));
   return result;
 }
 
@@ -689,8 +707,7 @@ absl::StatusOr<AffineExpr> MapParser::ParseUnary() {
     auto operand = ParseUnary();
     --depth_;
     if (!operand.ok()) return operand;
-    return Build(mlir::AffineExprKind::Mul, *operand,
-                 mlir::getAffineConstantExpr(-1, ctx_), minus_offset);
+    return Build(mlir::AffineExprKind::Mul, *operand, minus_one_, minus_offset);
   }
   return ParsePrimary();
 }
@@ -702,14 +719,12 @@ absl::StatusOr<AffineExpr> MapParser::ParsePrimary() {
     return mlir::getAffineConstantExpr(*v, ctx_);
   }
   if (tok_.kind == TokenKind::kIdentifier) {
-    auto it = names_.find(std::string(tok_.text));
+    auto it = names_.find(tok_.text);
     if (it == names_.end()) {
       return ErrorHere("expected a declared variable, an integer or '('");
     }
     Advance();
-    return it->second.is_dim
-               ? mlir::getAffineDimExpr(it->second.index, ctx_)
-               : mlir::getAffineSymbolExpr(it->second.index, ctx_);
+    return it->second.expr;
   }
   if (AtPunct("(")) {
     if (++depth_ > 200) return ErrorHere("expression nested too deeply");
@@ -754,7 +769,7 @@ absl::StatusOr<Interval> MapParser::ParseInterval() {
 }
 
 absl::StatusOr<AffineMap> MapParser::ParseBareAffineMap() {
-  std::vector<std::string> dims, symbols, runtime;
+  std::vector<absl::string_view> dims, symbols, runtime;
   XI_RETURN_IF_ERROR(ParseHeader(dims, symbols, runtime));
   XI_RETURN_IF_ERROR(Expect("->"));
   auto results = ParseResults();
@@ -767,9 +782,11 @@ absl::StatusOr<AffineExpr> MapParser::ParseStandaloneExpr(
     const std::vector<std::string>& dims,
     const std::vector<std::string>& symbols) {
   names_.clear();
-  for (size_t i = 0; i < dims.size(); ++i) names_[dims[i]] = {true, (int)i};
+  for (size_t i = 0; i < dims.size(); ++i) {
+    names_[dims[i]] = MakeVariable(true, i);
+  }
   for (size_t i = 0; i < symbols.size(); ++i) {
-    names_[symbols[i]] = {false, (int)i};
+    names_[symbols[i]] = MakeVariable(false, i);
   }
   auto e = ParseExpression();
   if (!e.ok()) return e;
@@ -837,7 +854,7 @@ absl::Status MapParser::ParseDomainEntry(int num_dims, Domain& domain) {
   size_t entry_offset = tok_.offset;
   std::optional<Variable> lone;
   if (tok_.kind == TokenKind::kIdentifier) {
-    auto it = names_.find(std::string(tok_.text));
+    auto it = names_.find(tok_.text);
     if (it != names_.end()) {
       // Peek: the variable is lone if "in" follows.
       size_t save_pos = pos_;
@@ -879,7 +896,7 @@ absl::Status MapParser::ParseRuntimeVariable(int symbol, Domain& domain) {
   domain.is_runtime[symbol] = true;
   domain.runtime[symbol].hlo_text = hlo == "NULL" ? "" : hlo;
   if (AtPunct("(")) {
-    absl::flat_hash_map<std::string, Variable> saved = names_;
+    absl::flat_hash_map<absl::string_view, Variable> saved = names_;
     absl::StatusOr<AffineMap> access = ParseBareAffineMap();
     names_ = std::move(saved);
     XI_RETURN_IF_ERROR(access.status());
@@ -908,17 +925,20 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
   for (int i = 0; i < num_symbols; ++i) {
     if (domain.is_runtime[i]) order.push_back(i);
   }
-  llvm::SmallVector<AffineExpr> dim_ids, sym_replacements(num_symbols);
-  for (int i = 0; i < num_dims; ++i) {
-    dim_ids.push_back(mlir::getAffineDimExpr(i, ctx_));
-  }
-  for (int new_pos = 0; new_pos < num_symbols; ++new_pos) {
-    sym_replacements[order[new_pos]] = mlir::getAffineSymbolExpr(new_pos, ctx_);
-  }
   // Renumbering symbols reorders some sums (MLIR sorts s1 + s0), so it
   // rebuilds through the checked builder; nothing to do when no runtime
   // variable precedes a range variable.
   const bool identity = std::is_sorted(order.begin(), order.end());
+  llvm::SmallVector<AffineExpr> dim_ids, sym_replacements(num_symbols);
+  if (!identity) {
+    for (int i = 0; i < num_dims; ++i) {
+      dim_ids.push_back(mlir::getAffineDimExpr(i, ctx_));
+    }
+    for (int new_pos = 0; new_pos < num_symbols; ++new_pos) {
+      sym_replacements[order[new_pos]] =
+          mlir::getAffineSymbolExpr(new_pos, ctx_);
+    }
+  }
   auto remap = [&](AffineExpr e) -> absl::StatusOr<AffineExpr> {
     if (identity) return e;
     absl::StatusOr<AffineExpr> r =
