@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Compiler.h"
 #include "mlir/IR/AffineExpr.h"
 #include "xla_index/core/affine_simplifier.h"
 #include "xla_index/core/checked_arithmetic.h"
@@ -26,6 +27,11 @@ namespace xla_index {
 namespace {
 
 using mlir::AffineExpr;
+
+// The division and sum rules are inlined into their table walk (one frame
+// per division, as hand-written branches would have): most rules decline
+// after a few comparisons, and a call per rule costs more than that.
+#define XI_RULE LLVM_ATTRIBUTE_ALWAYS_INLINE static
 
 // Rewrites that recurse (gcd, split, nested division) strictly shrink the
 // problem, but a bound keeps pathological inputs cheap.
@@ -79,11 +85,11 @@ struct AffineSimplifier::Rules {
   static constexpr uint8_t kMods = KindBit(AtomKind::kMod);
 
   // `lin in interval`, as the constraint `expr in interval` rewrites to;
-  // `verdict` once it is known to hold everywhere or nowhere.
+  // `verdict` once it is known to hold everywhere or nowhere. (Its MLIR
+  // expression is built once, when no rule fires any more.)
   struct Constraint {
     Lin lin;
     Interval interval;
-    AffineExpr expr;
     std::optional<NormalConstraint::Kind> verdict;
   };
   using ConstraintFn = bool (*)(Self&, Constraint&);
@@ -118,33 +124,33 @@ struct AffineSimplifier::Rules {
                              Lin& small);
 
   // --- floordiv rules -------------------------------------------------------
-  static bool FloorDivByOne(Self& s, const DivMod& p, Lin& out);
-  static bool FloorDivOfOnePeriod(Self& s, const DivMod& p, Lin& out);
-  static bool FloorDivMultiplesLeave(Self& s, const DivMod& p, Lin& out);
-  static bool FloorDivCommonFactor(Self& s, const DivMod& p, Lin& out);
-  static bool FloorDivDropSmallPart(Self& s, const DivMod& p, Lin& out);
-  static bool FloorDivOfMod(Self& s, const DivMod& p, Lin& out);
-  static bool FloorDivOfFloorDiv(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool FloorDivByOne(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool FloorDivOfOnePeriod(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool FloorDivMultiplesLeave(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool FloorDivCommonFactor(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool FloorDivDropSmallPart(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool FloorDivOfMod(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool FloorDivOfFloorDiv(Self& s, const DivMod& p, Lin& out);
 
   // --- mod rules ------------------------------------------------------------
-  static bool ModByOne(Self& s, const DivMod& p, Lin& out);
-  static bool ModOfOnePeriod(Self& s, const DivMod& p, Lin& out);
-  static bool ModMultiplesLeave(Self& s, const DivMod& p, Lin& out);
-  static bool ModCommonFactor(Self& s, const DivMod& p, Lin& out);
-  static bool ModSmallPartLeaves(Self& s, const DivMod& p, Lin& out);
-  static bool ModOfMod(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool ModByOne(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool ModOfOnePeriod(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool ModMultiplesLeave(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool ModCommonFactor(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool ModSmallPartLeaves(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool ModOfMod(Self& s, const DivMod& p, Lin& out);
 
   // --- sum rules ------------------------------------------------------------
-  static bool ModPlusQuotient(Self& s, const Lin& lin, Lin& out);
-  static bool FloorDivPlusMod(Self& s, const Lin& lin, Lin& out);
-  static bool MinusFloorDivMultiple(Self& s, const Lin& lin, Lin& out);
+  XI_RULE bool ModPlusQuotient(Self& s, const Lin& lin, Lin& out);
+  XI_RULE bool FloorDivPlusMod(Self& s, const Lin& lin, Lin& out);
+  XI_RULE bool MinusFloorDivMultiple(Self& s, const Lin& lin, Lin& out);
 
   // --- constraint rules -----------------------------------------------------
-  static bool MoveConstant(Self& s, Constraint& k);
-  static bool DivideCommonFactor(Self& s, Constraint& k);
-  static bool HoldsOnRange(Self& s, Constraint& k);
-  static bool TightenToRange(Self& s, Constraint& k);
-  static bool UnwrapFloorDiv(Self& s, Constraint& k);
+  XI_RULE bool MoveConstant(Self& s, Constraint& k);
+  XI_RULE bool DivideCommonFactor(Self& s, Constraint& k);
+  XI_RULE bool HoldsOnRange(Self& s, Constraint& k);
+  XI_RULE bool TightenToRange(Self& s, Constraint& k);
+  XI_RULE bool UnwrapFloorDiv(Self& s, Constraint& k);
 
   // clang-format off
   static constexpr DivModRule kFloorDivRules[] = {
@@ -211,6 +217,31 @@ struct AffineSimplifier::Rules {
   };
   // clang-format on
 
+  // Applies constraint rule I; true when the walk of the table stops: the
+  // constraint is decided (verdict), or rewritten by a restarting rule.
+  template <bool kHooks, size_t I>
+  XI_RULE bool TryConstraintRule(Self& s, Constraint& k, bool& restart) {
+    using Kind = NormalConstraint::Kind;
+    constexpr const ConstraintRule& kRule = kConstraintRules[I];
+    if (!(kHooks && Disabled(kRule)) && kRule.fn(s, k)) {
+      if (kHooks) Fired(kRule);
+      restart = kRule.restarts;
+    }
+    // Decided: it holds nowhere (an empty interval, or a constant outside
+    // it) or everywhere.
+    if (!k.verdict && k.interval.IsEmpty()) k.verdict = Kind::kInfeasible;
+    if (!k.verdict && k.lin.size == 0) {
+      k.verdict =
+          k.interval.Contains(0) ? Kind::kAlwaysTrue : Kind::kInfeasible;
+    }
+    return k.verdict || restart;
+  }
+  template <bool kHooks, size_t... I>
+  XI_RULE bool WalkConstraintRules(Self& s, Constraint& k, bool& restart,
+                                   std::index_sequence<I...>) {
+    return (TryConstraintRule<kHooks, I>(s, k, restart) || ...);
+  }
+
   // The table's first rule that fires on `x floordiv c` (`x mod c`), else
   // the division as an atom, reusing `source` if x is its own input.
   template <const auto& kTable>
@@ -221,12 +252,13 @@ struct AffineSimplifier::Rules {
   // each rule is a direct call the compiler may inline: the hot path costs
   // what hand-written branches would.
   template <const auto& kTable, bool kHooks, size_t... I>
-  static bool FirstDivModRule(Self& s, const DivMod& p, bool variable, Lin& out,
-                              std::index_sequence<I...>) {
+  XI_RULE bool FirstDivModRule(Self& s, const DivMod& p, bool variable,
+                               Lin& out, std::index_sequence<I...>) {
     return (TryDivModRule<kTable, kHooks, I>(s, p, variable, out) || ...);
   }
   template <const auto& kTable, bool kHooks, size_t I>
-  static bool TryDivModRule(Self& s, const DivMod& p, bool variable, Lin& out) {
+  XI_RULE bool TryDivModRule(Self& s, const DivMod& p, bool variable,
+                             Lin& out) {
     constexpr const DivModRule& kRule = kTable[I];
     // The tables are ordered: range rules, then structural ones, then the
     // recursive ones.
@@ -239,24 +271,24 @@ struct AffineSimplifier::Rules {
   }
   // A call through a constant template argument is a direct call.
   template <DivModFn kFn>
-  static bool Call(Self& s, const DivMod& p, Lin& out) {
+  XI_RULE bool Call(Self& s, const DivMod& p, Lin& out) {
     return kFn(s, p, out);
   }
   template <SumFn kFn>
-  static bool Call(Self& s, const Lin& lin, Lin& out) {
+  XI_RULE bool Call(Self& s, const Lin& lin, Lin& out) {
     return kFn(s, lin, out);
   }
-  static bool Set(Lin& out, const Lin& value) {
+  XI_RULE bool Set(Lin& out, const Lin& value) {
     out = value;
     return true;
   }
   template <bool kHooks, size_t... I>
-  static bool FirstSumRule(Self& s, const Lin& lin, uint8_t kinds, Lin& out,
-                           std::index_sequence<I...>) {
+  XI_RULE bool FirstSumRule(Self& s, const Lin& lin, uint8_t kinds, Lin& out,
+                            std::index_sequence<I...>) {
     return (TrySumRule<kHooks, I>(s, lin, kinds, out) || ...);
   }
   template <bool kHooks, size_t I>
-  static bool TrySumRule(Self& s, const Lin& lin, uint8_t kinds, Lin& out) {
+  XI_RULE bool TrySumRule(Self& s, const Lin& lin, uint8_t kinds, Lin& out) {
     constexpr const SumRule& kRule = kSumRules[I];
     if ((kinds & kRule.needs) != kRule.needs) return false;
     if (kHooks && Disabled(kRule)) return false;
@@ -339,8 +371,9 @@ LinearForm AffineSimplifier::DivModTerm(AtomKind kind, const Lin& x, int64_t c,
 }
 
 std::optional<int32_t> AffineSimplifier::QuotientAtom(int32_t mod_atom) {
-  auto it = caches_.quotients.find(mod_atom);
-  if (it != caches_.quotients.end()) return it->second;
+  if (const std::optional<int32_t>* known = caches_.FindQuotient(mod_atom)) {
+    return *known;
+  }
   const bool overflow_before = forms_.overflow();
   forms_.set_overflow(false);
   const Atom atom = forms_.atom(mod_atom);
@@ -349,7 +382,7 @@ std::optional<int32_t> AffineSimplifier::QuotientAtom(int32_t mod_atom) {
   std::optional<int32_t> quotient;
   if (forms_.IsAtom(q)) quotient = forms_.TermAt(q, 0).atom;
   // A result computed with overflow is discarded, not cached.
-  if (!forms_.overflow()) caches_.quotients[mod_atom] = quotient;
+  if (!forms_.overflow()) caches_.quotients.push_back({mod_atom, quotient});
   forms_.set_overflow(forms_.overflow() || overflow_before);
   return quotient;
 }
@@ -361,25 +394,18 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
   caches_.ForgetStaleVisits();
   Lin lin = Visit(expr, /*cache=*/true);  // For SetAtomRange.
   if (forms_.overflow()) return {Kind::kExpression, expr, interval};
-  Rules::Constraint k{lin, interval, expr, std::nullopt};
+  Rules::Constraint k{lin, interval, std::nullopt};
   for (int step = 0; step < kMaxDepth; ++step) {
     bool restart = false;
-    for (const Rules::ConstraintRule& rule : Rules::kConstraintRules) {
-      if (!Rules::Disabled(rule) && rule.fn(*this, k)) {
-        Rules::Fired(rule);
-        restart = rule.restarts;
-      }
-      // Decided: it holds nowhere (an empty interval, or a constant outside
-      // it) or everywhere.
-      if (!k.verdict && k.interval.IsEmpty()) k.verdict = Kind::kInfeasible;
-      if (!k.verdict && k.lin.size == 0) {
-        k.verdict =
-            k.interval.Contains(0) ? Kind::kAlwaysTrue : Kind::kInfeasible;
-      }
-      if (k.verdict) return {*k.verdict, k.expr, k.interval};
-      if (restart) break;
+    constexpr auto kIndices =
+        std::make_index_sequence<sizeof(Rules::kConstraintRules) /
+                                 sizeof(Rules::ConstraintRule)>();
+    if (hooks_on
+            ? Rules::WalkConstraintRules<true>(*this, k, restart, kIndices)
+            : Rules::WalkConstraintRules<false>(*this, k, restart, kIndices)) {
+      if (k.verdict) return {*k.verdict, expr, k.interval};
+      continue;  // Restart the table on the rewritten constraint.
     }
-    if (restart) continue;
     const LinearForm& n = k.lin;
     if (forms_.IsAtom(n)) {
       const Atom& atom = forms_.atom(forms_.TermAt(n, 0).atom);
@@ -606,42 +632,44 @@ bool AffineSimplifier::Rules::SplitSmallPart(Self& s, const Lin& x, int64_t c,
   if (n < 2) return false;
   // Terms by decreasing |coefficient|, ties in term order: an insertion sort,
   // since n is small (std::stable_sort allocates a buffer).
-  llvm::SmallVector<size_t, 8> order;
+  llvm::SmallVector<std::pair<uint64_t, size_t>, 8> order;  // (|coeff|, term)
   for (size_t i = 0; i < n; ++i) {
-    const int64_t magnitude = Gcd(f.TermAt(x, i).coeff, 0);
+    const int64_t coeff = f.TermAt(x, i).coeff;
+    const uint64_t magnitude =
+        coeff < 0 ? 0 - static_cast<uint64_t>(coeff) : coeff;
     size_t j = order.size();
-    order.push_back(i);
-    for (; j > 0 && Gcd(f.TermAt(x, order[j - 1]).coeff, 0) < magnitude; --j) {
+    order.push_back({magnitude, i});
+    for (; j > 0 && order[j - 1].first < magnitude; --j)
       order[j] = order[j - 1];
-    }
-    order[j] = i;
+    order[j] = {magnitude, i};
   }
   // The first p terms (largest coefficients) share the factor g with c; the
   // rest must span less than one multiple of g.
   int64_t prefix_gcd = c;
   for (size_t p = 1; p < n; ++p) {
-    prefix_gcd = Gcd(prefix_gcd, f.TermAt(x, order[p - 1]).coeff);
+    prefix_gcd = Gcd(prefix_gcd, f.TermAt(x, order[p - 1].second).coeff);
     if (prefix_gcd <= 1) return false;
-    Interval rest = Interval::Point(x.constant);
+    Interval r = Interval::Point(x.constant);
     for (size_t q = p; q < n; ++q) {
-      const Term& t = f.TermAt(x, order[q]);
-      rest = rest + f.atom(t.atom).bounds * t.coeff;
+      const Term& t = f.TermAt(x, order[q].second);
+      r = r + f.atom(t.atom).bounds * t.coeff;
     }
-    if (rest.IsEmpty() || rest.lower == Interval::kMin ||
-        rest.upper == Interval::kMax) {
+    if (r.IsEmpty() || r.lower == Interval::kMin || r.upper == Interval::kMax) {
       continue;
     }
-    const int64_t base = FloorDiv(rest.lower, prefix_gcd);
-    if (FloorDiv(rest.upper, prefix_gcd) != base) continue;
+    const int64_t base = FloorDiv(r.lower, prefix_gcd);
+    if (FloorDiv(r.upper, prefix_gcd) != base) continue;
     const std::optional<int64_t> shift = CheckedMul(base, prefix_gcd);
-    if (!shift) continue;
+    const std::optional<int64_t> small_constant =
+        shift ? CheckedSub(x.constant, *shift) : std::nullopt;
+    if (!small_constant) continue;
     llvm::SmallVector<bool, 8> in_prefix(n, false);
-    for (size_t q = 0; q < p; ++q) in_prefix[order[q]] = true;
+    for (size_t q = 0; q < p; ++q) in_prefix[order[q].second] = true;
     multiple = f.Start(*shift);
     for (size_t q = 0; q < n; ++q) {
       if (in_prefix[q]) f.Append(multiple, f.TermAt(x, q));
     }
-    small = f.Start(x.constant - *shift);  // In [0, g) by construction.
+    small = f.Start(*small_constant);  // In [0, g) by construction.
     for (size_t q = 0; q < n; ++q) {
       if (!in_prefix[q]) f.Append(small, f.TermAt(x, q));
     }
@@ -828,7 +856,6 @@ bool AffineSimplifier::Rules::UnwrapFloorDiv(Self& s, Constraint& k) {
   k.interval = {SaturatingMul(k.interval.lower, c),
                 SaturatingAdd(SaturatingMul(k.interval.upper, c), c - 1)};
   k.lin = s.forms_.ArgOf(atom);
-  k.expr = s.Build(k.lin);
   return true;
 }
 

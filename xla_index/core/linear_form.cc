@@ -6,19 +6,6 @@
 
 namespace xla_index {
 
-int64_t Gcd(int64_t a, int64_t b) {
-  // Magnitudes as uint64, so that |INT64_MIN| does not overflow.
-  uint64_t x = a < 0 ? 0 - static_cast<uint64_t>(a) : a;
-  uint64_t y = b < 0 ? 0 - static_cast<uint64_t>(b) : b;
-  while (y != 0) {
-    uint64_t t = x % y;
-    x = y;
-    y = t;
-  }
-  return x > static_cast<uint64_t>(Interval::kMax) ? Interval::kMax
-                                                   : static_cast<int64_t>(x);
-}
-
 LinearForms::LinearForms(llvm::ArrayRef<Interval> dim_bounds,
                          llvm::ArrayRef<Interval> symbol_bounds)
     : dim_bounds_(dim_bounds),
@@ -28,6 +15,7 @@ LinearForms::LinearForms(llvm::ArrayRef<Interval> dim_bounds,
 
 void LinearForms::Reset() {
   atoms_.clear();
+  div_mod_atoms_.clear();
   terms_.clear();
   args_.clear();
   std::fill(dim_atoms_.begin(), dim_atoms_.end(), std::nullopt);
@@ -92,18 +80,18 @@ int32_t LinearForms::NewVariableAtom(AtomKind kind, int32_t position) {
 
 int32_t LinearForms::DivModAtom(AtomKind kind, const LinearForm& arg,
                                 int64_t divisor, mlir::AffineExpr source) {
-  // A cheap fingerprint of (kind, divisor, arg) skips most Equal calls.
+  // A cheap fingerprint of (kind, divisor, arg) skips most Equal calls; the
+  // fingerprints sit in their own array, so the scan reads no atom.
   const uint64_t fingerprint = Fingerprint(kind, divisor, arg);
-  for (size_t i = 0; i < atoms_.size(); ++i) {
-    const Atom& a = atoms_[i];
-    if (a.fingerprint == fingerprint && a.kind == kind &&
-        a.divisor == divisor && Equal(args_[a.arg], arg)) {
-      return i;
+  for (const auto& [known, id] : div_mod_atoms_) {
+    if (known != fingerprint) continue;
+    const Atom& a = atoms_[id];
+    if (a.kind == kind && a.divisor == divisor && Equal(args_[a.arg], arg)) {
+      return id;
     }
   }
   Atom atom;
   atom.kind = kind;
-  atom.fingerprint = fingerprint;
   atom.divisor = divisor;
   atom.arg = args_.size();
   atom.symbolic = true;
@@ -114,7 +102,9 @@ int32_t LinearForms::DivModAtom(AtomKind kind, const LinearForm& arg,
   atom.bounds = kind == AtomKind::kFloorDiv ? FloorDiv(arg.bounds, divisor)
                                             : Mod(arg.bounds, divisor);
   atom.expr = source;
-  return InternAtom(std::move(atom));
+  const int32_t id = InternAtom(std::move(atom));
+  div_mod_atoms_.push_back({fingerprint, id});
+  return id;
 }
 
 uint64_t LinearForms::Fingerprint(AtomKind kind, int64_t divisor,

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -64,9 +65,8 @@ struct Atom {
   int64_t divisor = 0;  // kFloorDiv, kMod.
   int32_t arg = -1;     // kFloorDiv, kMod: index of the numerator form.
   Interval bounds;
-  bool symbolic = false;     // Involves symbols (and constants) only.
-  uint64_t fingerprint = 0;  // kFloorDiv, kMod: of kind, divisor, arg.
-  mlir::AffineExpr expr;     // Built lazily; for kOpaque the original.
+  bool symbolic = false;  // Involves symbols (and constants) only.
+  mlir::AffineExpr expr;  // Built lazily; for kOpaque the original.
 };
 
 /// The pool of atoms and terms every linear form of one simplifier points
@@ -232,13 +232,27 @@ class LinearForms {
   llvm::SmallVector<Atom, 16> atoms_;
   llvm::SmallVector<Term, 64> terms_;      // The terms of every form.
   llvm::SmallVector<LinearForm, 8> args_;  // Numerators of floordiv/mod.
+  // (Fingerprint, atom) of every floordiv and mod atom, for DivModAtom.
+  llvm::SmallVector<std::pair<uint64_t, int32_t>, 8> div_mod_atoms_;
   // The atom of each dim and symbol, once interned.
   llvm::SmallVector<std::optional<int32_t>, 8> dim_atoms_, symbol_atoms_;
   bool overflow_ = false;
 };
 
-/// gcd(|a|, |b|), saturated to int64's maximum (gcd(INT64_MIN, 0)).
-int64_t Gcd(int64_t a, int64_t b);
+/// gcd(|a|, |b|), saturated to int64's maximum (gcd(INT64_MIN, 0)). Inline:
+/// the division rules call it on every term.
+inline int64_t Gcd(int64_t a, int64_t b) {
+  // Magnitudes as uint64, so that |INT64_MIN| does not overflow.
+  uint64_t x = a < 0 ? 0 - static_cast<uint64_t>(a) : a;
+  uint64_t y = b < 0 ? 0 - static_cast<uint64_t>(b) : b;
+  while (y != 0) {
+    uint64_t t = x % y;
+    x = y;
+    y = t;
+  }
+  return x > static_cast<uint64_t>(Interval::kMax) ? Interval::kMax
+                                                   : static_cast<int64_t>(x);
+}
 
 }  // namespace xla_index
 

@@ -42,7 +42,19 @@ struct SimplifierCaches {
   /// For a mod atom `x mod c`, the atom that `x floordiv c` simplifies to,
   /// or nullopt when that is not a single atom; absent when not computed
   /// yet (the sum rules ask repeatedly).
-  llvm::DenseMap<int32_t, std::optional<int32_t>> quotients;
+  /// (A list: a map has a few mod atoms, and a hash table's allocation or
+  /// initialization per simplification would cost more than the scan.)
+  struct Quotient {
+    int32_t mod_atom;
+    std::optional<int32_t> quotient;
+  };
+  llvm::SmallVector<Quotient, 4> quotients;
+  const std::optional<int32_t>* FindQuotient(int32_t mod_atom) const {
+    for (const Quotient& q : quotients) {
+      if (q.mod_atom == mod_atom) return &q.quotient;
+    }
+    return nullptr;
+  }
 
   /// Numerators of floordiv/mod atoms already built as MLIR: `x floordiv c`
   /// and `x mod c` come in pairs (digits), and x is built once.
