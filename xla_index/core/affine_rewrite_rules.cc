@@ -244,25 +244,26 @@ struct AffineSimplifier::Rules {
 
   // The table's first rule that fires on `x floordiv c` (`x mod c`), else
   // the division as an atom, reusing `source` if x is its own input.
-  template <const auto& kTable>
+  // kVariable: x is one variable, and only the rules that read its range
+  // apply.
+  template <const auto& kTable, bool kVariable>
   static Lin ApplyDivMod(Self& s, AtomKind kind, const Lin& x, int64_t c,
                          int depth, AffineExpr source);
 
   // The tables are walked at compile time (a fold over the indices), so
   // each rule is a direct call the compiler may inline: the hot path costs
   // what hand-written branches would.
-  template <const auto& kTable, bool kHooks, size_t... I>
-  XI_RULE bool FirstDivModRule(Self& s, const DivMod& p, bool variable,
-                               Lin& out, std::index_sequence<I...>) {
-    return (TryDivModRule<kTable, kHooks, I>(s, p, variable, out) || ...);
+  template <const auto& kTable, bool kVariable, bool kHooks, size_t... I>
+  XI_RULE bool FirstDivModRule(Self& s, const DivMod& p, Lin& out,
+                               std::index_sequence<I...>) {
+    return (TryDivModRule<kTable, kVariable, kHooks, I>(s, p, out) || ...);
   }
-  template <const auto& kTable, bool kHooks, size_t I>
-  XI_RULE bool TryDivModRule(Self& s, const DivMod& p, bool variable,
-                             Lin& out) {
+  template <const auto& kTable, bool kVariable, bool kHooks, size_t I>
+  XI_RULE bool TryDivModRule(Self& s, const DivMod& p, Lin& out) {
     constexpr const DivModRule& kRule = kTable[I];
     // The tables are ordered: range rules, then structural ones, then the
     // recursive ones.
-    if (variable && kRule.reads != Reads::kRange) return false;
+    if (kVariable && kRule.reads != Reads::kRange) return false;
     if (kRule.reads == Reads::kRecursive && p.depth >= kMaxDepth) return false;
     if (kHooks && Disabled(kRule)) return false;
     if (!Call<kTable[I].fn>(s, p, out)) return false;
@@ -309,24 +310,22 @@ constexpr AffineSimplifier::Rules::ConstraintRule
 // ---------------------------------------------------------------------------
 // Drivers.
 
-template <const auto& kTable>
+template <const auto& kTable, bool kVariable>
 LinearForm AffineSimplifier::Rules::ApplyDivMod(Self& s, AtomKind kind,
                                                 const Lin& x, int64_t c,
                                                 int depth, AffineExpr source) {
-  // No structural rule applies to a single variable.
-  const bool variable = s.forms_.IsVariable(x);
   constexpr size_t kSize = sizeof(kTable) / sizeof(kTable[0]);
+  constexpr auto kIndices = std::make_index_sequence<kSize>();
   const DivMod problem{x, c, depth};
   Lin out;
   if (hooks_on
-          ? FirstDivModRule<kTable, true>(s, problem, variable, out,
-                                          std::make_index_sequence<kSize>())
-          : FirstDivModRule<kTable, false>(s, problem, variable, out,
-                                           std::make_index_sequence<kSize>())) {
+          ? FirstDivModRule<kTable, kVariable, true>(s, problem, out, kIndices)
+          : FirstDivModRule<kTable, kVariable, false>(s, problem, out,
+                                                      kIndices)) {
     return out;
   }
   // No rule fired: the only place an unchanged input is reused.
-  if (variable) {
+  if (kVariable) {
     return s.DivModTerm(kind, x, c, x.source ? source : AffineExpr());
   }
   Lin arg = x;
@@ -336,27 +335,47 @@ LinearForm AffineSimplifier::Rules::ApplyDivMod(Self& s, AtomKind kind,
 
 LinearForm AffineSimplifier::FloorDivBy(Lin x, int64_t c, int depth,
                                         AffineExpr source) {
-  return Rules::ApplyDivMod<Rules::kFloorDivRules>(*this, AtomKind::kFloorDiv,
-                                                   x, c, depth, source);
+  // No structural rule applies to a single variable: its walk of the table
+  // is a separate, smaller function.
+  return forms_.IsVariable(x)
+             ? Rules::ApplyDivMod<Rules::kFloorDivRules, true>(
+                   *this, AtomKind::kFloorDiv, x, c, depth, source)
+             : Rules::ApplyDivMod<Rules::kFloorDivRules, false>(
+                   *this, AtomKind::kFloorDiv, x, c, depth, source);
 }
 
 LinearForm AffineSimplifier::ModBy(Lin x, int64_t c, int depth,
                                    AffineExpr source) {
-  return Rules::ApplyDivMod<Rules::kModRules>(*this, AtomKind::kMod, x, c,
-                                              depth, source);
+  return forms_.IsVariable(x) ? Rules::ApplyDivMod<Rules::kModRules, true>(
+                                    *this, AtomKind::kMod, x, c, depth, source)
+                              : Rules::ApplyDivMod<Rules::kModRules, false>(
+                                    *this, AtomKind::kMod, x, c, depth, source);
 }
 
+// The sum rules rewrite one pair of terms at a time (their results are plain
+// sums): the table is applied again until no rule fires, in a loop, so that
+// a sum of many digit pairs needs no deep recursion. Each firing replaces
+// two division terms by fewer; the bound only guards against a cycle.
 LinearForm AffineSimplifier::ApplySumRules(const Lin& sum, uint8_t kinds) {
   constexpr size_t kSize = sizeof(Rules::kSumRules) / sizeof(Rules::SumRule);
-  Lin rewritten;
   constexpr auto kIndices = std::make_index_sequence<kSize>();
-  if (hooks_on
-          ? Rules::FirstSumRule<true>(*this, sum, kinds, rewritten, kIndices)
-          : Rules::FirstSumRule<false>(*this, sum, kinds, rewritten,
-                                       kIndices)) {
-    return rewritten;
+  constexpr uint8_t kDivMod =
+      KindBit(AtomKind::kFloorDiv) | KindBit(AtomKind::kMod);
+  Lin current = sum;
+  for (size_t round = 0; round < 2 * sum.size + 8; ++round) {
+    Lin rewritten;
+    if (!(hooks_on ? Rules::FirstSumRule<true>(*this, current, kinds, rewritten,
+                                               kIndices)
+                   : Rules::FirstSumRule<false>(*this, current, kinds,
+                                                rewritten, kIndices))) {
+      break;
+    }
+    current = rewritten;
+    current.source = AffineExpr();
+    kinds = forms_.Kinds(current);
+    if ((kinds & kDivMod) == 0 || current.size < 2) break;
   }
-  return sum;
+  return current;
 }
 
 LinearForm AffineSimplifier::DivModTerm(AtomKind kind, const Lin& x, int64_t c,
@@ -721,7 +740,7 @@ bool AffineSimplifier::Rules::ModPlusQuotient(Self& s, const Lin& lin,
       } else {
         continue;
       }
-      return Set(out, s.Sum(f.Without(lin, i, j), replacement));
+      return Set(out, f.Add(f.Without(lin, i, j), replacement));
     }
   }
   return false;
@@ -745,7 +764,7 @@ bool AffineSimplifier::Rules::FloorDivPlusMod(Self& s, const Lin& lin,
           f.TermAt(lin, j).coeff != k || !f.Equal(f.ArgOf(md), x)) {
         continue;
       }
-      return Set(out, s.Sum(f.Without(lin, i, j), f.Scale(x, k)));
+      return Set(out, f.Add(f.Without(lin, i, j), f.Scale(x, k)));
     }
   }
   return false;
@@ -792,9 +811,9 @@ bool AffineSimplifier::Rules::MinusFloorDivMultiple(Self& s, const Lin& lin,
     Lin removed = f.Start(f.MulOrFlag(x.constant, neg_k));
     for (const Term& t : removed_terms) f.Append(removed, t);
     f.ComputeBounds(removed);
-    Lin rest = s.Sum(lin, f.Scale(removed, -1));
+    Lin rest = f.Add(lin, f.Scale(removed, -1));
     Lin mod = f.Scale(s.ModBy(x, c, 0, AffineExpr()), neg_k);
-    return Set(out, s.Sum(rest, mod));
+    return Set(out, f.Add(rest, mod));
   }
   return false;
 }

@@ -142,6 +142,25 @@ class AffineSimplifier {
   Lin VisitNode(mlir::AffineExpr expr, mlir::AffineExprKind kind);
   Lin VisitVariable(mlir::AffineExpr expr, bool is_dim, unsigned position);
   Lin VisitBinary(mlir::AffineExpr expr, mlir::AffineExprKind kind);
+  // A sum of any length and shape, without recursion over its `+` nodes.
+  Lin VisitSum(mlir::AffineExpr expr);
+  // `sum` (of `expr`'s summands, with the KindBits `kinds`) after the sum
+  // rules; `expr` itself when no rule fired and `canonical` (expr already
+  // is this sum in canonical shape).
+  Lin FinishSum(const Lin& sum, uint8_t kinds, bool canonical,
+                mlir::AffineExpr expr) {
+    constexpr uint8_t kDivMod =
+        KindBit(AtomKind::kFloorDiv) | KindBit(AtomKind::kMod);
+    if ((kinds & kDivMod) != 0 && sum.size >= 2) {
+      Lin rewritten = ApplySumRules(sum, kinds);
+      if (rewritten.begin != sum.begin || rewritten.size != sum.size) {
+        return rewritten;  // A sum rule fired: not `expr` any more.
+      }
+    }
+    Lin out = sum;
+    if (canonical) out.source = expr;
+    return out;
+  }
   // A node no rule understands, kept as an atom with the range interval
   // arithmetic gives.
   Lin VisitOpaque(mlir::AffineExpr expr, mlir::AffineExprKind kind,
@@ -183,6 +202,9 @@ class AffineSimplifier {
 
   mlir::AffineExpr Build(const Lin& lin);
   mlir::AffineExpr BuildAtom(int32_t atom);
+  // The constant `value`, uniqued by MLIR once per simplifier (coefficients
+  // and divisors repeat: `x floordiv 8`, `x mod 8`, `y * 8`).
+  mlir::AffineExpr BuildConstant(int64_t value);
   // Build for the numerator of a floordiv or mod atom, built once.
   mlir::AffineExpr BuildArg(const Lin& arg);
 
@@ -195,6 +217,9 @@ class AffineSimplifier {
   llvm::ArrayRef<int> symbol_positions_;
   // In SimplifyChain: symbols are remapped and divisions memoized.
   bool in_chain_ = false;
+  // `+` nodes being visited by recursion; past kMaxSumRecursion, VisitSum.
+  static constexpr int kMaxSumRecursion = 200;
+  int sum_depth_ = 0;
 };
 
 }  // namespace xla_index

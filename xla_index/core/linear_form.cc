@@ -6,13 +6,6 @@
 
 namespace xla_index {
 
-LinearForms::LinearForms(llvm::ArrayRef<Interval> dim_bounds,
-                         llvm::ArrayRef<Interval> symbol_bounds)
-    : dim_bounds_(dim_bounds),
-      symbol_bounds_(symbol_bounds),
-      dim_atoms_(dim_bounds.size()),
-      symbol_atoms_(symbol_bounds.size()) {}
-
 void LinearForms::Reset() {
   atoms_.clear();
   div_mod_atoms_.clear();
@@ -167,6 +160,50 @@ LinearForm LinearForms::Add(const LinearForm& a, const LinearForm& b,
     out.bounds = a.bounds + b.bounds;
   }
   if (kinds != nullptr) *kinds = kind_bits;
+  return out;
+}
+
+LinearForm LinearForms::AddAll(llvm::ArrayRef<LinearForm> forms, uint8_t& kinds,
+                               bool& merged) {
+  int64_t constant = 0;
+  Interval bounds = Interval::Point(0);
+  llvm::SmallVector<Term, 16> terms;
+  bool sorted = true;
+  for (const LinearForm& form : forms) {
+    constant = AddOrFlag(constant, form.constant);
+    bounds = bounds + form.bounds;
+    for (size_t i = 0; i < form.size; ++i) {
+      const Term& t = TermAt(form, i);
+      sorted = sorted && (terms.empty() || AtomLess(terms.back().atom, t.atom));
+      terms.push_back(t);
+    }
+  }
+  // Canonical input (the common case) is already in order; stable: equal
+  // atoms merge in the order they came.
+  if (!sorted) {
+    std::stable_sort(
+        terms.begin(), terms.end(),
+        [&](const Term& a, const Term& b) { return AtomLess(a.atom, b.atom); });
+  }
+  LinearForm out = Start(constant);
+  kinds = 0;
+  merged = false;
+  for (size_t i = 0; i < terms.size();) {
+    Term t = terms[i++];
+    for (; i < terms.size() && terms[i].atom == t.atom; ++i) {
+      t.coeff = AddOrFlag(t.coeff, terms[i].coeff);
+      merged = true;
+    }
+    if (t.coeff == 0) continue;
+    kinds |= KindBit(atoms_[t.atom].kind);
+    Append(out, t);
+  }
+  // Without a shared atom, the range of the sum is the sum of the ranges.
+  if (merged) {
+    ComputeBounds(out);
+  } else {
+    out.bounds = bounds;
+  }
   return out;
 }
 

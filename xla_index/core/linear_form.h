@@ -77,7 +77,11 @@ class LinearForms {
  public:
   /// The bounds are read, not copied: they must outlive the pool.
   LinearForms(llvm::ArrayRef<Interval> dim_bounds,
-              llvm::ArrayRef<Interval> symbol_bounds);
+              llvm::ArrayRef<Interval> symbol_bounds)
+      : dim_bounds_(dim_bounds),
+        symbol_bounds_(symbol_bounds),
+        dim_atoms_(dim_bounds.size()),
+        symbol_atoms_(symbol_bounds.size()) {}
 
   /// Forgets every atom and term (after the box changed).
   void Reset();
@@ -127,6 +131,12 @@ class LinearForms {
     return kind != AtomKind::kFloorDiv && kind != AtomKind::kMod;
   }
 
+  /// The KindBits of lin's atoms.
+  uint8_t Kinds(const LinearForm& lin) const {
+    uint8_t kinds = 0;
+    for (size_t i = 0; i < lin.size; ++i) kinds |= KindBit(KindAt(lin, i));
+    return kinds;
+  }
   /// The form `value`.
   LinearForm Constant(int64_t value) const {
     LinearForm lin = Start(value);
@@ -149,6 +159,11 @@ class LinearForms {
   /// zero and the sum is the other operand).
   LinearForm Add(const LinearForm& a, const LinearForm& b,
                  uint8_t* kinds = nullptr);
+  /// The sum of all `forms` (any number: the terms are sorted and merged
+  /// once). `kinds` receives the KindBits of the sum's atoms; `merged` is
+  /// set when two forms shared an atom.
+  LinearForm AddAll(llvm::ArrayRef<LinearForm> forms, uint8_t& kinds,
+                    bool& merged);
   /// k * a.
   LinearForm Scale(const LinearForm& a, int64_t k);
   /// `lin` without its terms i and j (i == j: one term).

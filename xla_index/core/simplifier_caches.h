@@ -60,6 +60,9 @@ struct SimplifierCaches {
   /// and `x mod c` come in pairs (digits), and x is built once.
   llvm::SmallVector<std::pair<LinearForm, mlir::AffineExpr>, 4> built_args;
 
+  /// Constants already uniqued by MLIR (they do not depend on the box).
+  llvm::SmallVector<std::pair<int64_t, mlir::AffineExpr>, 8> constants;
+
   void ClearVisited() {
     visited.clear();
     visited_stale = false;
