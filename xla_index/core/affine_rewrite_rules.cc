@@ -131,6 +131,11 @@ struct AffineSimplifier::Rules {
   XI_RULE bool FloorDivDropSmallPart(Self& s, const DivMod& p, Lin& out);
   XI_RULE bool FloorDivOfMod(Self& s, const DivMod& p, Lin& out);
   XI_RULE bool FloorDivOfFloorDiv(Self& s, const DivMod& p, Lin& out);
+  // For x = z + y floordiv a (the first floordiv term with coefficient 1):
+  // merged = z*a + y, so that x == merged floordiv a; for x = z - y floordiv
+  // a, merged = z*a + (a - 1 - y). False when x has no such term or merged
+  // may leave int64.
+  static bool MergeFloorDivTerm(Self& s, const Lin& x, Lin& merged, int64_t& a);
 
   // --- mod rules ------------------------------------------------------------
   XI_RULE bool ModByOne(Self& s, const DivMod& p, Lin& out);
@@ -139,6 +144,7 @@ struct AffineSimplifier::Rules {
   XI_RULE bool ModCommonFactor(Self& s, const DivMod& p, Lin& out);
   XI_RULE bool ModSmallPartLeaves(Self& s, const DivMod& p, Lin& out);
   XI_RULE bool ModOfMod(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool ModOfFloorDivSum(Self& s, const DivMod& p, Lin& out);
 
   // --- sum rules ------------------------------------------------------------
   XI_RULE bool ModPlusQuotient(Self& s, const Lin& lin, Lin& out);
@@ -171,7 +177,8 @@ struct AffineSimplifier::Rules {
        "(y mod (c*b)) floordiv c -> (y floordiv c) mod b", FloorDivOfMod,
        Reads::kRecursive},
       {"floordiv-of-floordiv",
-       "(y floordiv a + k) floordiv c -> (y + k*a) floordiv (a*c)",
+       "(z + y floordiv a) floordiv c -> (z*a + y) floordiv (a*c), "
+       "(z - y floordiv a) floordiv c -> (z*a + a - 1 - y) floordiv (a*c)",
        FloorDivOfFloorDiv, Reads::kRecursive},
   };
   static constexpr DivModRule kModRules[] = {
@@ -188,6 +195,9 @@ struct AffineSimplifier::Rules {
        ModSmallPartLeaves, Reads::kRecursive},
       {"mod-of-mod", "(m*(y mod a) + z) mod c -> (m*y + z) mod c  if c | a",
        ModOfMod, Reads::kRecursive},
+      {"mod-of-floordiv-sum",
+       "(z +- y floordiv a) mod c -> (merged floordiv a) mod c  if z has a "
+       "variable term (merged as in floordiv-of-floordiv)", ModOfFloorDivSum, Reads::kRecursive},
   };
   static constexpr SumRule kSumRules[] = {
       {"sum-mod-plus-quotient",
@@ -195,7 +205,8 @@ struct AffineSimplifier::Rules {
        "(x mod (c*m))*k  where Q = simplified x floordiv c",
        ModPlusQuotient, kMods},
       {"sum-floordiv-plus-mod",
-       "(x floordiv c)*(c*k) + (x mod c)*k -> x*k", FloorDivPlusMod,
+       "(x floordiv c)*(c*k) + R*k -> x*k  where R = simplified x mod c",
+       FloorDivPlusMod,
        kFloorDivs | kMods},
       {"sum-minus-floordiv-multiple",
        "x*k - (x floordiv c)*(c*k) -> (x mod c)*k", MinusFloorDivMultiple,
@@ -406,6 +417,25 @@ std::optional<int32_t> AffineSimplifier::QuotientAtom(int32_t mod_atom) {
   return quotient;
 }
 
+std::optional<int32_t> AffineSimplifier::RemainderAtom(int32_t floordiv_atom) {
+  if (const std::optional<int32_t>* known =
+          caches_.FindRemainder(floordiv_atom)) {
+    return *known;
+  }
+  const bool overflow_before = forms_.overflow();
+  forms_.set_overflow(false);
+  const Atom atom = forms_.atom(floordiv_atom);
+  const Lin x = forms_.ArgOf(atom);
+  Lin r = ModBy(x, atom.divisor, kMaxDepth - 2, AffineExpr());
+  std::optional<int32_t> remainder;
+  if (forms_.IsAtom(r)) remainder = forms_.TermAt(r, 0).atom;
+  if (!forms_.overflow()) {
+    caches_.remainders.push_back({floordiv_atom, remainder});
+  }
+  forms_.set_overflow(forms_.overflow() || overflow_before);
+  return remainder;
+}
+
 AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
     AffineExpr expr, Interval interval) {
   using Kind = NormalConstraint::Kind;
@@ -537,22 +567,48 @@ bool AffineSimplifier::Rules::FloorDivOfMod(Self& s, const DivMod& p,
                                 AffineExpr())));
 }
 
-// (y floordiv a + k) floordiv c -> (y + k*a) floordiv (a*c), as
-// floor(floor(y/a) + k)/c) == floor((y + k*a) / (a*c)) for a, c > 0.
+// (z + y floordiv a) floordiv c -> (z*a + y) floordiv (a*c): for integer z,
+// z + floor(y/a) = floor((z*a + y)/a), and floor(floor(q)/c) = floor(q/c)
+// for c > 0, so both sides are floor((z*a + y)/(a*c)). Exact for every
+// integer z (any linear form: variables, divisions, the constant) and
+// a, c > 0; it only needs z*a, a*c and the range of z*a + y to fit in int64
+// (else the rule declines).
 bool AffineSimplifier::Rules::FloorDivOfFloorDiv(Self& s, const DivMod& p,
                                                  Lin& out) {
+  Lin merged;
+  int64_t a = 0;
+  if (!MergeFloorDivTerm(s, p.x, merged, a)) return false;
+  const std::optional<int64_t> ac = CheckedMul(a, p.c);
+  if (!ac) return false;
+  return Set(out, Fresh(s.FloorDivBy(merged, *ac, p.depth + 1, AffineExpr())));
+}
+
+bool AffineSimplifier::Rules::MergeFloorDivTerm(Self& s, const Lin& x,
+                                                Lin& merged, int64_t& a) {
   LinearForms& f = s.forms_;
-  if (p.x.size != 1 || f.TermAt(p.x, 0).coeff != 1 ||
-      f.KindAt(p.x, 0) != AtomKind::kFloorDiv) {
-    return false;
+  // A term with coefficient 1, else one with -1: z - y floordiv a ==
+  // z + (a - 1 - y) floordiv a (-floor(q) == ceil(-q)).
+  for (const int64_t sign : {1, -1}) {
+    for (size_t i = 0; i < x.size; ++i) {
+      if (f.KindAt(x, i) != AtomKind::kFloorDiv ||
+          f.TermAt(x, i).coeff != sign) {
+        continue;
+      }
+      const Atom& inner = f.atom(f.TermAt(x, i).atom);
+      a = inner.divisor;
+      const bool overflow_before = f.overflow();
+      f.set_overflow(false);
+      Lin y = f.ArgOf(inner);
+      if (sign < 0) y = f.Add(f.Scale(y, -1), f.Constant(a - 1));
+      merged = f.Add(f.Scale(f.Without(x, i, i), a), y);
+      const bool fits = !f.overflow() &&
+                        merged.bounds.lower != Interval::kMin &&
+                        merged.bounds.upper != Interval::kMax;
+      f.set_overflow(overflow_before);
+      return fits;
+    }
   }
-  const Atom inner = f.atom(f.TermAt(p.x, 0).atom);
-  const std::optional<int64_t> ac = CheckedMul(inner.divisor, p.c);
-  const std::optional<int64_t> ka = CheckedMul(p.x.constant, inner.divisor);
-  if (!ac || !ka) return false;
-  const Lin y = f.ArgOf(inner);
-  return Set(out, Fresh(s.FloorDivBy(s.Sum(y, f.Constant(*ka)), *ac,
-                                     p.depth + 1, AffineExpr())));
+  return false;
 }
 
 // ---------------------------------------------------------------------------
@@ -642,6 +698,23 @@ bool AffineSimplifier::Rules::ModOfMod(Self& s, const DivMod& p, Lin& out) {
     return Set(out, s.ModBy(s.Sum(rest, y), p.c, p.depth + 1, AffineExpr()));
   }
   return false;
+}
+
+// (z + y floordiv a) mod c -> ((z*a + y) floordiv a) mod c: the numerator
+// as one digit of the linear index z*a + y (see floordiv-of-floordiv), so
+// that the digit pairs with the other digits of that index in a sum
+// (sum-mod-plus-quotient, sum-floordiv-plus-mod). Only when z has a
+// variable term (a constant z reads better where it is).
+bool AffineSimplifier::Rules::ModOfFloorDivSum(Self& s, const DivMod& p,
+                                               Lin& out) {
+  LinearForms& f = s.forms_;
+  if (p.x.size < 2) return false;
+  Lin merged;
+  int64_t a = 0;
+  if (!MergeFloorDivTerm(s, p.x, merged, a)) return false;
+  const Lin digit = s.DivModTerm(AtomKind::kFloorDiv, merged, a, AffineExpr());
+  if (!f.IsAtom(digit)) return false;
+  return Set(out, s.DivModTerm(AtomKind::kMod, digit, p.c, AffineExpr()));
 }
 
 bool AffineSimplifier::Rules::SplitSmallPart(Self& s, const Lin& x, int64_t c,
@@ -746,25 +819,34 @@ bool AffineSimplifier::Rules::ModPlusQuotient(Self& s, const Lin& lin,
   return false;
 }
 
-// (x floordiv c)*(c*k) + (x mod c)*k -> x*k, the mod's numerator being x
-// itself.
+// (x floordiv c)*(c*k) + R*k -> x*k, R the simplified x mod c: the mod term
+// may be written on another numerator that agrees with x modulo c
+// ((d1*128 + d0) mod 64 is d0 mod 64).
 bool AffineSimplifier::Rules::FloorDivPlusMod(Self& s, const Lin& lin,
                                               Lin& out) {
   LinearForms& f = s.forms_;
   for (size_t i = 0; i < lin.size; ++i) {
     if (f.KindAt(lin, i) != AtomKind::kFloorDiv) continue;
-    const Atom& fd = f.atom(f.TermAt(lin, i).atom);
-    const int64_t c = fd.divisor, m = f.TermAt(lin, i).coeff;
+    const int32_t fd = f.TermAt(lin, i).atom;
+    const int64_t c = f.atom(fd).divisor, m = f.TermAt(lin, i).coeff;
     if (m % c != 0) continue;
     const int64_t k = m / c;
-    const Lin x = f.ArgOf(fd);
+    // Only a mod term by a divisor of c with coefficient k can pair with it;
+    // look for one before computing the remainder.
+    bool has_partner = false;
+    for (size_t j = 0; j < lin.size && !has_partner; ++j) {
+      has_partner = f.KindAt(lin, j) == AtomKind::kMod &&
+                    f.TermAt(lin, j).coeff == k &&
+                    c % f.atom(f.TermAt(lin, j).atom).divisor == 0;
+    }
+    if (!has_partner) continue;
+    const std::optional<int32_t> remainder = s.RemainderAtom(fd);
+    if (!remainder) continue;
     for (size_t j = 0; j < lin.size; ++j) {
-      const Atom& md = f.atom(f.TermAt(lin, j).atom);
-      if (md.kind != AtomKind::kMod || md.divisor != c ||
-          f.TermAt(lin, j).coeff != k || !f.Equal(f.ArgOf(md), x)) {
+      if (f.TermAt(lin, j).atom != *remainder || f.TermAt(lin, j).coeff != k) {
         continue;
       }
-      return Set(out, f.Add(f.Without(lin, i, j), f.Scale(x, k)));
+      return Set(out, f.Add(f.Without(lin, i, j), f.Scale(f.ArgOf(fd), k)));
     }
   }
   return false;

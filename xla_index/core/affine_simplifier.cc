@@ -193,7 +193,17 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
   // not count as unchanged.
   if (lhs.source != binary.getLHS()) lhs.source = AffineExpr();
   if (rhs.source != binary.getRHS()) rhs.source = AffineExpr();
-  const bool constant_divisor = rhs.size == 0 && rhs.constant > 0;
+  int64_t divisor = rhs.size == 0 ? rhs.constant : 0;
+  // x floordiv -c == (-x) floordiv c and x ceildiv -c == (-x) ceildiv c
+  // (the same rational quotient x / -c == -x / c, rounded the same way).
+  // `mod` by a negative constant is left alone: MLIR's affine `mod` needs a
+  // positive divisor (its lowering rejects it), so it stays an opaque atom.
+  if (divisor < 0 && divisor != Interval::kMin &&
+      (kind == AffineExprKind::FloorDiv || kind == AffineExprKind::CeilDiv)) {
+    lhs = forms_.Scale(lhs, -1);  // A new form: not `expr`'s operand.
+    divisor = -divisor;
+  }
+  const bool constant_divisor = divisor > 0;
   switch (kind) {
     case AffineExprKind::Add: {
       // The source is kept when it already has the canonical left-deep shape
@@ -222,23 +232,21 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
       break;  // Not affine: opaque below.
     case AffineExprKind::FloorDiv:
       if (!constant_divisor) break;
-      if (!in_chain_ || lhs.source) {
-        return FloorDivBy(lhs, rhs.constant, 0, expr);
-      }
-      return DivideInChain(AtomKind::kFloorDiv, lhs, rhs.constant);
+      if (!in_chain_ || lhs.source) return FloorDivBy(lhs, divisor, 0, expr);
+      return DivideInChain(AtomKind::kFloorDiv, lhs, divisor);
     case AffineExprKind::CeilDiv:
       // ceil(x / c) == floor((x + c - 1) / c) for c > 0, unless x + c - 1
       // may leave int64 (the ceildiv itself cannot overflow).
       if (constant_divisor &&
-          lhs.bounds.upper < Interval::kMax - (rhs.constant - 1)) {
-        return FloorDivBy(Sum(lhs, forms_.Constant(rhs.constant - 1)),
-                          rhs.constant, 0, AffineExpr());
+          lhs.bounds.upper < Interval::kMax - (divisor - 1)) {
+        return FloorDivBy(Sum(lhs, forms_.Constant(divisor - 1)), divisor, 0,
+                          AffineExpr());
       }
       break;
     case AffineExprKind::Mod:
       if (!constant_divisor) break;
-      if (!in_chain_ || lhs.source) return ModBy(lhs, rhs.constant, 0, expr);
-      return DivideInChain(AtomKind::kMod, lhs, rhs.constant);
+      if (!in_chain_ || lhs.source) return ModBy(lhs, divisor, 0, expr);
+      return DivideInChain(AtomKind::kMod, lhs, divisor);
     default:
       break;
   }

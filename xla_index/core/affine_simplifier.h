@@ -193,6 +193,9 @@ class AffineSimplifier {
   // The atom `x floordiv c` simplifies to for the mod atom `x mod c`, if it
   // is a single atom.
   std::optional<int32_t> QuotientAtom(int32_t mod_atom);
+  // The atom `x mod c` simplifies to for the floordiv atom `x floordiv c`,
+  // if it is a single atom.
+  std::optional<int32_t> RemainderAtom(int32_t floordiv_atom);
 
   // The implied bounds of a kExpression constraint's variables.
   void TightenVariableBounds(const Lin& lin, Interval interval,

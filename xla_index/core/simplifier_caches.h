@@ -45,13 +45,23 @@ struct SimplifierCaches {
   /// (A list: a map has a few mod atoms, and a hash table's allocation or
   /// initialization per simplification would cost more than the scan.)
   struct Quotient {
-    int32_t mod_atom;
+    int32_t mod_atom;  // (For `remainders`: the floordiv atom.)
     std::optional<int32_t> quotient;
   };
   llvm::SmallVector<Quotient, 4> quotients;
   const std::optional<int32_t>* FindQuotient(int32_t mod_atom) const {
-    for (const Quotient& q : quotients) {
-      if (q.mod_atom == mod_atom) return &q.quotient;
+    return Find(quotients, mod_atom);
+  }
+  /// Likewise, for a floordiv atom `x floordiv c`, the atom that `x mod c`
+  /// simplifies to (the sum rules pair it with the quotient).
+  llvm::SmallVector<Quotient, 4> remainders;
+  const std::optional<int32_t>* FindRemainder(int32_t floordiv_atom) const {
+    return Find(remainders, floordiv_atom);
+  }
+  static const std::optional<int32_t>* Find(
+      const llvm::SmallVector<Quotient, 4>& list, int32_t atom) {
+    for (const Quotient& q : list) {
+      if (q.mod_atom == atom) return &q.quotient;
     }
     return nullptr;
   }
@@ -74,6 +84,7 @@ struct SimplifierCaches {
   /// further.
   void AtomRangeChanged() {
     quotients.clear();
+    remainders.clear();
     divisions.clear();
     visited_stale = true;
   }
@@ -81,6 +92,7 @@ struct SimplifierCaches {
   void Clear() {
     divisions.clear();
     quotients.clear();
+    remainders.clear();
     built_args.clear();
     ClearVisited();
   }
