@@ -3,7 +3,9 @@
 // rewrite rule, and the soundness property checked by brute force.
 
 #include <functional>
+#include <limits>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -709,6 +711,170 @@ TEST_F(SimplifyTest, NestedAndNegativeDivisionsAreSound) {
     ExpectSameOnDomain(original, twice);
   }
   EXPECT_GT(changed, 200);
+}
+
+// --- Extremes: long sums, coefficients near 2^63 -----------------------------
+
+std::string Text(mlir::AffineExpr expr) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << expr;
+  return text;
+}
+
+// A sum built in code with far more '+' nodes than the call stack allows
+// recursion over: left-deep (as a loop `sum = sum + term` builds it) and
+// right-deep.
+TEST_F(SimplifyTest, LongSumsSimplifyWithoutRecursion) {
+  constexpr int kDims = 2000, kTerms = 20000;
+  mlir::AffineExpr left;
+  for (int i = 0; i < kTerms; ++i) {
+    mlir::AffineExpr term =
+        mlir::getAffineDimExpr(i % kDims, &context_) * (i / kDims + 1);
+    left = left ? left + term : term;
+  }
+  IndexingMap map = MapOf(&context_, {left},
+                          std::vector<Interval>(kDims, Interval{0, 1}), {});
+  map.Simplify();
+  std::string expected;
+  for (int j = 0; j < kDims; ++j) {
+    expected += (j ? " + d" : "d") + std::to_string(j) + " * 55";
+  }
+  EXPECT_EQ(Text(map.GetAffineMap().getResult(0)), expected);
+
+  // 200,000 terms, right-deep (MLIR builds it in linear time).
+  mlir::AffineExpr d0 = mlir::getAffineDimExpr(0, &context_);
+  mlir::AffineExpr d1 = mlir::getAffineDimExpr(1, &context_);
+  mlir::AffineExpr right = d0 + d1;
+  int64_t coeff[2] = {1, 1};
+  for (int k = 2; k < 200000; ++k) {
+    right = (k % 2 == 0 ? d0 : d1) * k + right;
+    coeff[k % 2] += k;
+  }
+  IndexingMap long_map = MapOf(&context_, {right}, {{0, 9}, {0, 9}}, {});
+  long_map.Simplify();
+  EXPECT_EQ(Text(long_map.GetAffineMap().getResult(0)),
+            "d0 * " + std::to_string(coeff[0]) + " + d1 * " +
+                std::to_string(coeff[1]));
+}
+
+// The value of `expr` at the point in 128-bit arithmetic (exact for these
+// tests' magnitudes); nullopt on a divisor that is not a positive constant,
+// or, with `in_int64`, when some subexpression leaves int64 (the map then
+// cannot be represented).
+std::optional<__int128> ExactValue(mlir::AffineExpr expr,
+                                   absl::Span<const int64_t> dims,
+                                   absl::Span<const int64_t> symbols,
+                                   bool in_int64 = true) {
+  std::optional<__int128> value;
+  switch (expr.getKind()) {
+    case mlir::AffineExprKind::Constant:
+      return mlir::cast<mlir::AffineConstantExpr>(expr).getValue();
+    case mlir::AffineExprKind::DimId:
+      return dims[mlir::cast<mlir::AffineDimExpr>(expr).getPosition()];
+    case mlir::AffineExprKind::SymbolId:
+      return symbols[mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition()];
+    default:
+      break;
+  }
+  auto bin = mlir::cast<mlir::AffineBinaryOpExpr>(expr);
+  std::optional<__int128> a = ExactValue(bin.getLHS(), dims, symbols, in_int64);
+  std::optional<__int128> b = ExactValue(bin.getRHS(), dims, symbols, in_int64);
+  if (!a || !b) return std::nullopt;
+  auto floor_div = [](__int128 x, __int128 y) {
+    __int128 q = x / y;
+    return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+  };
+  switch (expr.getKind()) {
+    case mlir::AffineExprKind::Add:
+      value = *a + *b;
+      break;
+    case mlir::AffineExprKind::Mul:
+      value = *a * *b;
+      break;
+    case mlir::AffineExprKind::FloorDiv:
+      if (*b == 0) return std::nullopt;
+      value = floor_div(*a, *b);
+      break;
+    case mlir::AffineExprKind::CeilDiv:
+      if (*b == 0) return std::nullopt;
+      value = -floor_div(-*a, *b);
+      break;
+    case mlir::AffineExprKind::Mod:
+      if (*b < 1) return std::nullopt;
+      value = *a - floor_div(*a, *b) * *b;
+      break;
+    default:
+      return std::nullopt;
+  }
+  const __int128 kMin = std::numeric_limits<int64_t>::min();
+  const __int128 kMax = std::numeric_limits<int64_t>::max();
+  if (in_int64 && (*value < kMin || *value > kMax)) return std::nullopt;
+  return value;
+}
+
+// Coefficients and constants near 2^62..2^63 and chains of constant
+// products: wherever the original map is representable (every
+// subexpression fits in int64 at every point), the simplified map has the
+// same values in exact arithmetic (its constants are int64 literals: none
+// wrapped; a sum's terms may add up in another order); a simplification
+// that cannot be represented leaves the expression as it was.
+TEST_F(SimplifyTest, HugeCoefficientsNeverWrap) {
+  std::mt19937_64 rng(63);
+  auto uniform = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  auto big = [&]() {
+    const int64_t magnitude = int64_t{1} << uniform(59, 62);
+    return (uniform(0, 1) ? 1 : -1) * (magnitude + uniform(-3, 3));
+  };
+  std::function<mlir::AffineExpr(int)> expr = [&](int depth) {
+    if (depth == 0 || uniform(0, 9) < 2) {
+      return mlir::getAffineDimExpr(uniform(0, 1), &context_);
+    }
+    mlir::AffineExpr a = expr(depth - 1);
+    switch (uniform(0, 4)) {
+      case 0:
+        return a * uniform(-3, 3) + expr(depth - 1);
+      case 1:
+        return a + mlir::getAffineConstantExpr(big(), &context_);
+      case 2:
+        return a.floorDiv(std::abs(big()));
+      case 3:
+        return a % std::abs(big());
+      default:
+        return (a * uniform(-2, 2)).floorDiv(uniform(1, 4)) * uniform(1, 3);
+    }
+  };
+  int representable = 0;
+  for (int iteration = 0; iteration < 2000; ++iteration) {
+    mlir::AffineExpr e = expr(4);
+    std::vector<Interval> dims = {{uniform(-3, 0), uniform(0, 3)},
+                                  {uniform(-2, 0), uniform(0, 2)}};
+    // Skip maps that are not representable at some point of their box.
+    bool fits = true;
+    for (int64_t x = dims[0].lower; fits && x <= dims[0].upper; ++x) {
+      for (int64_t y = dims[1].lower; fits && y <= dims[1].upper; ++y) {
+        fits = ExactValue(e, {x, y}, {}).has_value();
+      }
+    }
+    if (!fits) continue;
+    ++representable;
+    IndexingMap map = MapOf(&context_, {e}, dims, {});
+    map.Simplify();
+    mlir::AffineExpr simplified = map.GetAffineMap().getResult(0);
+    for (int64_t x = dims[0].lower; x <= dims[0].upper; ++x) {
+      for (int64_t y = dims[1].lower; y <= dims[1].upper; ++y) {
+        std::optional<__int128> want = ExactValue(e, {x, y}, {});
+        std::optional<__int128> got =
+            ExactValue(simplified, {x, y}, {}, /*in_int64=*/false);
+        ASSERT_TRUE(got.has_value()) << Text(e) << " -> " << Text(simplified);
+        ASSERT_TRUE(*want == *got) << Text(e) << " -> " << Text(simplified)
+                                   << " at " << x << ", " << y;
+      }
+    }
+  }
+  EXPECT_GT(representable, 300);
 }
 
 // --- Every named rewrite rule has a case that fires it ----------------------
