@@ -713,6 +713,23 @@ TEST_F(SimplifyTest, NestedAndNegativeDivisionsAreSound) {
   EXPECT_GT(changed, 200);
 }
 
+// Mod constraints on one variable merge (Chinese remainder) and tighten its
+// bounds to the nearest values with the residue.
+TEST_F(SimplifyTest, ModConstraintsMergeAndTighten) {
+  const std::string text =
+      "(d0)[s0, s1] -> (d0, s0, s1)\ndomain:\nd0 in [0, 10]\n"
+      "s0 in [-21, -2]\ns1 in [0, 10]\ns0 mod 2 in [0, 0]\n"
+      "s0 mod 3 in [0, 0]\ns1 mod 5 in [1, 1]";
+  EXPECT_EQ(Simplified(text),
+            "(d0)[s0, s1] -> (d0, s0, s1)\ndomain:\nd0 in [0, 10]\n"
+            "s0 in [-18, -6]\ns1 in [1, 6]\ns0 mod 6 in [0, 0]\n"
+            "s1 mod 5 in [1, 1]");
+  IndexingMap original = Parse(text);
+  IndexingMap simplified = original;
+  simplified.Simplify();
+  ExpectSameOnDomain(original, simplified);
+}
+
 // --- Extremes: long sums, coefficients near 2^63 -----------------------------
 
 std::string Text(mlir::AffineExpr expr) {
