@@ -11,6 +11,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Compiler.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/interval.h"
@@ -140,7 +141,10 @@ class AffineSimplifier {
   }
   Lin VisitCached(mlir::AffineExpr expr, mlir::AffineExprKind kind);
   Lin VisitNode(mlir::AffineExpr expr, mlir::AffineExprKind kind);
-  Lin VisitVariable(mlir::AffineExpr expr, bool is_dim, unsigned position);
+  // Inlined into VisitNode: every leaf of every expression comes here.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE Lin VisitVariable(mlir::AffineExpr expr,
+                                                 bool is_dim,
+                                                 unsigned position);
   Lin VisitBinary(mlir::AffineExpr expr, mlir::AffineExprKind kind);
   // A sum of any length and shape, without recursion over its `+` nodes.
   Lin VisitSum(mlir::AffineExpr expr);

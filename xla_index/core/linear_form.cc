@@ -100,20 +100,6 @@ int32_t LinearForms::DivModAtom(AtomKind kind, const LinearForm& arg,
   return id;
 }
 
-uint64_t LinearForms::Fingerprint(AtomKind kind, int64_t divisor,
-                                  const LinearForm& lin) const {
-  uint64_t hash = static_cast<uint64_t>(kind) * 0x9E3779B97F4A7C15ull ^
-                  static_cast<uint64_t>(divisor) * 0xC2B2AE3D27D4EB4Full ^
-                  static_cast<uint64_t>(lin.constant);
-  for (size_t i = 0; i < lin.size; ++i) {
-    const Term& t = TermAt(lin, i);
-    hash = (hash ^ (static_cast<uint64_t>(t.coeff) * 31 +
-                    static_cast<uint64_t>(t.atom))) *
-           0x100000001B3ull;
-  }
-  return hash;
-}
-
 // ---------------------------------------------------------------------------
 // Linear algebra.
 

@@ -198,7 +198,18 @@ class LinearForms {
   /// A hash of `lin floordiv divisor` or `lin mod divisor` (lin's terms and
   /// constant, not its bounds).
   uint64_t Fingerprint(AtomKind kind, int64_t divisor,
-                       const LinearForm& lin) const;
+                       const LinearForm& lin) const {
+    uint64_t hash = static_cast<uint64_t>(kind) * 0x9E3779B97F4A7C15ull ^
+                    static_cast<uint64_t>(divisor) * 0xC2B2AE3D27D4EB4Full ^
+                    static_cast<uint64_t>(lin.constant);
+    for (size_t i = 0; i < lin.size; ++i) {
+      const Term& t = TermAt(lin, i);
+      hash = (hash ^ (static_cast<uint64_t>(t.coeff) * 31 +
+                      static_cast<uint64_t>(t.atom))) *
+             0x100000001B3ull;
+    }
+    return hash;
+  }
 
   /// The canonical order: <0, 0, >0 as a is before, equal to, after b.
   int CompareAtoms(int32_t a, int32_t b) const {
