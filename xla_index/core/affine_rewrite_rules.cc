@@ -401,39 +401,33 @@ LinearForm AffineSimplifier::DivModTerm(AtomKind kind, const Lin& x, int64_t c,
 }
 
 std::optional<int32_t> AffineSimplifier::QuotientAtom(int32_t mod_atom) {
-  if (const std::optional<int32_t>* known = caches_.FindQuotient(mod_atom)) {
-    return *known;
-  }
-  const bool overflow_before = forms_.overflow();
-  forms_.set_overflow(false);
-  const Atom atom = forms_.atom(mod_atom);
-  const Lin x = forms_.ArgOf(atom);
-  Lin q = FloorDivBy(x, atom.divisor, kMaxDepth - 2, AffineExpr());
-  std::optional<int32_t> quotient;
-  if (forms_.IsAtom(q)) quotient = forms_.TermAt(q, 0).atom;
-  // A result computed with overflow is discarded, not cached.
-  if (!forms_.overflow()) caches_.quotients.push_back({mod_atom, quotient});
-  forms_.set_overflow(forms_.overflow() || overflow_before);
-  return quotient;
+  return OtherDigitAtom(mod_atom, caches_.quotients);
 }
 
 std::optional<int32_t> AffineSimplifier::RemainderAtom(int32_t floordiv_atom) {
+  return OtherDigitAtom(floordiv_atom, caches_.remainders);
+}
+
+std::optional<int32_t> AffineSimplifier::OtherDigitAtom(
+    int32_t division, llvm::SmallVectorImpl<SimplifierCaches::Digit>& cache) {
   if (const std::optional<int32_t>* known =
-          caches_.FindRemainder(floordiv_atom)) {
+          SimplifierCaches::Find(cache, division)) {
     return *known;
   }
   const bool overflow_before = forms_.overflow();
   forms_.set_overflow(false);
-  const Atom atom = forms_.atom(floordiv_atom);
+  const Atom atom = forms_.atom(division);
   const Lin x = forms_.ArgOf(atom);
-  Lin r = ModBy(x, atom.divisor, kMaxDepth - 2, AffineExpr());
-  std::optional<int32_t> remainder;
-  if (forms_.IsAtom(r)) remainder = forms_.TermAt(r, 0).atom;
-  if (!forms_.overflow()) {
-    caches_.remainders.push_back({floordiv_atom, remainder});
-  }
+  const Lin other =
+      atom.kind == AtomKind::kMod
+          ? FloorDivBy(x, atom.divisor, kMaxDepth - 2, AffineExpr())
+          : ModBy(x, atom.divisor, kMaxDepth - 2, AffineExpr());
+  std::optional<int32_t> result;
+  if (forms_.IsAtom(other)) result = forms_.TermAt(other, 0).atom;
+  // A result computed with overflow is discarded, not cached.
+  if (!forms_.overflow()) cache.push_back({division, result});
   forms_.set_overflow(forms_.overflow() || overflow_before);
-  return remainder;
+  return result;
 }
 
 AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(

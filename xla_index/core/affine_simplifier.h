@@ -36,8 +36,11 @@ namespace xla_index {
 /// `pattern -> replacement [if condition]` and is sound at every point whose
 /// variables lie in their intervals. A table is tried in order until a rule
 /// fires; a division no rule rewrites becomes an atom. Besides the tables,
-/// a variable with a point range becomes that constant and
-/// `x ceildiv c -> (x + c - 1) floordiv c` (when x + c - 1 cannot overflow).
+/// a variable with a point range becomes that constant,
+/// `x ceildiv c -> (x + c - 1) floordiv c` (when x + c - 1 cannot overflow),
+/// and a negative divisor is normalized: `x floordiv -c -> (-x) floordiv c`,
+/// `x ceildiv -c -> (-x) ceildiv c` (`mod` by a negative constant stays as
+/// it is: MLIR's affine `mod` requires a positive divisor).
 /// Atoms may carry tighter ranges from constraints (see SetAtomRange).
 class AffineSimplifier {
  public:
@@ -200,6 +203,9 @@ class AffineSimplifier {
   // The atom `x mod c` simplifies to for the floordiv atom `x floordiv c`,
   // if it is a single atom.
   std::optional<int32_t> RemainderAtom(int32_t floordiv_atom);
+  // QuotientAtom or RemainderAtom of `division`, memoized in `cache`.
+  std::optional<int32_t> OtherDigitAtom(
+      int32_t division, llvm::SmallVectorImpl<SimplifierCaches::Digit>& cache);
 
   // The implied bounds of a kExpression constraint's variables.
   void TightenVariableBounds(const Lin& lin, Interval interval,

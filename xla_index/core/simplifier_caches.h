@@ -39,29 +39,21 @@ struct SimplifierCaches {
   };
   llvm::DenseMap<uint64_t, Division> divisions;
 
-  /// For a mod atom `x mod c`, the atom that `x floordiv c` simplifies to,
-  /// or nullopt when that is not a single atom; absent when not computed
-  /// yet (the sum rules ask repeatedly).
-  /// (A list: a map has a few mod atoms, and a hash table's allocation or
-  /// initialization per simplification would cost more than the scan.)
-  struct Quotient {
-    int32_t mod_atom;  // (For `remainders`: the floordiv atom.)
-    std::optional<int32_t> quotient;
+  /// For a mod atom `x mod c`, the atom that `x floordiv c` simplifies to
+  /// (`quotients`), and for a floordiv atom the atom `x mod c` simplifies
+  /// to (`remainders`), or nullopt when that is not a single atom; absent
+  /// when not computed yet (the sum rules pair digits and ask repeatedly).
+  /// (Lists: a map has a few division atoms, and a hash table's allocation
+  /// or initialization per simplification would cost more than the scan.)
+  struct Digit {
+    int32_t division;
+    std::optional<int32_t> other;
   };
-  llvm::SmallVector<Quotient, 4> quotients;
-  const std::optional<int32_t>* FindQuotient(int32_t mod_atom) const {
-    return Find(quotients, mod_atom);
-  }
-  /// Likewise, for a floordiv atom `x floordiv c`, the atom that `x mod c`
-  /// simplifies to (the sum rules pair it with the quotient).
-  llvm::SmallVector<Quotient, 4> remainders;
-  const std::optional<int32_t>* FindRemainder(int32_t floordiv_atom) const {
-    return Find(remainders, floordiv_atom);
-  }
-  static const std::optional<int32_t>* Find(
-      const llvm::SmallVector<Quotient, 4>& list, int32_t atom) {
-    for (const Quotient& q : list) {
-      if (q.mod_atom == atom) return &q.quotient;
+  llvm::SmallVector<Digit, 4> quotients, remainders;
+  static const std::optional<int32_t>* Find(llvm::ArrayRef<Digit> digits,
+                                            int32_t division) {
+    for (const Digit& d : digits) {
+      if (d.division == division) return &d.other;
     }
     return nullptr;
   }
