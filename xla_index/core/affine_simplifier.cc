@@ -478,6 +478,9 @@ void AffineSimplifier::TightenModuloBound(const Lin& lin, Interval residues,
   if (lo != var.bounds.lower || hi != var.bounds.upper) {
     out.tightened.push_back({var.kind == AtomKind::kDim, var.var, {lo, hi}});
   }
+  out.only_tightens_itself = lo <= hi && FloorDiv(lo, c) != FloorDiv(hi, c);
+  out.is_dim = var.kind == AtomKind::kDim;
+  out.variable = var.var;
 }
 
 }  // namespace xla_index

@@ -72,8 +72,9 @@ class AffineSimplifier {
     Kind kind;
     mlir::AffineExpr expr;
     Interval interval;
-    bool is_dim = false;  // For kVariable.
-    int variable = -1;    // For kVariable.
+    // For kVariable, and for only_tightens_itself: the variable.
+    bool is_dim = false;
+    int variable = -1;
     /// For kExpression: bounds of its dims/symbols implied by the constraint
     /// (k*v in [lo - max(rest), hi - min(rest)]; for `v mod c in [r, s]`,
     /// the nearest values of v with a residue in [r, s]) that are tighter
@@ -84,6 +85,11 @@ class AffineSimplifier {
       Interval interval;
     };
     llvm::SmallVector<VariableBound, 2> tightened;
+    /// For `v mod c in [r, s]` of one variable v whose `tightened` bound
+    /// still spans more than one period of c: normalizing the constraint
+    /// again under that bound gives it back unchanged, so the new bound
+    /// only matters to other constraints on v.
+    bool only_tightens_itself = false;
   };
   NormalConstraint NormalizeConstraint(mlir::AffineExpr expr,
                                        Interval interval);
