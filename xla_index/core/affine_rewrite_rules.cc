@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Compiler.h"
 #include "mlir/IR/AffineExpr.h"
 #include "xla_index/core/affine_simplifier.h"
 #include "xla_index/core/checked_arithmetic.h"
@@ -26,6 +27,11 @@ namespace xla_index {
 namespace {
 
 using mlir::AffineExpr;
+
+// The division and sum rules are inlined into their table walk (one frame
+// per division, as hand-written branches would have): most rules decline
+// after a few comparisons, and a call per rule costs more than that.
+#define XI_RULE LLVM_ATTRIBUTE_ALWAYS_INLINE static
 
 // Rewrites that recurse (gcd, split, nested division) strictly shrink the
 // problem, but a bound keeps pathological inputs cheap.
@@ -79,11 +85,11 @@ struct AffineSimplifier::Rules {
   static constexpr uint8_t kMods = KindBit(AtomKind::kMod);
 
   // `lin in interval`, as the constraint `expr in interval` rewrites to;
-  // `verdict` once it is known to hold everywhere or nowhere.
+  // `verdict` once it is known to hold everywhere or nowhere. (Its MLIR
+  // expression is built once, when no rule fires any more.)
   struct Constraint {
     Lin lin;
     Interval interval;
-    AffineExpr expr;
     std::optional<NormalConstraint::Kind> verdict;
   };
   using ConstraintFn = bool (*)(Self&, Constraint&);
@@ -118,33 +124,39 @@ struct AffineSimplifier::Rules {
                              Lin& small);
 
   // --- floordiv rules -------------------------------------------------------
-  static bool FloorDivByOne(Self& s, const DivMod& p, Lin& out);
-  static bool FloorDivOfOnePeriod(Self& s, const DivMod& p, Lin& out);
-  static bool FloorDivMultiplesLeave(Self& s, const DivMod& p, Lin& out);
-  static bool FloorDivCommonFactor(Self& s, const DivMod& p, Lin& out);
-  static bool FloorDivDropSmallPart(Self& s, const DivMod& p, Lin& out);
-  static bool FloorDivOfMod(Self& s, const DivMod& p, Lin& out);
-  static bool FloorDivOfFloorDiv(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool FloorDivByOne(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool FloorDivOfOnePeriod(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool FloorDivMultiplesLeave(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool FloorDivCommonFactor(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool FloorDivDropSmallPart(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool FloorDivOfMod(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool FloorDivOfFloorDiv(Self& s, const DivMod& p, Lin& out);
+  // For x = z + y floordiv a (the first floordiv term with coefficient 1):
+  // merged = z*a + y, so that x == merged floordiv a; for x = z - y floordiv
+  // a, merged = z*a + (a - 1 - y). False when x has no such term or merged
+  // may leave int64.
+  static bool MergeFloorDivTerm(Self& s, const Lin& x, Lin& merged, int64_t& a);
 
   // --- mod rules ------------------------------------------------------------
-  static bool ModByOne(Self& s, const DivMod& p, Lin& out);
-  static bool ModOfOnePeriod(Self& s, const DivMod& p, Lin& out);
-  static bool ModMultiplesLeave(Self& s, const DivMod& p, Lin& out);
-  static bool ModCommonFactor(Self& s, const DivMod& p, Lin& out);
-  static bool ModSmallPartLeaves(Self& s, const DivMod& p, Lin& out);
-  static bool ModOfMod(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool ModByOne(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool ModOfOnePeriod(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool ModMultiplesLeave(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool ModCommonFactor(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool ModSmallPartLeaves(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool ModOfMod(Self& s, const DivMod& p, Lin& out);
+  XI_RULE bool ModOfFloorDivSum(Self& s, const DivMod& p, Lin& out);
 
   // --- sum rules ------------------------------------------------------------
-  static bool ModPlusQuotient(Self& s, const Lin& lin, Lin& out);
-  static bool FloorDivPlusMod(Self& s, const Lin& lin, Lin& out);
-  static bool MinusFloorDivMultiple(Self& s, const Lin& lin, Lin& out);
+  XI_RULE bool ModPlusQuotient(Self& s, const Lin& lin, Lin& out);
+  XI_RULE bool FloorDivPlusMod(Self& s, const Lin& lin, Lin& out);
+  XI_RULE bool MinusFloorDivMultiple(Self& s, const Lin& lin, Lin& out);
 
   // --- constraint rules -----------------------------------------------------
-  static bool MoveConstant(Self& s, Constraint& k);
-  static bool DivideCommonFactor(Self& s, Constraint& k);
-  static bool HoldsOnRange(Self& s, Constraint& k);
-  static bool TightenToRange(Self& s, Constraint& k);
-  static bool UnwrapFloorDiv(Self& s, Constraint& k);
+  XI_RULE bool MoveConstant(Self& s, Constraint& k);
+  XI_RULE bool DivideCommonFactor(Self& s, Constraint& k);
+  XI_RULE bool HoldsOnRange(Self& s, Constraint& k);
+  XI_RULE bool TightenToRange(Self& s, Constraint& k);
+  XI_RULE bool UnwrapFloorDiv(Self& s, Constraint& k);
 
   // clang-format off
   static constexpr DivModRule kFloorDivRules[] = {
@@ -165,7 +177,8 @@ struct AffineSimplifier::Rules {
        "(y mod (c*b)) floordiv c -> (y floordiv c) mod b", FloorDivOfMod,
        Reads::kRecursive},
       {"floordiv-of-floordiv",
-       "(y floordiv a + k) floordiv c -> (y + k*a) floordiv (a*c)",
+       "(z + y floordiv a) floordiv c -> (z*a + y) floordiv (a*c), "
+       "(z - y floordiv a) floordiv c -> (z*a + a - 1 - y) floordiv (a*c)",
        FloorDivOfFloorDiv, Reads::kRecursive},
   };
   static constexpr DivModRule kModRules[] = {
@@ -182,6 +195,9 @@ struct AffineSimplifier::Rules {
        ModSmallPartLeaves, Reads::kRecursive},
       {"mod-of-mod", "(m*(y mod a) + z) mod c -> (m*y + z) mod c  if c | a",
        ModOfMod, Reads::kRecursive},
+      {"mod-of-floordiv-sum",
+       "(z +- y floordiv a) mod c -> (merged floordiv a) mod c  if z has a "
+       "variable term (merged as in floordiv-of-floordiv)", ModOfFloorDivSum, Reads::kRecursive},
   };
   static constexpr SumRule kSumRules[] = {
       {"sum-mod-plus-quotient",
@@ -189,7 +205,8 @@ struct AffineSimplifier::Rules {
        "(x mod (c*m))*k  where Q = simplified x floordiv c",
        ModPlusQuotient, kMods},
       {"sum-floordiv-plus-mod",
-       "(x floordiv c)*(c*k) + (x mod c)*k -> x*k", FloorDivPlusMod,
+       "(x floordiv c)*(c*k) + R*k -> x*k  where R = simplified x mod c",
+       FloorDivPlusMod,
        kFloorDivs | kMods},
       {"sum-minus-floordiv-multiple",
        "x*k - (x floordiv c)*(c*k) -> (x mod c)*k", MinusFloorDivMultiple,
@@ -211,26 +228,53 @@ struct AffineSimplifier::Rules {
   };
   // clang-format on
 
+  // Applies constraint rule I; true when the walk of the table stops: the
+  // constraint is decided (verdict), or rewritten by a restarting rule.
+  template <bool kHooks, size_t I>
+  XI_RULE bool TryConstraintRule(Self& s, Constraint& k, bool& restart) {
+    using Kind = NormalConstraint::Kind;
+    constexpr const ConstraintRule& kRule = kConstraintRules[I];
+    if (!(kHooks && Disabled(kRule)) && kRule.fn(s, k)) {
+      if (kHooks) Fired(kRule);
+      restart = kRule.restarts;
+    }
+    // Decided: it holds nowhere (an empty interval, or a constant outside
+    // it) or everywhere.
+    if (!k.verdict && k.interval.IsEmpty()) k.verdict = Kind::kInfeasible;
+    if (!k.verdict && k.lin.size == 0) {
+      k.verdict =
+          k.interval.Contains(0) ? Kind::kAlwaysTrue : Kind::kInfeasible;
+    }
+    return k.verdict || restart;
+  }
+  template <bool kHooks, size_t... I>
+  XI_RULE bool WalkConstraintRules(Self& s, Constraint& k, bool& restart,
+                                   std::index_sequence<I...>) {
+    return (TryConstraintRule<kHooks, I>(s, k, restart) || ...);
+  }
+
   // The table's first rule that fires on `x floordiv c` (`x mod c`), else
   // the division as an atom, reusing `source` if x is its own input.
-  template <const auto& kTable>
+  // kVariable: x is one variable, and only the rules that read its range
+  // apply.
+  template <const auto& kTable, bool kVariable>
   static Lin ApplyDivMod(Self& s, AtomKind kind, const Lin& x, int64_t c,
                          int depth, AffineExpr source);
 
   // The tables are walked at compile time (a fold over the indices), so
   // each rule is a direct call the compiler may inline: the hot path costs
   // what hand-written branches would.
-  template <const auto& kTable, bool kHooks, size_t... I>
-  static bool FirstDivModRule(Self& s, const DivMod& p, bool variable, Lin& out,
-                              std::index_sequence<I...>) {
-    return (TryDivModRule<kTable, kHooks, I>(s, p, variable, out) || ...);
+  template <const auto& kTable, bool kVariable, bool kHooks, size_t... I>
+  XI_RULE bool FirstDivModRule(Self& s, const DivMod& p, Lin& out,
+                               std::index_sequence<I...>) {
+    return (TryDivModRule<kTable, kVariable, kHooks, I>(s, p, out) || ...);
   }
-  template <const auto& kTable, bool kHooks, size_t I>
-  static bool TryDivModRule(Self& s, const DivMod& p, bool variable, Lin& out) {
+  template <const auto& kTable, bool kVariable, bool kHooks, size_t I>
+  XI_RULE bool TryDivModRule(Self& s, const DivMod& p, Lin& out) {
     constexpr const DivModRule& kRule = kTable[I];
     // The tables are ordered: range rules, then structural ones, then the
     // recursive ones.
-    if (variable && kRule.reads != Reads::kRange) return false;
+    if (kVariable && kRule.reads != Reads::kRange) return false;
     if (kRule.reads == Reads::kRecursive && p.depth >= kMaxDepth) return false;
     if (kHooks && Disabled(kRule)) return false;
     if (!Call<kTable[I].fn>(s, p, out)) return false;
@@ -239,24 +283,24 @@ struct AffineSimplifier::Rules {
   }
   // A call through a constant template argument is a direct call.
   template <DivModFn kFn>
-  static bool Call(Self& s, const DivMod& p, Lin& out) {
+  XI_RULE bool Call(Self& s, const DivMod& p, Lin& out) {
     return kFn(s, p, out);
   }
   template <SumFn kFn>
-  static bool Call(Self& s, const Lin& lin, Lin& out) {
+  XI_RULE bool Call(Self& s, const Lin& lin, Lin& out) {
     return kFn(s, lin, out);
   }
-  static bool Set(Lin& out, const Lin& value) {
+  XI_RULE bool Set(Lin& out, const Lin& value) {
     out = value;
     return true;
   }
   template <bool kHooks, size_t... I>
-  static bool FirstSumRule(Self& s, const Lin& lin, uint8_t kinds, Lin& out,
-                           std::index_sequence<I...>) {
+  XI_RULE bool FirstSumRule(Self& s, const Lin& lin, uint8_t kinds, Lin& out,
+                            std::index_sequence<I...>) {
     return (TrySumRule<kHooks, I>(s, lin, kinds, out) || ...);
   }
   template <bool kHooks, size_t I>
-  static bool TrySumRule(Self& s, const Lin& lin, uint8_t kinds, Lin& out) {
+  XI_RULE bool TrySumRule(Self& s, const Lin& lin, uint8_t kinds, Lin& out) {
     constexpr const SumRule& kRule = kSumRules[I];
     if ((kinds & kRule.needs) != kRule.needs) return false;
     if (kHooks && Disabled(kRule)) return false;
@@ -277,24 +321,22 @@ constexpr AffineSimplifier::Rules::ConstraintRule
 // ---------------------------------------------------------------------------
 // Drivers.
 
-template <const auto& kTable>
+template <const auto& kTable, bool kVariable>
 LinearForm AffineSimplifier::Rules::ApplyDivMod(Self& s, AtomKind kind,
                                                 const Lin& x, int64_t c,
                                                 int depth, AffineExpr source) {
-  // No structural rule applies to a single variable.
-  const bool variable = s.forms_.IsVariable(x);
   constexpr size_t kSize = sizeof(kTable) / sizeof(kTable[0]);
+  constexpr auto kIndices = std::make_index_sequence<kSize>();
   const DivMod problem{x, c, depth};
   Lin out;
   if (hooks_on
-          ? FirstDivModRule<kTable, true>(s, problem, variable, out,
-                                          std::make_index_sequence<kSize>())
-          : FirstDivModRule<kTable, false>(s, problem, variable, out,
-                                           std::make_index_sequence<kSize>())) {
+          ? FirstDivModRule<kTable, kVariable, true>(s, problem, out, kIndices)
+          : FirstDivModRule<kTable, kVariable, false>(s, problem, out,
+                                                      kIndices)) {
     return out;
   }
   // No rule fired: the only place an unchanged input is reused.
-  if (variable) {
+  if (kVariable) {
     return s.DivModTerm(kind, x, c, x.source ? source : AffineExpr());
   }
   Lin arg = x;
@@ -304,27 +346,47 @@ LinearForm AffineSimplifier::Rules::ApplyDivMod(Self& s, AtomKind kind,
 
 LinearForm AffineSimplifier::FloorDivBy(Lin x, int64_t c, int depth,
                                         AffineExpr source) {
-  return Rules::ApplyDivMod<Rules::kFloorDivRules>(*this, AtomKind::kFloorDiv,
-                                                   x, c, depth, source);
+  // No structural rule applies to a single variable: its walk of the table
+  // is a separate, smaller function.
+  return forms_.IsVariable(x)
+             ? Rules::ApplyDivMod<Rules::kFloorDivRules, true>(
+                   *this, AtomKind::kFloorDiv, x, c, depth, source)
+             : Rules::ApplyDivMod<Rules::kFloorDivRules, false>(
+                   *this, AtomKind::kFloorDiv, x, c, depth, source);
 }
 
 LinearForm AffineSimplifier::ModBy(Lin x, int64_t c, int depth,
                                    AffineExpr source) {
-  return Rules::ApplyDivMod<Rules::kModRules>(*this, AtomKind::kMod, x, c,
-                                              depth, source);
+  return forms_.IsVariable(x) ? Rules::ApplyDivMod<Rules::kModRules, true>(
+                                    *this, AtomKind::kMod, x, c, depth, source)
+                              : Rules::ApplyDivMod<Rules::kModRules, false>(
+                                    *this, AtomKind::kMod, x, c, depth, source);
 }
 
+// The sum rules rewrite one pair of terms at a time (their results are plain
+// sums): the table is applied again until no rule fires, in a loop, so that
+// a sum of many digit pairs needs no deep recursion. Each firing replaces
+// two division terms by fewer; the bound only guards against a cycle.
 LinearForm AffineSimplifier::ApplySumRules(const Lin& sum, uint8_t kinds) {
   constexpr size_t kSize = sizeof(Rules::kSumRules) / sizeof(Rules::SumRule);
-  Lin rewritten;
   constexpr auto kIndices = std::make_index_sequence<kSize>();
-  if (hooks_on
-          ? Rules::FirstSumRule<true>(*this, sum, kinds, rewritten, kIndices)
-          : Rules::FirstSumRule<false>(*this, sum, kinds, rewritten,
-                                       kIndices)) {
-    return rewritten;
+  constexpr uint8_t kDivMod =
+      KindBit(AtomKind::kFloorDiv) | KindBit(AtomKind::kMod);
+  Lin current = sum;
+  for (size_t round = 0; round < 2 * sum.size + 8; ++round) {
+    Lin rewritten;
+    if (!(hooks_on ? Rules::FirstSumRule<true>(*this, current, kinds, rewritten,
+                                               kIndices)
+                   : Rules::FirstSumRule<false>(*this, current, kinds,
+                                                rewritten, kIndices))) {
+      break;
+    }
+    current = rewritten;
+    current.source = AffineExpr();
+    kinds = forms_.Kinds(current);
+    if ((kinds & kDivMod) == 0 || current.size < 2) break;
   }
-  return sum;
+  return current;
 }
 
 LinearForm AffineSimplifier::DivModTerm(AtomKind kind, const Lin& x, int64_t c,
@@ -339,19 +401,33 @@ LinearForm AffineSimplifier::DivModTerm(AtomKind kind, const Lin& x, int64_t c,
 }
 
 std::optional<int32_t> AffineSimplifier::QuotientAtom(int32_t mod_atom) {
-  auto it = caches_.quotients.find(mod_atom);
-  if (it != caches_.quotients.end()) return it->second;
+  return OtherDigitAtom(mod_atom, caches_.quotients);
+}
+
+std::optional<int32_t> AffineSimplifier::RemainderAtom(int32_t floordiv_atom) {
+  return OtherDigitAtom(floordiv_atom, caches_.remainders);
+}
+
+std::optional<int32_t> AffineSimplifier::OtherDigitAtom(
+    int32_t division, llvm::SmallVectorImpl<SimplifierCaches::Digit>& cache) {
+  if (const std::optional<int32_t>* known =
+          SimplifierCaches::Find(cache, division)) {
+    return *known;
+  }
   const bool overflow_before = forms_.overflow();
   forms_.set_overflow(false);
-  const Atom atom = forms_.atom(mod_atom);
+  const Atom atom = forms_.atom(division);
   const Lin x = forms_.ArgOf(atom);
-  Lin q = FloorDivBy(x, atom.divisor, kMaxDepth - 2, AffineExpr());
-  std::optional<int32_t> quotient;
-  if (forms_.IsAtom(q)) quotient = forms_.TermAt(q, 0).atom;
+  const Lin other =
+      atom.kind == AtomKind::kMod
+          ? FloorDivBy(x, atom.divisor, kMaxDepth - 2, AffineExpr())
+          : ModBy(x, atom.divisor, kMaxDepth - 2, AffineExpr());
+  std::optional<int32_t> result;
+  if (forms_.IsAtom(other)) result = forms_.TermAt(other, 0).atom;
   // A result computed with overflow is discarded, not cached.
-  if (!forms_.overflow()) caches_.quotients[mod_atom] = quotient;
+  if (!forms_.overflow()) cache.push_back({division, result});
   forms_.set_overflow(forms_.overflow() || overflow_before);
-  return quotient;
+  return result;
 }
 
 AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
@@ -361,25 +437,18 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
   caches_.ForgetStaleVisits();
   Lin lin = Visit(expr, /*cache=*/true);  // For SetAtomRange.
   if (forms_.overflow()) return {Kind::kExpression, expr, interval};
-  Rules::Constraint k{lin, interval, expr, std::nullopt};
+  Rules::Constraint k{lin, interval, std::nullopt};
   for (int step = 0; step < kMaxDepth; ++step) {
     bool restart = false;
-    for (const Rules::ConstraintRule& rule : Rules::kConstraintRules) {
-      if (!Rules::Disabled(rule) && rule.fn(*this, k)) {
-        Rules::Fired(rule);
-        restart = rule.restarts;
-      }
-      // Decided: it holds nowhere (an empty interval, or a constant outside
-      // it) or everywhere.
-      if (!k.verdict && k.interval.IsEmpty()) k.verdict = Kind::kInfeasible;
-      if (!k.verdict && k.lin.size == 0) {
-        k.verdict =
-            k.interval.Contains(0) ? Kind::kAlwaysTrue : Kind::kInfeasible;
-      }
-      if (k.verdict) return {*k.verdict, k.expr, k.interval};
-      if (restart) break;
+    constexpr auto kIndices =
+        std::make_index_sequence<sizeof(Rules::kConstraintRules) /
+                                 sizeof(Rules::ConstraintRule)>();
+    if (hooks_on
+            ? Rules::WalkConstraintRules<true>(*this, k, restart, kIndices)
+            : Rules::WalkConstraintRules<false>(*this, k, restart, kIndices)) {
+      if (k.verdict) return {*k.verdict, expr, k.interval};
+      continue;  // Restart the table on the rewritten constraint.
     }
-    if (restart) continue;
     const LinearForm& n = k.lin;
     if (forms_.IsAtom(n)) {
       const Atom& atom = forms_.atom(forms_.TermAt(n, 0).atom);
@@ -492,22 +561,48 @@ bool AffineSimplifier::Rules::FloorDivOfMod(Self& s, const DivMod& p,
                                 AffineExpr())));
 }
 
-// (y floordiv a + k) floordiv c -> (y + k*a) floordiv (a*c), as
-// floor(floor(y/a) + k)/c) == floor((y + k*a) / (a*c)) for a, c > 0.
+// (z + y floordiv a) floordiv c -> (z*a + y) floordiv (a*c): for integer z,
+// z + floor(y/a) = floor((z*a + y)/a), and floor(floor(q)/c) = floor(q/c)
+// for c > 0, so both sides are floor((z*a + y)/(a*c)). Exact for every
+// integer z (any linear form: variables, divisions, the constant) and
+// a, c > 0; it only needs z*a, a*c and the range of z*a + y to fit in int64
+// (else the rule declines).
 bool AffineSimplifier::Rules::FloorDivOfFloorDiv(Self& s, const DivMod& p,
                                                  Lin& out) {
+  Lin merged;
+  int64_t a = 0;
+  if (!MergeFloorDivTerm(s, p.x, merged, a)) return false;
+  const std::optional<int64_t> ac = CheckedMul(a, p.c);
+  if (!ac) return false;
+  return Set(out, Fresh(s.FloorDivBy(merged, *ac, p.depth + 1, AffineExpr())));
+}
+
+bool AffineSimplifier::Rules::MergeFloorDivTerm(Self& s, const Lin& x,
+                                                Lin& merged, int64_t& a) {
   LinearForms& f = s.forms_;
-  if (p.x.size != 1 || f.TermAt(p.x, 0).coeff != 1 ||
-      f.KindAt(p.x, 0) != AtomKind::kFloorDiv) {
-    return false;
+  // A term with coefficient 1, else one with -1: z - y floordiv a ==
+  // z + (a - 1 - y) floordiv a (-floor(q) == ceil(-q)).
+  for (const int64_t sign : {1, -1}) {
+    for (size_t i = 0; i < x.size; ++i) {
+      if (f.KindAt(x, i) != AtomKind::kFloorDiv ||
+          f.TermAt(x, i).coeff != sign) {
+        continue;
+      }
+      const Atom& inner = f.atom(f.TermAt(x, i).atom);
+      a = inner.divisor;
+      const bool overflow_before = f.overflow();
+      f.set_overflow(false);
+      Lin y = f.ArgOf(inner);
+      if (sign < 0) y = f.Add(f.Scale(y, -1), f.Constant(a - 1));
+      merged = f.Add(f.Scale(f.Without(x, i, i), a), y);
+      const bool fits = !f.overflow() &&
+                        merged.bounds.lower != Interval::kMin &&
+                        merged.bounds.upper != Interval::kMax;
+      f.set_overflow(overflow_before);
+      return fits;
+    }
   }
-  const Atom inner = f.atom(f.TermAt(p.x, 0).atom);
-  const std::optional<int64_t> ac = CheckedMul(inner.divisor, p.c);
-  const std::optional<int64_t> ka = CheckedMul(p.x.constant, inner.divisor);
-  if (!ac || !ka) return false;
-  const Lin y = f.ArgOf(inner);
-  return Set(out, Fresh(s.FloorDivBy(s.Sum(y, f.Constant(*ka)), *ac,
-                                     p.depth + 1, AffineExpr())));
+  return false;
 }
 
 // ---------------------------------------------------------------------------
@@ -599,6 +694,23 @@ bool AffineSimplifier::Rules::ModOfMod(Self& s, const DivMod& p, Lin& out) {
   return false;
 }
 
+// (z + y floordiv a) mod c -> ((z*a + y) floordiv a) mod c: the numerator
+// as one digit of the linear index z*a + y (see floordiv-of-floordiv), so
+// that the digit pairs with the other digits of that index in a sum
+// (sum-mod-plus-quotient, sum-floordiv-plus-mod). Only when z has a
+// variable term (a constant z reads better where it is).
+bool AffineSimplifier::Rules::ModOfFloorDivSum(Self& s, const DivMod& p,
+                                               Lin& out) {
+  LinearForms& f = s.forms_;
+  if (p.x.size < 2) return false;
+  Lin merged;
+  int64_t a = 0;
+  if (!MergeFloorDivTerm(s, p.x, merged, a)) return false;
+  const Lin digit = s.DivModTerm(AtomKind::kFloorDiv, merged, a, AffineExpr());
+  if (!f.IsAtom(digit)) return false;
+  return Set(out, s.DivModTerm(AtomKind::kMod, digit, p.c, AffineExpr()));
+}
+
 bool AffineSimplifier::Rules::SplitSmallPart(Self& s, const Lin& x, int64_t c,
                                              Lin& multiple, Lin& small) {
   LinearForms& f = s.forms_;
@@ -606,42 +718,44 @@ bool AffineSimplifier::Rules::SplitSmallPart(Self& s, const Lin& x, int64_t c,
   if (n < 2) return false;
   // Terms by decreasing |coefficient|, ties in term order: an insertion sort,
   // since n is small (std::stable_sort allocates a buffer).
-  llvm::SmallVector<size_t, 8> order;
+  llvm::SmallVector<std::pair<uint64_t, size_t>, 8> order;  // (|coeff|, term)
   for (size_t i = 0; i < n; ++i) {
-    const int64_t magnitude = Gcd(f.TermAt(x, i).coeff, 0);
+    const int64_t coeff = f.TermAt(x, i).coeff;
+    const uint64_t magnitude =
+        coeff < 0 ? 0 - static_cast<uint64_t>(coeff) : coeff;
     size_t j = order.size();
-    order.push_back(i);
-    for (; j > 0 && Gcd(f.TermAt(x, order[j - 1]).coeff, 0) < magnitude; --j) {
+    order.push_back({magnitude, i});
+    for (; j > 0 && order[j - 1].first < magnitude; --j)
       order[j] = order[j - 1];
-    }
-    order[j] = i;
+    order[j] = {magnitude, i};
   }
   // The first p terms (largest coefficients) share the factor g with c; the
   // rest must span less than one multiple of g.
   int64_t prefix_gcd = c;
   for (size_t p = 1; p < n; ++p) {
-    prefix_gcd = Gcd(prefix_gcd, f.TermAt(x, order[p - 1]).coeff);
+    prefix_gcd = Gcd(prefix_gcd, f.TermAt(x, order[p - 1].second).coeff);
     if (prefix_gcd <= 1) return false;
-    Interval rest = Interval::Point(x.constant);
+    Interval r = Interval::Point(x.constant);
     for (size_t q = p; q < n; ++q) {
-      const Term& t = f.TermAt(x, order[q]);
-      rest = rest + f.atom(t.atom).bounds * t.coeff;
+      const Term& t = f.TermAt(x, order[q].second);
+      r = r + f.atom(t.atom).bounds * t.coeff;
     }
-    if (rest.IsEmpty() || rest.lower == Interval::kMin ||
-        rest.upper == Interval::kMax) {
+    if (r.IsEmpty() || r.lower == Interval::kMin || r.upper == Interval::kMax) {
       continue;
     }
-    const int64_t base = FloorDiv(rest.lower, prefix_gcd);
-    if (FloorDiv(rest.upper, prefix_gcd) != base) continue;
+    const int64_t base = FloorDiv(r.lower, prefix_gcd);
+    if (FloorDiv(r.upper, prefix_gcd) != base) continue;
     const std::optional<int64_t> shift = CheckedMul(base, prefix_gcd);
-    if (!shift) continue;
+    const std::optional<int64_t> small_constant =
+        shift ? CheckedSub(x.constant, *shift) : std::nullopt;
+    if (!small_constant) continue;
     llvm::SmallVector<bool, 8> in_prefix(n, false);
-    for (size_t q = 0; q < p; ++q) in_prefix[order[q]] = true;
+    for (size_t q = 0; q < p; ++q) in_prefix[order[q].second] = true;
     multiple = f.Start(*shift);
     for (size_t q = 0; q < n; ++q) {
       if (in_prefix[q]) f.Append(multiple, f.TermAt(x, q));
     }
-    small = f.Start(x.constant - *shift);  // In [0, g) by construction.
+    small = f.Start(*small_constant);  // In [0, g) by construction.
     for (size_t q = 0; q < n; ++q) {
       if (!in_prefix[q]) f.Append(small, f.TermAt(x, q));
     }
@@ -693,31 +807,40 @@ bool AffineSimplifier::Rules::ModPlusQuotient(Self& s, const Lin& lin,
       } else {
         continue;
       }
-      return Set(out, s.Sum(f.Without(lin, i, j), replacement));
+      return Set(out, f.Add(f.Without(lin, i, j), replacement));
     }
   }
   return false;
 }
 
-// (x floordiv c)*(c*k) + (x mod c)*k -> x*k, the mod's numerator being x
-// itself.
+// (x floordiv c)*(c*k) + R*k -> x*k, R the simplified x mod c: the mod term
+// may be written on another numerator that agrees with x modulo c
+// ((d1*128 + d0) mod 64 is d0 mod 64).
 bool AffineSimplifier::Rules::FloorDivPlusMod(Self& s, const Lin& lin,
                                               Lin& out) {
   LinearForms& f = s.forms_;
   for (size_t i = 0; i < lin.size; ++i) {
     if (f.KindAt(lin, i) != AtomKind::kFloorDiv) continue;
-    const Atom& fd = f.atom(f.TermAt(lin, i).atom);
-    const int64_t c = fd.divisor, m = f.TermAt(lin, i).coeff;
+    const int32_t fd = f.TermAt(lin, i).atom;
+    const int64_t c = f.atom(fd).divisor, m = f.TermAt(lin, i).coeff;
     if (m % c != 0) continue;
     const int64_t k = m / c;
-    const Lin x = f.ArgOf(fd);
+    // Only a mod term by a divisor of c with coefficient k can pair with it;
+    // look for one before computing the remainder.
+    bool has_partner = false;
+    for (size_t j = 0; j < lin.size && !has_partner; ++j) {
+      has_partner = f.KindAt(lin, j) == AtomKind::kMod &&
+                    f.TermAt(lin, j).coeff == k &&
+                    c % f.atom(f.TermAt(lin, j).atom).divisor == 0;
+    }
+    if (!has_partner) continue;
+    const std::optional<int32_t> remainder = s.RemainderAtom(fd);
+    if (!remainder) continue;
     for (size_t j = 0; j < lin.size; ++j) {
-      const Atom& md = f.atom(f.TermAt(lin, j).atom);
-      if (md.kind != AtomKind::kMod || md.divisor != c ||
-          f.TermAt(lin, j).coeff != k || !f.Equal(f.ArgOf(md), x)) {
+      if (f.TermAt(lin, j).atom != *remainder || f.TermAt(lin, j).coeff != k) {
         continue;
       }
-      return Set(out, s.Sum(f.Without(lin, i, j), f.Scale(x, k)));
+      return Set(out, f.Add(f.Without(lin, i, j), f.Scale(f.ArgOf(fd), k)));
     }
   }
   return false;
@@ -764,9 +887,9 @@ bool AffineSimplifier::Rules::MinusFloorDivMultiple(Self& s, const Lin& lin,
     Lin removed = f.Start(f.MulOrFlag(x.constant, neg_k));
     for (const Term& t : removed_terms) f.Append(removed, t);
     f.ComputeBounds(removed);
-    Lin rest = s.Sum(lin, f.Scale(removed, -1));
+    Lin rest = f.Add(lin, f.Scale(removed, -1));
     Lin mod = f.Scale(s.ModBy(x, c, 0, AffineExpr()), neg_k);
-    return Set(out, s.Sum(rest, mod));
+    return Set(out, f.Add(rest, mod));
   }
   return false;
 }
@@ -828,7 +951,6 @@ bool AffineSimplifier::Rules::UnwrapFloorDiv(Self& s, Constraint& k) {
   k.interval = {SaturatingMul(k.interval.lower, c),
                 SaturatingAdd(SaturatingMul(k.interval.upper, c), c - 1)};
   k.lin = s.forms_.ArgOf(atom);
-  k.expr = s.Build(k.lin);
   return true;
 }
 

@@ -79,9 +79,60 @@ AffineSimplifier::Lin AffineSimplifier::VisitNode(AffineExpr expr,
     case AffineExprKind::SymbolId:
       return VisitVariable(
           expr, false, mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition());
+    case AffineExprKind::Add:
+      // Nested sums recurse (cheapest for the few levels of real maps) up
+      // to a bound; a deeper sum is flattened without recursion.
+      if (sum_depth_ >= kMaxSumRecursion) return VisitSum(expr);
+      return VisitBinary(expr, kind);
     default:
       return VisitBinary(expr, kind);
   }
+}
+
+// The summands are visited left to right from an explicit stack (a sum
+// built in code may have 10^5 terms, deeper than the call stack allows),
+// then added at once and the sum rules applied to the whole sum. `expr` is
+// reused when it already is the canonical sum: left-deep, each summand
+// unchanged and one term (the last may be the constant), atoms in order.
+AffineSimplifier::Lin AffineSimplifier::VisitSum(AffineExpr expr) {
+  llvm::SmallVector<AffineExpr, 8> pending = {expr};
+  llvm::SmallVector<Lin, 8> summands;
+  bool canonical = true;
+  while (!pending.empty()) {
+    const AffineExpr e = pending.pop_back_val();
+    const AffineExprKind kind = e.getKind();
+    if (kind == AffineExprKind::Add) {
+      auto add = mlir::cast<mlir::AffineBinaryOpExpr>(e);
+      pending.push_back(add.getRHS());
+      pending.push_back(add.getLHS());
+      continue;
+    }
+    Lin lin = VisitNode(e, kind);
+    // A summand that simplified to another expression is not unchanged.
+    if (lin.source != e) lin.source = AffineExpr();
+    canonical = canonical && lin.source &&
+                (summands.empty() ? lin.size > 0 && lin.constant == 0
+                 : lin.size == 0  ? lin.constant != 0 && pending.empty()
+                                  : lin.size == 1 && lin.constant == 0);
+    summands.push_back(lin);
+  }
+  // Left-deep: every `+` has a summand as its right operand.
+  for (AffineExpr e = expr; canonical && e.getKind() == AffineExprKind::Add;) {
+    auto add = mlir::cast<mlir::AffineBinaryOpExpr>(e);
+    canonical = add.getRHS().getKind() != AffineExprKind::Add;
+    e = add.getLHS();
+  }
+  // The summands' atoms strictly in order (so none merges).
+  for (size_t i = 1; canonical && i < summands.size(); ++i) {
+    const Lin& before = summands[i - 1];
+    canonical = summands[i].size == 0 ||
+                forms_.AtomLess(forms_.TermAt(before, before.size - 1).atom,
+                                forms_.TermAt(summands[i], 0).atom);
+  }
+  uint8_t kinds = 0;
+  bool merged = false;
+  return FinishSum(forms_.AddAll(summands, kinds, merged), kinds, canonical,
+                   expr);
 }
 
 AffineSimplifier::Lin AffineSimplifier::VisitVariable(AffineExpr expr,
@@ -131,30 +182,43 @@ AffineSimplifier::Lin AffineSimplifier::VisitVariable(AffineExpr expr,
 AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
                                                     AffineExprKind kind) {
   auto binary = mlir::cast<mlir::AffineBinaryOpExpr>(expr);
+  const bool is_sum = kind == AffineExprKind::Add;
+  sum_depth_ += is_sum;
   // Division numerators are cached (see SimplifierCaches::visited).
-  Lin lhs = Visit(binary.getLHS(),
-                  kind != AffineExprKind::Add && kind != AffineExprKind::Mul);
+  Lin lhs = Visit(binary.getLHS(), !is_sum && kind != AffineExprKind::Mul);
   Lin rhs = Visit(binary.getRHS(), /*cache=*/false);
+  sum_depth_ -= is_sum;
   // `expr` is reused when its operands came back unchanged; an operand that
   // simplified to another expression (whose source is that expression) must
   // not count as unchanged.
   if (lhs.source != binary.getLHS()) lhs.source = AffineExpr();
   if (rhs.source != binary.getRHS()) rhs.source = AffineExpr();
-  const bool constant_divisor = rhs.size == 0 && rhs.constant > 0;
+  int64_t divisor = rhs.size == 0 ? rhs.constant : 0;
+  // x floordiv -c == (-x) floordiv c and x ceildiv -c == (-x) ceildiv c
+  // (the same rational quotient x / -c == -x / c, rounded the same way).
+  // `mod` by a negative constant is left alone: MLIR's affine `mod` needs a
+  // positive divisor (its lowering rejects it), so it stays an opaque atom.
+  if (divisor < 0 && divisor != Interval::kMin &&
+      (kind == AffineExprKind::FloorDiv || kind == AffineExprKind::CeilDiv)) {
+    lhs = forms_.Scale(lhs, -1);  // A new form: not `expr`'s operand.
+    divisor = -divisor;
+  }
+  const bool constant_divisor = divisor > 0;
   switch (kind) {
     case AffineExprKind::Add: {
       // The source is kept when it already has the canonical left-deep shape
       // t1 + t2 + ... + c with terms in order.
-      bool canonical =
+      const bool canonical =
           lhs.source && rhs.source && lhs.size > 0 && lhs.constant == 0 &&
           (rhs.size == 0
                ? rhs.constant != 0
                : rhs.size == 1 && rhs.constant == 0 &&
                      forms_.AtomLess(forms_.TermAt(lhs, lhs.size - 1).atom,
                                      forms_.TermAt(rhs, 0).atom));
-      Lin sum = Sum(lhs, rhs);
-      if (canonical && sum.size == lhs.size + rhs.size) sum.source = expr;
-      return sum;
+      uint8_t kinds = 0;
+      Lin sum = forms_.Add(lhs, rhs, &kinds);
+      return FinishSum(sum, kinds, canonical && sum.size == lhs.size + rhs.size,
+                       expr);
     }
     case AffineExprKind::Mul:
       if (rhs.size == 0) {
@@ -168,23 +232,21 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
       break;  // Not affine: opaque below.
     case AffineExprKind::FloorDiv:
       if (!constant_divisor) break;
-      if (!in_chain_ || lhs.source) {
-        return FloorDivBy(lhs, rhs.constant, 0, expr);
-      }
-      return DivideInChain(AtomKind::kFloorDiv, lhs, rhs.constant);
+      if (!in_chain_ || lhs.source) return FloorDivBy(lhs, divisor, 0, expr);
+      return DivideInChain(AtomKind::kFloorDiv, lhs, divisor);
     case AffineExprKind::CeilDiv:
       // ceil(x / c) == floor((x + c - 1) / c) for c > 0, unless x + c - 1
       // may leave int64 (the ceildiv itself cannot overflow).
       if (constant_divisor &&
-          lhs.bounds.upper < Interval::kMax - (rhs.constant - 1)) {
-        return FloorDivBy(Sum(lhs, forms_.Constant(rhs.constant - 1)),
-                          rhs.constant, 0, AffineExpr());
+          lhs.bounds.upper < Interval::kMax - (divisor - 1)) {
+        return FloorDivBy(Sum(lhs, forms_.Constant(divisor - 1)), divisor, 0,
+                          AffineExpr());
       }
       break;
     case AffineExprKind::Mod:
       if (!constant_divisor) break;
-      if (!in_chain_ || lhs.source) return ModBy(lhs, rhs.constant, 0, expr);
-      return DivideInChain(AtomKind::kMod, lhs, rhs.constant);
+      if (!in_chain_ || lhs.source) return ModBy(lhs, divisor, 0, expr);
+      return DivideInChain(AtomKind::kMod, lhs, divisor);
     default:
       break;
   }
@@ -243,10 +305,10 @@ AffineExpr AffineSimplifier::BuildAtom(int32_t id) {
       e = mlir::getAffineSymbolExpr(atom.var, context_);
       break;
     case AtomKind::kFloorDiv:
-      e = BuildArg(forms_.ArgOf(atom)).floorDiv(atom.divisor);
+      e = BuildArg(forms_.ArgOf(atom)).floorDiv(BuildConstant(atom.divisor));
       break;
     case AtomKind::kMod:
-      e = BuildArg(forms_.ArgOf(atom)) % atom.divisor;
+      e = BuildArg(forms_.ArgOf(atom)) % BuildConstant(atom.divisor);
       break;
     case AtomKind::kOpaque:
       break;  // Always has expr.
@@ -271,12 +333,21 @@ AffineExpr AffineSimplifier::Build(const Lin& lin) {
   for (size_t i = 0; i < lin.size; ++i) {
     const Term t = forms_.TermAt(lin, i);
     AffineExpr term = BuildAtom(t.atom);
-    if (t.coeff != 1) term = term * t.coeff;
+    if (t.coeff != 1) term = term * BuildConstant(t.coeff);
     sum = sum ? sum + term : term;
   }
-  if (!sum) return mlir::getAffineConstantExpr(lin.constant, context_);
-  if (lin.constant != 0) sum = sum + lin.constant;
+  if (!sum) return BuildConstant(lin.constant);
+  if (lin.constant != 0) sum = sum + BuildConstant(lin.constant);
   return sum;
+}
+
+AffineExpr AffineSimplifier::BuildConstant(int64_t value) {
+  for (const auto& [known, expr] : caches_.constants) {
+    if (known == value) return expr;
+  }
+  AffineExpr expr = mlir::getAffineConstantExpr(value, context_);
+  caches_.constants.push_back({value, expr});
+  return expr;
 }
 
 AffineExpr AffineSimplifier::Simplify(AffineExpr expr) {
@@ -407,6 +478,9 @@ void AffineSimplifier::TightenModuloBound(const Lin& lin, Interval residues,
   if (lo != var.bounds.lower || hi != var.bounds.upper) {
     out.tightened.push_back({var.kind == AtomKind::kDim, var.var, {lo, hi}});
   }
+  out.only_tightens_itself = lo <= hi && FloorDiv(lo, c) != FloorDiv(hi, c);
+  out.is_dim = var.kind == AtomKind::kDim;
+  out.variable = var.var;
 }
 
 }  // namespace xla_index

@@ -11,6 +11,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Compiler.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/interval.h"
@@ -35,8 +36,11 @@ namespace xla_index {
 /// `pattern -> replacement [if condition]` and is sound at every point whose
 /// variables lie in their intervals. A table is tried in order until a rule
 /// fires; a division no rule rewrites becomes an atom. Besides the tables,
-/// a variable with a point range becomes that constant and
-/// `x ceildiv c -> (x + c - 1) floordiv c` (when x + c - 1 cannot overflow).
+/// a variable with a point range becomes that constant,
+/// `x ceildiv c -> (x + c - 1) floordiv c` (when x + c - 1 cannot overflow),
+/// and a negative divisor is normalized: `x floordiv -c -> (-x) floordiv c`,
+/// `x ceildiv -c -> (-x) ceildiv c` (`mod` by a negative constant stays as
+/// it is: MLIR's affine `mod` requires a positive divisor).
 /// Atoms may carry tighter ranges from constraints (see SetAtomRange).
 class AffineSimplifier {
  public:
@@ -68,8 +72,9 @@ class AffineSimplifier {
     Kind kind;
     mlir::AffineExpr expr;
     Interval interval;
-    bool is_dim = false;  // For kVariable.
-    int variable = -1;    // For kVariable.
+    // For kVariable, and for only_tightens_itself: the variable.
+    bool is_dim = false;
+    int variable = -1;
     /// For kExpression: bounds of its dims/symbols implied by the constraint
     /// (k*v in [lo - max(rest), hi - min(rest)]; for `v mod c in [r, s]`,
     /// the nearest values of v with a residue in [r, s]) that are tighter
@@ -80,6 +85,11 @@ class AffineSimplifier {
       Interval interval;
     };
     llvm::SmallVector<VariableBound, 2> tightened;
+    /// For `v mod c in [r, s]` of one variable v whose `tightened` bound
+    /// still spans more than one period of c: normalizing the constraint
+    /// again under that bound gives it back unchanged, so the new bound
+    /// only matters to other constraints on v.
+    bool only_tightens_itself = false;
   };
   NormalConstraint NormalizeConstraint(mlir::AffineExpr expr,
                                        Interval interval);
@@ -140,8 +150,30 @@ class AffineSimplifier {
   }
   Lin VisitCached(mlir::AffineExpr expr, mlir::AffineExprKind kind);
   Lin VisitNode(mlir::AffineExpr expr, mlir::AffineExprKind kind);
-  Lin VisitVariable(mlir::AffineExpr expr, bool is_dim, unsigned position);
+  // Inlined into VisitNode: every leaf of every expression comes here.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE Lin VisitVariable(mlir::AffineExpr expr,
+                                                 bool is_dim,
+                                                 unsigned position);
   Lin VisitBinary(mlir::AffineExpr expr, mlir::AffineExprKind kind);
+  // A sum of any length and shape, without recursion over its `+` nodes.
+  Lin VisitSum(mlir::AffineExpr expr);
+  // `sum` (of `expr`'s summands, with the KindBits `kinds`) after the sum
+  // rules; `expr` itself when no rule fired and `canonical` (expr already
+  // is this sum in canonical shape).
+  Lin FinishSum(const Lin& sum, uint8_t kinds, bool canonical,
+                mlir::AffineExpr expr) {
+    constexpr uint8_t kDivMod =
+        KindBit(AtomKind::kFloorDiv) | KindBit(AtomKind::kMod);
+    if ((kinds & kDivMod) != 0 && sum.size >= 2) {
+      Lin rewritten = ApplySumRules(sum, kinds);
+      if (rewritten.begin != sum.begin || rewritten.size != sum.size) {
+        return rewritten;  // A sum rule fired: not `expr` any more.
+      }
+    }
+    Lin out = sum;
+    if (canonical) out.source = expr;
+    return out;
+  }
   // A node no rule understands, kept as an atom with the range interval
   // arithmetic gives.
   Lin VisitOpaque(mlir::AffineExpr expr, mlir::AffineExprKind kind,
@@ -174,6 +206,12 @@ class AffineSimplifier {
   // The atom `x floordiv c` simplifies to for the mod atom `x mod c`, if it
   // is a single atom.
   std::optional<int32_t> QuotientAtom(int32_t mod_atom);
+  // The atom `x mod c` simplifies to for the floordiv atom `x floordiv c`,
+  // if it is a single atom.
+  std::optional<int32_t> RemainderAtom(int32_t floordiv_atom);
+  // QuotientAtom or RemainderAtom of `division`, memoized in `cache`.
+  std::optional<int32_t> OtherDigitAtom(
+      int32_t division, llvm::SmallVectorImpl<SimplifierCaches::Digit>& cache);
 
   // The implied bounds of a kExpression constraint's variables.
   void TightenVariableBounds(const Lin& lin, Interval interval,
@@ -183,6 +221,9 @@ class AffineSimplifier {
 
   mlir::AffineExpr Build(const Lin& lin);
   mlir::AffineExpr BuildAtom(int32_t atom);
+  // The constant `value`, uniqued by MLIR once per simplifier (coefficients
+  // and divisors repeat: `x floordiv 8`, `x mod 8`, `y * 8`).
+  mlir::AffineExpr BuildConstant(int64_t value);
   // Build for the numerator of a floordiv or mod atom, built once.
   mlir::AffineExpr BuildArg(const Lin& arg);
 
@@ -195,6 +236,9 @@ class AffineSimplifier {
   llvm::ArrayRef<int> symbol_positions_;
   // In SimplifyChain: symbols are remapped and divisions memoized.
   bool in_chain_ = false;
+  // `+` nodes being visited by recursion; past kMaxSumRecursion, VisitSum.
+  static constexpr int kMaxSumRecursion = 200;
+  int sum_depth_ = 0;
 };
 
 }  // namespace xla_index

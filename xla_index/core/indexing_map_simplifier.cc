@@ -9,6 +9,7 @@
 
 #include "absl/types/span.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
@@ -27,10 +28,13 @@ class IndexingMapSimplifier {
  private:
   // Simplifies the constraints under the current bounds. Returns false if the
   // map became known-empty.
-  // Sets `bounds_changed` when a variable bound was tightened and `merged`
-  // when mod constraints were merged into a new one (not yet normalized).
+  // Sets `bounds_changed` when a variable bound was tightened, `merged`
+  // when mod constraints were merged into a new one (not yet normalized),
+  // and `another_round` when the constraints may simplify further under the
+  // new bounds (not when every constraint is a modulo constraint of its own
+  // variable that only tightened that variable).
   bool SimplifyConstraints(AffineSimplifier& simplifier, bool& bounds_changed,
-                           bool& merged);
+                           bool& merged, bool& another_round);
   // Merges `x mod a in [r, r]` and `x mod b in [q, q]` into one constraint
   // modulo lcm(a, b) (Chinese remainder). Returns false if they conflict.
   bool MergeModConstraints(bool& merged);
@@ -43,9 +47,14 @@ class IndexingMapSimplifier {
 
 bool IndexingMapSimplifier::SimplifyConstraints(AffineSimplifier& simplifier,
                                                 bool& bounds_changed,
-                                                bool& merged) {
+                                                bool& merged,
+                                                bool& another_round) {
   using Kind = AffineSimplifier::NormalConstraint::Kind;
   llvm::SmallVector<IndexingConstraint, 4> kept;
+  // Whether every kept constraint is an only_tightens_itself one, each on
+  // its own variable (their variables, dims as -1 - position).
+  bool all_self_contained = true;
+  llvm::SmallVector<int, 4> own_variables;
   for (const IndexingConstraint& c : constraints_) {
     AffineSimplifier::NormalConstraint n =
         simplifier.NormalizeConstraint(c.expr, c.interval);
@@ -55,6 +64,7 @@ bool IndexingMapSimplifier::SimplifyConstraints(AffineSimplifier& simplifier,
       case Kind::kInfeasible:
         return false;
       case Kind::kVariable: {
+        all_self_contained = false;
         Interval& bound = n.is_dim ? dims_[n.variable] : symbols_[n.variable];
         Interval tight = bound.Intersect(n.interval);
         if (tight.IsEmpty()) return false;
@@ -65,6 +75,12 @@ bool IndexingMapSimplifier::SimplifyConstraints(AffineSimplifier& simplifier,
         break;
       }
       case Kind::kExpression: {
+        all_self_contained &= n.only_tightens_itself;
+        if (n.only_tightens_itself) {
+          const int key = n.is_dim ? -1 - n.variable : n.variable;
+          all_self_contained &= !llvm::is_contained(own_variables, key);
+          own_variables.push_back(key);
+        }
         for (const auto& t : n.tightened) {
           Interval& bound = t.is_dim ? dims_[t.variable] : symbols_[t.variable];
           Interval tight = bound.Intersect(t.interval);
@@ -89,6 +105,7 @@ bool IndexingMapSimplifier::SimplifyConstraints(AffineSimplifier& simplifier,
     }
   }
   constraints_ = std::move(kept);
+  another_round = bounds_changed && !all_self_contained;
   return MergeModConstraints(merged);
 }
 
@@ -165,14 +182,15 @@ bool IndexingMapSimplifier::Run() {
   AffineSimplifier simplifier(ctx, dims_, symbols_);
   if (!constraints_.empty()) {
     for (int iteration = 0; iteration < 32; ++iteration) {
-      bool bounds_changed = false, merged = false;
-      if (!SimplifyConstraints(simplifier, bounds_changed, merged)) {
+      bool bounds_changed = false, merged = false, another_round = false;
+      if (!SimplifyConstraints(simplifier, bounds_changed, merged,
+                               another_round)) {
         map_.ResetToKnownEmpty();
         return true;
       }
       // Atom ranges in the simplifier were derived from the old bounds.
       if (bounds_changed) simplifier.ResetBounds();
-      if (!bounds_changed && !merged) break;
+      if (!another_round && !merged) break;
     }
     // Results may use the constraints' ranges of their subexpressions. (Not
     // the constraints themselves: a constraint must not justify itself.)

@@ -6,28 +6,9 @@
 
 namespace xla_index {
 
-int64_t Gcd(int64_t a, int64_t b) {
-  // Magnitudes as uint64, so that |INT64_MIN| does not overflow.
-  uint64_t x = a < 0 ? 0 - static_cast<uint64_t>(a) : a;
-  uint64_t y = b < 0 ? 0 - static_cast<uint64_t>(b) : b;
-  while (y != 0) {
-    uint64_t t = x % y;
-    x = y;
-    y = t;
-  }
-  return x > static_cast<uint64_t>(Interval::kMax) ? Interval::kMax
-                                                   : static_cast<int64_t>(x);
-}
-
-LinearForms::LinearForms(llvm::ArrayRef<Interval> dim_bounds,
-                         llvm::ArrayRef<Interval> symbol_bounds)
-    : dim_bounds_(dim_bounds),
-      symbol_bounds_(symbol_bounds),
-      dim_atoms_(dim_bounds.size()),
-      symbol_atoms_(symbol_bounds.size()) {}
-
 void LinearForms::Reset() {
   atoms_.clear();
+  div_mod_atoms_.clear();
   terms_.clear();
   args_.clear();
   std::fill(dim_atoms_.begin(), dim_atoms_.end(), std::nullopt);
@@ -92,18 +73,18 @@ int32_t LinearForms::NewVariableAtom(AtomKind kind, int32_t position) {
 
 int32_t LinearForms::DivModAtom(AtomKind kind, const LinearForm& arg,
                                 int64_t divisor, mlir::AffineExpr source) {
-  // A cheap fingerprint of (kind, divisor, arg) skips most Equal calls.
+  // A cheap fingerprint of (kind, divisor, arg) skips most Equal calls; the
+  // fingerprints sit in their own array, so the scan reads no atom.
   const uint64_t fingerprint = Fingerprint(kind, divisor, arg);
-  for (size_t i = 0; i < atoms_.size(); ++i) {
-    const Atom& a = atoms_[i];
-    if (a.fingerprint == fingerprint && a.kind == kind &&
-        a.divisor == divisor && Equal(args_[a.arg], arg)) {
-      return i;
+  for (const auto& [known, id] : div_mod_atoms_) {
+    if (known != fingerprint) continue;
+    const Atom& a = atoms_[id];
+    if (a.kind == kind && a.divisor == divisor && Equal(args_[a.arg], arg)) {
+      return id;
     }
   }
   Atom atom;
   atom.kind = kind;
-  atom.fingerprint = fingerprint;
   atom.divisor = divisor;
   atom.arg = args_.size();
   atom.symbolic = true;
@@ -114,21 +95,9 @@ int32_t LinearForms::DivModAtom(AtomKind kind, const LinearForm& arg,
   atom.bounds = kind == AtomKind::kFloorDiv ? FloorDiv(arg.bounds, divisor)
                                             : Mod(arg.bounds, divisor);
   atom.expr = source;
-  return InternAtom(std::move(atom));
-}
-
-uint64_t LinearForms::Fingerprint(AtomKind kind, int64_t divisor,
-                                  const LinearForm& lin) const {
-  uint64_t hash = static_cast<uint64_t>(kind) * 0x9E3779B97F4A7C15ull ^
-                  static_cast<uint64_t>(divisor) * 0xC2B2AE3D27D4EB4Full ^
-                  static_cast<uint64_t>(lin.constant);
-  for (size_t i = 0; i < lin.size; ++i) {
-    const Term& t = TermAt(lin, i);
-    hash = (hash ^ (static_cast<uint64_t>(t.coeff) * 31 +
-                    static_cast<uint64_t>(t.atom))) *
-           0x100000001B3ull;
-  }
-  return hash;
+  const int32_t id = InternAtom(std::move(atom));
+  div_mod_atoms_.push_back({fingerprint, id});
+  return id;
 }
 
 // ---------------------------------------------------------------------------
@@ -177,6 +146,50 @@ LinearForm LinearForms::Add(const LinearForm& a, const LinearForm& b,
     out.bounds = a.bounds + b.bounds;
   }
   if (kinds != nullptr) *kinds = kind_bits;
+  return out;
+}
+
+LinearForm LinearForms::AddAll(llvm::ArrayRef<LinearForm> forms, uint8_t& kinds,
+                               bool& merged) {
+  int64_t constant = 0;
+  Interval bounds = Interval::Point(0);
+  llvm::SmallVector<Term, 16> terms;
+  bool sorted = true;
+  for (const LinearForm& form : forms) {
+    constant = AddOrFlag(constant, form.constant);
+    bounds = bounds + form.bounds;
+    for (size_t i = 0; i < form.size; ++i) {
+      const Term& t = TermAt(form, i);
+      sorted = sorted && (terms.empty() || AtomLess(terms.back().atom, t.atom));
+      terms.push_back(t);
+    }
+  }
+  // Canonical input (the common case) is already in order; stable: equal
+  // atoms merge in the order they came.
+  if (!sorted) {
+    std::stable_sort(
+        terms.begin(), terms.end(),
+        [&](const Term& a, const Term& b) { return AtomLess(a.atom, b.atom); });
+  }
+  LinearForm out = Start(constant);
+  kinds = 0;
+  merged = false;
+  for (size_t i = 0; i < terms.size();) {
+    Term t = terms[i++];
+    for (; i < terms.size() && terms[i].atom == t.atom; ++i) {
+      t.coeff = AddOrFlag(t.coeff, terms[i].coeff);
+      merged = true;
+    }
+    if (t.coeff == 0) continue;
+    kinds |= KindBit(atoms_[t.atom].kind);
+    Append(out, t);
+  }
+  // Without a shared atom, the range of the sum is the sum of the ranges.
+  if (merged) {
+    ComputeBounds(out);
+  } else {
+    out.bounds = bounds;
+  }
   return out;
 }
 

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -64,9 +65,8 @@ struct Atom {
   int64_t divisor = 0;  // kFloorDiv, kMod.
   int32_t arg = -1;     // kFloorDiv, kMod: index of the numerator form.
   Interval bounds;
-  bool symbolic = false;     // Involves symbols (and constants) only.
-  uint64_t fingerprint = 0;  // kFloorDiv, kMod: of kind, divisor, arg.
-  mlir::AffineExpr expr;     // Built lazily; for kOpaque the original.
+  bool symbolic = false;  // Involves symbols (and constants) only.
+  mlir::AffineExpr expr;  // Built lazily; for kOpaque the original.
 };
 
 /// The pool of atoms and terms every linear form of one simplifier points
@@ -77,7 +77,11 @@ class LinearForms {
  public:
   /// The bounds are read, not copied: they must outlive the pool.
   LinearForms(llvm::ArrayRef<Interval> dim_bounds,
-              llvm::ArrayRef<Interval> symbol_bounds);
+              llvm::ArrayRef<Interval> symbol_bounds)
+      : dim_bounds_(dim_bounds),
+        symbol_bounds_(symbol_bounds),
+        dim_atoms_(dim_bounds.size()),
+        symbol_atoms_(symbol_bounds.size()) {}
 
   /// Forgets every atom and term (after the box changed).
   void Reset();
@@ -127,6 +131,12 @@ class LinearForms {
     return kind != AtomKind::kFloorDiv && kind != AtomKind::kMod;
   }
 
+  /// The KindBits of lin's atoms.
+  uint8_t Kinds(const LinearForm& lin) const {
+    uint8_t kinds = 0;
+    for (size_t i = 0; i < lin.size; ++i) kinds |= KindBit(KindAt(lin, i));
+    return kinds;
+  }
   /// The form `value`.
   LinearForm Constant(int64_t value) const {
     LinearForm lin = Start(value);
@@ -149,6 +159,11 @@ class LinearForms {
   /// zero and the sum is the other operand).
   LinearForm Add(const LinearForm& a, const LinearForm& b,
                  uint8_t* kinds = nullptr);
+  /// The sum of all `forms` (any number: the terms are sorted and merged
+  /// once). `kinds` receives the KindBits of the sum's atoms; `merged` is
+  /// set when two forms shared an atom.
+  LinearForm AddAll(llvm::ArrayRef<LinearForm> forms, uint8_t& kinds,
+                    bool& merged);
   /// k * a.
   LinearForm Scale(const LinearForm& a, int64_t k);
   /// `lin` without its terms i and j (i == j: one term).
@@ -183,7 +198,18 @@ class LinearForms {
   /// A hash of `lin floordiv divisor` or `lin mod divisor` (lin's terms and
   /// constant, not its bounds).
   uint64_t Fingerprint(AtomKind kind, int64_t divisor,
-                       const LinearForm& lin) const;
+                       const LinearForm& lin) const {
+    uint64_t hash = static_cast<uint64_t>(kind) * 0x9E3779B97F4A7C15ull ^
+                    static_cast<uint64_t>(divisor) * 0xC2B2AE3D27D4EB4Full ^
+                    static_cast<uint64_t>(lin.constant);
+    for (size_t i = 0; i < lin.size; ++i) {
+      const Term& t = TermAt(lin, i);
+      hash = (hash ^ (static_cast<uint64_t>(t.coeff) * 31 +
+                      static_cast<uint64_t>(t.atom))) *
+             0x100000001B3ull;
+    }
+    return hash;
+  }
 
   /// The canonical order: <0, 0, >0 as a is before, equal to, after b.
   int CompareAtoms(int32_t a, int32_t b) const {
@@ -232,13 +258,27 @@ class LinearForms {
   llvm::SmallVector<Atom, 16> atoms_;
   llvm::SmallVector<Term, 64> terms_;      // The terms of every form.
   llvm::SmallVector<LinearForm, 8> args_;  // Numerators of floordiv/mod.
+  // (Fingerprint, atom) of every floordiv and mod atom, for DivModAtom.
+  llvm::SmallVector<std::pair<uint64_t, int32_t>, 8> div_mod_atoms_;
   // The atom of each dim and symbol, once interned.
   llvm::SmallVector<std::optional<int32_t>, 8> dim_atoms_, symbol_atoms_;
   bool overflow_ = false;
 };
 
-/// gcd(|a|, |b|), saturated to int64's maximum (gcd(INT64_MIN, 0)).
-int64_t Gcd(int64_t a, int64_t b);
+/// gcd(|a|, |b|), saturated to int64's maximum (gcd(INT64_MIN, 0)). Inline:
+/// the division rules call it on every term.
+inline int64_t Gcd(int64_t a, int64_t b) {
+  // Magnitudes as uint64, so that |INT64_MIN| does not overflow.
+  uint64_t x = a < 0 ? 0 - static_cast<uint64_t>(a) : a;
+  uint64_t y = b < 0 ? 0 - static_cast<uint64_t>(b) : b;
+  while (y != 0) {
+    uint64_t t = x % y;
+    x = y;
+    y = t;
+  }
+  return x > static_cast<uint64_t>(Interval::kMax) ? Interval::kMax
+                                                   : static_cast<int64_t>(x);
+}
 
 }  // namespace xla_index
 

@@ -39,14 +39,31 @@ struct SimplifierCaches {
   };
   llvm::DenseMap<uint64_t, Division> divisions;
 
-  /// For a mod atom `x mod c`, the atom that `x floordiv c` simplifies to,
-  /// or nullopt when that is not a single atom; absent when not computed
-  /// yet (the sum rules ask repeatedly).
-  llvm::DenseMap<int32_t, std::optional<int32_t>> quotients;
+  /// For a mod atom `x mod c`, the atom that `x floordiv c` simplifies to
+  /// (`quotients`), and for a floordiv atom the atom `x mod c` simplifies
+  /// to (`remainders`), or nullopt when that is not a single atom; absent
+  /// when not computed yet (the sum rules pair digits and ask repeatedly).
+  /// (Lists: a map has a few division atoms, and a hash table's allocation
+  /// or initialization per simplification would cost more than the scan.)
+  struct Digit {
+    int32_t division;
+    std::optional<int32_t> other;
+  };
+  llvm::SmallVector<Digit, 4> quotients, remainders;
+  static const std::optional<int32_t>* Find(llvm::ArrayRef<Digit> digits,
+                                            int32_t division) {
+    for (const Digit& d : digits) {
+      if (d.division == division) return &d.other;
+    }
+    return nullptr;
+  }
 
   /// Numerators of floordiv/mod atoms already built as MLIR: `x floordiv c`
   /// and `x mod c` come in pairs (digits), and x is built once.
   llvm::SmallVector<std::pair<LinearForm, mlir::AffineExpr>, 4> built_args;
+
+  /// Constants already uniqued by MLIR (they do not depend on the box).
+  llvm::SmallVector<std::pair<int64_t, mlir::AffineExpr>, 8> constants;
 
   void ClearVisited() {
     visited.clear();
@@ -59,6 +76,7 @@ struct SimplifierCaches {
   /// further.
   void AtomRangeChanged() {
     quotients.clear();
+    remainders.clear();
     divisions.clear();
     visited_stale = true;
   }
@@ -66,6 +84,7 @@ struct SimplifierCaches {
   void Clear() {
     divisions.clear();
     quotients.clear();
+    remainders.clear();
     built_args.clear();
     ClearVisited();
   }
