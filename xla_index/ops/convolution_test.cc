@@ -159,9 +159,9 @@ TEST_F(ConvolutionIndexingTest, WindowBeyondInt64IsUndefinedWithAReason) {
       EXPECT_EQ(set[0].undefined_reason(), reason) << c.window;
     }
     for (int64_t input = 0; input < 2; ++input) {
-      const IndexingMap& map =
-          ComputeInputToOutputIndexing(root, input, &context_)
-              .indexing_maps[0][0];
+      HloInstructionIndexing in_to_out =
+          ComputeInputToOutputIndexing(root, input, &context_);
+      const IndexingMap& map = in_to_out.indexing_maps[0][0];
       if (c.input_to_output_fits) {
         EXPECT_FALSE(map.IsUndefined()) << c.window << " input " << input;
       } else {

@@ -1,11 +1,14 @@
 // pad: both directions, the attribute check, malformed attributes.
 
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "xla_index/ops/op_rules.h"
 #include "xla_index/ops/op_test_util.h"
+#include "xla_index/ops/shape_maps.h"
 
 namespace xla_index {
 namespace {
@@ -146,6 +149,21 @@ p = s8[9223372036854775804] pad(p0, c),
   HloInstructionIndexing in_to_out =
       ComputeInputToOutputIndexing(root, 0, &context_);
   EXPECT_EQ(in_to_out.indexing_maps[0][0].undefined_reason(), reason);
+}
+
+// The shape-only map says the same, without an instruction name.
+TEST_F(PadIndexingTest, ShapeMapBeyondInt64IsUndefinedWithAReason) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(
+      ComputePadIndexingMap({2}, {PadDimension{10, -10, kMax - 5}}, &context_)
+          .undefined_reason(),
+      "pad: low + (size - 1) * (interior + 1) of dimension 0 does not "
+      "fit in int64");
+  EXPECT_EQ(ComputePadIndexingMap(
+                {2}, {PadDimension{std::numeric_limits<int64_t>::min(), 0, 0}},
+                &context_)
+                .undefined_reason(),
+            "pad: -low of dimension 0 does not fit in int64");
 }
 
 // The padded size itself does not fit: the attributes cannot fit the

@@ -43,6 +43,8 @@ struct PadDimension {
 /// [max(0, low), min(padded - 1, low + (size - 1) * (interior + 1))] (plain
 /// `d - low` without interior padding). Shared by pad and, written out
 /// per window dimension, by reduce-window and convolution (ops/window.h).
+/// Undefined, naming the value, when a bound, -low or interior + 1 (with
+/// two or more elements) does not fit in int64.
 IndexingMap ComputePadIndexingMap(absl::Span<const int64_t> operand_dims,
                                   absl::Span<const PadDimension> padding,
                                   mlir::MLIRContext* context);

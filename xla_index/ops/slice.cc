@@ -52,8 +52,9 @@ bool IsValidSlice(const HloInstruction* slice) {
 namespace {
 
 // The first and last operand index dimension `i` of `slice` reads, start
-// and start + (size - 1) * stride (for a size >= 1), or an error when one is
-// not an int64 whose negation is one too (the inverse subtracts the start).
+// and start + (size - 1) * stride (for a size >= 1), or an error when the
+// last or -start (the input-to-output map subtracts the start) does not fit
+// in int64.
 absl::StatusOr<Interval> ReadRange(const HloInstruction* slice, int64_t i) {
   const SliceDimension& s = slice->slice()[i];
   const std::string where = absl::StrCat("dimension ", i);
