@@ -30,10 +30,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "hlo/shape.h"
 #include "mlir/IR/AffineExpr.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/status_macros.h"
 #include "xla_index/ops/op_rules.h"
 #include "xla_index/ops/rule_helpers.h"
 #include "xla_index/ops/window.h"
@@ -76,13 +80,25 @@ bool HasConsistentGroups(const HloInstruction* convolution) {
   const int64_t bgc = convolution->batch_group_count();
   const int64_t in_features = lhs.dimensions(dn.input_feature_dimension);
   const int64_t out_features = out.dimensions(dn.output_feature_dimension);
+  // A product that does not fit in int64 cannot equal a size.
   return fgc >= 1 && bgc >= 1 && in_features % fgc == 0 &&
          out_features % fgc == 0 && out_features % bgc == 0 &&
-         rhs.dimensions(dn.kernel_input_feature_dimension) * fgc ==
+         CheckedMul(rhs.dimensions(dn.kernel_input_feature_dimension), fgc) ==
              in_features &&
-         out.dimensions(dn.output_batch_dimension) * bgc ==
+         CheckedMul(out.dimensions(dn.output_batch_dimension), bgc) ==
              lhs.dimensions(dn.input_batch_dimension) &&
          rhs.dimensions(dn.kernel_output_feature_dimension) == out_features;
+}
+
+// The sizes spatial dimension k of `convolution` relates.
+WindowExtent SpatialExtent(const HloInstruction* convolution, int64_t k) {
+  const ConvolutionDimensionNumbers& dn =
+      convolution->convolution_dimension_numbers();
+  return WindowExtent{
+      k,
+      convolution->operand(0)->shape().dimensions(
+          dn.input_spatial_dimensions[k]),
+      convolution->shape().dimensions(dn.output_spatial_dimensions[k])};
 }
 
 }  // namespace
@@ -141,7 +157,6 @@ HloInstructionIndexing ComputeOutputToInputConvolutionIndexing(
       GetConvolutionWindow(instruction);
   if (!window.has_value()) return AttributesDoNotFitEachOperand(instruction);
   const Shape& out = instruction->shape();
-  const Shape& lhs = instruction->operand(0)->shape();
   const Shape& rhs = instruction->operand(1)->shape();
   const ConvolutionDimensionNumbers& dn =
       instruction->convolution_dimension_numbers();
@@ -161,12 +176,16 @@ HloInstructionIndexing ComputeOutputToInputConvolutionIndexing(
     const WindowDimension& w = (*window)[k];
     AffineExpr s = getAffineSymbolExpr(k, context);
     symbol_sizes.push_back(w.size);
-    WindowedIndex index = ComputeWindowedOperandIndex(
+    absl::StatusOr<WindowedIndex> index = ComputeWindowedOperandIndex(
         getAffineDimExpr(dn.output_spatial_dimensions[k], context), s, w,
-        lhs.dimensions(dn.input_spatial_dimensions[k]));
-    lhs_exprs[dn.input_spatial_dimensions[k]] = index.expr;
-    constraints.insert(constraints.end(), index.constraints.begin(),
-                       index.constraints.end());
+        SpatialExtent(instruction, k));
+    if (!index.ok()) {
+      // The kernel is read under the input's constraints: both fail.
+      IndexingMap undefined = MapOrUndefined(instruction, index.status());
+      return HloInstructionIndexing::FromIndexingMaps({undefined, undefined});
+    }
+    lhs_exprs[dn.input_spatial_dimensions[k]] =
+        TakeWindowedIndex(*std::move(index), constraints);
     rhs_exprs[dn.kernel_spatial_dimensions[k]] =
         w.window_reversal ? (w.size - 1) - s : s;
   }
@@ -177,7 +196,8 @@ HloInstructionIndexing ComputeOutputToInputConvolutionIndexing(
   AffineExpr out_batch_expr =
       getAffineDimExpr(dn.output_batch_dimension, context);
   // Output feature f belongs to feature group f floordiv (out_features /
-  // fgc), which reads input features [g * kernel_in_features, ...).
+  // fgc), which reads input features [g * kernel_in_features, ...). The
+  // group checks bound these by the input's sizes (no constant folds).
   lhs_exprs[dn.input_feature_dimension] =
       fgc == 1 ? feature
                : out_feature.floorDiv(out_features / fgc) * kernel_in_features +
@@ -242,11 +262,10 @@ HloInstructionIndexing ComputeInputToOutputConvolutionIndexing(
       position = w.window_reversal ? (w.size - 1) - kernel_index : kernel_index;
       element = symbol(lhs.dimensions(input_dim));
     }
-    WindowedIndex index = ComputeWindowedOutputIndex(
-        element, position, w, out.dimensions(output_dim));
-    exprs[output_dim] = index.expr;
-    constraints.insert(constraints.end(), index.constraints.begin(),
-                       index.constraints.end());
+    absl::StatusOr<WindowedIndex> index = ComputeWindowedOutputIndex(
+        element, position, w, SpatialExtent(instruction, k));
+    if (!index.ok()) return OneMap(MapOrUndefined(instruction, index.status()));
+    exprs[output_dim] = TakeWindowedIndex(*std::move(index), constraints);
   }
   if (is_lhs) {
     AffineExpr batch = getAffineDimExpr(dn.input_batch_dimension, context);

@@ -3,8 +3,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "xla_index/ops/op_rules.h"
@@ -14,6 +16,7 @@ namespace xla_index {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 using ConvolutionIndexingTest = OpIndexingTest;
 
 TEST_F(ConvolutionIndexingTest, OutputToInputWindowAndFeatures) {
@@ -118,6 +121,70 @@ TEST_F(ConvolutionIndexingTest, WindowSmallerThanTheKernelIsUndefined) {
   c->set_window(OneDimWindow(2, 1));
   EXPECT_FALSE(GetConvolutionWindow(c).has_value());
   ExpectUndefined(c);
+}
+
+// Unverified windows near INT64_MAX: the dilated operand's last position,
+// the window's last position, or a padding_low whose negation, does not fit
+// in int64. Output to input, both operands are UNDEFINED naming the
+// attribute (undefined behaviour before). Input to output needs only the
+// first (its values e * lhs_dilate + low - s * rhs_dilate fit otherwise).
+TEST_F(ConvolutionIndexingTest, WindowBeyondInt64IsUndefinedWithAReason) {
+  struct Case {
+    absl::string_view window;
+    int64_t kernel_size;
+    absl::string_view reason;
+    bool input_to_output_fits;
+  };
+  for (const Case& c : {
+           Case{"size=1 lhs_dilate=4611686018427387904", 1,
+                "(operand size - 1) * base_dilation", false},
+           Case{"size=1 pad=-9223372036854775808_0", 1, "-padding_low", true},
+           Case{"size=2 rhs_dilate=9223372036854775807", 2,
+                "(output size - 1) * stride + (window size - 1) * "
+                "window_dilation",
+                true},
+       }) {
+    const HloInstruction* root = Parse(absl::StrCat(
+        "lhs = f32[1, 1, 3] parameter(0)\nrhs = f32[1, 1, ", c.kernel_size,
+        "] parameter(1)\nconv = f32[1, 1, 3] convolution(lhs, rhs), window={",
+        c.window, "}, dim_labels=bf0_oi0->bf0"));
+    ASSERT_NE(root, nullptr) << c.window;
+    const std::string reason =
+        absl::StrCat("convolution 'conv': ", c.reason,
+                     " of window dimension 0 does not fit in int64");
+    HloInstructionIndexing out_to_in =
+        ComputeOutputToInputIndexing(root, 0, &context_);
+    ASSERT_EQ(out_to_in.indexing_maps.size(), 2);
+    for (const IndexingMapSet& set : out_to_in.indexing_maps) {
+      EXPECT_EQ(set[0].undefined_reason(), reason) << c.window;
+    }
+    for (int64_t input = 0; input < 2; ++input) {
+      HloInstructionIndexing in_to_out =
+          ComputeInputToOutputIndexing(root, input, &context_);
+      const IndexingMap& map = in_to_out.indexing_maps[0][0];
+      if (c.input_to_output_fits) {
+        EXPECT_FALSE(map.IsUndefined()) << c.window << " input " << input;
+      } else {
+        EXPECT_THAT(map.undefined_reason(),
+                    HasSubstr("(operand size - 1) * base_dilation"))
+            << c.window << " input " << input;
+      }
+    }
+  }
+}
+
+// kernel input features * feature_group_count does not fit in int64 (zero
+// input features pass the divisibility checks): the attributes do not fit
+// (undefined behaviour in the attribute check before).
+TEST_F(ConvolutionIndexingTest, GroupProductBeyondInt64IsUndefined) {
+  const HloInstruction* root = Parse(R"(
+lhs = f32[1, 0, 3] parameter(0)
+rhs = f32[0, 4, 1] parameter(1)
+conv = f32[1, 0, 3] convolution(lhs, rhs), window={size=1},
+  dim_labels=bf0_oi0->bf0, feature_group_count=4611686018427387904)");
+  ASSERT_NE(root, nullptr);
+  EXPECT_FALSE(GetConvolutionWindow(root).has_value());
+  ExpectUndefined(root);
 }
 
 }  // namespace

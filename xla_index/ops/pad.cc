@@ -19,12 +19,19 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "hlo/shape.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "xla_index/core/checked_affine_expr.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/status_macros.h"
 #include "xla_index/ops/op_rules.h"
 #include "xla_index/ops/rule_helpers.h"
 #include "xla_index/ops/shape_maps.h"
@@ -34,33 +41,120 @@ namespace xla_index {
 using mlir::AffineExpr;
 using mlir::getAffineDimExpr;
 
-IndexingMap ComputePadIndexingMap(absl::Span<const int64_t> operand_dims,
-                                  absl::Span<const PadDimension> padding,
-                                  mlir::MLIRContext* context) {
+namespace {
+
+// low + high + size + (size - 1) * interior, the padded size, or nullopt
+// when it does not fit in int64.
+std::optional<int64_t> CheckedPaddedSize(int64_t low, int64_t high,
+                                         int64_t interior, int64_t size) {
+  std::optional<int64_t> edges = CheckedAdd(low, high);
+  std::optional<int64_t> inner =
+      CheckedMulAdd(std::max<int64_t>(size - 1, 0), interior, size);
+  if (!edges.has_value() || !inner.has_value()) return std::nullopt;
+  return CheckedAdd(*edges, *inner);
+}
+
+// The int64 values one padded dimension relates.
+struct PadExtent {
+  int64_t step = 1;    // interior + 1: operand elements lie `step` apart
+  int64_t padded = 0;  // the padded size
+  int64_t last = 0;    // low + (size - 1) * step: the last element's place
+};
+
+// The extent of dimension `dimension` (operand size `size`), or an error
+// naming the value that does not fit in int64.
+absl::StatusOr<PadExtent> GetPadExtent(const PadDimension& p, int64_t size,
+                                       int64_t dimension) {
+  const std::string where = absl::StrCat("dimension ", dimension);
+  // Interior padding only separates elements: next to at most one element
+  // it pads nothing, so interior INT64_MAX stays exact there.
+  std::optional<int64_t> step = CheckedAdd(p.interior, 1);
+  if (!step.has_value() && size <= 1) step = 1;
+  PadExtent extent;
+  XI_ASSIGN_OR_RETURN(extent.step, FitsInInt64(step, "interior + 1", where));
+  XI_RETURN_IF_ERROR(FitsInInt64(CheckedNeg(p.low), "-low", where).status());
+  XI_ASSIGN_OR_RETURN(
+      extent.padded,
+      FitsInInt64(CheckedPaddedSize(p.low, p.high, p.interior, size),
+                  "low + high + size + (size - 1) * interior", where));
+  XI_ASSIGN_OR_RETURN(extent.last,
+                      FitsInInt64(CheckedMulAdd(size - 1, extent.step, p.low),
+                                  "low + (size - 1) * (interior + 1)", where));
+  return extent;
+}
+
+// ComputePadIndexingMap, or an error naming the value that does not fit.
+absl::StatusOr<IndexingMap> PadOperandMap(
+    absl::Span<const int64_t> operand_dims,
+    absl::Span<const PadDimension> padding, mlir::MLIRContext* context) {
   const int64_t rank = operand_dims.size();
   std::vector<AffineExpr> exprs;
   std::vector<Interval> dim_bounds;
   std::vector<IndexingConstraint> constraints;
   for (int64_t i = 0; i < rank; ++i) {
     const PadDimension& p = padding[i];
-    const int64_t size = operand_dims[i];
-    const int64_t padded =
-        p.low + p.high + size + std::max<int64_t>(size - 1, 0) * p.interior;
-    AffineExpr shifted = getAffineDimExpr(i, context) - p.low;
-    if (p.interior == 0) {
-      exprs.push_back(shifted);
-    } else {
-      exprs.push_back(shifted.floorDiv(p.interior + 1));
-      constraints.push_back({shifted % (p.interior + 1), Interval::Point(0)});
-    }
-    dim_bounds.push_back(
-        {std::max<int64_t>(0, p.low),
-         std::min(padded - 1, p.low + (size - 1) * (p.interior + 1))});
+    XI_ASSIGN_OR_RETURN(PadExtent extent, GetPadExtent(p, operand_dims[i], i));
+    XI_ASSIGN_OR_RETURN(
+        AffineExpr shifted,
+        CheckedAffineSub(getAffineDimExpr(i, context),
+                         mlir::getAffineConstantExpr(p.low, context)));
+    exprs.push_back(UnstrideIndex(shifted, extent.step, constraints));
+    dim_bounds.push_back({std::max<int64_t>(0, p.low),
+                          std::min(extent.padded - 1, extent.last)});
   }
   IndexingMap map(mlir::AffineMap::get(rank, 0, exprs, context),
                   std::move(dim_bounds), {}, {}, std::move(constraints));
   SimplifyAndRemoveUnusedSymbols(map);
   return map;
+}
+
+// Input to output: operand index d goes to d * (interior + 1) + low.
+absl::StatusOr<IndexingMap> PadOutputMap(const HloInstruction* pad,
+                                         mlir::MLIRContext* context) {
+  const Shape& out = pad->shape();
+  const Shape& in = pad->operand(0)->shape();
+  std::vector<AffineExpr> exprs;
+  std::vector<IndexingConstraint> constraints;
+  for (int64_t i = 0; i < in.rank(); ++i) {
+    const PaddingDimension& p = pad->padding_config()[i];
+    XI_ASSIGN_OR_RETURN(
+        PadExtent extent,
+        GetPadExtent({p.low, p.high, p.interior}, in.dimensions(i), i));
+    XI_ASSIGN_OR_RETURN(
+        AffineExpr scaled,
+        CheckedAffineMul(getAffineDimExpr(i, context),
+                         mlir::getAffineConstantExpr(extent.step, context)));
+    XI_ASSIGN_OR_RETURN(
+        AffineExpr e,
+        CheckedAffineAdd(scaled, mlir::getAffineConstantExpr(p.low, context)));
+    exprs.push_back(e);
+    // Negative edge padding removes elements: they feed nothing.
+    constraints.push_back({e, Interval{0, out.dimensions(i) - 1}});
+  }
+  return MakeConstrainedMap(in.dimensions(), {}, exprs, constraints, context);
+}
+
+// The padding config as PadDimensions.
+std::vector<PadDimension> PadDimensions(const HloInstruction* pad) {
+  std::vector<PadDimension> padding;
+  for (const PaddingDimension& p : pad->padding_config()) {
+    padding.push_back({p.low, p.high, p.interior});
+  }
+  return padding;
+}
+
+}  // namespace
+
+IndexingMap ComputePadIndexingMap(absl::Span<const int64_t> operand_dims,
+                                  absl::Span<const PadDimension> padding,
+                                  mlir::MLIRContext* context) {
+  absl::StatusOr<IndexingMap> map =
+      PadOperandMap(operand_dims, padding, context);
+  if (!map.ok()) {
+    return IndexingMap::Undefined(
+        absl::StrCat("pad: ", map.status().message()));
+  }
+  return *std::move(map);
 }
 
 bool IsValidPad(const HloInstruction* pad) {
@@ -76,9 +170,12 @@ bool IsValidPad(const HloInstruction* pad) {
   }
   for (int64_t i = 0; i < in.rank(); ++i) {
     const PaddingDimension& p = config[i];
-    int64_t padded = p.low + p.high + in.dimensions(i) +
-                     std::max<int64_t>(in.dimensions(i) - 1, 0) * p.interior;
-    if (p.interior < 0 || padded != out.dimensions(i)) return false;
+    // A padded size beyond int64 cannot be the output's.
+    if (p.interior < 0 ||
+        CheckedPaddedSize(p.low, p.high, p.interior, in.dimensions(i)) !=
+            out.dimensions(i)) {
+      return false;
+    }
   }
   return true;
 }
@@ -88,15 +185,12 @@ HloInstructionIndexing ComputeOutputToInputPadIndexing(
     mlir::MLIRContext* context) {
   if (!IsValidPad(instruction))
     return AttributesDoNotFitEachOperand(instruction);
-  const Shape& out = instruction->shape();
-  const Shape& in = instruction->operand(0)->shape();
-  std::vector<PadDimension> padding;
-  for (const PaddingDimension& p : instruction->padding_config()) {
-    padding.push_back({p.low, p.high, p.interior});
-  }
   return HloInstructionIndexing::FromIndexingMaps(
-      {ComputePadIndexingMap(in.dimensions(), padding, context),
-       ScalarReadMap(out.dimensions(), context)});
+      {MapOrUndefined(
+           instruction,
+           PadOperandMap(instruction->operand(0)->shape().dimensions(),
+                         PadDimensions(instruction), context)),
+       ScalarReadMap(instruction->shape().dimensions(), context)});
 }
 
 HloInstructionIndexing ComputeInputToOutputPadIndexing(
@@ -107,19 +201,8 @@ HloInstructionIndexing ComputeInputToOutputPadIndexing(
   const Shape& out = instruction->shape();
   if (input_id == 1)
     return OneMap(ScalarFeedsAllMap(out.dimensions(), context));
-  const Shape& in = instruction->operand(0)->shape();
-  const PaddingConfig& config = instruction->padding_config();
-  std::vector<AffineExpr> exprs;
-  std::vector<IndexingConstraint> constraints;
-  for (int64_t i = 0; i < in.rank(); ++i) {
-    const PaddingDimension& p = config[i];
-    AffineExpr e = getAffineDimExpr(i, context) * (p.interior + 1) + p.low;
-    exprs.push_back(e);
-    // Negative edge padding removes elements: they feed nothing.
-    constraints.push_back({e, Interval{0, out.dimensions(i) - 1}});
-  }
   return OneMap(
-      MakeConstrainedMap(in.dimensions(), {}, exprs, constraints, context));
+      MapOrUndefined(instruction, PadOutputMap(instruction, context)));
 }
 
 }  // namespace xla_index

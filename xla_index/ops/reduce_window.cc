@@ -25,10 +25,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "hlo/shape.h"
 #include "mlir/IR/AffineExpr.h"
+#include "xla_index/core/status_macros.h"
 #include "xla_index/ops/op_rules.h"
 #include "xla_index/ops/rule_helpers.h"
 #include "xla_index/ops/window.h"
@@ -68,6 +72,43 @@ std::optional<std::vector<WindowDimension>> GetReduceWindowWindow(
   return window;
 }
 
+namespace {
+
+// The map of each input in either direction (see the top of the file):
+// over the output's dims to operand indices when `output_to_input`, else
+// over the operand's dims to output indices. One range variable per window
+// dimension wider than 1 in both.
+absl::StatusOr<IndexingMap> ReduceWindowInputMap(
+    const HloInstruction* reduce_window,
+    absl::Span<const WindowDimension> window, bool output_to_input,
+    mlir::MLIRContext* context) {
+  const Shape& in = reduce_window->operand(0)->shape();
+  const Shape& out = FirstOutput(reduce_window);
+  std::vector<AffineExpr> exprs;
+  std::vector<int64_t> symbol_sizes;
+  std::vector<IndexingConstraint> constraints;
+  for (int64_t i = 0; i < in.rank(); ++i) {
+    const WindowDimension& w = window[i];
+    AffineExpr symbol;
+    if (w.size > 1) {
+      symbol = getAffineSymbolExpr(symbol_sizes.size(), context);
+      symbol_sizes.push_back(w.size);
+    }
+    const WindowExtent extent{i, in.dimensions(i), out.dimensions(i)};
+    AffineExpr dim = getAffineDimExpr(i, context);
+    XI_ASSIGN_OR_RETURN(
+        WindowedIndex index,
+        output_to_input ? ComputeWindowedOperandIndex(dim, symbol, w, extent)
+                        : ComputeWindowedOutputIndex(dim, symbol, w, extent));
+    exprs.push_back(TakeWindowedIndex(std::move(index), constraints));
+  }
+  return MakeConstrainedMap(
+      output_to_input ? out.dimensions() : in.dimensions(), symbol_sizes, exprs,
+      constraints, context);
+}
+
+}  // namespace
+
 HloInstructionIndexing ComputeOutputToInputReduceWindowIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
@@ -75,28 +116,12 @@ HloInstructionIndexing ComputeOutputToInputReduceWindowIndexing(
       GetReduceWindowWindow(instruction);
   if (!window.has_value()) return AttributesDoNotFitEachOperand(instruction);
   const int64_t count = instruction->operand_count() / 2;
-  const Shape& in = instruction->operand(0)->shape();
-  const Shape& out = FirstOutput(instruction);
-  std::vector<AffineExpr> exprs;
-  std::vector<int64_t> symbol_sizes;
-  std::vector<IndexingConstraint> constraints;
-  for (int64_t i = 0; i < in.rank(); ++i) {
-    const WindowDimension& w = (*window)[i];
-    AffineExpr symbol;
-    if (w.size > 1) {
-      symbol = getAffineSymbolExpr(symbol_sizes.size(), context);
-      symbol_sizes.push_back(w.size);
-    }
-    WindowedIndex index = ComputeWindowedOperandIndex(
-        getAffineDimExpr(i, context), symbol, w, in.dimensions(i));
-    exprs.push_back(index.expr);
-    constraints.insert(constraints.end(), index.constraints.begin(),
-                       index.constraints.end());
-  }
-  IndexingMap input_map = MakeConstrainedMap(out.dimensions(), symbol_sizes,
-                                             exprs, constraints, context);
+  IndexingMap input_map = MapOrUndefined(
+      instruction, ReduceWindowInputMap(instruction, *window,
+                                        /*output_to_input=*/true, context));
   std::vector<IndexingMap> maps(count, input_map);
-  maps.insert(maps.end(), count, ScalarReadMap(out.dimensions(), context));
+  maps.insert(maps.end(), count,
+              ScalarReadMap(FirstOutput(instruction).dimensions(), context));
   return HloInstructionIndexing::FromIndexingMaps(maps);
 }
 
@@ -106,32 +131,16 @@ HloInstructionIndexing ComputeInputToOutputReduceWindowIndexing(
   std::optional<std::vector<WindowDimension>> window =
       GetReduceWindowWindow(instruction);
   if (!window.has_value()) return AttributesDoNotFitEachOutput(instruction);
-  const int64_t count = instruction->operand_count() / 2;
-  const Shape& in = instruction->operand(0)->shape();
-  const Shape& out = FirstOutput(instruction);
-  if (input_id >= count) {
-    return SameMapForEachOutput(instruction,
-                                ScalarFeedsAllMap(out.dimensions(), context));
-  }
-  std::vector<AffineExpr> exprs;
-  std::vector<int64_t> symbol_sizes;
-  std::vector<IndexingConstraint> constraints;
-  for (int64_t i = 0; i < in.rank(); ++i) {
-    const WindowDimension& w = (*window)[i];
-    AffineExpr position;
-    if (w.size > 1) {
-      position = getAffineSymbolExpr(symbol_sizes.size(), context);
-      symbol_sizes.push_back(w.size);
-    }
-    WindowedIndex index = ComputeWindowedOutputIndex(
-        getAffineDimExpr(i, context), position, w, out.dimensions(i));
-    exprs.push_back(index.expr);
-    constraints.insert(constraints.end(), index.constraints.begin(),
-                       index.constraints.end());
+  if (input_id >= instruction->operand_count() / 2) {
+    return SameMapForEachOutput(
+        instruction,
+        ScalarFeedsAllMap(FirstOutput(instruction).dimensions(), context));
   }
   return SameMapForEachOutput(
-      instruction, MakeConstrainedMap(in.dimensions(), symbol_sizes, exprs,
-                                      constraints, context));
+      instruction,
+      MapOrUndefined(instruction,
+                     ReduceWindowInputMap(instruction, *window,
+                                          /*output_to_input=*/false, context)));
 }
 
 }  // namespace xla_index

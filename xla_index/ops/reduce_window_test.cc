@@ -2,8 +2,10 @@
 // malformed attributes.
 
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "xla_index/ops/op_rules.h"
@@ -13,6 +15,7 @@ namespace xla_index {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 using ReduceWindowIndexingTest = OpIndexingTest;
 
 // XLA's indexing-analysis documentation, "ReduceWindow".
@@ -91,6 +94,45 @@ TEST_F(ReduceWindowIndexingTest, WithoutAWindowAttributeTheWindowsHaveSize1) {
   ASSERT_EQ(window->size(), 2);
   EXPECT_EQ((*window)[0].size, 1);
   EXPECT_EQ((*window)[1].size, 1);
+}
+
+// Unverified windows near INT64_MAX: a stride whose last output position,
+// a padding_low whose negation, does not fit in int64. Both directions of
+// the input are UNDEFINED naming the attribute (undefined behaviour before).
+TEST_F(ReduceWindowIndexingTest, WindowBeyondInt64IsUndefinedWithAReason) {
+  struct Case {
+    absl::string_view window;
+    absl::string_view reason;
+  };
+  for (const Case& c : {
+           Case{"size=1 stride=4611686018427387904",
+                "(output size - 1) * stride"},
+           Case{"size=2 pad=-9223372036854775808_0", "-padding_low"},
+           Case{"size=1 lhs_dilate=4611686018427387904",
+                "(operand size - 1) * base_dilation"},
+       }) {
+    const HloInstruction* root =
+        Parse(absl::StrCat(R"(
+p0 = f32[8] parameter(0)
+c = f32[] constant(0)
+r = f32[3] reduce-window(p0, c), window={)",
+                           c.window, "}, to_apply=max"));
+    ASSERT_NE(root, nullptr) << c.window;
+    const std::string reason =
+        absl::StrCat("reduce-window 'r': ", c.reason,
+                     " of window dimension 0 does not fit in int64");
+    HloInstructionIndexing out_to_in =
+        ComputeOutputToInputIndexing(root, 0, &context_);
+    EXPECT_THAT(out_to_in.indexing_maps[0][0].undefined_reason(),
+                HasSubstr(reason))
+        << c.window;
+    EXPECT_FALSE(out_to_in.indexing_maps[1][0].IsUndefined());
+    EXPECT_THAT(ComputeInputToOutputIndexing(root, 0, &context_)
+                    .indexing_maps[0][0]
+                    .undefined_reason(),
+                HasSubstr("does not fit in int64"))
+        << c.window;
+  }
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 // (d0, d1) -> (d1, d0); with default layouts a bitcast is a reshape.
 // Input to output swaps the shapes.
 
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -39,18 +40,28 @@ namespace {
 using mlir::AffineExpr;
 
 // Row-major strides of `dims`: stride_k = dims[k+1] * ... * dims[n-1].
+// Each is a partial element count, so it fits when the count does (the
+// callers' precondition, see shape_maps.h).
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims) {
   std::vector<int64_t> strides(dims.size(), 1);
   for (int64_t k = static_cast<int64_t>(dims.size()) - 2; k >= 0; --k) {
-    strides[k] = strides[k + 1] * dims[k + 1];
+    std::optional<int64_t> stride = CheckedMul(strides[k + 1], dims[k + 1]);
+    assert(stride.has_value() &&
+           "LinearizeIndex/DelinearizeIndex: the element count of the dims "
+           "must fit in int64");
+    strides[k] = stride.value_or(0);
   }
   return strides;
 }
 
-// The element count, or -1 on overflow (or a negative size).
+// The element count, or -1 on overflow (or a negative size). A zero size
+// makes 0 whatever the others are.
 int64_t Product(absl::Span<const int64_t> dims) {
   for (int64_t d : dims) {
     if (d < 0) return -1;
+  }
+  for (int64_t d : dims) {
+    if (d == 0) return 0;
   }
   return CheckedProduct(dims).value_or(-1);
 }
@@ -178,7 +189,11 @@ mlir::AffineMap ComputeReshapeAffineMap(absl::Span<const int64_t> input_dims,
 IndexingMap ComputeReshapeIndexingMap(absl::Span<const int64_t> input_dims,
                                       absl::Span<const int64_t> output_dims,
                                       mlir::MLIRContext* context) {
-  if (Product(input_dims) != Product(output_dims) || Product(input_dims) < 0) {
+  if (Product(input_dims) < 0 || Product(output_dims) < 0) {
+    return IndexingMap::Undefined(
+        "reshape: an element count does not fit in int64");
+  }
+  if (Product(input_dims) != Product(output_dims)) {
     return IndexingMap::Undefined(
         "reshape: the element counts of the operand and the output differ");
   }

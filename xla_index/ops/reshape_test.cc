@@ -118,6 +118,26 @@ TEST_F(ReshapeIndexingTest, ShapeMapWithDifferentElementCountsIsUndefined) {
   EXPECT_TRUE(ComputeReshapeIndexingMap({4, 8}, {31}, &context_).IsUndefined());
 }
 
+// Sizes whose product does not fit in int64 (an unverified shape): the map
+// says so, rather than that the counts differ.
+TEST_F(ReshapeIndexingTest, ElementCountBeyondInt64IsUndefinedWithAReason) {
+  constexpr int64_t k2To62 = int64_t{1} << 62;
+  EXPECT_EQ(ComputeReshapeIndexingMap({k2To62, 4}, {k2To62, 4}, &context_)
+                .undefined_reason(),
+            "reshape: an element count does not fit in int64");
+}
+
+// A zero size makes zero elements even when the other sizes multiply
+// beyond int64: the map is that of any other zero-element reshape (it was
+// UNDEFINED before).
+TEST_F(ReshapeIndexingTest, ZeroElementsNextToHugeSizesAreZeroElements) {
+  constexpr int64_t k2To62 = int64_t{1} << 62;
+  IndexingMap huge = ComputeReshapeIndexingMap({k2To62, 4, 0}, {0}, &context_);
+  EXPECT_FALSE(huge.IsUndefined()) << huge.undefined_reason();
+  EXPECT_EQ(ToString(huge),
+            ToString(ComputeReshapeIndexingMap({2, 4, 0}, {0}, &context_)));
+}
+
 TEST_F(ReshapeIndexingTest, ChangingTheElementCountIsUndefined) {
   ExpectUndefined(Add(HloOpcode::kReshape, Shape(PrimitiveType::kF32, {5}),
                       {Parameter({2, 3})}));

@@ -2,9 +2,12 @@
 
 #include <utility>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "hlo/shape.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "mlir/IR/AffineMap.h"
+#include "xla_index/core/checked_arithmetic.h"
 
 namespace xla_index {
 
@@ -47,6 +50,35 @@ bool IsDistinctSubset(absl::Span<const int64_t> dims, int64_t n) {
 
 bool IsPermutation(absl::Span<const int64_t> dims, int64_t n) {
   return static_cast<int64_t>(dims.size()) == n && IsDistinctSubset(dims, n);
+}
+
+std::optional<int64_t> CheckedMulAdd(int64_t a, int64_t b, int64_t c) {
+  std::optional<int64_t> product = CheckedMul(a, b);
+  if (!product.has_value()) return std::nullopt;
+  return CheckedAdd(*product, c);
+}
+
+absl::StatusOr<int64_t> FitsInInt64(std::optional<int64_t> value,
+                                    absl::string_view what,
+                                    absl::string_view where) {
+  if (value.has_value()) return *value;
+  return absl::OutOfRangeError(
+      absl::StrCat(what, " of ", where, " does not fit in int64"));
+}
+
+IndexingMap MapOrUndefined(const HloInstruction* instruction,
+                           absl::StatusOr<IndexingMap> map) {
+  if (map.ok()) return *std::move(map);
+  return IndexingMap::Undefined(
+      absl::StrCat(HloOpcodeName(instruction->opcode()), " '",
+                   instruction->name(), "': ", map.status().message()));
+}
+
+mlir::AffineExpr UnstrideIndex(mlir::AffineExpr shifted, int64_t step,
+                               std::vector<IndexingConstraint>& constraints) {
+  if (step == 1) return shifted;
+  constraints.push_back({shifted % step, Interval::Point(0)});
+  return shifted.floorDiv(step);
 }
 
 IndexingMap MakeMap(absl::Span<const int64_t> dims,

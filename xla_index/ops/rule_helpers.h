@@ -6,8 +6,12 @@
 // themselves are declared in op_rules.h.
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "hlo/instruction.h"
 #include "mlir/IR/AffineExpr.h"
@@ -36,7 +40,38 @@ bool IsDistinctSubset(absl::Span<const int64_t> dims, int64_t n);
 /// `dims` is a permutation of [0, n).
 bool IsPermutation(absl::Span<const int64_t> dims, int64_t n);
 
+// ---- Values that must fit in int64.
+//
+// The rules compute strides, offsets and bounds from attributes that an
+// unverified module may set near INT64_MAX. Each such value goes through
+// core/checked_arithmetic.h and, when it does not fit, becomes an error that
+// the rule turns into an Undefined map naming the op and the attribute, never
+// a wrapped (different) map.
+
+/// a * b + c, or nullopt when the product or the sum does not fit in int64.
+std::optional<int64_t> CheckedMulAdd(int64_t a, int64_t b, int64_t c);
+
+/// `*value` (a Checked* result), or an OutOfRange error "WHAT of WHERE does
+/// not fit in int64", e.g. "start + (size - 1) * stride of dimension 1 does
+/// not fit in int64".
+absl::StatusOr<int64_t> FitsInInt64(std::optional<int64_t> value,
+                                    absl::string_view what,
+                                    absl::string_view where);
+
+/// `*map`, or Undefined with reason "OPCODE 'NAME': MESSAGE" (the form of
+/// AttributesDoNotFitReason) when `map` is an error.
+IndexingMap MapOrUndefined(const HloInstruction* instruction,
+                           absl::StatusOr<IndexingMap> map);
+
 // ---- Map construction.
+
+/// `shifted floordiv step` (just `shifted` for step 1), appending the
+/// constraint `shifted mod step in [0, 0]` for step > 1: the index x of a
+/// strided placement `shifted = x * step`. Shared by the inverse of a slice's
+/// stride, a pad's interior padding and a window's stride and base
+/// dilation. `step` >= 1 (MLIR folds floordiv and mod by it exactly).
+mlir::AffineExpr UnstrideIndex(mlir::AffineExpr shifted, int64_t step,
+                               std::vector<IndexingConstraint>& constraints);
 
 /// The map `(d...)[s...] -> (exprs)` over dims of sizes `dims` and range
 /// variables of sizes `symbol_sizes`, as built (not simplified: the rules

@@ -43,6 +43,8 @@ struct PadDimension {
 /// [max(0, low), min(padded - 1, low + (size - 1) * (interior + 1))] (plain
 /// `d - low` without interior padding). Shared by pad and, written out
 /// per window dimension, by reduce-window and convolution (ops/window.h).
+/// Undefined, naming the value, when a bound, -low or interior + 1 (with
+/// two or more elements) does not fit in int64.
 IndexingMap ComputePadIndexingMap(absl::Span<const int64_t> operand_dims,
                                   absl::Span<const PadDimension> padding,
                                   mlir::MLIRContext* context);
@@ -51,7 +53,9 @@ IndexingMap ComputePadIndexingMap(absl::Span<const int64_t> operand_dims,
 
 /// sum_k exprs[k] * stride_k with row-major strides of `dims`
 /// (stride_k = dims[k+1] * ... * dims[n-1]): `(d0, d1) -> d0 * 8 + d1` for
-/// dims [4, 8]. An empty `dims` gives 0.
+/// dims [4, 8]. An empty `dims` gives 0. The element count of `dims` must
+/// fit in int64 (asserted; the reshape rules check it first), here and in
+/// DelinearizeIndex.
 mlir::AffineExpr LinearizeIndex(absl::Span<const int64_t> dims,
                                 absl::Span<const mlir::AffineExpr> exprs,
                                 mlir::MLIRContext* context);

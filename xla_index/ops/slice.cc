@@ -15,12 +15,18 @@
 //   d2 mod 2 in [0, 0]
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "hlo/shape.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "xla_index/core/checked_affine_expr.h"
+#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/status_macros.h"
 #include "xla_index/ops/op_rules.h"
 #include "xla_index/ops/rule_helpers.h"
 
@@ -43,19 +49,74 @@ bool IsValidSlice(const HloInstruction* slice) {
   return true;
 }
 
+namespace {
+
+// The first and last operand index dimension `i` of `slice` reads, start
+// and start + (size - 1) * stride (for a size >= 1), or an error when the
+// last or -start (the input-to-output map subtracts the start) does not fit
+// in int64.
+absl::StatusOr<Interval> ReadRange(const HloInstruction* slice, int64_t i) {
+  const SliceDimension& s = slice->slice()[i];
+  const std::string where = absl::StrCat("dimension ", i);
+  XI_RETURN_IF_ERROR(
+      FitsInInt64(CheckedNeg(s.start), "-start", where).status());
+  XI_ASSIGN_OR_RETURN(
+      int64_t last, FitsInInt64(CheckedMulAdd(slice->shape().dimensions(i) - 1,
+                                              s.stride, s.start),
+                                "start + (size - 1) * stride", where));
+  return Interval{s.start, last};
+}
+
+// Output to input: d * stride + start.
+absl::StatusOr<IndexingMap> SliceOperandMap(const HloInstruction* slice,
+                                            mlir::MLIRContext* context) {
+  const Shape& out = slice->shape();
+  std::vector<AffineExpr> exprs;
+  for (int64_t i = 0; i < out.rank(); ++i) {
+    const SliceDimension& s = slice->slice()[i];
+    XI_RETURN_IF_ERROR(ReadRange(slice, i).status());
+    XI_ASSIGN_OR_RETURN(
+        AffineExpr scaled,
+        CheckedAffineMul(getAffineDimExpr(i, context),
+                         mlir::getAffineConstantExpr(s.stride, context)));
+    XI_ASSIGN_OR_RETURN(AffineExpr e,
+                        CheckedAffineAdd(scaled, mlir::getAffineConstantExpr(
+                                                     s.start, context)));
+    exprs.push_back(e);
+  }
+  return MakeMap(out.dimensions(), {}, exprs, context);
+}
+
+// Input to output: (d - start) floordiv stride on the elements read.
+absl::StatusOr<IndexingMap> SliceOutputMap(const HloInstruction* slice,
+                                           mlir::MLIRContext* context) {
+  const int64_t rank = slice->shape().rank();
+  std::vector<AffineExpr> exprs;
+  std::vector<Interval> dim_bounds;
+  std::vector<IndexingConstraint> constraints;
+  for (int64_t i = 0; i < rank; ++i) {
+    const SliceDimension& s = slice->slice()[i];
+    XI_ASSIGN_OR_RETURN(Interval read, ReadRange(slice, i));
+    XI_ASSIGN_OR_RETURN(
+        AffineExpr shifted,
+        CheckedAffineSub(getAffineDimExpr(i, context),
+                         mlir::getAffineConstantExpr(s.start, context)));
+    exprs.push_back(UnstrideIndex(shifted, s.stride, constraints));
+    dim_bounds.push_back(read);
+  }
+  return IndexingMap(mlir::AffineMap::get(rank, 0, exprs, context),
+                     std::move(dim_bounds), {}, {}, std::move(constraints));
+}
+
+}  // namespace
+
 HloInstructionIndexing ComputeOutputToInputSliceIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
   if (!IsValidSlice(instruction))
     return AttributesDoNotFitEachOperand(instruction);
-  const Shape& out = instruction->shape();
-  const std::vector<SliceDimension>& slice = instruction->slice();
-  std::vector<AffineExpr> exprs;
-  for (int64_t i = 0; i < out.rank(); ++i) {
-    exprs.push_back(getAffineDimExpr(i, context) * slice[i].stride +
-                    slice[i].start);
-  }
-  return OneMap(MakeMap(out.dimensions(), {}, exprs, context));
+  return OneMap(
+      MapOrUndefined(instruction, SliceOperandMap(instruction, context)));
 }
 
 HloInstructionIndexing ComputeInputToOutputSliceIndexing(
@@ -63,25 +124,8 @@ HloInstructionIndexing ComputeInputToOutputSliceIndexing(
     mlir::MLIRContext* context) {
   if (!IsValidSlice(instruction))
     return AttributesDoNotFitEachOutput(instruction);
-  const Shape& out = instruction->shape();
-  const Shape& in = instruction->operand(0)->shape();
-  const std::vector<SliceDimension>& slice = instruction->slice();
-  std::vector<AffineExpr> exprs;
-  std::vector<Interval> dim_bounds;
-  std::vector<IndexingConstraint> constraints;
-  for (int64_t i = 0; i < in.rank(); ++i) {
-    const SliceDimension& s = slice[i];
-    AffineExpr shifted = getAffineDimExpr(i, context) - s.start;
-    exprs.push_back(s.stride == 1 ? shifted : shifted.floorDiv(s.stride));
-    if (s.stride != 1) {
-      constraints.push_back({shifted % s.stride, Interval::Point(0)});
-    }
-    dim_bounds.push_back(
-        {s.start, s.start + (out.dimensions(i) - 1) * s.stride});
-  }
-  return OneMap(IndexingMap(mlir::AffineMap::get(in.rank(), 0, exprs, context),
-                            std::move(dim_bounds), {}, {},
-                            std::move(constraints)));
+  return OneMap(
+      MapOrUndefined(instruction, SliceOutputMap(instruction, context)));
 }
 
 }  // namespace xla_index

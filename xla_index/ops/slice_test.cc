@@ -1,5 +1,7 @@
 // slice: both directions, the attribute check, malformed attributes.
 
+#include <string>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "xla_index/ops/op_rules.h"
@@ -59,6 +61,34 @@ TEST_F(SliceIndexingTest, OperandOfAnotherRankIsUndefined) {
   s->set_slice({SliceDimension{0, 2, 1}});
   EXPECT_FALSE(IsValidSlice(s));
   ExpectUndefined(s);
+}
+
+// Attributes near INT64_MAX (the verifier rejects them; AnalyzeIndexing
+// must not): the last element read, start + (size - 1) * stride, does not
+// fit in int64, so both directions are UNDEFINED with that reason instead of
+// a wrapped bound (undefined behaviour before).
+TEST_F(SliceIndexingTest, LastElementBeyondInt64IsUndefinedWithAReason) {
+  for (absl::string_view hlo : {R"(
+p0 = f32[10] parameter(0)
+s = f32[3] slice(p0), slice={[0:10:4611686018427387904]})",
+                                R"(
+p0 = f32[10] parameter(0)
+s = f32[2] slice(p0), slice={[9223372036854775807:10:1]})"}) {
+    const HloInstruction* root = Parse(hlo);
+    ASSERT_NE(root, nullptr);
+    const std::string reason =
+        "slice 's': start + (size - 1) * stride of dimension 0 does not fit "
+        "in int64";
+    EXPECT_EQ(ComputeOutputToInputIndexing(root, 0, &context_)
+                  .indexing_maps[0][0]
+                  .undefined_reason(),
+              reason);
+    EXPECT_EQ(ComputeInputToOutputIndexing(root, 0, &context_)
+                  .indexing_maps[0][0]
+                  .undefined_reason(),
+              reason);
+    ExpectUndefined(root);
+  }
 }
 
 }  // namespace
