@@ -22,10 +22,12 @@
 // floordiv / ceildiv / mod, and chains of constant products and sums
 // (`(e * c1) * c2`, `(e + c1) + c2`), built either through MLIR's folding
 // operators or node by node (getAffineBinaryOpExpr, no folding), so the
-// simplifier's own constant folding is what is tested. With extremes on
-// (XLA_INDEX_FUZZ_EXTREMES, below) constants, coefficients, divisors and
+// simplifier's own constant folding is what is tested. In strict mode
+// (XLA_INDEX_FUZZ_STRICT, below) constants, coefficients, divisors and
 // bounds are also drawn near 2^62..2^63 of both signs (INT64_MIN and
-// INT64_MAX included), and divisors of floordiv / ceildiv may be negative.
+// INT64_MAX included), divisors of floordiv / ceildiv may be negative, and
+// the Presburger oracle is itself checked against enumeration on a sample of
+// the small maps.
 // The same byte string always decodes to the same map, so a crash input
 // replays exactly.
 //
@@ -41,6 +43,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <limits>
 #include <optional>
 #include <string>
@@ -57,13 +60,14 @@
 #include "xla_index/core/interval.h"
 #include "xla_index/core/presburger_relation.h"
 
-// Whether the generator draws values near the int64 limits and negative
-// divisors. The environment variable XLA_INDEX_FUZZ_EXTREMES=0/1 overrides
-// the compiled default; the libFuzzer binary defaults to 1. The replay test
-// is compiled with 0 until the fixes of the wrapping bugs these inputs find
-// are merged (docs/RELIABILITY.md, "Open findings").
-#ifndef XLA_INDEX_FUZZ_EXTREMES_DEFAULT
-#define XLA_INDEX_FUZZ_EXTREMES_DEFAULT 1
+// Strict mode: values near the int64 limits, negative divisors, and the
+// Presburger oracle cross-checked against enumeration. The environment
+// variable XLA_INDEX_FUZZ_STRICT=0/1 overrides the compiled default; the
+// libFuzzer binary defaults to 1. The replay test is compiled with 0 until
+// the fixes of the bugs these checks find are merged (docs/RELIABILITY.md,
+// "Open findings").
+#ifndef XLA_INDEX_FUZZ_STRICT_DEFAULT
+#define XLA_INDEX_FUZZ_STRICT_DEFAULT 1
 #endif
 
 namespace xla_index {
@@ -72,15 +76,15 @@ namespace {
 constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
 constexpr int64_t kI64Min = std::numeric_limits<int64_t>::min();
 
-bool Extremes() {
-  static const bool extremes = [] {
-    const char* env = std::getenv("XLA_INDEX_FUZZ_EXTREMES");
+bool Strict() {
+  static const bool strict = [] {
+    const char* env = std::getenv("XLA_INDEX_FUZZ_STRICT");
     if (env == nullptr || *env == '\0') {
-      return XLA_INDEX_FUZZ_EXTREMES_DEFAULT != 0;
+      return XLA_INDEX_FUZZ_STRICT_DEFAULT != 0;
     }
     return *env != '0';
   }();
-  return extremes;
+  return strict;
 }
 
 // Reads small integers from the input; past its end every read returns 0, so
@@ -125,17 +129,17 @@ int64_t ExtremeValue(ByteReader& in) {
   return kValues[in.Int(0, kCount - 1)];
 }
 
-// A small constant in [lo, hi], or (with extremes, 1 in 8) one near the
+// A small constant in [lo, hi], or (in strict mode, 1 in 8) one near the
 // int64 limits.
 int64_t Constant(ByteReader& in, int64_t lo, int64_t hi) {
-  if (Extremes() && in.OneIn(8)) return ExtremeValue(in);
+  if (Strict() && in.OneIn(8)) return ExtremeValue(in);
   return in.Int(lo, hi);
 }
 
 // An interval of the domain: mostly 1 to 8 small values, 1 in 16 empty; with
-// extremes also a few values at either int64 limit, and large intervals (10^9
-// values, 2^40, the whole of int64) that only the exact Presburger check can
-// cover.
+// strict mode also a few values at either int64 limit, and large intervals
+// (10^9 values, 2^40, the whole of int64) that only the exact Presburger check
+// can cover.
 Interval DrawInterval(ByteReader& in) {
   switch (in.Int(0, 31)) {
     case 0:
@@ -143,13 +147,13 @@ Interval DrawInterval(ByteReader& in) {
     case 1:
       return {-(int64_t{1} << 40), int64_t{1} << 40};
     case 2:
-      if (Extremes()) return {kI64Max - in.Int(0, 7), kI64Max};
+      if (Strict()) return {kI64Max - in.Int(0, 7), kI64Max};
       break;
     case 3:
-      if (Extremes()) return {kI64Min, kI64Min + in.Int(0, 7)};
+      if (Strict()) return {kI64Min, kI64Min + in.Int(0, 7)};
       break;
     case 4:
-      if (Extremes()) return {kI64Min, kI64Max};
+      if (Strict()) return {kI64Min, kI64Max};
       break;
     default:
       break;
@@ -243,14 +247,14 @@ class MapBuilder {
   }
 
   // Mostly small positive; 0 now and then (no value: such maps are
-  // skipped); with extremes also large (2^62, INT64_MAX) and, for floordiv
+  // skipped); in strict mode also large (2^62, INT64_MAX) and, for floordiv
   // and ceildiv, negative (-1 .. -4, -2^62, INT64_MIN). A negative modulus
   // has no value in MLIR's semantics and is drawn rarely.
   int64_t Divisor(bool mod) {
     int64_t d = in_.Int(0, 31);
     if (d == 0) return 0;
     if (d == 1) return mod && in_.Int(0, 3) != 0 ? 2 : -in_.Int(1, 4);
-    if (Extremes()) {
+    if (Strict()) {
       if (d == 2) return mod ? in_.Int(2, 9) : -in_.Int(1, 4);
       if (d == 3) {
         int64_t v = ExtremeValue(in_);
@@ -311,6 +315,9 @@ constexpr int64_t kMaxBoxPoints = 1 << 12;
 // The simplified map may not enumerate more than this (it should never have
 // a larger box than the original; if it does, that is itself reported).
 constexpr int64_t kMaxSimplifiedPoints = 1 << 20;
+// One small map in this many also has its Presburger verdicts checked
+// against enumeration (strict mode).
+constexpr int kCrossCheckOneIn = 8;
 
 [[noreturn]] void Fail(const std::string& what, const IndexingMap& original,
                        const IndexingMap& transformed) {
@@ -343,6 +350,57 @@ void CheckSameRelation(const char* step, const IndexingMap& original,
   }
 }
 
+// Where the time goes: XLA_INDEX_FUZZ_STATS=1 prints, at exit, how many
+// inputs took each path and the time spent in the Presburger checks.
+struct Stats {
+  int64_t inputs = 0;
+  int64_t enumerated = 0;     // checked by enumeration
+  int64_t large = 0;          // too large to enumerate
+  int64_t exact_checks = 0;   // FindDifference calls
+  int64_t exact_refused = 0;  // ... that returned an error
+  int64_t cross_checked = 0;  // small maps whose Presburger verdicts were
+                              // compared with enumeration
+  double seconds = 0;
+  double exact_seconds = 0;
+  ~Stats() {
+    if (std::getenv("XLA_INDEX_FUZZ_STATS") == nullptr || inputs == 0) return;
+    std::fprintf(stderr,
+                 "simplifier_fuzzer stats: %lld inputs in %.3f s CPU (%.1f us "
+                 "each): %lld enumerated, %lld too large; %lld Presburger "
+                 "checks (%lld refused) took %.3f s (%.1f us each); %lld "
+                 "small maps cross-checked\n",
+                 static_cast<long long>(inputs), seconds,
+                 1e6 * seconds / inputs, static_cast<long long>(enumerated),
+                 static_cast<long long>(large),
+                 static_cast<long long>(exact_checks),
+                 static_cast<long long>(exact_refused), exact_seconds,
+                 exact_checks ? 1e6 * exact_seconds / exact_checks : 0.0,
+                 static_cast<long long>(cross_checked));
+  }
+};
+Stats& GetStats() {
+  static Stats stats;
+  return stats;
+}
+
+// CPU time of this thread, in seconds: the machine running the fuzzer is
+// usually shared, so wall time would measure the neighbours.
+double CpuSeconds() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+absl::StatusOr<std::optional<MapDifference>> TimedFindDifference(
+    const IndexingMap& a, const IndexingMap& b) {
+  const double start = CpuSeconds();
+  absl::StatusOr<std::optional<MapDifference>> diff = FindDifference(a, b);
+  GetStats().exact_seconds += CpuSeconds() - start;
+  ++GetStats().exact_checks;
+  if (!diff.ok()) ++GetStats().exact_refused;
+  return diff;
+}
+
 // The exact check where enumeration is too large: the Presburger relations
 // of `original` and `after` must be equal. Maps the conversion refuses (a
 // modulo by a negative constant, a division by zero) or whose difference is
@@ -350,7 +408,7 @@ void CheckSameRelation(const char* step, const IndexingMap& original,
 void CheckSameRelationExactly(const char* step, const IndexingMap& original,
                               const IndexingMap& after) {
   absl::StatusOr<std::optional<MapDifference>> diff =
-      FindDifference(original, after);
+      TimedFindDifference(original, after);
   if (!diff.ok() || !diff->has_value()) return;
   const RelationPoint& p = (*diff)->point;
   std::string witness = std::string(step) + ": only the " +
@@ -366,8 +424,51 @@ void CheckSameRelationExactly(const char* step, const IndexingMap& original,
   Fail(witness + ") (Presburger)", original, after);
 }
 
+// `map` with 1 added to its first result, as a node of its own (MLIR's `+`
+// would fold it into a constant that may wrap).
+IndexingMap WithFirstResultPlusOne(const IndexingMap& map) {
+  mlir::AffineMap affine = map.GetAffineMap();
+  std::vector<mlir::AffineExpr> results(affine.getResults().begin(),
+                                        affine.getResults().end());
+  results[0] = mlir::getAffineBinaryOpExpr(
+      mlir::AffineExprKind::Add, results[0],
+      mlir::getAffineConstantExpr(1, affine.getContext()));
+  return IndexingMap(
+      mlir::AffineMap::get(affine.getNumDims(), affine.getNumSymbols(), results,
+                           affine.getContext()),
+      map.GetDimBounds(), map.GetRangeVarBounds(), map.GetRuntimeVars(),
+      map.GetConstraints());
+}
+
+// The Presburger oracle checked against enumeration on a map both can
+// decide: `simplified` relates the pairs of `original` (enumeration said
+// so), so FindDifference must find none; and moving the first result by one
+// changes a nonempty relation (a finite set is not invariant under a
+// shift), so FindDifference must find a pair. Errors are not checked.
+void CrossCheckPresburger(const IndexingMap& original, const Relation& relation,
+                          const IndexingMap& simplified) {
+  ++GetStats().cross_checked;
+  absl::StatusOr<std::optional<MapDifference>> same =
+      TimedFindDifference(original, simplified);
+  if (same.ok() && same->has_value()) {
+    Fail("FindDifference finds a pair that enumeration does not", original,
+         simplified);
+  }
+  if (relation.empty() || simplified.IsKnownEmpty() ||
+      simplified.GetAffineMap().getNumResults() == 0) {
+    return;
+  }
+  IndexingMap shifted = WithFirstResultPlusOne(simplified);
+  absl::StatusOr<std::optional<MapDifference>> differ =
+      TimedFindDifference(original, shifted);
+  if (differ.ok() && !differ->has_value()) {
+    Fail("FindDifference misses the change of the first result by one",
+         original, shifted);
+  }
+}
+
 // True if `expr` divides by 0 or takes a modulo by a non-positive constant
-// (no value), or divides by a non-constant. Without extremes, a negative
+// (no value), or divides by a non-constant. Outside strict mode, a negative
 // divisor of floordiv / ceildiv counts as such too: those maps are skipped,
 // as before negative divisors were supported.
 bool HasUndefinedDivision(mlir::AffineExpr expr) {
@@ -381,7 +482,7 @@ bool HasUndefinedDivision(mlir::AffineExpr expr) {
     auto rhs = mlir::dyn_cast<mlir::AffineConstantExpr>(bin.getRHS());
     if (!rhs || rhs.getValue() == 0 ||
         (rhs.getValue() < 0 &&
-         (!Extremes() || e.getKind() == mlir::AffineExprKind::Mod))) {
+         (!Strict() || e.getKind() == mlir::AffineExprKind::Mod))) {
       bad = true;
     }
   });
@@ -573,6 +674,51 @@ bool Verbose() {
   return verbose;
 }
 
+// The number of floordiv, ceildiv and mod nodes of `map`'s expressions.
+int CountDivisions(const IndexingMap& map) {
+  int count = 0;
+  auto visit = [&count](mlir::AffineExpr e) {
+    if (e.getKind() == mlir::AffineExprKind::FloorDiv ||
+        e.getKind() == mlir::AffineExprKind::CeilDiv ||
+        e.getKind() == mlir::AffineExprKind::Mod) {
+      ++count;
+    }
+  };
+  for (mlir::AffineExpr e : map.GetAffineMap().getResults()) e.walk(visit);
+  for (const IndexingConstraint& c : map.GetConstraints()) c.expr.walk(visit);
+  return count;
+}
+
+// Each division is a local variable of the Presburger relation, and the cost
+// of subtracting relations grows quickly with them: maps with more are not
+// checked exactly (a few took seconds each, and most inputs far less than a
+// millisecond).
+constexpr int kMaxExactDivisions = 8;
+
+// The largest magnitude of a constant of `map`'s expressions (saturated).
+int64_t LargestConstant(const IndexingMap& map) {
+  int64_t largest = 0;
+  auto visit = [&largest](mlir::AffineExpr e) {
+    if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(e)) {
+      largest = std::max(
+          largest, c.getValue() == kI64Min ? kI64Max : std::abs(c.getValue()));
+    }
+  };
+  for (mlir::AffineExpr e : map.GetAffineMap().getResults()) e.walk(visit);
+  for (const IndexingConstraint& c : map.GetConstraints()) c.expr.walk(visit);
+  return largest;
+}
+
+// Whether FindDifference(a, b) is expected to be quick: few divisions and
+// no constant beyond 2^32. Some maps with a coefficient of 2^62 and two
+// divisions did not finish in minutes (docs/RELIABILITY.md, finding P2).
+bool ExactCheckIsCheap(const IndexingMap& a, const IndexingMap& b) {
+  constexpr int64_t kMaxExactConstant = int64_t{1} << 32;
+  return CountDivisions(a) + CountDivisions(b) <= kMaxExactDivisions &&
+         LargestConstant(a) <= kMaxExactConstant &&
+         LargestConstant(b) <= kMaxExactConstant;
+}
+
 // The checks of a map whose box is too large to enumerate: Presburger
 // equality of the original and each transformed map.
 void CheckLargeMap(const IndexingMap& original) {
@@ -582,16 +728,17 @@ void CheckLargeMap(const IndexingMap& original) {
     std::fprintf(stderr, "--- too many points:\n%s\n--- simplified:\n%s\n",
                  ToString(original).c_str(), ToString(simplified).c_str());
   }
+  if (!ExactCheckIsCheap(original, simplified)) return;
   CheckSameRelationExactly("Simplify changed the relation", original,
                            simplified);
   IndexingMap rescaled = simplified;
   rescaled.RescaleSymbols();
   rescaled.Simplify();
   rescaled.RemoveUnusedSymbols();
+  if (rescaled == simplified) return;
   CheckSameRelationExactly(
-      "RescaleSymbols/RemoveUnusedSymbols changed the "
-      "relation",
-      original, rescaled);
+      "RescaleSymbols/RemoveUnusedSymbols changed the relation", original,
+      rescaled);
 }
 
 }  // namespace
@@ -602,11 +749,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // One context per input: uniqued expressions of earlier inputs would
   // otherwise pile up over a long campaign.
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+  struct Timer {
+    double start = CpuSeconds();
+    ~Timer() {
+      ++GetStats().inputs;
+      GetStats().seconds += CpuSeconds() - start;
+    }
+  } timer;
   ByteReader in(data, size);
   IndexingMap original = DecodeMap(in, &context);
   if (!original.Verify().ok() || !EveryDivisionDefined(original)) return 0;
   Enumeration expected = exact::Enumerate(original, kMaxBoxPoints);
   if (expected.kind == Enumeration::kTooBig) {
+    ++GetStats().large;
     CheckLargeMap(original);
     return 0;
   }
@@ -621,8 +776,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  expected.relation.size(), ToString(original).c_str(),
                  ToString(simplified).c_str());
   }
+  ++GetStats().enumerated;
   CheckSameRelation("Simplify changed the relation", original,
                     expected.relation, simplified);
+  if (Strict() && in.OneIn(kCrossCheckOneIn) &&
+      ExactCheckIsCheap(original, simplified)) {
+    CrossCheckPresburger(original, expected.relation, simplified);
+  }
 
   // Simplifying twice changes nothing.
   IndexingMap twice = simplified;
