@@ -11,7 +11,8 @@
 // MLIR's affine expressions over the integers: `floordiv` / `ceildiv` round
 // toward -inf / +inf for any nonzero divisor, `mod` is defined for positive
 // divisors only (its result is in [0, divisor)); a division by zero or a
-// modulo by a non-positive value has no value.
+// modulo by a non-positive value has no value, and so has a variable beyond
+// the map's dims or symbols.
 
 #include <cstdint>
 #include <set>
@@ -33,7 +34,8 @@ using Int = __int128;
 struct Value {
   enum Kind {
     kValue,      // `value` is the exact result
-    kUndefined,  // a division by 0 or a modulo by a non-positive value
+    kUndefined,  // a division by 0, a modulo by a non-positive value, or a
+                 // variable the point does not have
     kTooBig,     // some intermediate value does not fit in __int128
   };
   Kind kind = kValue;
@@ -81,12 +83,17 @@ inline Value Evaluate(mlir::AffineExpr expr, absl::Span<const int64_t> dims,
     case mlir::AffineExprKind::Constant:
       return {Value::kValue,
               mlir::cast<mlir::AffineConstantExpr>(expr).getValue()};
-    case mlir::AffineExprKind::DimId:
-      return {Value::kValue,
-              dims[mlir::cast<mlir::AffineDimExpr>(expr).getPosition()]};
-    case mlir::AffineExprKind::SymbolId:
-      return {Value::kValue,
-              symbols[mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition()]};
+    case mlir::AffineExprKind::DimId: {
+      // A variable the map does not have (a malformed map) has no value.
+      unsigned i = mlir::cast<mlir::AffineDimExpr>(expr).getPosition();
+      if (i >= dims.size()) return Undefined();
+      return {Value::kValue, dims[i]};
+    }
+    case mlir::AffineExprKind::SymbolId: {
+      unsigned i = mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition();
+      if (i >= symbols.size()) return Undefined();
+      return {Value::kValue, symbols[i]};
+    }
     default:
       break;
   }

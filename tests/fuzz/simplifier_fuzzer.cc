@@ -319,6 +319,13 @@ constexpr int64_t kMaxSimplifiedPoints = 1 << 20;
 // against enumeration (strict mode).
 constexpr int kCrossCheckOneIn = 8;
 
+bool Verbose() {
+  // XLA_INDEX_FUZZ_VERBOSE=1 shows what an input decodes to (for reading a
+  // crash input, or checking that the decoder makes interesting maps).
+  static const bool verbose = std::getenv("XLA_INDEX_FUZZ_VERBOSE") != nullptr;
+  return verbose;
+}
+
 [[noreturn]] void Fail(const std::string& what, const IndexingMap& original,
                        const IndexingMap& transformed) {
   std::fprintf(
@@ -331,6 +338,11 @@ constexpr int kCrossCheckOneIn = 8;
 // relation of `original`).
 void CheckSameRelation(const char* step, const IndexingMap& original,
                        const Relation& expected, const IndexingMap& after) {
+  if (absl::Status valid = after.Verify(); !valid.ok()) {
+    Fail(std::string(step) +
+             " (the map does not verify: " + std::string(valid.message()) + ")",
+         original, after);
+  }
   Enumeration got = exact::Enumerate(after, kMaxSimplifiedPoints);
   switch (got.kind) {
     case Enumeration::kTooBig:
@@ -659,19 +671,13 @@ void CheckComposition(ByteReader& in, const IndexingMap& original,
     maps += "\n--- map " + std::to_string(i + 1) + " of the chain:\n" +
             ToString(chain[i]);
   }
+  if (Verbose()) std::fprintf(stderr, "--- chain:%s\n", maps.c_str());
   CheckSameRelation(("ComposeIndexingMaps changed the relation" + maps).c_str(),
                     original, expected, substituted);
   IndexingMap composed = ComposeAndSimplifyIndexingMaps(chain);
   CheckSameRelation(
       ("ComposeAndSimplifyIndexingMaps changed the relation" + maps).c_str(),
       original, expected, composed);
-}
-
-bool Verbose() {
-  // XLA_INDEX_FUZZ_VERBOSE=1 shows what an input decodes to (for reading a
-  // crash input, or checking that the decoder makes interesting maps).
-  static const bool verbose = std::getenv("XLA_INDEX_FUZZ_VERBOSE") != nullptr;
-  return verbose;
 }
 
 // The number of floordiv, ceildiv and mod nodes of `map`'s expressions.

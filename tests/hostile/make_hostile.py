@@ -128,12 +128,15 @@ CASES = {
         "times_two_62_times_floordiv":
             "(d0) -> ((d0" + " * 2" * 62 + f") floordiv {P62})\ndomain:\n"
             "d0 in [-3, 3]",
-        # Found by the simplifier fuzzer (docs/RELIABILITY.md, S1, S3).
+        # Found by the simplifier fuzzer (docs/RELIABILITY.md, S1, S3, S2).
         "constraint_product_2_62":
             f"(d0, d1) -> (d0)\ndomain:\nd0 in [-2, 5]\nd1 in [-1, -1]\n"
             f"(d0 + d1) * {P62} in [{P62}, {P62}]",
         "mod_of_product_near_int64_max":
             f"(d0) -> ((d0 * 8) mod 3)\ndomain:\nd0 in [{I64_MAX - 3}, {I64_MAX}]",
+        "constraint_coefficient_int64_min":
+            f"(d0) -> (d0)\ndomain:\nd0 in [1, 6]\n(d0 floordiv 4) * {I64_MIN} - d0 + "
+            f"{3 * 2**61} in [{-(2**61) - 6}, {-(2**61) - 6}]",
     },
     # Shapes and layouts: DescribeLayout (parse, tiles, sizes, maps).
     "shape": {
@@ -402,6 +405,7 @@ OPEN_FINDINGS = {
     ("indexing_map", "times_two_64_times"),
     ("indexing_map", "constraint_product_2_62"),
     ("indexing_map", "mod_of_product_near_int64_max"),
+    ("indexing_map", "constraint_coefficient_int64_min"),
 }
 
 
