@@ -22,6 +22,7 @@
 
 #include "absl/types/span.h"
 #include "mlir/IR/AffineExpr.h"
+#include "xla_index/core/box_points.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/interval.h"
 
@@ -139,6 +140,37 @@ inline Value ConstraintsHold(const IndexingMap& map,
   return {Value::kValue, 1};
 }
 
+/// A map at one point (dims, symbols): whether its constraints hold and, if
+/// they do, its exact results; `kind` says why there is no answer.
+struct PointValue {
+  Value::Kind kind = Value::kValue;
+  bool holds = false;
+  std::vector<Int> results;
+};
+
+inline PointValue EvaluateAt(const IndexingMap& map,
+                             absl::Span<const int64_t> dims,
+                             absl::Span<const int64_t> symbols) {
+  PointValue out;
+  Value holds = ConstraintsHold(map, dims, symbols);
+  if (holds.kind != Value::kValue) {
+    out.kind = holds.kind;
+    return out;
+  }
+  out.holds = holds.value == 1;
+  if (!out.holds) return out;
+  for (mlir::AffineExpr r : map.GetAffineMap().getResults()) {
+    Value v = Evaluate(r, dims, symbols);
+    if (v.kind != Value::kValue) {
+      out.kind = v.kind;
+      out.results.clear();
+      return out;
+    }
+    out.results.push_back(v.value);
+  }
+  return out;
+}
+
 /// A map's relation { (d, f(d, s)) } as a set of (dims, exact results).
 using Relation = std::set<std::pair<std::vector<int64_t>, std::vector<Int>>>;
 
@@ -156,92 +188,33 @@ struct Enumeration {
   std::vector<int64_t> point;
 };
 
-/// The number of points of the box of `map`'s dims and symbols, saturated.
-inline int64_t BoxPoints(const IndexingMap& map) {
-  int64_t count = 1;
-  auto mul = [&count](Interval b) {
-    if (b.IsEmpty()) {
-      count = 0;
-      return;
-    }
-    Int n = Int{b.upper} - Int{b.lower} + 1;
-    Int c = Int{count} * n;
-    count = c > INT64_MAX ? INT64_MAX : static_cast<int64_t>(c);
-  };
-  for (int64_t i = 0; i < map.GetDimensionCount(); ++i) {
-    mul(map.GetDimBound(i));
-  }
-  for (int64_t i = 0; i < map.GetSymbolCount(); ++i) {
-    mul(map.GetSymbolBound(i));
-  }
-  return count;
-}
-
-/// Calls `visit(dims, symbols)` on every point of the box of `map`'s dims and
-/// symbols (which must not be empty), in lexicographic order; stops early
-/// when `visit` returns false.
-template <typename Visit>
-void ForEachBoxPoint(const IndexingMap& map, Visit visit) {
-  std::vector<Interval> box;
-  for (int64_t i = 0; i < map.GetDimensionCount(); ++i) {
-    box.push_back(map.GetDimBound(i));
-  }
-  for (int64_t i = 0; i < map.GetSymbolCount(); ++i) {
-    box.push_back(map.GetSymbolBound(i));
-  }
-  const size_t nd = map.GetDimensionCount();
-  std::vector<int64_t> point(box.size());
-  for (size_t i = 0; i < box.size(); ++i) point[i] = box[i].lower;
-  while (true) {
-    absl::Span<const int64_t> dims(point.data(), nd);
-    absl::Span<const int64_t> symbols(point.data() + nd, point.size() - nd);
-    if (!visit(dims, symbols)) return;
-    int i = static_cast<int>(box.size()) - 1;
-    for (; i >= 0; --i) {
-      if (point[i] < box[i].upper) {
-        ++point[i];
-        break;
-      }
-      point[i] = box[i].lower;
-    }
-    if (i < 0) return;
-  }
-}
-
 /// The exact relation of `map` by brute force over the box of its dims and
 /// symbols, when the box has at most `max_points` points. A KNOWN EMPTY map
 /// has the empty relation.
 inline Enumeration Enumerate(const IndexingMap& map, int64_t max_points) {
   Enumeration out;
   if (map.IsKnownEmpty()) return out;
-  const int64_t points = BoxPoints(map);
-  if (points == 0) return out;
-  if (points > max_points) {
-    out.kind = Enumeration::kTooBig;
-    return out;
-  }
-  ForEachBoxPoint(map, [&](absl::Span<const int64_t> dims,
-                           absl::Span<const int64_t> symbols) {
-    auto fail = [&](Value::Kind kind) {
-      out.kind = kind == Value::kUndefined ? Enumeration::kUndefined
-                                           : Enumeration::kBeyondInt128;
-      out.point.assign(dims.begin(), dims.end());
-      out.point.insert(out.point.end(), symbols.begin(), symbols.end());
-      return false;
-    };
-    Value holds = ConstraintsHold(map, dims, symbols);
-    if (holds.kind != Value::kValue) return fail(holds.kind);
-    if (holds.value == 0) return true;
-    std::vector<Int> results;
-    for (mlir::AffineExpr r : map.GetAffineMap().getResults()) {
-      Value v = Evaluate(r, dims, symbols);
-      if (v.kind != Value::kValue) return fail(v.kind);
-      results.push_back(v.value);
-    }
-    out.relation.insert(
-        {std::vector<int64_t>(dims.begin(), dims.end()), std::move(results)});
-    return true;
-  });
+  std::vector<Interval> box = map.GetDimBounds();
+  for (Interval b : map.GetSymbolBounds()) box.push_back(b);
+  const size_t num_dims = map.GetDimensionCount();
+  const bool visited =
+      ForEachBoxPoint(box, max_points, [&](const std::vector<int64_t>& point) {
+        if (out.kind != Enumeration::kDone) return;
+        absl::Span<const int64_t> dims(point.data(), num_dims);
+        absl::Span<const int64_t> symbols(point.data() + num_dims,
+                                          point.size() - num_dims);
+        PointValue value = EvaluateAt(map, dims, symbols);
+        if (value.kind != Value::kValue) {
+          out.kind = value.kind == Value::kUndefined
+                         ? Enumeration::kUndefined
+                         : Enumeration::kBeyondInt128;
+          out.point = point;
+        } else if (value.holds) {
+          out.relation.insert({std::vector<int64_t>(dims.begin(), dims.end()),
+                               std::move(value.results)});
+        }
+      });
+  if (!visited) out.kind = Enumeration::kTooBig;
   if (out.kind != Enumeration::kDone) out.relation.clear();
   return out;
 }

@@ -55,6 +55,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tests/fuzz/exact_affine_eval.h"
+#include "xla_index/core/box_points.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/core/interval.h"
@@ -578,34 +579,19 @@ std::optional<Relation> ComposeRelations(const Relation& relation,
       at.push_back(static_cast<int64_t>(r[i]));
     }
     if (at.size() != r.size()) continue;
-    bool ok = true;
-    std::vector<int64_t> symbols(next.GetSymbolCount());
-    for (int64_t j = 0; j < next.GetSymbolCount(); ++j) {
-      symbols[j] = next.GetSymbolBound(j).lower;
-    }
     // Enumerates next's symbols only (their box is small by construction).
-    while (ok) {
-      exact::Value holds = exact::ConstraintsHold(next, at, symbols);
-      if (holds.kind != exact::Value::kValue) return std::nullopt;
-      if (holds.value == 1) {
-        std::vector<exact::Int> z;
-        for (mlir::AffineExpr e : next.GetAffineMap().getResults()) {
-          exact::Value v = exact::Evaluate(e, at, symbols);
-          if (v.kind != exact::Value::kValue) return std::nullopt;
-          z.push_back(v.value);
-        }
-        out.insert({d, std::move(z)});
-      }
-      int j = static_cast<int>(symbols.size()) - 1;
-      for (; j >= 0; --j) {
-        if (symbols[j] < next.GetSymbolBound(j).upper) {
-          ++symbols[j];
-          break;
-        }
-        symbols[j] = next.GetSymbolBound(j).lower;
-      }
-      if (j < 0) ok = false;
-    }
+    bool undefined = false;
+    ForEachBoxPoint(next.GetSymbolBounds(), kMaxBoxPoints,
+                    [&](const std::vector<int64_t>& symbols) {
+                      exact::PointValue value =
+                          exact::EvaluateAt(next, at, symbols);
+                      if (value.kind != exact::Value::kValue) {
+                        undefined = true;
+                      } else if (value.holds) {
+                        out.insert({d, std::move(value.results)});
+                      }
+                    });
+    if (undefined) return std::nullopt;
   }
   return out;
 }

@@ -21,7 +21,7 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
-#include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/box_points.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/core/interval.h"
@@ -83,16 +83,12 @@ const LargeMapCase kCases[] = {
      "s0 in [0, 1000]\n  hlo: of = s32[] parameter(1)\n  (d0) -> ()"},
 };
 
-// The number of points of the box of dims and symbols, saturated at
-// INT64_MAX.
+// The number of points of the box of dims and symbols, INT64_MAX when it
+// does not fit.
 int64_t BoxPoints(const IndexingMap& map) {
-  int64_t count = 1;
-  auto mul = [&count](Interval b) {
-    count = SaturatingMul(count, b.IsEmpty() ? 0 : b.NumElements());
-  };
-  for (Interval b : map.GetDimBounds()) mul(b);
-  for (Interval b : map.GetSymbolBounds()) mul(b);
-  return count;
+  std::vector<Interval> box = map.GetDimBounds();
+  for (Interval b : map.GetSymbolBounds()) box.push_back(b);
+  return CountBoxPoints(box).value_or(Interval::kMax);
 }
 
 // `map` with `delta` added to its first result.
