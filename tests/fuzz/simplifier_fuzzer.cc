@@ -701,14 +701,32 @@ int64_t LargestConstant(const IndexingMap& map) {
   return largest;
 }
 
-// Whether FindDifference(a, b) is expected to be quick: few divisions and
-// no constant beyond 2^32. Some maps with a coefficient of 2^62 and two
-// divisions did not finish in minutes (docs/RELIABILITY.md, finding P2).
+// The largest magnitude of a bound of `map`'s variables and constraints.
+int64_t LargestBound(const IndexingMap& map) {
+  int64_t largest = 0;
+  auto visit = [&largest](Interval b) {
+    for (int64_t v : {b.lower, b.upper}) {
+      largest = std::max(largest, v == kI64Min ? kI64Max : std::abs(v));
+    }
+  };
+  for (Interval b : map.GetDimBounds()) visit(b);
+  for (Interval b : map.GetSymbolBounds()) visit(b);
+  for (const IndexingConstraint& c : map.GetConstraints()) visit(c.interval);
+  return largest;
+}
+
+// Whether FindDifference(a, b) is expected to be quick: few divisions, no
+// constant beyond 2^16 and no bound beyond 2^40. With larger numbers some
+// maps with one or two divisions took from 25 s (`ceildiv 2^32`) to minutes
+// (docs/RELIABILITY.md, finding P2); those maps are covered by enumeration
+// on small boxes only.
 bool ExactCheckIsCheap(const IndexingMap& a, const IndexingMap& b) {
-  constexpr int64_t kMaxExactConstant = int64_t{1} << 32;
+  constexpr int64_t kMaxExactConstant = int64_t{1} << 16;
+  constexpr int64_t kMaxExactBound = int64_t{1} << 40;
   return CountDivisions(a) + CountDivisions(b) <= kMaxExactDivisions &&
          LargestConstant(a) <= kMaxExactConstant &&
-         LargestConstant(b) <= kMaxExactConstant;
+         LargestConstant(b) <= kMaxExactConstant &&
+         LargestBound(a) <= kMaxExactBound && LargestBound(b) <= kMaxExactBound;
 }
 
 // The checks of a map whose box is too large to enumerate: Presburger

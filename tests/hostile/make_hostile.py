@@ -134,6 +134,12 @@ CASES = {
             f"(d0 + d1) * {P62} in [{P62}, {P62}]",
         "mod_of_product_near_int64_max":
             f"(d0) -> ((d0 * 8) mod 3)\ndomain:\nd0 in [{I64_MAX - 3}, {I64_MAX}]",
+        "mod_int64_max_of_sum_near_int64_max":
+            f"(d0)[s0] -> ((d0 + s0 - 1) mod {I64_MAX})\ndomain:\nd0 in [3, 3]\n"
+            f"s0 in [{I64_MAX - 3}, {I64_MAX}]",
+        "mod_of_symbol_product_near_int64_max":
+            f"(d0)[s0] -> ((s0 * 2) mod 9)\ndomain:\nd0 in [1, 1]\n"
+            f"s0 in [{I64_MAX - 3}, {I64_MAX}]",
         "constraint_coefficient_int64_min":
             f"(d0) -> (d0)\ndomain:\nd0 in [1, 6]\n(d0 floordiv 4) * {I64_MIN} - d0 + "
             f"{3 * 2**61} in [{-(2**61) - 6}, {-(2**61) - 6}]",
@@ -406,6 +412,8 @@ OPEN_FINDINGS = {
     ("indexing_map", "constraint_product_2_62"),
     ("indexing_map", "mod_of_product_near_int64_max"),
     ("indexing_map", "constraint_coefficient_int64_min"),
+    ("indexing_map", "mod_int64_max_of_sum_near_int64_max"),
+    ("indexing_map", "mod_of_symbol_product_near_int64_max"),
 }
 
 
