@@ -683,9 +683,9 @@ int CountDivisions(const IndexingMap& map) {
 
 // Each division is a local variable of the Presburger relation, and the cost
 // of subtracting relations grows quickly with them: maps with more are not
-// checked exactly (a few took seconds each, and most inputs far less than a
-// millisecond).
-constexpr int kMaxExactDivisions = 8;
+// checked exactly (most checks take well under a millisecond, but one with
+// three divisions on each side did not finish in a minute).
+constexpr int kMaxExactDivisions = 4;
 
 // The largest magnitude of a constant of `map`'s expressions (saturated).
 int64_t LargestConstant(const IndexingMap& map) {
@@ -699,6 +699,26 @@ int64_t LargestConstant(const IndexingMap& map) {
   for (mlir::AffineExpr e : map.GetAffineMap().getResults()) e.walk(visit);
   for (const IndexingConstraint& c : map.GetConstraints()) c.expr.walk(visit);
   return largest;
+}
+
+// Whether a floordiv, ceildiv or mod of `map` divides an expression of a
+// symbol: such a division becomes a local variable over an existential one,
+// which is what makes subtracting relations slow.
+bool DividesSymbols(const IndexingMap& map) {
+  bool found = false;
+  auto visit = [&found](mlir::AffineExpr e) {
+    auto bin = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(e);
+    if (!bin || e.getKind() == mlir::AffineExprKind::Add ||
+        e.getKind() == mlir::AffineExprKind::Mul) {
+      return;
+    }
+    bin.getLHS().walk([&found](mlir::AffineExpr sub) {
+      if (mlir::isa<mlir::AffineSymbolExpr>(sub)) found = true;
+    });
+  };
+  for (mlir::AffineExpr e : map.GetAffineMap().getResults()) e.walk(visit);
+  for (const IndexingConstraint& c : map.GetConstraints()) c.expr.walk(visit);
+  return found;
 }
 
 // The largest magnitude of a bound of `map`'s variables and constraints.
@@ -715,15 +735,16 @@ int64_t LargestBound(const IndexingMap& map) {
   return largest;
 }
 
-// Whether FindDifference(a, b) is expected to be quick: few divisions, no
-// constant beyond 2^16 and no bound beyond 2^40. With larger numbers some
-// maps with one or two divisions took from 25 s (`ceildiv 2^32`) to minutes
-// (docs/RELIABILITY.md, finding P2); those maps are covered by enumeration
-// on small boxes only.
+// Whether FindDifference(a, b) is expected to be quick: few divisions, none
+// of a symbol, no constant beyond 2^16 and no bound beyond 2^40. Maps with
+// a symbol inside a division, or larger numbers, took from 10 s to minutes
+// (docs/RELIABILITY.md, finding P2); they are covered by enumeration on
+// small boxes only.
 bool ExactCheckIsCheap(const IndexingMap& a, const IndexingMap& b) {
   constexpr int64_t kMaxExactConstant = int64_t{1} << 16;
   constexpr int64_t kMaxExactBound = int64_t{1} << 40;
   return CountDivisions(a) + CountDivisions(b) <= kMaxExactDivisions &&
+         !DividesSymbols(a) && !DividesSymbols(b) &&
          LargestConstant(a) <= kMaxExactConstant &&
          LargestConstant(b) <= kMaxExactConstant &&
          LargestBound(a) <= kMaxExactBound && LargestBound(b) <= kMaxExactBound;
