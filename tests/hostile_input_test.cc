@@ -3,6 +3,15 @@
 // match <name>.expected:
 //   error: SUBSTRING   rejected, with SUBSTRING in the error message
 //   ok: SUBSTRING      accepted, SUBSTRING in the printed result
+//   exact: (d..) -> (r..); (d..) -> (r..); ...
+//                      (indexing maps) either rejected with an error, or
+//                      accepted and then the parsed map and the simplified
+//                      map both relate exactly these (domain point, result)
+//                      pairs, evaluated with exact integers
+//                      (tests/fuzz/exact_affine_eval.h): a value beyond
+//                      int64 must be kept exactly, never wrapped. The pairs
+//                      are written by hand (the map's small domain, all of
+//                      it).
 // The inputs are int64 extremes, division by zero or by negative constants,
 // 10,000-deep nesting, huge constants, truncated text and garbage bytes
 // (tests/hostile/make_hostile.py writes them). What matters most is that
@@ -17,20 +26,26 @@
 //   sparse        ParseSparseEncoding (parse and verify)
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "gtest/gtest.h"
@@ -41,13 +56,21 @@
 #include "mlir/IR/MLIRContext.h"
 #include "sparse/encoding.h"
 #include "sparse/encoding_parser.h"
+#include "tests/fuzz/exact_affine_eval.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
 
 namespace xla_index {
 namespace {
 
-constexpr char kHostileDir[] = "tests/hostile";
+// XLA_INDEX_HOSTILE_DIR runs another folder of the same layout, e.g. the
+// open findings that are not part of the suite yet:
+//   XLA_INDEX_HOSTILE_DIR=tests/fuzz/open_findings/hostile \
+//     bazel-bin/tests/hostile_input_test
+std::string HostileDir() {
+  const char* dir = std::getenv("XLA_INDEX_HOSTILE_DIR");
+  return dir != nullptr && *dir != '\0' ? dir : "tests/hostile";
+}
 
 struct HostileCase {
   friend void PrintTo(const HostileCase& c, std::ostream* os) {
@@ -67,9 +90,9 @@ std::string ReadFile(const std::string& path) {
 
 std::vector<HostileCase> FindCases() {
   std::vector<HostileCase> cases;
-  if (!std::filesystem::is_directory(kHostileDir)) return cases;
-  for (const auto& parser_dir :
-       std::filesystem::directory_iterator(kHostileDir)) {
+  const std::string root = HostileDir();
+  if (!std::filesystem::is_directory(root)) return cases;
+  for (const auto& parser_dir : std::filesystem::directory_iterator(root)) {
     if (!parser_dir.is_directory()) continue;
     for (const auto& entry :
          std::filesystem::directory_iterator(parser_dir.path())) {
@@ -129,6 +152,72 @@ std::optional<std::string> Outcome(absl::string_view parser,
   return std::nullopt;
 }
 
+// The pairs of an `exact:` expectation: "(1, 2) -> (3); (4, 5) -> (-6)".
+std::optional<exact::Relation> ParsePairs(absl::string_view text) {
+  exact::Relation pairs;
+  for (absl::string_view pair : absl::StrSplit(text, ';', absl::SkipEmpty())) {
+    std::vector<absl::string_view> sides = absl::StrSplit(pair, "->");
+    if (sides.size() != 2) return std::nullopt;
+    std::vector<int64_t> dims;
+    std::vector<exact::Int> results;
+    for (int side = 0; side < 2; ++side) {
+      absl::string_view list = absl::StripAsciiWhitespace(sides[side]);
+      if (!absl::ConsumePrefix(&list, "(") ||
+          !absl::ConsumeSuffix(&list, ")")) {
+        return std::nullopt;
+      }
+      for (absl::string_view number :
+           absl::StrSplit(list, ',', absl::SkipWhitespace())) {
+        number = absl::StripAsciiWhitespace(number);
+        // Results may lie beyond int64: read them as __int128.
+        const bool negative = absl::ConsumePrefix(&number, "-");
+        if (number.empty() || number.size() > 38) return std::nullopt;
+        exact::Int value = 0;
+        for (char c : number) {
+          if (!absl::ascii_isdigit(c)) return std::nullopt;
+          value = value * 10 + (c - '0');
+        }
+        if (negative) value = -value;
+        if (side == 1) {
+          results.push_back(value);
+        } else if (value < std::numeric_limits<int64_t>::min() ||
+                   value > std::numeric_limits<int64_t>::max()) {
+          return std::nullopt;
+        } else {
+          dims.push_back(static_cast<int64_t>(value));
+        }
+      }
+    }
+    pairs.insert({dims, results});
+  }
+  return pairs;
+}
+
+// For `exact:` expectations: "" when `text` is rejected, or when its parsed
+// and simplified maps both relate exactly `want`; else what differs.
+std::string ExactMismatch(absl::string_view text, const exact::Relation& want) {
+  mlir::MLIRContext context;
+  absl::StatusOr<IndexingMap> map = ParseIndexingMap(text, &context);
+  if (!map.ok() || !map->Verify().ok()) return "";
+  IndexingMap simplified = *map;
+  simplified.Simplify();
+  for (const auto& [what, m] :
+       {std::pair<const char*, const IndexingMap*>{"parsed", &*map},
+        {"simplified", &simplified}}) {
+    exact::Enumeration got = exact::Enumerate(*m, 1 << 16);
+    if (got.kind != exact::Enumeration::kDone) {
+      return absl::StrCat("the ", what,
+                          " map cannot be enumerated: ", ToString(*m));
+    }
+    std::string diff = exact::FirstDifference(got.relation, want);
+    if (!diff.empty()) {
+      return absl::StrCat("the ", what, " map (first) and the expected pairs ",
+                          "(second) differ, ", diff, ":\n", ToString(*m));
+    }
+  }
+  return "";
+}
+
 class HostileInputTest : public testing::TestWithParam<HostileCase> {};
 
 TEST_P(HostileInputTest, GivesTheExpectedOutcome) {
@@ -145,10 +234,17 @@ TEST_P(HostileInputTest, GivesTheExpectedOutcome) {
       << c.input_path << " has no .expected file";
   std::string expected = ReadFile(c.expected_path);
   absl::string_view want = absl::StripTrailingAsciiWhitespace(expected);
+  if (absl::ConsumePrefix(&want, "exact: ")) {
+    ASSERT_EQ(c.parser, "indexing_map") << "exact: is for indexing maps";
+    std::optional<exact::Relation> pairs = ParsePairs(want);
+    ASSERT_TRUE(pairs.has_value()) << c.expected_path << ": bad pairs";
+    EXPECT_EQ(ExactMismatch(input, *pairs), "") << c.input_path;
+    return;
+  }
   const bool want_ok = absl::ConsumePrefix(&want, "ok: ");
   const bool want_error = !want_ok && absl::ConsumePrefix(&want, "error: ");
   ASSERT_TRUE(want_ok || want_error)
-      << c.expected_path << " must start with 'ok: ' or 'error: '";
+      << c.expected_path << " must start with 'ok: ', 'error: ' or 'exact: '";
 
   EXPECT_EQ(absl::StartsWith(*outcome, "ok: "), want_ok)
       << c.input_path << ": got " << shown;

@@ -55,6 +55,17 @@ def main():
         "d1 in [0, 3], s0 in [0, 5], rt0 in [0, 3], d0 + s0 in [0, 5]")
     put("indexing_map_text", "UNDEFINED")
     put("indexing_map_text", "KNOWN EMPTY")
+    # The hostile maps (int64 limits, wrapped constants, negative divisors)
+    # that fit the fuzzer's 4,096-byte limit, and the open findings' maps that
+    # give a wrong map but no crash (constraint_coefficient_int64_min aborts
+    # in Simplify: it would stop every campaign until fixed).
+    for path in sorted(
+            glob.glob("tests/hostile/indexing_map/*.txt") +
+            glob.glob("tests/fuzz/open_findings/hostile/indexing_map/*.txt")):
+        if ("constraint_coefficient_int64_min" in path or
+                os.path.getsize(path) > 4096):
+            continue
+        put("indexing_map_text", open(path, "rb").read())
 
     # Shapes: every quoted shape in the shape and layout tests (valid and
     # invalid ones), each also with an index line.
