@@ -405,10 +405,6 @@ KNOWN_CRASHES = set()  # F4 fixed: the map parser bounds expression size.
 # lands, drop the name here, rerun this script and move the .expected to
 # tests/hostile/<parser>/.
 OPEN_FINDINGS = {
-    ("indexing_map", "wrapped_product_floordiv"),
-    ("indexing_map", "wrapped_sum_floordiv"),
-    ("indexing_map", "subtract_int64_max_twice"),
-    ("indexing_map", "times_two_64_times"),
     ("indexing_map", "constraint_product_2_62"),
     ("indexing_map", "mod_of_product_near_int64_max"),
     ("indexing_map", "constraint_coefficient_int64_min"),

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -365,6 +366,8 @@ class MapParser {
     return tok_.kind == TokenKind::kIdentifier && tok_.text == w;
   }
   absl::Status Error(size_t offset, absl::string_view what) const;
+  absl::Status CheckDivisor(mlir::AffineExprKind kind, int64_t divisor,
+                            size_t offset) const;
   absl::Status ErrorHere(absl::string_view what) const {
     return Error(tok_.offset, absl::StrCat(what, ", found ", Describe()));
   }
@@ -669,13 +672,9 @@ absl::StatusOr<AffineExpr> MapParser::ParseTerm() {
     Advance();
     auto rhs = ParseUnary();
     if (!rhs.ok()) return rhs;
-    // MLIR asserts on division or modulo by a constant zero; reject it here.
     if (kind != mlir::AffineExprKind::Mul) {
       if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(*rhs)) {
-        if (c.getValue() <= 0) {
-          return Error(op_offset,
-                       "divisor of floordiv/ceildiv/mod must be positive");
-        }
+        XI_RETURN_IF_ERROR(CheckDivisor(kind, c.getValue(), op_offset));
       } else {
         return Error(op_offset,
                      "divisor of floordiv/ceildiv/mod must be a constant");
@@ -686,6 +685,29 @@ absl::StatusOr<AffineExpr> MapParser::ParseTerm() {
     }
     XI_ASSIGN_OR_RETURN(result, Build(kind, result, *rhs, op_offset));
   }
+}
+
+// MLIR asserts on division or modulo by a constant zero. floordiv and
+// ceildiv by a negative constant are MLIR's (x floordiv -c = (-x) floordiv
+// c); INT64_MIN has no negation. MLIR's affine mod is defined for a positive
+// right-hand side only (its lowering refuses the others).
+absl::Status MapParser::CheckDivisor(mlir::AffineExprKind kind, int64_t divisor,
+                                     size_t offset) const {
+  const bool is_mod = kind == mlir::AffineExprKind::Mod;
+  if (divisor == 0) {
+    return Error(offset, is_mod ? "mod by zero" : "division by zero");
+  }
+  if (divisor > 0) return absl::OkStatus();
+  if (is_mod) {
+    return Error(offset,
+                 "mod by a negative constant is not supported: MLIR's affine "
+                 "mod requires a positive divisor");
+  }
+  if (divisor == std::numeric_limits<int64_t>::min()) {
+    return Error(offset,
+                 "divisor -9223372036854775808 cannot be negated in int64");
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<AffineExpr> MapParser::ParseUnary() {

@@ -234,7 +234,12 @@ TEST_F(IndexingMapTextTest, ErrorsNameLineColumnAndWhat) {
       {"(d0) -> (d1)", "1:10: expected a declared variable"},
       {"(d0) -> (d0)\ndomain:", "no bounds for 'd0'"},
       {"(d0) -> (d0 floordiv 0)\ndomain:\nd0 in [0, 1]",
-       "1:13: divisor of floordiv/ceildiv/mod must be positive"},
+       "1:13: division by zero"},
+      {"(d0) -> (d0 mod -3)\ndomain:\nd0 in [0, 1]",
+       "1:13: mod by a negative constant is not supported: MLIR's affine mod "
+       "requires a positive divisor"},
+      {"(d0) -> (d0 ceildiv -9223372036854775808)\ndomain:\nd0 in [0, 1]",
+       "1:13: divisor -9223372036854775808 cannot be negated in int64"},
       {"(d0, d0) -> (d0)", "declared twice"},
       {"(d0) -> (d0 * d0)\ndomain:\nd0 in [0, 1]",
        "one side of '*' must be a constant"},
