@@ -420,6 +420,18 @@ absl::StatusOr<bool> IsExactlyEmpty(const IndexingMap& map) {
   return relation.isIntegerEmpty();
 }
 
+absl::StatusOr<bool> SimplifyWithExactEmptiness(IndexingMap& map) {
+  bool changed = map.Simplify();
+  if (map.IsUndefined() || map.IsKnownEmpty() ||
+      map.GetConstraintsCount() == 0) {
+    return changed;
+  }
+  XI_ASSIGN_OR_RETURN(bool empty, IsExactlyEmpty(map));
+  if (!empty) return changed;
+  map.ResetToKnownEmpty();
+  return true;
+}
+
 absl::StatusOr<std::optional<RelationPoint>> FindRelationPoint(
     const IndexingMap& map) {
   XI_ASSIGN_OR_RETURN(IntegerRelation relation, IndexingMapToRelation(map));

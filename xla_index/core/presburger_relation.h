@@ -70,6 +70,25 @@ struct MapDifference {
 /// IndexingMapToRelation.
 absl::StatusOr<bool> IsExactlyEmpty(const IndexingMap& map);
 
+/// IndexingMap::Simplify() with exact emptiness: after the ordinary
+/// simplification, a map that still has constraints is checked with
+/// IsExactlyEmpty and becomes KnownEmpty (IndexingMap::ResetToKnownEmpty)
+/// exactly when no integer point satisfies its bounds and constraints, also
+/// when interval reasoning cannot see it (`d0 mod 4 in [1, 1]` with
+/// `d0 mod 2 in [0, 0]`; `d0 * 2 - d1 * 2 in [1, 1]`). A map without
+/// constraints is not checked: its domain is the box of its intervals, and
+/// Simplify() already marks it KnownEmpty when one interval is empty. A
+/// non-empty map is left as Simplify() leaves it. Returns true if anything
+/// changed. When the map is not Presburger (the errors of
+/// IndexingMapToRelation) the error is returned and the map stays as
+/// Simplify() left it.
+///
+/// A free function rather than an option of IndexingMap::Simplify: this
+/// target depends on //xla_index/core:indexing_map, not the other way round,
+/// and the exact check costs a relation build and an integer-emptiness test
+/// per constrained map (docs/PERFORMANCE.md, "Exact emptiness").
+absl::StatusOr<bool> SimplifyWithExactEmptiness(IndexingMap& map);
+
 /// A point of `map`'s relation (IntegerRelation::findIntegerSample), or
 /// nullopt when the relation is empty. Errors as IndexingMapToRelation, and
 /// OutOfRange when a result of the point does not fit in int64.
