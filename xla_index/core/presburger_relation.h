@@ -74,8 +74,9 @@ absl::StatusOr<bool> IsExactlyEmpty(const IndexingMap& map);
 /// simplification, a map that still has constraints is checked with
 /// IsExactlyEmpty and becomes KnownEmpty (IndexingMap::ResetToKnownEmpty)
 /// exactly when no integer point satisfies its bounds and constraints, also
-/// when interval reasoning cannot see it (`d0 mod 4 in [1, 1]` with
-/// `d0 mod 2 in [0, 0]`; `d0 * 2 - d1 * 2 in [1, 1]`). A map without
+/// when interval reasoning cannot see it (`(d0 + 1) mod 2 in [0, 0]` with
+/// `d0 mod 2 in [0, 0]`; `d0 + d1 in [10, 10]` with `d0 - d1 in [3, 3]`).
+/// A map without
 /// constraints is not checked: its domain is the box of its intervals, and
 /// Simplify() already marks it KnownEmpty when one interval is empty. A
 /// non-empty map is left as Simplify() leaves it. Returns true if anything
