@@ -76,11 +76,10 @@ absl::StatusOr<bool> IsExactlyEmpty(const IndexingMap& map);
 /// exactly when no integer point satisfies its bounds and constraints, also
 /// when interval reasoning cannot see it (`(d0 + 1) mod 2 in [0, 0]` with
 /// `d0 mod 2 in [0, 0]`; `d0 + d1 in [10, 10]` with `d0 - d1 in [3, 3]`).
-/// A map without
-/// constraints is not checked: its domain is the box of its intervals, and
-/// Simplify() already marks it KnownEmpty when one interval is empty. A
-/// non-empty map is left as Simplify() leaves it. Returns true if anything
-/// changed. Only the domain is converted (the relation of the map without
+/// A map without constraints is not checked: its domain is the box of its
+/// intervals, and Simplify() already marks it KnownEmpty when one interval
+/// is empty. A non-empty map is left as Simplify() leaves it. Returns true
+/// if anything changed. Only the domain is converted (the relation of the map without
 /// its results: results do not change emptiness and would add columns to
 /// the search), so only a constraint can be refused; then the error of
 /// IndexingMapToRelation is returned and the map stays as Simplify() left it.
