@@ -79,10 +79,11 @@ absl::StatusOr<bool> IsExactlyEmpty(const IndexingMap& map);
 /// A map without constraints is not checked: its domain is the box of its
 /// intervals, and Simplify() already marks it KnownEmpty when one interval
 /// is empty. A non-empty map is left as Simplify() leaves it. Returns true
-/// if anything changed. Only the domain is converted (the relation of the map without
-/// its results: results do not change emptiness and would add columns to
-/// the search), so only a constraint can be refused; then the error of
-/// IndexingMapToRelation is returned and the map stays as Simplify() left it.
+/// if anything changed. Only the domain is converted (the relation of the
+/// map without its results: results do not change emptiness and would add
+/// columns to the search), so only a constraint can be refused; then the
+/// error of IndexingMapToRelation is returned and the map stays as
+/// Simplify() left it.
 ///
 /// A free function rather than an option of IndexingMap::Simplify: this
 /// target depends on //xla_index/core:indexing_map, not the other way round,
