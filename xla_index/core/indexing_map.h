@@ -168,7 +168,10 @@ class IndexingMap {
   /// (see affine_simplifier.h for the rewrites): tightens variable bounds
   /// from constraints, drops constraints that always hold, and turns the map
   /// into KnownEmpty when a constraint cannot hold. Does not remove
-  /// variables. Returns true if anything changed.
+  /// variables. Returns true if anything changed. Emptiness is decided by
+  /// interval reasoning, which can miss an empty domain (parity, mod
+  /// conflicts); SimplifyWithExactEmptiness (presburger_relation.h) decides
+  /// it exactly, at a measured cost.
   bool Simplify();
 
   /// Removes symbols that appear neither in the results nor in constraints

@@ -17,6 +17,7 @@
 #include "mlir/Analysis/Presburger/PresburgerRelation.h"
 #include "mlir/Analysis/Presburger/PresburgerSpace.h"
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/core/status_macros.h"
@@ -418,6 +419,26 @@ absl::StatusOr<IntegerRelation> IndexingMapToRelation(const IndexingMap& map) {
 absl::StatusOr<bool> IsExactlyEmpty(const IndexingMap& map) {
   XI_ASSIGN_OR_RETURN(IntegerRelation relation, IndexingMapToRelation(map));
   return relation.isIntegerEmpty();
+}
+
+absl::StatusOr<bool> SimplifyWithExactEmptiness(IndexingMap& map) {
+  bool changed = map.Simplify();
+  if (map.IsUndefined() || map.IsKnownEmpty() ||
+      map.GetConstraintsCount() == 0) {
+    return changed;
+  }
+  // Emptiness is a property of the domain alone: the relation is built
+  // without the results, whose equality rows and division locals would only
+  // add columns to the integer-emptiness search.
+  IndexingMap domain(
+      mlir::AffineMap::get(map.GetDimensionCount(), map.GetSymbolCount(), {},
+                           map.GetMLIRContext()),
+      map.GetDimBounds(), map.GetRangeVarBounds(), map.GetRuntimeVars(),
+      map.GetConstraints());
+  XI_ASSIGN_OR_RETURN(bool empty, IsExactlyEmpty(domain));
+  if (!empty) return changed;
+  map.ResetToKnownEmpty();
+  return true;
 }
 
 absl::StatusOr<std::optional<RelationPoint>> FindRelationPoint(

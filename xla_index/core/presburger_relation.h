@@ -70,6 +70,27 @@ struct MapDifference {
 /// IndexingMapToRelation.
 absl::StatusOr<bool> IsExactlyEmpty(const IndexingMap& map);
 
+/// IndexingMap::Simplify() with exact emptiness: after the ordinary
+/// simplification, a map that still has constraints is checked with
+/// IsExactlyEmpty and becomes KnownEmpty (IndexingMap::ResetToKnownEmpty)
+/// exactly when no integer point satisfies its bounds and constraints, also
+/// when interval reasoning cannot see it (`(d0 + 1) mod 2 in [0, 0]` with
+/// `d0 mod 2 in [0, 0]`; `d0 + d1 in [10, 10]` with `d0 - d1 in [3, 3]`).
+/// A map without constraints is not checked: its domain is the box of its
+/// intervals, and Simplify() already marks it KnownEmpty when one interval
+/// is empty. A non-empty map is left as Simplify() leaves it. Returns true
+/// if anything changed. Only the domain is converted (the relation of the
+/// map without its results: results do not change emptiness and would add
+/// columns to the search), so only a constraint can be refused; then the
+/// error of IndexingMapToRelation is returned and the map stays as
+/// Simplify() left it.
+///
+/// A free function rather than an option of IndexingMap::Simplify: this
+/// target depends on //xla_index/core:indexing_map, not the other way round,
+/// and the exact check costs a relation build and an integer-emptiness test
+/// per constrained map (docs/PERFORMANCE.md, "Exact emptiness").
+absl::StatusOr<bool> SimplifyWithExactEmptiness(IndexingMap& map);
+
 /// A point of `map`'s relation (IntegerRelation::findIntegerSample), or
 /// nullopt when the relation is empty. Errors as IndexingMapToRelation, and
 /// OutOfRange when a result of the point does not fit in int64.
