@@ -211,6 +211,16 @@ LinearForm LinearForms::Scale(const LinearForm& a, int64_t k) {
     Append(out, t);
   }
   out.bounds = a.bounds * k;  // k * sum(ranges) == sum(k * ranges).
+  // Interval multiplication saturates, which keeps a bound sound while it
+  // saturates towards its own side (an upper bound to INT64_MAX). When
+  // every value leaves int64 on one side (d0 * 5 with d0 in [INT64_MIN,
+  // INT64_MIN + 5] is [INT64_MIN, INT64_MIN]) the bounds would become a
+  // point the rules trust, and the expression a wrapped constant: the form
+  // has values beyond int64, so the expression is kept as it is.
+  if (!a.bounds.IsEmpty() && (out.bounds.upper == Interval::kMin ||
+                              out.bounds.lower == Interval::kMax)) {
+    set_overflow(true);
+  }
   return out;
 }
 
