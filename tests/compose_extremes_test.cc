@@ -135,6 +135,31 @@ TEST_F(ComposeExtremesTest, NegatedInt64MinSymbol) {
       1);
 }
 
+// The composition's domain constraint d0 + s0 * 3 + 6 in [MIN + 3, MIN + 3]
+// cannot move its constant into the interval (MIN - 3 is beyond int64); it
+// once saturated to d0 + s0 * 3 in [MIN, MIN], a different set.
+TEST_F(ComposeExtremesTest, ConstraintConstantBeyondInt64) {
+  ExpectExactOrUndefined(
+      "(d0)[s0, s1] -> ((d0 mod 2) mod 3, -8, d0 + s0 * 3 + 6)\ndomain:\n"
+      "d0 in [-9223372036854775808, -9223372036854775803]\ns0 in [-1, 0]\n"
+      "s1 in [2, 2]",
+      "(d0, d1, d2)[s0] -> (d0)\ndomain:\nd0 in [0, 1]\nd1 in [-8, -8]\n"
+      "d2 in [-9223372036854775805, -9223372036854775805]\ns0 in [0, 0]");
+}
+
+// d0 + 2^61 with d0 near INT64_MAX: every value of the sum is beyond int64,
+// and its saturated range once read as a point (KNOWN EMPTY).
+TEST_F(ComposeExtremesTest, SumBeyondInt64) {
+  ExpectExactOrUndefined(
+      "(d0, d1)[s0] -> ((d0 mod 6 + (d0 + 2305843009213693952)) ceildiv 7, "
+      "d0, d0)\ndomain:\nd0 in [9223372036854775805, 9223372036854775807]\n"
+      "d1 in [-2, 2]\ns0 in [4, 4]",
+      "(d0, d1, d2)[s0] -> (d0)\ndomain:\n"
+      "d0 in [1647030720866924252, 1647030720866924252]\n"
+      "d1 in [9223372036854775805, 9223372036854775807]\n"
+      "d2 in [9223372036854775805, 9223372036854775807]\ns0 in [0, 0]");
+}
+
 // A map whose expressions name a dim or symbol beyond its counts is invalid
 // (a composition bug once produced one and Verify accepted it).
 TEST_F(ComposeExtremesTest, VerifyRejectsVariablesBeyondTheCounts) {
