@@ -352,10 +352,10 @@ absl::StatusOr<AffineExpr> Mul(AffineExpr lhs, AffineExpr rhs) {
 absl::StatusOr<AffineExpr> DivByNonPositive(AffineExprKind kind, int64_t lc,
                                             int64_t k, AffineExpr lhs,
                                             AffineExpr rhs) {
-  if (k == -1 && lc == std::numeric_limits<int64_t>::min()) {
+  if (k == -1 && lc == std::numeric_limits<int64_t>::min() &&
+      kind != AffineExprKind::Mod) {
     return absl::OutOfRangeError(
-        absl::StrCat(lc, kind == AffineExprKind::Mod ? " mod " : " / ", k,
-                     " does not fit in int64"));
+        absl::StrCat(lc, " / ", k, " does not fit in int64"));
   }
   AffineExpr built = mlir::getAffineBinaryOpExpr(kind, lhs, rhs);
   if (AffineBinaryOpExpr node = AsBinary(built, kind);
