@@ -446,6 +446,7 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
     if (hooks_on
             ? Rules::WalkConstraintRules<true>(*this, k, restart, kIndices)
             : Rules::WalkConstraintRules<false>(*this, k, restart, kIndices)) {
+      if (forms_.overflow()) return {Kind::kExpression, expr, interval};
       if (k.verdict) return {*k.verdict, expr, k.interval};
       continue;  // Restart the table on the rewritten constraint.
     }
@@ -899,11 +900,20 @@ bool AffineSimplifier::Rules::MinusFloorDivMultiple(Self& s, const Lin& lin,
 // equivalent constraint; the driver decides it once the interval is empty
 // or the form constant.
 
-// y + k in [lo, hi] -> y in [lo - k, hi - k].
-bool AffineSimplifier::Rules::MoveConstant(Self&, Constraint& k) {
+// y + k in [lo, hi] -> y in [lo - k, hi - k]. A finite bound that leaves
+// int64 cannot be saturated (y + 6 in [MIN + 3, MIN + 3] is not y in [MIN,
+// MIN]): flagged as overflow, and the constraint is kept as it is.
+bool AffineSimplifier::Rules::MoveConstant(Self& s, Constraint& k) {
   if (k.lin.constant == 0) return false;
-  k.interval = {SaturatingSub(k.interval.lower, k.lin.constant),
-                SaturatingSub(k.interval.upper, k.lin.constant)};
+  auto shift = [&](int64_t bound) {
+    if (bound == Interval::kMin || bound == Interval::kMax) {
+      return SaturatingSub(bound, k.lin.constant);  // Unbounded stays so.
+    }
+    std::optional<int64_t> moved = CheckedSub(bound, k.lin.constant);
+    if (!moved) s.forms_.set_overflow(true);
+    return moved.value_or(0);
+  };
+  k.interval = {shift(k.interval.lower), shift(k.interval.upper)};
   k.lin.source = AffineExpr();
   k.lin.constant = 0;
   return true;

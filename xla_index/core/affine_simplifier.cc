@@ -198,10 +198,15 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
   // (the same rational quotient x / -c == -x / c, rounded the same way).
   // `mod` by a negative constant is left alone: MLIR's affine `mod` needs a
   // positive divisor (its lowering rejects it), so it stays an opaque atom.
-  if (divisor < 0 && divisor != Interval::kMin &&
-      (kind == AffineExprKind::FloorDiv || kind == AffineExprKind::CeilDiv)) {
-    lhs = forms_.Scale(lhs, -1);  // A new form: not `expr`'s operand.
+  const bool negated =
+      divisor < 0 && divisor != Interval::kMin &&
+      (kind == AffineExprKind::FloorDiv || kind == AffineExprKind::CeilDiv);
+  if (negated) {
+    // New forms, not `expr`'s operands (an opaque atom's bounds below come
+    // from them: (-x) ceildiv c, not (-x) ceildiv -c).
+    lhs = forms_.Scale(lhs, -1);
     divisor = -divisor;
+    rhs = forms_.Constant(divisor);
   }
   const bool constant_divisor = divisor > 0;
   switch (kind) {
@@ -249,6 +254,21 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
       return DivideInChain(AtomKind::kMod, lhs, divisor);
     default:
       break;
+  }
+  // In a composition `expr` names the variables of the map being visited,
+  // not the box's: unless both operands came back unchanged (a source in a
+  // chain is valid in the box), the opaque node is rebuilt from the
+  // operands' forms ((-s1) ceildiv 8 must name s1's new position, and
+  // d0 ceildiv -1 the value of d0).
+  if (in_chain_ && !(lhs.source && rhs.source)) {
+    const AffineExpr lhs_expr = Build(lhs), rhs_expr = Build(rhs);
+    expr = mlir::getAffineBinaryOpExpr(kind, lhs_expr, rhs_expr);
+    auto rebuilt = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(expr);
+    if (!rebuilt || rebuilt.getLHS() != lhs_expr ||
+        rebuilt.getRHS() != rhs_expr) {
+      // MLIR folded it (unchecked): leave the chain to ComposeIndexingMaps.
+      forms_.set_overflow(true);
+    }
   }
   return VisitOpaque(expr, kind, lhs, rhs);
 }

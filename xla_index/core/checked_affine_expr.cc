@@ -345,11 +345,40 @@ absl::StatusOr<AffineExpr> Mul(AffineExpr lhs, AffineExpr rhs) {
   return Node(AffineExprKind::Mul, lhs, rhs);
 }
 
-// floordiv, ceildiv and mod. MLIR folds only constant divisors >= 1; the
+// A division of two constants by a divisor < 0, which MLIR may fold (the
+// parser and the simplifier accept floordiv/ceildiv by negative constants):
+// the folded constant is accepted only when it is the exact quotient
+// (INT64_MIN floordiv -1 is 2^63: an error, never a wrap).
+absl::StatusOr<AffineExpr> DivByNonPositive(AffineExprKind kind, int64_t lc,
+                                            int64_t k, AffineExpr lhs,
+                                            AffineExpr rhs) {
+  if (k == -1 && lc == std::numeric_limits<int64_t>::min() &&
+      kind != AffineExprKind::Mod) {
+    return absl::OutOfRangeError(
+        absl::StrCat(lc, " / ", k, " does not fit in int64"));
+  }
+  AffineExpr built = mlir::getAffineBinaryOpExpr(kind, lhs, rhs);
+  if (AffineBinaryOpExpr node = AsBinary(built, kind);
+      node && node.getLHS() == lhs && node.getRHS() == rhs) {
+    return built;
+  }
+  std::optional<int64_t> folded = ConstantValue(built);
+  if (k != 0 && folded) {
+    const int64_t exact = kind == AffineExprKind::FloorDiv  ? FloorDiv(lc, k)
+                          : kind == AffineExprKind::CeilDiv ? CeilDiv(lc, k)
+                                                            : FloorMod(lc, k);
+    if (*folded == exact) return built;
+  }
+  return Node(kind, lhs, rhs);  // The error naming what MLIR built.
+}
+
+// floordiv, ceildiv and mod. MLIR folds only constant divisors >= 1 (and
+// constant numerators by other divisors, see DivByNonPositive); the
 // quotients and remainders of such divisors always fit.
 absl::StatusOr<AffineExpr> Div(AffineExprKind kind, AffineExpr lhs,
                                AffineExpr rhs) {
   std::optional<int64_t> lc = ConstantValue(lhs), k = ConstantValue(rhs);
+  if (k && *k < 1 && lc) return DivByNonPositive(kind, *lc, *k, lhs, rhs);
   if (!k || *k < 1) return Node(kind, lhs, rhs);
   if (lc) {
     return Constant(kind == AffineExprKind::FloorDiv  ? FloorDiv(*lc, *k)

@@ -59,6 +59,23 @@ TEST_F(CheckedAffineExprTest, RefusesWhatMlirWraps) {
   EXPECT_FALSE(CheckedAffineMul(D(0) * k2To62 * S(0), C(2)).ok());
 }
 
+// Constants divided by negative constants (the parser accepts floordiv and
+// ceildiv by them): the exact quotient, or an error for INT64_MIN / -1.
+TEST_F(CheckedAffineExprTest, ConstantsByNegativeDivisors) {
+  using mlir::AffineExprKind;
+  auto div = [&](AffineExprKind kind, int64_t a, int64_t b) {
+    return CheckedAffineBinaryOp(kind, C(a), C(b));
+  };
+  EXPECT_EQ(*div(AffineExprKind::CeilDiv, 0, -1), C(0));
+  EXPECT_EQ(*div(AffineExprKind::FloorDiv, 7, -2), C(-4));
+  EXPECT_EQ(*div(AffineExprKind::CeilDiv, 7, -2), C(-3));
+  EXPECT_EQ(*div(AffineExprKind::FloorDiv, kMin, -2), C(int64_t{1} << 62));
+  absl::StatusOr<AffineExpr> wraps = div(AffineExprKind::FloorDiv, kMin, -1);
+  ASSERT_FALSE(wraps.ok());
+  EXPECT_EQ(wraps.status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_FALSE(div(AffineExprKind::CeilDiv, kMin, -1).ok());
+}
+
 TEST_F(CheckedAffineExprTest, SixtyFourDoublingsFail) {
   AffineExpr e = D(0);
   int doublings = 0;

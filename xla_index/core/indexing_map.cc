@@ -586,19 +586,28 @@ absl::Status IndexingMap::Verify() const {
         " symbols but the domain has ", GetRangeVarsCount(), " range and ",
         GetRuntimeVarsCount(), " runtime variables"));
   }
-  llvm::SmallBitVector dims(GetDimensionCount() + 64),
-      syms(GetSymbolCount() + 64);
-  for (const IndexingConstraint& c : constraints_) {
-    if (!c.expr) return absl::InvalidArgumentError("null constraint");
+  // MLIR's AffineMap::get checks positions only in assertion builds: a
+  // result or constraint naming d1 of a 1-dim map must be refused here.
+  auto uses_unknown_variable = [&](AffineExpr expr) {
     int max_dim = -1, max_sym = -1;
-    c.expr.walk([&](AffineExpr e) {
+    expr.walk([&](AffineExpr e) {
       if (auto d = mlir::dyn_cast<mlir::AffineDimExpr>(e)) {
         max_dim = std::max<int>(max_dim, d.getPosition());
       } else if (auto s = mlir::dyn_cast<mlir::AffineSymbolExpr>(e)) {
         max_sym = std::max<int>(max_sym, s.getPosition());
       }
     });
-    if (max_dim >= GetDimensionCount() || max_sym >= GetSymbolCount()) {
+    return max_dim >= GetDimensionCount() || max_sym >= GetSymbolCount();
+  };
+  for (unsigned i = 0; i < affine_map_.getNumResults(); ++i) {
+    if (uses_unknown_variable(affine_map_.getResult(i))) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("result ", i, " uses a variable the map does not have"));
+    }
+  }
+  for (const IndexingConstraint& c : constraints_) {
+    if (!c.expr) return absl::InvalidArgumentError("null constraint");
+    if (uses_unknown_variable(c.expr)) {
       return absl::InvalidArgumentError(
           "a constraint uses a variable the map does not have");
     }

@@ -270,6 +270,15 @@ H AbslHashValue(H h, const IndexingMap& map) {
 /// `first` gets the constraint `result in second.dim_bound`. The result is
 /// not simplified: call Simplify(). Undefined or KnownEmpty inputs give
 /// Undefined (the first Undefined input, with its reason) / KnownEmpty.
+///
+/// Exactness at the int64 limits: a map denotes the exact integer values of
+/// its expressions. Substituting `first`'s results into `second` folds
+/// constants and coefficients (MLIR's folds, checked: checked_affine_expr.h);
+/// when one does not fit in int64 the result is Undefined with the reason,
+/// never a wrapped constant. An expression whose constants fit but whose
+/// value at some domain point does not (d0 * 5 at d0 = INT64_MIN) is kept
+/// exactly as it is, here and by Simplify (which leaves alone what it
+/// cannot rewrite without leaving int64).
 IndexingMap ComposeIndexingMaps(const IndexingMap& first,
                                 const IndexingMap& second);
 

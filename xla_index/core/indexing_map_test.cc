@@ -96,6 +96,36 @@ TEST_F(IndexingMapTest, ComposeMatchesRelationalComposition) {
   }
 }
 
+// Fuzz finding C1: under a negative divisor the second map's dims must still
+// be replaced by the first map's results (the fast path of
+// ComposeAndSimplifyIndexingMaps once kept `d0 ceildiv -1` naming the first
+// map's d0), and a composition never names a variable beyond its counts.
+TEST_F(IndexingMapTest, ComposeSubstitutesUnderNegativeDivisors) {
+  const std::pair<const char*, const char*> pairs[] = {
+      {"(d0, d1)[s0] -> (0, s0)\ndomain:\nd0 in [1, 2]\nd1 in [-3, 4]\n"
+       "s0 in [0, 5]",
+       "(d0, d1) -> (d0 ceildiv -1, d0 ceildiv -1)\ndomain:\nd0 in [0, 0]\n"
+       "d1 in [0, 5]"},
+      {"(d0)[s0] -> (d0, s0 - 2, s0)\ndomain:\nd0 in [0, 3]\ns0 in [0, 4]",
+       "(d0, d1, d2)[s0] -> ((d1 ceildiv -1) mod 3, d2 floordiv -2 + s0)\n"
+       "domain:\nd0 in [0, 3]\nd1 in [-2, 2]\nd2 in [0, 4]\ns0 in [0, 1]"},
+      {"(d0)[s0] -> (s0 * 3 - d0, d0)\ndomain:\nd0 in [0, 3]\ns0 in [0, 2]",
+       "(d0, d1) -> (d0 floordiv -4 + d1 ceildiv -3)\ndomain:\n"
+       "d0 in [-3, 6]\nd1 in [0, 3]"},
+  };
+  for (const auto& [first_text, second_text] : pairs) {
+    IndexingMap first = Parse(first_text), second = Parse(second_text);
+    Relation expected = ComposeRelations(RelationOf(first), RelationOf(second));
+    IndexingMap plain = ComposeIndexingMaps(first, second);
+    ASSERT_TRUE(plain.Verify().ok()) << plain.Verify();
+    EXPECT_EQ(RelationOf(plain), expected) << ToString(plain);
+    IndexingMap simplified = ComposeAndSimplifyIndexingMaps(first, second);
+    ASSERT_TRUE(simplified.Verify().ok()) << simplified.Verify() << "\n"
+                                          << ToString(simplified);
+    EXPECT_EQ(RelationOf(simplified), expected) << ToString(simplified);
+  }
+}
+
 TEST_F(IndexingMapTest, ComposeOrdersSymbolsAndRewritesRuntimeAccess) {
   IndexingMap first = Parse(
       "(d0)[s0] -> (d0 + s0)\ndomain:\nd0 in [0, 3]\ns0 in [0, 4]\n"

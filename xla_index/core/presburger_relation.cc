@@ -317,6 +317,76 @@ IntegerRelation WithoutEqualityRows(const IntegerRelation& relation) {
   return rewritten;
 }
 
+/// `disjunct` with every pair of inequalities that MLIR would read as the
+/// definition of a division local although it is tighter, rewritten into a
+/// true division and a bound on a slack local. A pair
+///   e - c*q >= 0,  -e + c*q + w >= 0   (c >= 2, 0 <= w < c - 1)
+/// says e mod c <= w for q = floor(e / c); IntegerRelation::getLocalReprs
+/// accepts it as q's definition, and PresburgerRelation::subtract adds a
+/// definition to the minuend instead of subtracting it, so the points with
+/// e mod c > w are lost: the difference misses them and two different maps
+/// look equal (computeReprWithOnlyDivLocals builds such pairs from an
+/// existential symbol: r0 = 2*s1 + 1 becomes 2q <= r0 - 1 <= 2q). The
+/// rewrite keeps e - c*q >= 0, widens the other to -e + c*q + c - 1 >= 0
+/// (a true definition), and adds t == e - c*q, w - t >= 0: the same set,
+/// whose bound on t the subtraction complements.
+IntegerRelation WithTrueDivisionDefinitions(const IntegerRelation& disjunct) {
+  struct Tight {
+    unsigned lower, upper;
+    DynamicAPInt c, w;
+  };
+  llvm::SmallVector<Tight, 4> tight;
+  const unsigned first_local = disjunct.getVarKindOffset(VarKind::Local);
+  const unsigned num_cols = disjunct.getNumCols();
+  const unsigned num_ineqs = disjunct.getNumInequalities();
+  llvm::SmallVector<bool, 16> used(num_ineqs, false);
+  for (unsigned lo = 0; lo < num_ineqs; ++lo) {
+    llvm::ArrayRef<DynamicAPInt> a = disjunct.getInequality(lo);
+    for (unsigned q = first_local; q < num_cols - 1 && !used[lo]; ++q) {
+      const DynamicAPInt c = -a[q];
+      if (c < 2) continue;
+      for (unsigned up = 0; up < num_ineqs; ++up) {
+        if (up == lo || used[up]) continue;
+        llvm::ArrayRef<DynamicAPInt> b = disjunct.getInequality(up);
+        bool opposite = true;
+        for (unsigned k = 0; k + 1 < num_cols && opposite; ++k) {
+          opposite = a[k] == -b[k];
+        }
+        const DynamicAPInt w = a.back() + b.back();
+        if (!opposite || w < 0 || w >= c - 1) continue;
+        tight.push_back({lo, up, c, w});
+        used[lo] = used[up] = true;
+        break;
+      }
+    }
+  }
+  if (tight.empty()) return disjunct;
+  IntegerRelation out = disjunct;
+  const unsigned first_slack = out.appendVar(VarKind::Local, tight.size());
+  llvm::SmallVector<Row, 4> lowers;
+  for (const Tight& t : tight) lowers.emplace_back(out.getInequality(t.lower));
+  llvm::SmallVector<unsigned, 4> uppers;
+  for (const Tight& t : tight) uppers.push_back(t.upper);
+  std::sort(uppers.rbegin(), uppers.rend());
+  for (unsigned up : uppers) out.removeInequality(up);
+  for (size_t i = 0; i < tight.size(); ++i) {
+    const Row& a = lowers[i];
+    Row definition(a.size()), slack_eq(a.size()), slack_bound(a.size());
+    for (size_t k = 0; k < a.size(); ++k) {
+      definition[k] = -a[k];
+      slack_eq[k] = -a[k];
+    }
+    definition.back() += tight[i].c - 1;
+    slack_eq[first_slack + i] = 1;  // t - (e - c*q) == 0
+    slack_bound[first_slack + i] = -1;
+    slack_bound.back() = tight[i].w;  // w - t >= 0
+    out.addInequality(definition);
+    out.addEquality(slack_eq);
+    out.addInequality(slack_bound);
+  }
+  return out;
+}
+
 /// PresburgerRelation::subtract splits the minuend once per constraint of
 /// each subtrahend disjunct and recurses into the next disjunct, so its work
 /// grows as the product of the disjuncts' constraint counts. Beyond this
@@ -335,6 +405,12 @@ absl::StatusOr<PresburgerRelation> Subtrahend(const IntegerRelation& other,
   if (!subtrahend.hasOnlyDivLocals()) {
     subtrahend = subtrahend.computeReprWithOnlyDivLocals().coalesce();
   }
+  PresburgerRelation rewritten =
+      PresburgerRelation::getEmpty(subtrahend.getSpace());
+  for (const IntegerRelation& disjunct : subtrahend.getAllDisjuncts()) {
+    rewritten.unionInPlace(WithTrueDivisionDefinitions(disjunct));
+  }
+  subtrahend = std::move(rewritten);
   if (subtrahend.getNumDisjuncts() > 1) {
     double pieces = 1;
     for (const IntegerRelation& disjunct : subtrahend.getAllDisjuncts()) {

@@ -264,6 +264,33 @@ TEST_F(PresburgerRelationTest, SymbolsAreExistential) {
 // The text format refuses negative divisors, so these maps are built with
 // MLIR's builders. floor(d0 / -3) = -ceil(d0 / 3) and ceil(d0 / -3) =
 // -floor(d0 / 3), as MLIR defines floordiv and ceildiv.
+// Fuzz finding P1: relations that are disjoint (one result shifted by 1)
+// were reported equal: MLIR's subtraction took a tight pair of inequalities
+// made from an existential symbol (2q <= r0 - 1 <= 2q) for the definition
+// of a division and never subtracted it. Each pair must give a witness in
+// exactly one map (checked by enumeration).
+TEST_F(PresburgerRelationTest, ShiftedResultIsADifference) {
+  const std::pair<const char*, const char*> pairs[] = {
+      {"(d0)[s0, s1] -> (s1 * 2, s0 mod 2), domain: d0 in [0, 0], "
+       "s0 in [0, 1], s1 in [0, 1]",
+       "(d0)[s0, s1] -> (s1 * 2 + 1, s0 mod 2), domain: d0 in [0, 0], "
+       "s0 in [0, 1], s1 in [0, 1]"},
+      {"(d0)[s0] -> (s0 * -4, d0, d0), domain: d0 in [0, 2], s0 in [0, 3]",
+       "(d0)[s0] -> (s0 * -4 + 1, d0, d0), domain: d0 in [0, 2], "
+       "s0 in [0, 3]"},
+      {"(d0)[s0, s1] -> (s0 * 3 + s1 * 6, d0 mod 3), domain: d0 in [0, 5], "
+       "s0 in [0, 2], s1 in [0, 2]",
+       "(d0)[s0, s1] -> (s0 * 3 + s1 * 6 + 2, d0 mod 3), domain: "
+       "d0 in [0, 5], s0 in [0, 2], s1 in [0, 2]"},
+  };
+  for (const auto& [a_text, b_text] : pairs) {
+    IndexingMap a = Parse(a_text), b = Parse(b_text);
+    EXPECT_FALSE(CheckEqualAgainstEnumeration(a, b));
+    EXPECT_FALSE(CheckEqualAgainstEnumeration(b, a));
+    EXPECT_EQ(refused_, 0) << a_text;
+  }
+}
+
 TEST_F(PresburgerRelationTest, NegativeDivisors) {
   mlir::AffineExpr d0 = mlir::getAffineDimExpr(0, &context_);
   auto map_of = [&](mlir::AffineExpr e) {
@@ -546,6 +573,35 @@ TEST_F(PresburgerRelationTest, RandomMapsAgreeWithEnumeration) {
   EXPECT_GT(empty, 5);
   EXPECT_GT(equal, 20);
   EXPECT_GT(unequal, 20);
+}
+
+// Random maps (symbols in results and constraints) against a copy with one
+// result shifted by 0, 1 or 2: exact equality and its witnesses agree with
+// enumeration (P1 was a shifted pair reported equal).
+TEST_F(PresburgerRelationTest, RandomShiftedResultsAgreeWithEnumeration) {
+  std::mt19937 rng(19);
+  int equal = 0, unequal = 0;
+  for (int i = 0; i < 150; ++i) {
+    IndexingMap map = RandomMap(rng, &context_);
+    SCOPED_TRACE(ToString(map));
+    llvm::SmallVector<mlir::AffineExpr> results(
+        map.GetAffineMap().getResults());
+    const int64_t shift = rng() % 3;
+    mlir::AffineExpr& result = results[rng() % results.size()];
+    result = result + shift;
+    IndexingMap shifted(
+        mlir::AffineMap::get(map.GetDimensionCount(), map.GetSymbolCount(),
+                             results, &context_),
+        map.GetDimBounds(), map.GetSymbolBounds(), {},
+        std::vector<IndexingConstraint>(map.GetConstraints().begin(),
+                                        map.GetConstraints().end()));
+    (CheckEqualAgainstEnumeration(map, shifted) ? equal : unequal)++;
+  }
+  std::cout << "shifted results: " << equal << " equal, " << unequal
+            << " unequal, " << refused_ << " of " << compared_
+            << " comparisons refused\n";
+  EXPECT_LT(refused_ * 5, compared_);
+  EXPECT_GT(unequal, 50);
 }
 
 // The simplifier keeps the relation: Simplify(map) is exactly equal to map
