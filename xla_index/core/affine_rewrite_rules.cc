@@ -446,9 +446,12 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
     if (hooks_on
             ? Rules::WalkConstraintRules<true>(*this, k, restart, kIndices)
             : Rules::WalkConstraintRules<false>(*this, k, restart, kIndices)) {
+      // A rule that needed a value beyond int64: keep the constraint.
+      if (forms_.overflow()) return {Kind::kExpression, expr, interval};
       if (k.verdict) return {*k.verdict, expr, k.interval};
       continue;  // Restart the table on the rewritten constraint.
     }
+    if (forms_.overflow()) return {Kind::kExpression, expr, interval};
     const LinearForm& n = k.lin;
     if (forms_.IsAtom(n)) {
       const Atom& atom = forms_.atom(forms_.TermAt(n, 0).atom);
@@ -735,14 +738,16 @@ bool AffineSimplifier::Rules::SplitSmallPart(Self& s, const Lin& x, int64_t c,
   for (size_t p = 1; p < n; ++p) {
     prefix_gcd = Gcd(prefix_gcd, f.TermAt(x, order[p - 1].second).coeff);
     if (prefix_gcd <= 1) return false;
-    Interval r = Interval::Point(x.constant);
-    for (size_t q = p; q < n; ++q) {
+    // Checked: a saturated partial sum is no bound of the exact values.
+    std::optional<Interval> range = Interval::Point(x.constant);
+    for (size_t q = p; q < n && range; ++q) {
       const Term& t = f.TermAt(x, order[q].second);
-      r = r + f.atom(t.atom).bounds * t.coeff;
+      const std::optional<Interval> term =
+          CheckedMul(f.atom(t.atom).bounds, t.coeff);
+      range = term ? CheckedAdd(*range, *term) : std::nullopt;
     }
-    if (r.IsEmpty() || r.lower == Interval::kMin || r.upper == Interval::kMax) {
-      continue;
-    }
+    if (!range || range->IsEmpty()) continue;
+    const Interval r = *range;
     const int64_t base = FloorDiv(r.lower, prefix_gcd);
     if (FloorDiv(r.upper, prefix_gcd) != base) continue;
     const std::optional<int64_t> shift = CheckedMul(base, prefix_gcd);

@@ -143,7 +143,7 @@ LinearForm LinearForms::Add(const LinearForm& a, const LinearForm& b,
   if (merged) {
     ComputeBounds(out);
   } else {
-    out.bounds = a.bounds + b.bounds;
+    out.bounds = AddBoundsOrFlag(a.bounds, b.bounds);
   }
   if (kinds != nullptr) *kinds = kind_bits;
   return out;
@@ -157,7 +157,7 @@ LinearForm LinearForms::AddAll(llvm::ArrayRef<LinearForm> forms, uint8_t& kinds,
   bool sorted = true;
   for (const LinearForm& form : forms) {
     constant = AddOrFlag(constant, form.constant);
-    bounds = bounds + form.bounds;
+    bounds = AddBoundsOrFlag(bounds, form.bounds);
     for (size_t i = 0; i < form.size; ++i) {
       const Term& t = TermAt(form, i);
       sorted = sorted && (terms.empty() || AtomLess(terms.back().atom, t.atom));
@@ -210,7 +210,8 @@ LinearForm LinearForms::Scale(const LinearForm& a, int64_t k) {
     t.coeff = MulOrFlag(t.coeff, k);
     Append(out, t);
   }
-  out.bounds = a.bounds * k;  // k * sum(ranges) == sum(k * ranges).
+  // k * sum(ranges) == sum(k * ranges).
+  out.bounds = ScaleBoundsOrFlag(a.bounds, k);
   return out;
 }
 
@@ -230,9 +231,16 @@ int64_t LinearForms::CommonFactor(const LinearForm& lin, int64_t c) const {
 }
 
 LinearForm LinearForms::DivideTerms(const LinearForm& lin, int64_t g) {
+  // Only INT64_MIN / -1 leaves int64 (g divides every coefficient).
+  if (g == -1 && lin.constant == Interval::kMin) overflow_ = true;
   LinearForm reduced = Start(FloorDiv(lin.constant, g));
   for (size_t i = 0; i < lin.size; ++i) {
     const Term t = TermAt(lin, i);
+    if (g == -1 && t.coeff == Interval::kMin) {
+      overflow_ = true;  // Kept (the result is discarded): no division.
+      Append(reduced, t);
+      continue;
+    }
     Append(reduced, {t.coeff / g, t.atom});
   }
   ComputeBounds(reduced);
