@@ -39,13 +39,13 @@ AffineSimplifier::Lin AffineSimplifier::DivideInChain(AtomKind kind,
       return d.result;
     }
   }
-  const bool overflow_before = forms_.overflow();
+  const LinearForms::Flags flags_before = forms_.flags();
   forms_.set_overflow(false);
   // No source: x is no input expression, so the result is not one either.
   Lin result = kind == AtomKind::kFloorDiv ? FloorDivBy(x, c, 0, AffineExpr())
                                            : ModBy(x, c, 0, AffineExpr());
   if (!forms_.overflow()) caches_.divisions[key] = {kind, c, x, result};
-  forms_.set_overflow(forms_.overflow() || overflow_before);
+  forms_.MergeFlags(flags_before);
   return result;
 }
 
@@ -53,11 +53,11 @@ AffineSimplifier::Lin AffineSimplifier::VisitCached(AffineExpr expr,
                                                     AffineExprKind kind) {
   auto it = caches_.visited.find(expr.getAsOpaquePointer());
   if (it != caches_.visited.end()) return it->second;
-  bool overflow_before = forms_.overflow();
+  const LinearForms::Flags flags_before = forms_.flags();
   forms_.set_overflow(false);
   Lin lin = VisitNode(expr, kind);
   if (!forms_.overflow()) caches_.visited[expr.getAsOpaquePointer()] = lin;
-  forms_.set_overflow(forms_.overflow() || overflow_before);
+  forms_.MergeFlags(flags_before);
   return lin;
 }
 

@@ -88,8 +88,27 @@ class LinearForms {
   /// Forgets every atom and term (after the box changed).
   void Reset();
 
-  bool overflow() const { return overflow_; }
-  void set_overflow(bool overflow) { overflow_ = overflow; }
+  bool overflow() const { return overflow_ || bounds_overflow_; }
+  void set_overflow(bool overflow) { overflow_ = bounds_overflow_ = overflow; }
+  /// Only a bound left int64 since set_overflow(false) (every coefficient
+  /// and constant is exact): a form of dims and symbols alone is then still
+  /// the exact expression, its bounds aside.
+  bool only_bounds_overflow() const { return bounds_overflow_ && !overflow_; }
+  /// Both flags, saved around a sub-computation: `Flags before =
+  /// flags(); set_overflow(false); ...; MergeFlags(before)` (or
+  /// RestoreFlags(before) to drop the sub-computation's).
+  struct Flags {
+    bool overflow, bounds_overflow;
+  };
+  Flags flags() const { return {overflow_, bounds_overflow_}; }
+  void MergeFlags(Flags before) {
+    overflow_ |= before.overflow;
+    bounds_overflow_ |= before.bounds_overflow;
+  }
+  void RestoreFlags(Flags before) {
+    overflow_ = before.overflow;
+    bounds_overflow_ = before.bounds_overflow;
+  }
   llvm::ArrayRef<Interval> dim_bounds() const { return dim_bounds_; }
   llvm::ArrayRef<Interval> symbol_bounds() const { return symbol_bounds_; }
 
@@ -245,13 +264,13 @@ class LinearForms {
   /// the saturated sum.
   Interval AddBoundsOrFlag(Interval a, Interval b) {
     if (std::optional<Interval> sum = CheckedAdd(a, b)) return *sum;
-    overflow_ = true;
+    bounds_overflow_ = true;
     return a + b;
   }
   /// a * k on bounds, as AddBoundsOrFlag.
   Interval ScaleBoundsOrFlag(Interval a, int64_t k) {
     if (std::optional<Interval> product = CheckedMul(a, k)) return *product;
-    overflow_ = true;
+    bounds_overflow_ = true;
     return a * k;
   }
   /// a * b; on overflow sets overflow() and returns the product modulo 2^64.
@@ -278,6 +297,7 @@ class LinearForms {
   // The atom of each dim and symbol, once interned.
   llvm::SmallVector<std::optional<int32_t>, 8> dim_atoms_, symbol_atoms_;
   bool overflow_ = false;
+  bool bounds_overflow_ = false;
 };
 
 /// gcd(|a|, |b|), saturated to int64's maximum (gcd(INT64_MIN, 0)). Inline:
