@@ -1081,6 +1081,12 @@ TEST_F(SimplifyTest, ValuesBeyondInt64KeepTheExactRelation) {
       "(d0)[s0] -> ((s0 * " + kMin + ") floordiv 9)\ndomain:\nd0 in [1, 1]\n" +
           kNearMin,
       "",  // opaque_product
+      // Constraints whose terms leave int64 divide by their common factor.
+      "(d0) -> (d0)\ndomain:\nd0 in [0, 9]\nd0 * 4611686018427387904 in [" +
+          kMin + ", " + kMax + "]",
+      "(d0, d1) -> (d0, d1)\ndomain:\nd0 in [-4, 4]\nd1 in [0, 3]\n"
+      "d0 * -4611686018427387904 + d1 * 4611686018427387904 + 7 in [" +
+          kMin + ", 4611686018427387911]",
   };
   // A product of two variables (no text form: the parser wants a constant
   // side) as an opaque atom.
