@@ -432,16 +432,26 @@ std::optional<int32_t> AffineSimplifier::OtherDigitAtom(
 
 // `lin in interval` whose bounds left int64 (d0 * 2^62 for d0 in [0, 9]):
 // the points where lin leaves int64 fail the constraint, so when lin is
-// exact (dims and symbols, exact coefficients) it is still the constraint
+// exact (`expr` has no division, so no rule used a saturated bound; the
+// coefficients are exact) it is still the constraint
 // `g*y + c in [lo, hi]` <=> `y in [ceil((lo - c) / g), floor((hi - c) / g)]`
 // (g > 0 the coefficients' gcd, the quotients in 128 bits), usable when y's
 // bounds fit in int64.
-bool AffineSimplifier::ScaleDownConstraint(Lin& lin, Interval& interval) {
+bool AffineSimplifier::ScaleDownConstraint(AffineExpr expr, Lin& lin,
+                                           Interval& interval) {
   constexpr uint8_t kVariables =
       KindBit(AtomKind::kDim) | KindBit(AtomKind::kSymbol);
   if (!forms_.only_bounds_overflow() || (forms_.Kinds(lin) & ~kVariables)) {
     return false;
   }
+  bool has_division = false;
+  expr.walk([&](AffineExpr e) {
+    const mlir::AffineExprKind kind = e.getKind();
+    has_division |= kind == mlir::AffineExprKind::FloorDiv ||
+                    kind == mlir::AffineExprKind::CeilDiv ||
+                    kind == mlir::AffineExprKind::Mod;
+  });
+  if (has_division) return false;
   const int64_t g = forms_.CommonFactor(lin, 0);
   if (lin.size == 0 || g <= 0) return false;
   forms_.set_overflow(false);
@@ -473,7 +483,7 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
   caches_.ForgetStaleVisits();
   Lin lin = Visit(expr, /*cache=*/true);  // For SetAtomRange.
   Interval scaled_interval = interval;
-  if (forms_.overflow() && !ScaleDownConstraint(lin, scaled_interval)) {
+  if (forms_.overflow() && !ScaleDownConstraint(expr, lin, scaled_interval)) {
     return {Kind::kExpression, expr, interval};
   }
   Rules::Constraint k{lin, scaled_interval, std::nullopt};

@@ -216,7 +216,7 @@ class AffineSimplifier {
   // `lin in interval` (of dims and symbols) whose bounds left int64,
   // divided by its coefficients' gcd into one whose bounds fit; false when
   // that is not possible (see the definition).
-  bool ScaleDownConstraint(Lin& lin, Interval& interval);
+  bool ScaleDownConstraint(mlir::AffineExpr expr, Lin& lin, Interval& interval);
   // The implied bounds of a kExpression constraint's variables.
   void TightenVariableBounds(const Lin& lin, Interval interval,
                              NormalConstraint& out) const;

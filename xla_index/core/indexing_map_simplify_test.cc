@@ -1087,6 +1087,11 @@ TEST_F(SimplifyTest, ValuesBeyondInt64KeepTheExactRelation) {
       "(d0, d1) -> (d0, d1)\ndomain:\nd0 in [-4, 4]\nd1 in [0, 3]\n"
       "d0 * -4611686018427387904 + d1 * 4611686018427387904 + 7 in [" +
           kMin + ", 4611686018427387911]",
+      // ... but not past a division whose numerator left int64.
+      "(d0, d1) -> (d0, d1)\ndomain:\nd0 in [9223372036854775804, " + kMax +
+          "]\nd1 in [0, 3]\nd1 * 4611686018427387904 + (d0 * 8 - 5) "
+          "floordiv 3 in [0, " +
+          kMax + "]",
   };
   // A product of two variables (no text form: the parser wants a constant
   // side) as an opaque atom.
