@@ -404,13 +404,9 @@ KNOWN_CRASHES = set()  # F4 fixed: the map parser bounds expression size.
 # (XLA_INDEX_HOSTILE_DIR, tests/fuzz/open_findings/README.md). When the fix
 # lands, drop the name here, rerun this script and move the .expected to
 # tests/hostile/<parser>/.
-OPEN_FINDINGS = {
-    ("indexing_map", "constraint_product_2_62"),
-    ("indexing_map", "mod_of_product_near_int64_max"),
-    ("indexing_map", "constraint_coefficient_int64_min"),
-    ("indexing_map", "mod_int64_max_of_sum_near_int64_max"),
-    ("indexing_map", "mod_of_symbol_product_near_int64_max"),
-}
+# The simplifier findings of values beyond int64 are fixed (bounds that
+# leave int64 are no longer reasoned from).
+OPEN_FINDINGS = set()
 
 
 def main():

@@ -414,7 +414,7 @@ std::optional<int32_t> AffineSimplifier::OtherDigitAtom(
           SimplifierCaches::Find(cache, division)) {
     return *known;
   }
-  const bool overflow_before = forms_.overflow();
+  const LinearForms::Flags flags_before = forms_.flags();
   forms_.set_overflow(false);
   const Atom atom = forms_.atom(division);
   const Lin x = forms_.ArgOf(atom);
@@ -426,8 +426,54 @@ std::optional<int32_t> AffineSimplifier::OtherDigitAtom(
   if (forms_.IsAtom(other)) result = forms_.TermAt(other, 0).atom;
   // A result computed with overflow is discarded, not cached.
   if (!forms_.overflow()) cache.push_back({division, result});
-  forms_.set_overflow(forms_.overflow() || overflow_before);
+  forms_.MergeFlags(flags_before);
   return result;
+}
+
+// `lin in interval` whose bounds left int64 (d0 * 2^62 for d0 in [0, 9]):
+// the points where lin leaves int64 fail the constraint, so when lin is
+// exact (`expr` has no division, so no rule used a saturated bound; the
+// coefficients are exact) it is still the constraint
+// `g*y + c in [lo, hi]` <=> `y in [ceil((lo - c) / g), floor((hi - c) / g)]`
+// (g > 0 the coefficients' gcd, the quotients in 128 bits), usable when y's
+// bounds fit in int64.
+bool AffineSimplifier::ScaleDownConstraint(AffineExpr expr, Lin& lin,
+                                           Interval& interval) {
+  constexpr uint8_t kVariables =
+      KindBit(AtomKind::kDim) | KindBit(AtomKind::kSymbol);
+  if (!forms_.only_bounds_overflow() || (forms_.Kinds(lin) & ~kVariables)) {
+    return false;
+  }
+  bool has_division = false;
+  expr.walk([&](AffineExpr e) {
+    const mlir::AffineExprKind kind = e.getKind();
+    has_division |= kind == mlir::AffineExprKind::FloorDiv ||
+                    kind == mlir::AffineExprKind::CeilDiv ||
+                    kind == mlir::AffineExprKind::Mod;
+  });
+  if (has_division) return false;
+  const int64_t g = forms_.CommonFactor(lin, 0);
+  if (lin.size == 0 || g <= 0) return false;
+  forms_.set_overflow(false);
+  Lin terms = lin;
+  terms.constant = 0;
+  terms.source = AffineExpr();
+  Lin reduced = forms_.DivideTerms(terms, g);
+  if (forms_.overflow()) return false;
+  // (bound - c) / g in 128 bits, clamped to int64 (y's values fit in it).
+  using Int128 = __int128;
+  auto clamp = [](Int128 v) {
+    return static_cast<int64_t>(
+        std::clamp<Int128>(v, Interval::kMin, Interval::kMax));
+  };
+  const Int128 lo = Int128{interval.lower} - lin.constant;
+  const Int128 hi = Int128{interval.upper} - lin.constant;
+  // Floor and ceil of a quotient by g > 0.
+  const Int128 floor_lo = lo / g - (lo % g < 0);
+  const Int128 floor_hi = hi / g - (hi % g < 0);
+  interval = {clamp(floor_lo + (floor_lo * g != lo)), clamp(floor_hi)};
+  lin = reduced;
+  return true;
 }
 
 AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
@@ -436,8 +482,11 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
   forms_.set_overflow(false);
   caches_.ForgetStaleVisits();
   Lin lin = Visit(expr, /*cache=*/true);  // For SetAtomRange.
-  if (forms_.overflow()) return {Kind::kExpression, expr, interval};
-  Rules::Constraint k{lin, interval, std::nullopt};
+  Interval scaled_interval = interval;
+  if (forms_.overflow() && !ScaleDownConstraint(expr, lin, scaled_interval)) {
+    return {Kind::kExpression, expr, interval};
+  }
+  Rules::Constraint k{lin, scaled_interval, std::nullopt};
   for (int step = 0; step < kMaxDepth; ++step) {
     bool restart = false;
     constexpr auto kIndices =
@@ -446,10 +495,12 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
     if (hooks_on
             ? Rules::WalkConstraintRules<true>(*this, k, restart, kIndices)
             : Rules::WalkConstraintRules<false>(*this, k, restart, kIndices)) {
+      // A rule that needed a value beyond int64: keep the constraint.
       if (forms_.overflow()) return {Kind::kExpression, expr, interval};
       if (k.verdict) return {*k.verdict, expr, k.interval};
       continue;  // Restart the table on the rewritten constraint.
     }
+    if (forms_.overflow()) return {Kind::kExpression, expr, interval};
     const LinearForm& n = k.lin;
     if (forms_.IsAtom(n)) {
       const Atom& atom = forms_.atom(forms_.TermAt(n, 0).atom);
@@ -591,7 +642,7 @@ bool AffineSimplifier::Rules::MergeFloorDivTerm(Self& s, const Lin& x,
       }
       const Atom& inner = f.atom(f.TermAt(x, i).atom);
       a = inner.divisor;
-      const bool overflow_before = f.overflow();
+      const LinearForms::Flags flags_before = f.flags();
       f.set_overflow(false);
       Lin y = f.ArgOf(inner);
       if (sign < 0) y = f.Add(f.Scale(y, -1), f.Constant(a - 1));
@@ -599,7 +650,7 @@ bool AffineSimplifier::Rules::MergeFloorDivTerm(Self& s, const Lin& x,
       const bool fits = !f.overflow() &&
                         merged.bounds.lower != Interval::kMin &&
                         merged.bounds.upper != Interval::kMax;
-      f.set_overflow(overflow_before);
+      f.RestoreFlags(flags_before);
       return fits;
     }
   }
@@ -736,14 +787,16 @@ bool AffineSimplifier::Rules::SplitSmallPart(Self& s, const Lin& x, int64_t c,
   for (size_t p = 1; p < n; ++p) {
     prefix_gcd = Gcd(prefix_gcd, f.TermAt(x, order[p - 1].second).coeff);
     if (prefix_gcd <= 1) return false;
-    Interval r = Interval::Point(x.constant);
-    for (size_t q = p; q < n; ++q) {
+    // Checked: a saturated partial sum is no bound of the exact values.
+    std::optional<Interval> range = Interval::Point(x.constant);
+    for (size_t q = p; q < n && range; ++q) {
       const Term& t = f.TermAt(x, order[q].second);
-      r = r + f.atom(t.atom).bounds * t.coeff;
+      const std::optional<Interval> term =
+          CheckedMul(f.atom(t.atom).bounds, t.coeff);
+      range = term ? CheckedAdd(*range, *term) : std::nullopt;
     }
-    if (r.IsEmpty() || r.lower == Interval::kMin || r.upper == Interval::kMax) {
-      continue;
-    }
+    if (!range || range->IsEmpty()) continue;
+    const Interval r = *range;
     const int64_t base = FloorDiv(r.lower, prefix_gcd);
     if (FloorDiv(r.upper, prefix_gcd) != base) continue;
     const std::optional<int64_t> shift = CheckedMul(base, prefix_gcd);

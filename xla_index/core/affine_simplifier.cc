@@ -39,13 +39,13 @@ AffineSimplifier::Lin AffineSimplifier::DivideInChain(AtomKind kind,
       return d.result;
     }
   }
-  const bool overflow_before = forms_.overflow();
+  const LinearForms::Flags flags_before = forms_.flags();
   forms_.set_overflow(false);
   // No source: x is no input expression, so the result is not one either.
   Lin result = kind == AtomKind::kFloorDiv ? FloorDivBy(x, c, 0, AffineExpr())
                                            : ModBy(x, c, 0, AffineExpr());
   if (!forms_.overflow()) caches_.divisions[key] = {kind, c, x, result};
-  forms_.set_overflow(forms_.overflow() || overflow_before);
+  forms_.MergeFlags(flags_before);
   return result;
 }
 
@@ -53,11 +53,11 @@ AffineSimplifier::Lin AffineSimplifier::VisitCached(AffineExpr expr,
                                                     AffineExprKind kind) {
   auto it = caches_.visited.find(expr.getAsOpaquePointer());
   if (it != caches_.visited.end()) return it->second;
-  bool overflow_before = forms_.overflow();
+  const LinearForms::Flags flags_before = forms_.flags();
   forms_.set_overflow(false);
   Lin lin = VisitNode(expr, kind);
   if (!forms_.overflow()) caches_.visited[expr.getAsOpaquePointer()] = lin;
-  forms_.set_overflow(forms_.overflow() || overflow_before);
+  forms_.MergeFlags(flags_before);
   return lin;
 }
 
@@ -289,15 +289,29 @@ AffineSimplifier::Lin AffineSimplifier::VisitOpaque(AffineExpr expr,
   atom.kind = AtomKind::kOpaque;
   atom.expr = expr;
   atom.symbolic = expr.isSymbolicOrConstant();
+  // A product or quotient (INT64_MIN / -1) that leaves int64 saturates: its
+  // bounds would not contain its values, so the expression is kept whole.
+  const bool quotient_may_overflow =
+      lhs.bounds.lower == Interval::kMin && rhs.bounds.Contains(-1);
   switch (kind) {
-    case AffineExprKind::Mul:
+    case AffineExprKind::Mul: {
       atom.bounds = lhs.bounds * rhs.bounds;
+      const Interval& a = lhs.bounds;
+      const Interval& b = rhs.bounds;
+      if (a.IsFeasible() && b.IsFeasible() &&
+          !(CheckedMul(a.lower, b.lower) && CheckedMul(a.lower, b.upper) &&
+            CheckedMul(a.upper, b.lower) && CheckedMul(a.upper, b.upper))) {
+        forms_.set_overflow(true);
+      }
       break;
+    }
     case AffineExprKind::FloorDiv:
       atom.bounds = FloorDiv(lhs.bounds, rhs.bounds);
+      if (quotient_may_overflow) forms_.set_overflow(true);
       break;
     case AffineExprKind::CeilDiv:
       atom.bounds = CeilDiv(lhs.bounds, rhs.bounds);
+      if (quotient_may_overflow) forms_.set_overflow(true);
       break;
     case AffineExprKind::Mod:
       atom.bounds = Mod(lhs.bounds, rhs.bounds);
@@ -447,14 +461,18 @@ void AffineSimplifier::TightenVariableBounds(const Lin& lin, Interval interval,
     if (atom.kind != AtomKind::kDim && atom.kind != AtomKind::kSymbol) {
       continue;
     }
-    Interval rest = Interval::Point(0);
-    for (size_t j = 0; j < lin.size; ++j) {
+    // Checked: a saturated bound of `rest` would tighten v unsoundly.
+    std::optional<Interval> rest = Interval::Point(0);
+    for (size_t j = 0; j < lin.size && rest; ++j) {
       if (j == i) continue;
       const Term& t = forms_.TermAt(lin, j);
-      rest = rest + forms_.atom(t.atom).bounds * t.coeff;
+      const std::optional<Interval> term =
+          CheckedMul(forms_.atom(t.atom).bounds, t.coeff);
+      rest = term ? CheckedAdd(*rest, *term) : std::nullopt;
     }
-    Interval kv = {SaturatingSub(interval.lower, rest.upper),
-                   SaturatingSub(interval.upper, rest.lower)};
+    if (!rest) continue;
+    Interval kv = {SaturatingSub(interval.lower, rest->upper),
+                   SaturatingSub(interval.upper, rest->lower)};
     if (kv.lower == Interval::kMin || kv.upper == Interval::kMax) continue;
     int64_t k = forms_.TermAt(lin, i).coeff;
     Interval v = k > 0 ? Interval{CeilDiv(kv.lower, k), FloorDiv(kv.upper, k)}

@@ -213,6 +213,10 @@ class AffineSimplifier {
   std::optional<int32_t> OtherDigitAtom(
       int32_t division, llvm::SmallVectorImpl<SimplifierCaches::Digit>& cache);
 
+  // `lin in interval` (of dims and symbols) whose bounds left int64,
+  // divided by its coefficients' gcd into one whose bounds fit; false when
+  // that is not possible (see the definition).
+  bool ScaleDownConstraint(mlir::AffineExpr expr, Lin& lin, Interval& interval);
   // The implied bounds of a kExpression constraint's variables.
   void TightenVariableBounds(const Lin& lin, Interval interval,
                              NormalConstraint& out) const;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 
 #include "xla_index/core/checked_arithmetic.h"
 
@@ -90,6 +91,28 @@ inline Interval operator*(Interval a, int64_t k) {
 
 Interval FloorDiv(Interval a, Interval b);
 Interval Mod(Interval a, Interval b);
+
+/// a + b and a * [k, k] when every bound fits in int64, else nullopt. A
+/// saturated bound is no bound of the exact values (which left int64), so
+/// code that reasons from bounds exactly (the simplifier) uses these.
+inline std::optional<Interval> CheckedAdd(Interval a, Interval b) {
+  Interval sum;
+  if (__builtin_add_overflow(a.lower, b.lower, &sum.lower) ||
+      __builtin_add_overflow(a.upper, b.upper, &sum.upper)) {
+    return std::nullopt;
+  }
+  return sum;
+}
+inline std::optional<Interval> CheckedMul(Interval a, int64_t k) {
+  if (a.IsEmpty()) return Interval{0, -1};
+  Interval product;
+  if (__builtin_mul_overflow(a.lower, k, &product.lower) ||
+      __builtin_mul_overflow(a.upper, k, &product.upper)) {
+    return std::nullopt;
+  }
+  if (k < 0) std::swap(product.lower, product.upper);
+  return product;
+}
 
 /// {floor(x / k)} and {x mod k} for a constant k: what simplifier atoms
 /// need, inline for k >= 1 (a divisor k < 1 goes to the interval versions

@@ -103,20 +103,6 @@ int32_t LinearForms::DivModAtom(AtomKind kind, const LinearForm& arg,
 // ---------------------------------------------------------------------------
 // Linear algebra.
 
-namespace {
-
-// Whether a + b saturated into a bound on the wrong side: every value of
-// the sum is below INT64_MIN (or above INT64_MAX), and the saturated
-// interval would read as the point INT64_MIN (INT64_MAX), a bound the rules
-// trust (d0 + 2^61 with d0 near INT64_MAX became a point).
-bool SumLeavesInt64(Interval a, Interval b, Interval sum) {
-  if (a.IsEmpty() || b.IsEmpty()) return false;
-  return (sum.upper == Interval::kMin && !CheckedAdd(a.upper, b.upper)) ||
-         (sum.lower == Interval::kMax && !CheckedAdd(a.lower, b.lower));
-}
-
-}  // namespace
-
 LinearForm LinearForms::Add(const LinearForm& a, const LinearForm& b,
                             uint8_t* kinds) {
   if (kinds != nullptr) *kinds = 0;
@@ -157,8 +143,7 @@ LinearForm LinearForms::Add(const LinearForm& a, const LinearForm& b,
   if (merged) {
     ComputeBounds(out);
   } else {
-    out.bounds = a.bounds + b.bounds;
-    if (SumLeavesInt64(a.bounds, b.bounds, out.bounds)) overflow_ = true;
+    out.bounds = AddBoundsOrFlag(a.bounds, b.bounds);
   }
   if (kinds != nullptr) *kinds = kind_bits;
   return out;
@@ -172,9 +157,7 @@ LinearForm LinearForms::AddAll(llvm::ArrayRef<LinearForm> forms, uint8_t& kinds,
   bool sorted = true;
   for (const LinearForm& form : forms) {
     constant = AddOrFlag(constant, form.constant);
-    const Interval before = bounds;
-    bounds = bounds + form.bounds;
-    if (SumLeavesInt64(before, form.bounds, bounds)) overflow_ = true;
+    bounds = AddBoundsOrFlag(bounds, form.bounds);
     for (size_t i = 0; i < form.size; ++i) {
       const Term& t = TermAt(form, i);
       sorted = sorted && (terms.empty() || AtomLess(terms.back().atom, t.atom));
@@ -227,17 +210,8 @@ LinearForm LinearForms::Scale(const LinearForm& a, int64_t k) {
     t.coeff = MulOrFlag(t.coeff, k);
     Append(out, t);
   }
-  out.bounds = a.bounds * k;  // k * sum(ranges) == sum(k * ranges).
-  // Interval multiplication saturates, which keeps a bound sound while it
-  // saturates towards its own side (an upper bound to INT64_MAX). When
-  // every value leaves int64 on one side (d0 * 5 with d0 in [INT64_MIN,
-  // INT64_MIN + 5] is [INT64_MIN, INT64_MIN]) the bounds would become a
-  // point the rules trust, and the expression a wrapped constant: the form
-  // has values beyond int64, so the expression is kept as it is.
-  if (!a.bounds.IsEmpty() && (out.bounds.upper == Interval::kMin ||
-                              out.bounds.lower == Interval::kMax)) {
-    set_overflow(true);
-  }
+  // k * sum(ranges) == sum(k * ranges).
+  out.bounds = ScaleBoundsOrFlag(a.bounds, k);
   return out;
 }
 
@@ -257,9 +231,16 @@ int64_t LinearForms::CommonFactor(const LinearForm& lin, int64_t c) const {
 }
 
 LinearForm LinearForms::DivideTerms(const LinearForm& lin, int64_t g) {
+  // Only INT64_MIN / -1 leaves int64 (g divides every coefficient).
+  if (g == -1 && lin.constant == Interval::kMin) overflow_ = true;
   LinearForm reduced = Start(FloorDiv(lin.constant, g));
   for (size_t i = 0; i < lin.size; ++i) {
     const Term t = TermAt(lin, i);
+    if (g == -1 && t.coeff == Interval::kMin) {
+      overflow_ = true;  // Kept (the result is discarded): no division.
+      Append(reduced, t);
+      continue;
+    }
     Append(reduced, {t.coeff / g, t.atom});
   }
   ComputeBounds(reduced);

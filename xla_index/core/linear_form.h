@@ -71,8 +71,10 @@ struct Atom {
 
 /// The pool of atoms and terms every linear form of one simplifier points
 /// into, and the linear algebra on forms: sums, multiples, bounds, order.
-/// Coefficient arithmetic that leaves int64 sets `overflow()`; the caller
-/// then discards the result.
+/// Coefficient or bound arithmetic that leaves int64 sets `overflow()`; the
+/// caller then discards the result. So, while overflow() is clear, every
+/// value of every form lies in its bounds, inside int64: a saturated bound
+/// (not containing the exact values) is never reasoned from.
 class LinearForms {
  public:
   /// The bounds are read, not copied: they must outlive the pool.
@@ -86,8 +88,27 @@ class LinearForms {
   /// Forgets every atom and term (after the box changed).
   void Reset();
 
-  bool overflow() const { return overflow_; }
-  void set_overflow(bool overflow) { overflow_ = overflow; }
+  bool overflow() const { return overflow_ || bounds_overflow_; }
+  void set_overflow(bool overflow) { overflow_ = bounds_overflow_ = overflow; }
+  /// Only a bound left int64 since set_overflow(false) (every coefficient
+  /// and constant is exact): a form of dims and symbols alone is then still
+  /// the exact expression, its bounds aside.
+  bool only_bounds_overflow() const { return bounds_overflow_ && !overflow_; }
+  /// Both flags, saved around a sub-computation: `Flags before =
+  /// flags(); set_overflow(false); ...; MergeFlags(before)` (or
+  /// RestoreFlags(before) to drop the sub-computation's).
+  struct Flags {
+    bool overflow, bounds_overflow;
+  };
+  Flags flags() const { return {overflow_, bounds_overflow_}; }
+  void MergeFlags(Flags before) {
+    overflow_ |= before.overflow;
+    bounds_overflow_ |= before.bounds_overflow;
+  }
+  void RestoreFlags(Flags before) {
+    overflow_ = before.overflow;
+    bounds_overflow_ = before.bounds_overflow;
+  }
   llvm::ArrayRef<Interval> dim_bounds() const { return dim_bounds_; }
   llvm::ArrayRef<Interval> symbol_bounds() const { return symbol_bounds_; }
 
@@ -150,7 +171,7 @@ class LinearForms {
       lin.bounds = Interval::Point(0);
     } else {
       Append(lin, {coeff, atom});
-      lin.bounds = atoms_[atom].bounds * coeff;
+      lin.bounds = ScaleBoundsOrFlag(atoms_[atom].bounds, coeff);
     }
     return lin;
   }
@@ -169,16 +190,16 @@ class LinearForms {
   /// `lin` without its terms i and j (i == j: one term).
   LinearForm Without(const LinearForm& lin, size_t i, size_t j);
   /// lin's terms divided by g (which divides them all), its constant
-  /// floor-divided by g.
+  /// floor-divided by g. A quotient INT64_MIN / -1 sets overflow().
   LinearForm DivideTerms(const LinearForm& lin, int64_t g);
   /// gcd(c, the coefficients of lin) (c = 0: of the coefficients).
   int64_t CommonFactor(const LinearForm& lin, int64_t c) const;
   /// Sets lin.bounds to the constant plus the sum of its terms' bounds.
-  void ComputeBounds(LinearForm& lin) const {
+  void ComputeBounds(LinearForm& lin) {
     Interval b = Interval::Point(lin.constant);
     for (size_t i = 0; i < lin.size; ++i) {
       const Term& t = TermAt(lin, i);
-      b = b + atoms_[t.atom].bounds * t.coeff;
+      b = AddBoundsOrFlag(b, ScaleBoundsOrFlag(atoms_[t.atom].bounds, t.coeff));
     }
     lin.bounds = b;
   }
@@ -239,6 +260,19 @@ class LinearForms {
     return static_cast<int64_t>(static_cast<uint64_t>(a) +
                                 static_cast<uint64_t>(b));
   }
+  /// a + b on bounds; when a bound leaves int64 sets overflow() and returns
+  /// the saturated sum.
+  Interval AddBoundsOrFlag(Interval a, Interval b) {
+    if (std::optional<Interval> sum = CheckedAdd(a, b)) return *sum;
+    bounds_overflow_ = true;
+    return a + b;
+  }
+  /// a * k on bounds, as AddBoundsOrFlag.
+  Interval ScaleBoundsOrFlag(Interval a, int64_t k) {
+    if (std::optional<Interval> product = CheckedMul(a, k)) return *product;
+    bounds_overflow_ = true;
+    return a * k;
+  }
   /// a * b; on overflow sets overflow() and returns the product modulo 2^64.
   int64_t MulOrFlag(int64_t a, int64_t b) {
     if (std::optional<int64_t> product = CheckedMul(a, b)) return *product;
@@ -263,6 +297,7 @@ class LinearForms {
   // The atom of each dim and symbol, once interned.
   llvm::SmallVector<std::optional<int32_t>, 8> dim_atoms_, symbol_atoms_;
   bool overflow_ = false;
+  bool bounds_overflow_ = false;
 };
 
 /// gcd(|a|, |b|), saturated to int64's maximum (gcd(INT64_MIN, 0)). Inline:
