@@ -232,8 +232,12 @@ class RandomTrees {
       t->rhs = std::make_unique<Tree>();
       t->rhs->kind = AffineExprKind::Constant;
       int64_t c = Constant();
-      if (t->kind != AffineExprKind::Mul && c < 1) c = c == 0 ? 4 : -c;
-      if (c < 1) c = 3;  // -INT64_MIN
+      // A positive divisor; -INT64_MIN does not exist (negating it is
+      // undefined behaviour, which an optimized build turned into a
+      // divisor of INT64_MIN).
+      if (t->kind != AffineExprKind::Mul && c < 1) {
+        c = c == 0 ? 4 : (c == std::numeric_limits<int64_t>::min() ? 3 : -c);
+      }
       t->rhs->value = c;
     }
     return t;
