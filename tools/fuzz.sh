@@ -129,7 +129,9 @@ for t in "${targets[@]}"; do
     continue
   fi
   limit=()
-  if [[ -n "$runs" ]]; then limit+=("-runs=$runs"); fi
+  # A fixed-count run (CI's smoke run) is reproducible: the same seed every
+  # time. Campaigns (--time) draw a fresh seed.
+  if [[ -n "$runs" ]]; then limit+=("-runs=$runs" "-seed=1"); fi
   if [[ -n "$time_s" ]]; then limit+=("-max_total_time=$time_s"); fi
   start=$(date +%s)
   "$bin" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
