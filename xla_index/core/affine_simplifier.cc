@@ -452,7 +452,8 @@ void AffineSimplifier::SetAtomRange(AffineExpr expr, Interval interval) {
 // Bounds a constraint implies.
 
 // For each dim or symbol term k*v of a kExpression constraint `lin in
-// interval`: k*v in [lo - max(rest), hi - min(rest)], so v's bounds shrink to
+// interval` (rest: the other terms and the constant):
+// k*v in [lo - max(rest), hi - min(rest)], so v's bounds shrink to
 // that interval divided by k (rounded inward).
 void AffineSimplifier::TightenVariableBounds(const Lin& lin, Interval interval,
                                              NormalConstraint& out) const {
@@ -461,8 +462,10 @@ void AffineSimplifier::TightenVariableBounds(const Lin& lin, Interval interval,
     if (atom.kind != AtomKind::kDim && atom.kind != AtomKind::kSymbol) {
       continue;
     }
-    // Checked: a saturated bound of `rest` would tighten v unsoundly.
-    std::optional<Interval> rest = Interval::Point(0);
+    // Checked: a saturated bound of `rest` would tighten v unsoundly. The
+    // constant is part of `rest` (it stays in the form when moving it into
+    // the interval would leave int64).
+    std::optional<Interval> rest = Interval::Point(lin.constant);
     for (size_t j = 0; j < lin.size && rest; ++j) {
       if (j == i) continue;
       const Term& t = forms_.TermAt(lin, j);
