@@ -1464,8 +1464,8 @@ absl::Status Parser::CheckNotSecondModule() {
   if (cursor_.TryConsumeWord("HloModule")) {
     cursor_.set_pos(start);
     return cursor_.Error(
-        "a second HloModule: a file holds one module (the first ends "
-        "before this line)");
+        "a second HloModule: a text holds one module (the first ends "
+        "before this line); separate modules with a line `// -----`");
   }
   return absl::OkStatus();
 }

@@ -85,14 +85,13 @@ absl::StatusOr<const HloInstruction*> ResolveInstruction(
 }  // namespace
 
 absl::Status RunAnalyzeCommand(const CommandLine& command_line,
-                               std::ostream& out, std::ostream& err) {
-  const std::string& path = command_line.positional[0];
+                               const LoadedHlo& loaded, std::ostream& out,
+                               std::ostream& err) {
+  const std::string& path = loaded.path;
   IndexingDirection direction = IndexingDirection::kOutputToInput;
   if (std::optional<std::string> name = command_line.Get("direction")) {
     XI_ASSIGN_OR_RETURN(direction, ParseIndexingDirection(*name));
   }
-  XI_ASSIGN_OR_RETURN(int64_t max_bytes, MaxInputBytes(command_line));
-  XI_ASSIGN_OR_RETURN(LoadedHlo loaded, LoadHlo(path, max_bytes));
   const HloModule* module = loaded.module.get();
   const HloInstruction* instruction = module->entry_computation()->root();
   if (std::optional<std::string> name = command_line.Get("instruction")) {

@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "tools/command_line.h"
+#include "tools/hlo_input.h"
 
 namespace xla_index {
 
@@ -20,7 +21,8 @@ namespace xla_index {
 /// (xla_index/physical_layout_indexing.h). Maps of collectives print their
 /// replica-id map after "replica id:" (JSON: "replica_id" inside the MAP).
 absl::Status RunAnalyzeCommand(const CommandLine& command_line,
-                               std::ostream& out, std::ostream& err);
+                               const LoadedHlo& loaded, std::ostream& out,
+                               std::ostream& err);
 
 }  // namespace xla_index
 

@@ -19,13 +19,6 @@
 namespace xla_index {
 namespace {
 
-// FILE.hlo (positional 0), read within --max-input-bytes.
-absl::StatusOr<std::unique_ptr<HloModule>> LoadModule(
-    const CommandLine& command_line) {
-  XI_ASSIGN_OR_RETURN(int64_t max_bytes, MaxInputBytes(command_line));
-  return LoadHloModule(command_line.positional[0], max_bytes);
-}
-
 // The analyzed instruction: --instruction=NAME (or COMPUTATION.NAME), else
 // the entry computation's root.
 absl::StatusOr<const HloInstruction*> AnalyzedInstruction(
@@ -72,9 +65,9 @@ std::vector<int64_t> OutputRanks(const HloInstruction& instruction) {
 }  // namespace
 
 absl::Status RunCoalescingCommand(const CommandLine& command_line,
-                                  std::ostream& out, std::ostream& err) {
-  XI_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
-                      LoadModule(command_line));
+                                  const LoadedHlo& input, std::ostream& out,
+                                  std::ostream& err) {
+  const HloModule* module = input.module.get();
   XI_ASSIGN_OR_RETURN(const HloInstruction* instruction,
                       AnalyzedInstruction(*module, command_line));
   CoalescingOptions options;
@@ -92,9 +85,9 @@ absl::Status RunCoalescingCommand(const CommandLine& command_line,
 }
 
 absl::Status RunUtilizationCommand(const CommandLine& command_line,
-                                   std::ostream& out, std::ostream& err) {
-  XI_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
-                      LoadModule(command_line));
+                                   const LoadedHlo& input, std::ostream& out,
+                                   std::ostream& err) {
+  const HloModule* module = input.module.get();
   XI_ASSIGN_OR_RETURN(const HloInstruction* instruction,
                       AnalyzedInstruction(*module, command_line));
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
@@ -105,10 +98,10 @@ absl::Status RunUtilizationCommand(const CommandLine& command_line,
   return absl::OkStatus();
 }
 
-absl::Status RunTileCommand(const CommandLine& command_line, std::ostream& out,
+absl::Status RunTileCommand(const CommandLine& command_line,
+                            const LoadedHlo& input, std::ostream& out,
                             std::ostream& err) {
-  XI_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
-                      LoadModule(command_line));
+  const HloModule* module = input.module.get();
   std::optional<std::string> tile = command_line.Get("tile");
   if (!tile.has_value()) {
     return absl::InvalidArgumentError("--tile=SIZES is required, e.g. 8,128");

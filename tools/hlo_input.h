@@ -3,19 +3,19 @@
 
 #include <cstdint>
 #include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "hlo/module.h"
+#include "hlo/split_input.h"
+#include "tools/command_line.h"
 #include "tools/file_io.h"
 
 namespace xla_index {
-
-/// Reads (at most `max_bytes`, tools/file_io.h), parses and verifies the HLO
-/// in file `path` ("-" is standard input). Errors are "PATH:line:column:
-/// what", as compilers print them.
-absl::StatusOr<std::unique_ptr<HloModule>> LoadHloModule(
-    absl::string_view path, int64_t max_bytes = kDefaultMaxInputBytes);
 
 /// Parsed HLO and the form it was written in.
 struct LoadedHlo {
@@ -24,11 +24,46 @@ struct LoadedHlo {
   /// it); false for a snippet, a bare computation or instruction list as
   /// XLA's indexing-analysis documentation writes them (hlo/parser.h).
   bool is_full_module = false;
+  /// The file it was read from, for messages.
+  std::string path;
 };
 
-/// LoadHloModule, also telling a full module from a snippet.
-absl::StatusOr<LoadedHlo> LoadHlo(absl::string_view path,
-                                  int64_t max_bytes = kDefaultMaxInputBytes);
+/// The text of an HLO file, read once, and its modules: several when the
+/// file separates them with `// -----` lines (hlo/split_input.h), as XLA's
+/// test files do.
+struct HloFile {
+  std::string path;
+  std::string text;
+  std::vector<InputPart> parts;
+};
+
+/// Reads (at most `max_bytes`, tools/file_io.h) file `path` ("-" is
+/// standard input) and splits it into modules.
+absl::StatusOr<HloFile> ReadHloFile(absl::string_view path,
+                                    int64_t max_bytes = kDefaultMaxInputBytes);
+
+/// Parses and verifies module `index` (from 0) of `file`. Errors are
+/// "PATH:line:column: what", the line counted in the whole file, as
+/// compilers print them.
+absl::StatusOr<LoadedHlo> LoadHloPart(const HloFile& file, size_t index);
+
+/// A subcommand that works on one module (analyze, coalescing, ...).
+using HloCommand = absl::Status (*)(const CommandLine& command_line,
+                                    const LoadedHlo& input, std::ostream& out,
+                                    std::ostream& err);
+
+/// Runs `command` on the module of FILE.hlo (positional 0, read within
+/// --max-input-bytes). On a file of several modules it runs on the one
+/// --module=K names (from 1), else on each in turn: in text, each output
+/// after a line `// ----- module K of N, line L`; with --json, one line
+/// {"module": K, "line": L, "result": ...} (or "error": "...") per module.
+/// A module that fails does not stop the others: its error is printed on
+/// `err` as "xla-index NAME: ..." and the status counts the failures.
+/// --html (one output file) needs --module there.
+absl::Status RunOnHloModules(absl::string_view name,
+                             const CommandLine& command_line,
+                             HloCommand command, std::ostream& out,
+                             std::ostream& err);
 
 }  // namespace xla_index
 

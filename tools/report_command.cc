@@ -15,10 +15,9 @@
 namespace xla_index {
 
 absl::Status RunReportCommand(const CommandLine& command_line,
-                              std::ostream& out, std::ostream& err) {
-  XI_ASSIGN_OR_RETURN(int64_t max_bytes, MaxInputBytes(command_line));
-  XI_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module,
-                      LoadHloModule(command_line.positional[0], max_bytes));
+                              const LoadedHlo& input, std::ostream& out,
+                              std::ostream& err) {
+  const HloModule* module = input.module.get();
   ModuleReportOptions options;
   XI_ASSIGN_OR_RETURN(
       options.coalescing.threads_per_block,

@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "tools/command_line.h"
+#include "tools/hlo_input.h"
 
 namespace xla_index {
 
@@ -17,7 +18,8 @@ namespace xla_index {
 /// --html also writes the self-contained page (tools/report_html.h).
 /// --timing prints the analysis time on `err`.
 absl::Status RunReportCommand(const CommandLine& command_line,
-                              std::ostream& out, std::ostream& err);
+                              const LoadedHlo& input, std::ostream& out,
+                              std::ostream& err);
 
 }  // namespace xla_index
 

@@ -19,6 +19,7 @@
 #include "tools/command_line.h"
 #include "tools/exact_commands.h"
 #include "tools/fusion_analysis_commands.h"
+#include "tools/hlo_input.h"
 #include "tools/layout_command.h"
 #include "tools/map_commands.h"
 #include "tools/report_command.h"
@@ -74,7 +75,9 @@ subcommands exit 1 on bad input.
 --json prints a machine-readable answer (--json=false turns it off);
 --timing repeats the work in-process and reports median times on stderr.
 --instruction=NAME names an instruction of any computation, or
-COMPUTATION.NAME one of a given computation. Inputs (files, standard input)
+COMPUTATION.NAME one of a given computation. A FILE.hlo of several modules
+separated by `// -----` lines (as XLA's tests write them) is analyzed
+module by module, or only module K (from 1) with --module=K. Inputs (files, standard input)
 larger than 64 MiB are refused; --max-input-bytes=N changes the limit.
 )";
 
@@ -89,17 +92,21 @@ struct Subcommand {
   size_t positional_count;
   absl::string_view usage;
   absl::Status (*run)(const CommandLine&, std::ostream&, std::ostream&);
+  /// Instead of `run`, for commands on FILE.hlo: run on its modules
+  /// (tools/hlo_input.h).
+  HloCommand run_on_hlo = nullptr;
 };
 
 const std::vector<Subcommand>& Subcommands() {
   static const auto* subcommands = new std::vector<Subcommand>{
       {"analyze",
        {"json", "direction", "instruction", "compose", "physical-layout",
-        "max-input-bytes"},
+        "max-input-bytes", "module"},
        1,
        "xla-index analyze FILE.hlo "
        "[--direction=output-to-input|input-to-output] [--instruction=NAME] "
        "[--compose] [--physical-layout] [--json]",
+       nullptr,
        RunAnalyzeCommand},
       {"simplify",
        {"json", "timing", "max-input-bytes"},
@@ -112,27 +119,31 @@ const std::vector<Subcommand>& Subcommands() {
        "xla-index compose MAP1 MAP2 [--json] [--timing] (MAP2 after MAP1)",
        RunComposeCommand},
       {"coalescing",
-       {"json", "block", "unroll", "instruction", "max-input-bytes"},
+       {"json", "block", "unroll", "instruction", "max-input-bytes", "module"},
        1,
        "xla-index coalescing FILE.hlo [--instruction=NAME] [--block=N] "
        "[--unroll=N] [--json]",
+       nullptr,
        RunCoalescingCommand},
       {"utilization",
-       {"json", "instruction", "max-input-bytes"},
+       {"json", "instruction", "max-input-bytes", "module"},
        1,
        "xla-index utilization FILE.hlo [--instruction=NAME] [--json]",
+       nullptr,
        RunUtilizationCommand},
       {"tile",
-       {"json", "tile", "instruction", "max-input-bytes"},
+       {"json", "tile", "instruction", "max-input-bytes", "module"},
        1,
        "xla-index tile FILE.hlo --tile=8,128 [--instruction=NAME] [--json]",
+       nullptr,
        RunTileCommand},
       {"report",
-       {"json", "html", "block", "unroll", "worst", "timing",
-        "max-input-bytes"},
+       {"json", "html", "block", "unroll", "worst", "timing", "max-input-bytes",
+        "module"},
        1,
        "xla-index report FILE.hlo [--json] [--html=FILE] [--block=N] "
        "[--unroll=N] [--worst=N] [--timing]",
+       nullptr,
        RunReportCommand},
       {"layout",
        {"json", "index", "svg"},
@@ -179,8 +190,12 @@ int Main(int argc, char** argv) {
       status =
           absl::InvalidArgumentError(absl::StrCat("usage: ", subcommand.usage));
     }
-    if (status.ok())
-      status = subcommand.run(*command_line, std::cout, std::cerr);
+    if (status.ok()) {
+      status = subcommand.run_on_hlo != nullptr
+                   ? RunOnHloModules(name, *command_line, subcommand.run_on_hlo,
+                                     std::cout, std::cerr)
+                   : subcommand.run(*command_line, std::cout, std::cerr);
+    }
     std::cout.flush();
     if (!status.ok()) {
       std::cerr << "xla-index " << name << ": " << status.message() << "\n";

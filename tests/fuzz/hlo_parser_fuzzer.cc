@@ -3,6 +3,7 @@
 // A module that parses is printed; the printed text must parse again and
 // print the same (the printer writes the strict module form).
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -15,12 +16,26 @@
 #include "absl/strings/string_view.h"
 #include "hlo/module.h"
 #include "hlo/parser.h"
+#include "hlo/split_input.h"
 #include "hlo/verifier.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace xla_index;  // NOLINT: the entry point is outside it
   if (size > 8192) return 0;
   absl::string_view text(reinterpret_cast<const char*>(data), size);
+  // The parts of a split file are ordered views into it, each starting on
+  // the line it says.
+  const char* previous_end = text.data();
+  for (const InputPart& part : SplitInputFile(text)) {
+    const char* begin = part.text.data();
+    if (begin < previous_end || begin + part.text.size() > text.end() ||
+        1 + std::count(text.data(), begin, '\n') != part.first_line) {
+      std::fprintf(stderr, "hlo_parser_fuzzer: part at line %lld misplaced\n",
+                   static_cast<long long>(part.first_line));
+      std::abort();
+    }
+    previous_end = begin + part.text.size();
+  }
   absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
   if (!module.ok()) return 0;
   absl::Status verified = VerifyModule(**module);
