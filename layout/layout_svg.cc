@@ -192,6 +192,46 @@ int64_t MemoryRowWidth(const TiledLayout& layout) {
   return std::max<int64_t>(1, std::min<int64_t>(row_width, 64));
 }
 
+// The fill of memory `position`: the first layer holding it, else its
+// first-level tile's colour, else (padding) white.
+std::string MemoryCellFill(const TiledLayout& layout,
+                           const std::vector<MemoryHighlight>& layers,
+                           int64_t position) {
+  for (const MemoryHighlight& layer : layers) {
+    if (std::binary_search(layer.positions.begin(), layer.positions.end(),
+                           position)) {
+      return layer.color;
+    }
+  }
+  if (std::optional<std::vector<int64_t>> element =
+          layout.LogicalIndex(position)) {
+    return Color(FirstTileNumber(layout, *element));
+  }
+  return "white";
+}
+
+// One path outlining `count` cells of `cell` units laid `row_width` a row:
+// the horizontal lines under each row, then the vertical lines, the last
+// row's as long as it is (it may be partial).
+std::string CellOutlines(int64_t count, int64_t row_width, int cell) {
+  const int64_t full_rows = count / row_width, last = count % row_width;
+  const int64_t rows = full_rows + (last > 0 ? 1 : 0);
+  std::string path;
+  for (int64_t row = 0; row <= rows; ++row) {
+    const int64_t width = row <= full_rows ? row_width : last;
+    absl::StrAppendFormat(&path, "M0 %dh%d", row * cell, width * cell);
+  }
+  for (int64_t column = 0; column <= row_width; ++column) {
+    const int64_t height = full_rows + (column <= last && last > 0 ? 1 : 0);
+    if (height > 0) {
+      absl::StrAppendFormat(&path, "M%d 0v%d", column * cell, height * cell);
+    }
+  }
+  return absl::StrFormat(
+      "<path d=\"%s\" fill=\"none\" stroke=\"#888\" stroke-width=\"0.3\"/>\n",
+      path);
+}
+
 }  // namespace
 
 std::string RenderMemoryAccessSvg(const TiledLayout& layout,
@@ -234,30 +274,31 @@ std::string RenderMemoryAccessSvg(const TiledLayout& layout,
   absl::StrAppendFormat(&svg,
                         "<text x=\"0\" y=\"%d\" font-size=\"12\">%s</text>\n",
                         kCaption + 14, absl::StrJoin(legend, "  "));
-  // The cells share their size and outline, set once on the group.
-  absl::StrAppendFormat(&svg,
-                        "<g stroke=\"#888\" stroke-width=\"0.3\" "
-                        "transform=\"translate(1, %d)\">\n",
-                        top);
-  for (int64_t position = begin; position < end; ++position) {
-    std::string fill = "white";
-    if (std::optional<std::vector<int64_t>> element =
-            layout.LogicalIndex(position)) {
-      fill = Color(FirstTileNumber(layout, *element));
-    }
-    for (const MemoryHighlight& layer : layers) {
-      if (std::binary_search(layer.positions.begin(), layer.positions.end(),
-                             position)) {
-        fill = layer.color;
-        break;
-      }
-    }
+  absl::StrAppendFormat(&svg, "<g transform=\"translate(1, %d)\">\n", top);
+  // A run of positions of one colour within a row is one rect; the cell
+  // outlines are one path over them. (A rect per cell made the report's
+  // pages tens of megabytes.)
+  std::string run_fill;
+  int64_t run_begin = begin;
+  auto close_run = [&](int64_t run_end) {
+    if (run_end == run_begin) return;
     absl::StrAppendFormat(
         &svg,
         "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
-        (position - begin) % row_width * cell,
-        (position - begin) / row_width * cell, cell, cell, fill);
+        (run_begin - begin) % row_width * cell,
+        (run_begin - begin) / row_width * cell, (run_end - run_begin) * cell,
+        cell, run_fill);
+  };
+  for (int64_t position = begin; position < end; ++position) {
+    std::string fill = MemoryCellFill(layout, layers, position);
+    if (fill != run_fill || (position - begin) % row_width == 0) {
+      close_run(position);
+      run_fill = std::move(fill);
+      run_begin = position;
+    }
   }
+  close_run(end);
+  svg += CellOutlines(end - begin, row_width, cell);
   svg += "</g>\n</svg>\n";
   return svg;
 }

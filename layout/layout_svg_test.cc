@@ -137,6 +137,29 @@ TEST(LayoutSvgTest, RejectsWhatItCannotDraw) {
       HasSubstr("at most 4096 cells"));
 }
 
+// The fill of each cell of a memory picture, in drawing order (10-unit
+// cells, `row_width` a row), decoded from its rects; "" for a cell no rect
+// covers, "twice" for one covered twice.
+std::vector<std::string> CellFills(const std::string& svg, int64_t row_width) {
+  std::vector<std::string> fills;
+  const std::regex rect(
+      "<rect x=\"(\\d+)\" y=\"(\\d+)\" width=\"(\\d+)\" height=\"10\" "
+      "fill=\"([^\"]+)\"/>");
+  for (std::sregex_iterator it(svg.begin(), svg.end(), rect), end; it != end;
+       ++it) {
+    const int64_t first =
+        std::stoll((*it)[2]) / 10 * row_width + std::stoll((*it)[1]) / 10;
+    const int64_t count = std::stoll((*it)[3]) / 10;
+    if (fills.size() < static_cast<size_t>(first + count)) {
+      fills.resize(first + count);
+    }
+    for (int64_t cell = first; cell < first + count; ++cell) {
+      fills[cell] = fills[cell].empty() ? std::string((*it)[4]) : "twice";
+    }
+  }
+  return fills;
+}
+
 // The positions read, over memory order: a window of whole rows around
 // them (one row of context each side), highlighted cells in the first
 // layer's colour where layers overlap, padding white, and any rank.
@@ -147,10 +170,18 @@ TEST(MemoryAccessSvgTest, PaintsTheHighlightedWindow) {
       layout,
       {{{70, 71}, "#ff0000", "warp"}, {{71, 72, 73}, "#00ff00", "tile"}});
   EXPECT_THAT(svg, HasSubstr("memory positions 0 to 191 of 600, 64 a row"));
-  EXPECT_EQ(Count(svg, "<rect"), 192);
-  // Two cells each (71 is the warp's) and the legend's square.
-  EXPECT_EQ(Count(svg, "fill=\"#ff0000\""), 3);
-  EXPECT_EQ(Count(svg, "fill=\"#00ff00\""), 3);
+  const std::vector<std::string> fills = CellFills(svg, 64);
+  ASSERT_EQ(fills.size(), 192);
+  for (int64_t position = 0; position < 192; ++position) {
+    const std::string expected = position == 70 || position == 71   ? "#ff0000"
+                                 : position == 72 || position == 73 ? "#00ff00"
+                                                                    : fills[0];
+    EXPECT_EQ(fills[position], expected) << "position " << position;
+  }
+  EXPECT_NE(fills[0], "");
+  // Runs of one colour in a row are one rect each: the first row, the
+  // second in 4 runs (before, red, green, after), the third.
+  EXPECT_EQ(Count(svg, "<rect"), 1 + 4 + 1);
   // A tiled layout's padding stays white; rank 3 draws too.
   const TiledLayout tiled = MakeLayout({3, 5}, {1, 0}, {{2, 4}});
   const std::string padded =
@@ -158,11 +189,14 @@ TEST(MemoryAccessSvgTest, PaintsTheHighlightedWindow) {
   EXPECT_GT(Count(padded, "fill=\"white\""), 0);
   const std::string cube = RenderMemoryAccessSvg(
       MakeLayout({4, 4, 4}, {2, 1, 0}, {}), {{{63}, "#ff0000", "warp"}});
-  EXPECT_EQ(Count(cube, "fill=\"#ff0000\""), 2);
+  const std::vector<std::string> cube_fills = CellFills(cube, 4);
+  ASSERT_EQ(cube_fills.size(), 8);  // rows 14 (context) and 15 of 16
+  EXPECT_EQ(cube_fills.back(), "#ff0000");
+  EXPECT_NE(cube_fills[cube_fills.size() - 2], "#ff0000");
   // At most max_cells positions from the first row drawn.
   const std::string capped = RenderMemoryAccessSvg(
       layout, {{{0, 599}, "#ff0000", "warp"}}, /*max_cells=*/128);
-  EXPECT_EQ(Count(capped, "<rect"), 128);
+  EXPECT_EQ(CellFills(capped, 64).size(), 128);
 }
 
 }  // namespace

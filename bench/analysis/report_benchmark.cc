@@ -46,7 +46,7 @@ void BM_Parse(benchmark::State& state) {
 // Parse, report, print; `html` also records offsets and renders the page.
 void RunReport(benchmark::State& state, bool html) {
   const std::string text = ModuleText(state);
-  int64_t kernels = 0;
+  int64_t kernels = 0, output_bytes = 0;
   for (auto _ : state) {
     auto module = ParseHloModule(text);
     if (!module.ok()) {
@@ -65,9 +65,11 @@ void RunReport(benchmark::State& state, bool html) {
     kernels = report->kernels.size();
     std::string out =
         html ? RenderReportHtml(*report) : ModuleReportToText(*report);
+    output_bytes = out.size();
     benchmark::DoNotOptimize(out);
   }
   state.counters["kernels"] = static_cast<double>(kernels);
+  state.counters["output_bytes"] = static_cast<double>(output_bytes);
 }
 
 void BM_Report(benchmark::State& state) { RunReport(state, false); }
