@@ -59,6 +59,19 @@ ENTRY main {
   EXPECT_EQ(root->shape().ToString(), "f32[3,6,128]{2,1,0}");
 }
 
+// XLA's lexer skips spaces between any tokens, so its tests also write
+// `f32[3, 6] {1, 0}`: a spaced layout before the opcode.
+TEST(XlaSyntaxAccepted, LayoutWithSpacesInside) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule spaced
+ENTRY main {
+  a = f32[3, 12, 6] parameter(0)
+  ROOT b = f32[3, 6, 12] { 1, 2, 0 } bitcast(a)
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->entry_computation()->root()->shape().ToString(),
+            "f32[3,6,12]{1,2,0}");
+}
+
 TEST(XlaSyntaxAccepted, SignatureBraceIsNotALayout) {
   ExpectAccepted(R"(HloModule sig
 ENTRY main (x: f32[4]) -> f32[4] {

@@ -155,21 +155,29 @@ bool IsPlainSpace(char c) {
 }
 
 // Whether the '{' at `brace`, which follows an array's dimensions after
-// spaces, opens a layout: it holds what a layout starts with (a dimension
-// number, ':' or '}') and, as XLA prints layouts, no space up to its '}'.
-// Otherwise the brace is something else: a computation body in
-// `(p: f32[]) -> f32[] {`, a literal in `literal=s32[2] {1, 2}`.
+// spaces, opens a layout rather than something else: a computation body in
+// `(p: f32[]) -> f32[] {`, a literal in `literal=s32[2] {1, 2}`. It does
+// when it holds what a layout starts with (a dimension number, ':' or '}')
+// on one line, without '=' or '{', and either has no space up to its '}'
+// (as XLA prints layouts) or, written with spaces as in `f32[2, 3] {1, 0}`,
+// is followed by a word (the opcode), which no literal is.
 bool SpacedBraceOpensLayout(const char* brace, const char* end) {
-  if (brace >= end || *brace != '{' || brace + 1 >= end) return false;
-  char first = brace[1];
-  if (!((first >= '0' && first <= '9') || first == ':' || first == '}')) {
+  if (brace >= end || *brace != '{') return false;
+  const char* p = brace + 1;
+  while (p < end && (*p == ' ' || *p == '\t')) ++p;
+  if (p >= end || !((*p >= '0' && *p <= '9') || *p == ':' || *p == '}')) {
     return false;
   }
-  for (const char* p = brace + 1; p < end; ++p) {
-    if (*p == '}') return true;
-    if (IsPlainSpace(*p)) return false;
+  bool spaced = p != brace + 1;
+  for (; p < end && *p != '}'; ++p) {
+    if (*p == '{' || *p == '=' || *p == '\n' || *p == '"') return false;
+    spaced = spaced || IsPlainSpace(*p);
   }
-  return false;
+  if (p >= end) return false;
+  if (!spaced) return true;
+  for (++p; p < end && (*p == ' ' || *p == '\t'); ++p) {
+  }
+  return p < end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'));
 }
 
 // A layout follows the dimensions: `f32[2,3]{1,0}`, also after spaces
