@@ -1087,20 +1087,30 @@ absl::Status OpEvaluator::Convolution() {
     for (int64_t kz = 0; kz < kernel_in; ++kz) {
       for (int64_t k = 0; k < walk.count(); ++k) {
         Index ki = walk.Offset(k);
-        if (!walk.Source(out_spatial, ki, &source)) continue;
-        Index li(lhs.rank()), ri(rhs.rank());
+        Index ri(rhs.rank());
         for (int64_t s = 0; s < spatial; ++s) {
           const WindowDimension& wd = window.dimensions[s];
-          li[c.input_spatial_dimensions[s]] = source[s];
           ri[c.kernel_spatial_dimensions[s]] =
               wd.window_reversal ? wd.size - 1 - ki[s] : ki[s];
         }
-        li[c.input_batch_dimension] = b + batch_group * out_batch;
-        li[c.input_feature_dimension] = feature_group * kernel_in + kz;
         ri[c.kernel_input_feature_dimension] = kz;
         ri[c.kernel_output_feature_dimension] = oz;
-        int64_t a = LinearIndex(lhs.dimensions(), li);
         int64_t r = LinearIndex(rhs.dimensions(), ri);
+        if (!walk.Source(out_spatial, ki, &source)) {
+          // The window position is in padding or a hole of the dilated
+          // input: the kernel element multiplies a zero. It still takes
+          // part (XLA's indexing analysis reads the whole kernel window),
+          // the input is not read.
+          Note(1, 0, r);
+          continue;
+        }
+        Index li(lhs.rank());
+        for (int64_t s = 0; s < spatial; ++s) {
+          li[c.input_spatial_dimensions[s]] = source[s];
+        }
+        li[c.input_batch_dimension] = b + batch_group * out_batch;
+        li[c.input_feature_dimension] = feature_group * kernel_in + kz;
+        int64_t a = LinearIndex(lhs.dimensions(), li);
         if (use_float) {
           sum += D(0, a) * D(1, r);
         } else {

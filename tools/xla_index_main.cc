@@ -34,7 +34,10 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
                    [--instruction=NAME] [--compose] [--physical-layout]
                    [--json]
       indexing maps of the entry computation's root (or NAME), per operand;
-      FILE may be a module, a computation or a list of instructions
+      FILE may be a module, a computation or a list of instructions. The
+      root is composed back to the computation's parameters; in a module,
+      --instruction=NAME gives NAME's own operand maps (as XLA's
+      ComputeOutputToInputIndexing), unless --compose
   simplify MAP|- [--json] [--timing]
       the simplified indexing map (MAP in the text format of XLA's
       indexing-analysis documentation or XLA's one-line form; - reads

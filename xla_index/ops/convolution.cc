@@ -20,9 +20,8 @@
 // Input to output: an input element feeds the output spatial positions
 // whose window covers it (one range variable per window position), and
 // every output feature of its feature (or batch) group (a range variable);
-// a kernel element feeds every output batch (a range variable) at its
-// output feature, at the output positions whose window holds it at an
-// existing input element (a range variable per input spatial index).
+// a kernel element feeds every output position and batch (range
+// variables) at its output feature: every window reads the whole kernel.
 //   conv = f32[2,3,4] convolution(f32[2,5,8] lhs, f32[3,8,4] rhs),
 //          window={size=3}, dim_labels=b0f_0io->b0f
 //   lhs: (d0, d1, d2)[s0, s1] -> (d0, d1 - s0, s1), d1 - s0 in [0, 2],
@@ -101,6 +100,32 @@ WindowExtent SpatialExtent(const HloInstruction* convolution, int64_t k) {
       convolution->shape().dimensions(dn.output_spatial_dimensions[k])};
 }
 
+// Input to output for the kernel: every output position and batch reads
+// the whole kernel window (ComputeOutputToInputConvolutionIndexing), so
+// kernel element (..., i, o) feeds all of them at output feature o.
+//   conv = f32[2,3,4] convolution(f32[2,5,8] lhs, f32[3,8,4] rhs),
+//          window={size=3}, dim_labels=b0f_0io->b0f
+//   rhs: (d0, d1, d2)[s0, s1] -> (s0, s1, d2), s0 in [0, 1], s1 in [0, 2]
+HloInstructionIndexing KernelToOutputIndexing(const HloInstruction* instruction,
+                                              mlir::MLIRContext* context) {
+  const Shape& out = instruction->shape();
+  const Shape& rhs = instruction->operand(1)->shape();
+  const ConvolutionDimensionNumbers& dn =
+      instruction->convolution_dimension_numbers();
+  std::vector<AffineExpr> exprs(out.rank());
+  std::vector<int64_t> symbol_sizes;
+  for (int64_t d = 0; d < out.rank(); ++d) {
+    if (d == dn.output_feature_dimension) {
+      exprs[d] = getAffineDimExpr(dn.kernel_output_feature_dimension, context);
+      continue;
+    }
+    exprs[d] = getAffineSymbolExpr(symbol_sizes.size(), context);
+    symbol_sizes.push_back(out.dimensions(d));
+  }
+  return OneMap(
+      MakeConstrainedMap(rhs.dimensions(), symbol_sizes, exprs, {}, context));
+}
+
 }  // namespace
 
 // nullopt when: operands and output are not all arrays of one rank >= 2,
@@ -172,6 +197,8 @@ HloInstructionIndexing ComputeOutputToInputConvolutionIndexing(
   std::vector<int64_t> symbol_sizes;
   std::vector<AffineExpr> lhs_exprs(rank), rhs_exprs(rank);
   std::vector<IndexingConstraint> constraints;
+  // The input's index may not fit in int64; the kernel's always does.
+  absl::Status lhs_status;
   for (int64_t k = 0; k < spatial; ++k) {
     const WindowDimension& w = (*window)[k];
     AffineExpr s = getAffineSymbolExpr(k, context);
@@ -179,13 +206,12 @@ HloInstructionIndexing ComputeOutputToInputConvolutionIndexing(
     absl::StatusOr<WindowedIndex> index = ComputeWindowedOperandIndex(
         getAffineDimExpr(dn.output_spatial_dimensions[k], context), s, w,
         SpatialExtent(instruction, k));
-    if (!index.ok()) {
-      // The kernel is read under the input's constraints: both fail.
-      IndexingMap undefined = MapOrUndefined(instruction, index.status());
-      return HloInstructionIndexing::FromIndexingMaps({undefined, undefined});
+    if (index.ok()) {
+      lhs_exprs[dn.input_spatial_dimensions[k]] =
+          TakeWindowedIndex(*std::move(index), constraints);
+    } else if (lhs_status.ok()) {
+      lhs_status = index.status();
     }
-    lhs_exprs[dn.input_spatial_dimensions[k]] =
-        TakeWindowedIndex(*std::move(index), constraints);
     rhs_exprs[dn.kernel_spatial_dimensions[k]] =
         w.window_reversal ? (w.size - 1) - s : s;
   }
@@ -211,11 +237,15 @@ HloInstructionIndexing ComputeOutputToInputConvolutionIndexing(
   rhs_exprs[dn.kernel_input_feature_dimension] = feature;
   rhs_exprs[dn.kernel_output_feature_dimension] = out_feature;
 
-  IndexingMap lhs_map = MakeConstrainedMap(out.dimensions(), symbol_sizes,
-                                           lhs_exprs, constraints, context);
-  // The kernel element is only read where the input element exists.
+  IndexingMap lhs_map =
+      lhs_status.ok() ? MakeConstrainedMap(out.dimensions(), symbol_sizes,
+                                           lhs_exprs, constraints, context)
+                      : MapOrUndefined(instruction, lhs_status);
+  // The whole kernel window is read, also where the input position is
+  // padding or a hole of lhs dilation (the kernel then multiplies a zero),
+  // as XLA's indexing analysis has it.
   IndexingMap rhs_map = MakeConstrainedMap(out.dimensions(), symbol_sizes,
-                                           rhs_exprs, constraints, context);
+                                           rhs_exprs, {}, context);
   return HloInstructionIndexing::FromIndexingMaps({lhs_map, rhs_map});
 }
 
@@ -225,21 +255,19 @@ HloInstructionIndexing ComputeInputToOutputConvolutionIndexing(
   std::optional<std::vector<WindowDimension>> window =
       GetConvolutionWindow(instruction);
   if (!window.has_value()) return AttributesDoNotFitEachOutput(instruction);
+  if (input_id == 1) return KernelToOutputIndexing(instruction, context);
   const Shape& out = instruction->shape();
   const Shape& lhs = instruction->operand(0)->shape();
   const Shape& rhs = instruction->operand(1)->shape();
   const ConvolutionDimensionNumbers& dn =
       instruction->convolution_dimension_numbers();
-  const int64_t rank = out.rank();
-  const int64_t spatial = rank - 2;
+  const int64_t spatial = out.rank() - 2;
   const int64_t fgc = instruction->feature_group_count();
   const int64_t bgc = instruction->batch_group_count();
   const int64_t out_features = out.dimensions(dn.output_feature_dimension);
   const int64_t out_batch = out.dimensions(dn.output_batch_dimension);
   const int64_t kernel_in = rhs.dimensions(dn.kernel_input_feature_dimension);
-  const bool is_lhs = input_id == 0;
-  const Shape& in = is_lhs ? lhs : rhs;
-  std::vector<AffineExpr> exprs(rank);
+  std::vector<AffineExpr> exprs(out.rank());
   std::vector<int64_t> symbol_sizes;
   std::vector<IndexingConstraint> constraints;
   auto symbol = [&](int64_t size) {
@@ -247,44 +275,29 @@ HloInstructionIndexing ComputeInputToOutputConvolutionIndexing(
     return getAffineSymbolExpr(symbol_sizes.size() - 1, context);
   };
   for (int64_t k = 0; k < spatial; ++k) {
-    const WindowDimension& w = (*window)[k];
-    const int64_t kernel_dim = dn.kernel_spatial_dimensions[k];
-    const int64_t input_dim = dn.input_spatial_dimensions[k];
-    const int64_t output_dim = dn.output_spatial_dimensions[k];
     // Output o reads input e at window position p when
     // o * stride + p * window_dilation - low = e * base_dilation.
-    AffineExpr element, position;
-    if (is_lhs) {
-      element = getAffineDimExpr(input_dim, context);
-      position = symbol(w.size);
-    } else {
-      AffineExpr kernel_index = getAffineDimExpr(kernel_dim, context);
-      position = w.window_reversal ? (w.size - 1) - kernel_index : kernel_index;
-      element = symbol(lhs.dimensions(input_dim));
-    }
+    const WindowDimension& w = (*window)[k];
+    AffineExpr element =
+        getAffineDimExpr(dn.input_spatial_dimensions[k], context);
     absl::StatusOr<WindowedIndex> index = ComputeWindowedOutputIndex(
-        element, position, w, SpatialExtent(instruction, k));
+        element, symbol(w.size), w, SpatialExtent(instruction, k));
     if (!index.ok()) return OneMap(MapOrUndefined(instruction, index.status()));
-    exprs[output_dim] = TakeWindowedIndex(*std::move(index), constraints);
+    exprs[dn.output_spatial_dimensions[k]] =
+        TakeWindowedIndex(*std::move(index), constraints);
   }
-  if (is_lhs) {
-    AffineExpr batch = getAffineDimExpr(dn.input_batch_dimension, context);
-    AffineExpr feature = getAffineDimExpr(dn.input_feature_dimension, context);
-    exprs[dn.output_batch_dimension] = bgc == 1 ? batch : batch % out_batch;
-    // The output features of the element's group.
-    const int64_t group_size = out_features / (fgc * bgc);
-    AffineExpr group = fgc > 1   ? feature.floorDiv(kernel_in)
-                       : bgc > 1 ? batch.floorDiv(out_batch)
-                                 : AffineExpr();
-    AffineExpr offset = symbol(group_size);
-    exprs[dn.output_feature_dimension] =
-        group ? group * group_size + offset : offset;
-  } else {
-    exprs[dn.output_batch_dimension] = symbol(out_batch);
-    exprs[dn.output_feature_dimension] =
-        getAffineDimExpr(dn.kernel_output_feature_dimension, context);
-  }
-  return OneMap(MakeConstrainedMap(in.dimensions(), symbol_sizes, exprs,
+  AffineExpr batch = getAffineDimExpr(dn.input_batch_dimension, context);
+  AffineExpr feature = getAffineDimExpr(dn.input_feature_dimension, context);
+  exprs[dn.output_batch_dimension] = bgc == 1 ? batch : batch % out_batch;
+  // The output features of the element's group.
+  const int64_t group_size = out_features / (fgc * bgc);
+  AffineExpr group = fgc > 1   ? feature.floorDiv(kernel_in)
+                     : bgc > 1 ? batch.floorDiv(out_batch)
+                               : AffineExpr();
+  AffineExpr offset = symbol(group_size);
+  exprs[dn.output_feature_dimension] =
+      group ? group * group_size + offset : offset;
+  return OneMap(MakeConstrainedMap(lhs.dimensions(), symbol_sizes, exprs,
                                    constraints, context));
 }
 
