@@ -458,6 +458,70 @@ absl::StatusOr<Shape> InferScaledDot(const HloInstruction& inst) {
   return InferDotOfFirstTwo(inst);
 }
 
+// The batching dims of gather (operand_batching_dims,
+// start_indices_batching_dims) and scatter (input_batching_dims,
+// scatter_indices_batching_dims), with the constraints of XLA's shape
+// inference and StableHLO's specification: the operand's batching dims are
+// sorted, distinct, in range and disjoint from its collapsed (inserted)
+// dims and from the start-index map; the indices' batching dims are
+// distinct, in range and not index_vector_dim; the two lists pair up one
+// to one with equal sizes, and each operand batching dim has slice size
+// <= 1 (gather; scatter's windows leave them out).
+struct BatchingDims {
+  absl::Span<const int64_t> operand_dims;
+  absl::Span<const int64_t> indices_dims;
+  const char* operand_name;
+  const char* indices_name;
+  absl::Span<const int64_t> collapsed;
+  const char* collapsed_name;
+  absl::Span<const int64_t> index_map;
+  const char* index_map_name;
+};
+
+absl::Status CheckDisjoint(absl::Span<const int64_t> a, const char* a_name,
+                           absl::Span<const int64_t> b, const char* b_name) {
+  for (int64_t d : a) {
+    if (Contains(b, d)) {
+      return Invalid(absl::StrCat(a_name, " ", ListText(a), " and ", b_name,
+                                  " ", ListText(b), " share dimension ", d));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckBatchingDims(const BatchingDims& b, const Shape& operand,
+                               const Shape& indices, int64_t index_vector_dim) {
+  XI_RETURN_IF_ERROR(CheckDimensionNumbers(b.operand_dims, operand.rank(),
+                                           b.operand_name, true));
+  XI_RETURN_IF_ERROR(
+      CheckDimensionNumbers(b.indices_dims, indices.rank(), b.indices_name));
+  if (b.operand_dims.size() != b.indices_dims.size()) {
+    return Invalid(absl::StrCat(
+        b.operand_name, " ", ListText(b.operand_dims), " and ", b.indices_name,
+        " ", ListText(b.indices_dims), " must have the same length"));
+  }
+  if (Contains(b.indices_dims, index_vector_dim)) {
+    return Invalid(absl::StrCat(b.indices_name, " ", ListText(b.indices_dims),
+                                " must not contain index_vector_dim ",
+                                index_vector_dim));
+  }
+  XI_RETURN_IF_ERROR(CheckDisjoint(b.operand_dims, b.operand_name, b.collapsed,
+                                   b.collapsed_name));
+  XI_RETURN_IF_ERROR(CheckDisjoint(b.operand_dims, b.operand_name, b.index_map,
+                                   b.index_map_name));
+  for (size_t i = 0; i < b.operand_dims.size(); ++i) {
+    int64_t size = operand.dimensions(b.operand_dims[i]);
+    int64_t indices_size = indices.dimensions(b.indices_dims[i]);
+    if (size != indices_size) {
+      return Invalid(absl::StrCat(
+          b.operand_name, "[", i, "] = ", b.operand_dims[i], " (size ", size,
+          ") and ", b.indices_name, "[", i, "] = ", b.indices_dims[i],
+          " (size ", indices_size, ") must have equal sizes"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Shape> InferGather(const HloInstruction& inst) {
   XI_RETURN_IF_ERROR(CheckOperandCount(inst, 2));
   XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
@@ -497,8 +561,6 @@ absl::StatusOr<Shape> InferGather(const HloInstruction& inst) {
                                   slice_sizes[d]));
     }
   }
-  XI_RETURN_IF_ERROR(CheckDimensionNumbers(
-      g.operand_batching_dims, operand.rank(), "operand_batching_dims", true));
   if (static_cast<int64_t>(g.start_index_map.size()) != index_vector_size) {
     return Invalid(absl::StrCat("start_index_map has ",
                                 g.start_index_map.size(), " entries, expected ",
@@ -506,6 +568,19 @@ absl::StatusOr<Shape> InferGather(const HloInstruction& inst) {
   }
   XI_RETURN_IF_ERROR(CheckDimensionNumbers(g.start_index_map, operand.rank(),
                                            "start_index_map"));
+  XI_RETURN_IF_ERROR(
+      CheckBatchingDims({g.operand_batching_dims, g.start_indices_batching_dims,
+                         "operand_batching_dims", "start_indices_batching_dims",
+                         g.collapsed_slice_dims, "collapsed_slice_dims",
+                         g.start_index_map, "start_index_map"},
+                        operand, indices, g.index_vector_dim));
+  for (int64_t d : g.operand_batching_dims) {
+    if (slice_sizes[d] > 1) {
+      return Invalid(absl::StrCat("operand batching dimension ", d,
+                                  " must have slice size <= 1, has ",
+                                  slice_sizes[d]));
+    }
+  }
   int64_t offset_count = operand.rank() -
                          static_cast<int64_t>(g.collapsed_slice_dims.size()) -
                          static_cast<int64_t>(g.operand_batching_dims.size());
@@ -589,7 +664,7 @@ absl::StatusOr<Shape> InferScatter(const HloInstruction& inst) {
                                                d.input_batching_dims.size())) {
       return Invalid(
           "operand rank must equal update_window_dims.size + "
-          "inserted_window_dims.size");
+          "inserted_window_dims.size + input_batching_dims.size");
     }
     if (static_cast<int64_t>(d.scatter_dims_to_operand_dims.size()) !=
         index_vector_size) {
@@ -600,6 +675,12 @@ absl::StatusOr<Shape> InferScatter(const HloInstruction& inst) {
     XI_RETURN_IF_ERROR(CheckDimensionNumbers(d.scatter_dims_to_operand_dims,
                                              operand.rank(),
                                              "scatter_dims_to_operand_dims"));
+    XI_RETURN_IF_ERROR(CheckBatchingDims(
+        {d.input_batching_dims, d.scatter_indices_batching_dims,
+         "input_batching_dims", "scatter_indices_batching_dims",
+         d.inserted_window_dims, "inserted_window_dims",
+         d.scatter_dims_to_operand_dims, "scatter_dims_to_operand_dims"},
+        operand, indices, d.index_vector_dim));
     // Window bounds: update dims in update_window_dims must not exceed the
     // operand's dims that are not inserted; scatter dims match indices.
     Dims window_bounds;
