@@ -146,26 +146,21 @@ bool OperandsPairWithOutputs(const HloInstruction* instruction) {
   return true;
 }
 
-// The group size named by replica_groups (0: `{}` or absent, all replicas),
-// or an error naming the instruction.
-absl::StatusOr<int64_t> NamedGroupSize(const HloInstruction* instruction) {
-  std::optional<absl::string_view> text =
-      instruction->attribute("replica_groups");
-  if (!text.has_value()) return 0;
-  absl::StatusOr<ReplicaGroups> groups = ParseReplicaGroups(*text);
-  if (!groups.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        HloOpcodeName(instruction->opcode()), " '", instruction->name(),
-        "': replica_groups: ", groups.status().message()));
-  }
-  return groups->group_size();
+// The group size (0: the HLO does not state it, the shapes may), or an
+// error naming the instruction.
+absl::StatusOr<int64_t> GroupSize(const HloInstruction* instruction) {
+  XI_ASSIGN_OR_RETURN(CollectiveGroupSize size,
+                      GetCollectiveGroupSize(*instruction));
+  return size.size;
 }
 
-std::string UnknownGroupSizeReason(const HloInstruction* instruction) {
-  return absl::StrCat(HloOpcodeName(instruction->opcode()), " '",
-                      instruction->name(),
-                      "': replica_groups={} (every replica), and the HLO does "
-                      "not state the replica count");
+// The group size, which the index math needs: an error with the reason
+// when the HLO does not state it.
+absl::StatusOr<int64_t> KnownGroupSize(const HloInstruction* instruction) {
+  XI_ASSIGN_OR_RETURN(CollectiveGroupSize size,
+                      GetCollectiveGroupSize(*instruction));
+  if (size.size == 0) return absl::InvalidArgumentError(size.unknown_reason);
+  return size.size;
 }
 
 // The dimension a collective splits or concatenates along, and its group
@@ -244,7 +239,7 @@ HloInstructionIndexing SplitDimensionIndexing(const HloInstruction* instruction,
                                               int64_t k, bool grow,
                                               bool output_to_input,
                                               mlir::MLIRContext* context) {
-  absl::StatusOr<int64_t> group_size = NamedGroupSize(instruction);
+  absl::StatusOr<int64_t> group_size = GroupSize(instruction);
   std::optional<SplitDimension> split =
       group_size.ok() ? GetSplitDimension(instruction, grow, *group_size)
                       : std::nullopt;
@@ -321,13 +316,9 @@ bool IsValidAllReduce(const HloInstruction* instruction) {
 HloInstructionIndexing AllReduceIndexing(const HloInstruction* instruction,
                                          int64_t k, int64_t count,
                                          mlir::MLIRContext* context) {
-  absl::StatusOr<int64_t> group_size = NamedGroupSize(instruction);
+  absl::StatusOr<int64_t> group_size = KnownGroupSize(instruction);
   if (!group_size.ok() || !IsValidAllReduce(instruction)) {
     return Refuse(instruction, count, group_size);
-  }
-  if (*group_size == 0) {
-    return HloInstructionIndexing::Undefined(
-        count, UnknownGroupSizeReason(instruction));
   }
   const Shape& shape = instruction->operand(k)->shape();
   CollectiveEntry entry{shape.dimensions(),
@@ -363,7 +354,7 @@ namespace {
 // not fit: the pieces must be whole and non-empty).
 absl::StatusOr<std::optional<SplitDimension>> GetAllToAllSplit(
     const HloInstruction* instruction) {
-  XI_ASSIGN_OR_RETURN(int64_t n, NamedGroupSize(instruction));
+  XI_ASSIGN_OR_RETURN(int64_t n, GroupSize(instruction));
   if (instruction->dimensions().empty() && instruction->operand_count() >= 1) {
     return absl::InvalidArgumentError(absl::StrCat(
         "all-to-all '", instruction->name(),
@@ -375,9 +366,7 @@ absl::StatusOr<std::optional<SplitDimension>> GetAllToAllSplit(
       !instruction->operand(0)->shape().SameDimensions(instruction->shape())) {
     return std::optional<SplitDimension>();
   }
-  if (n == 0) {
-    return absl::InvalidArgumentError(UnknownGroupSizeReason(instruction));
-  }
+  if (n == 0) return KnownGroupSize(instruction).status();
   const Shape& shape = instruction->shape();
   const int64_t dim = instruction->dimensions()[0];
   if (dim < 0 || dim >= shape.rank() || shape.dimensions(dim) < n ||

@@ -159,7 +159,7 @@ add { a = f32[] parameter(0)  b = f32[] parameter(1)
       ROOT s = f32[] add(a, b) }
 ENTRY e { p0 = f32[4] parameter(0)
   ROOT ar = f32[4] all-reduce(p0), replica_groups={}, to_apply=add })",
-       "does not state the replica count"},
+       "has no HloModule header to state it"},
       {R"(
 p0 = f32[4,6] parameter(0)
 ROOT ag = f32[4,12] all-gather(p0), replica_groups={{0,1,2},{3,4}},
@@ -192,6 +192,66 @@ ROOT cp = f32[4] collective-permute(p0), source_target_pairs={{0,1},{0,2}})",
       EXPECT_THAT(indexing.indexing_maps[0][0].undefined_reason(),
                   HasSubstr(c.reason));
     }
+  }
+}
+
+// The group size of every group mode (XLA's CollectiveOpGroupMode): the
+// module's replica_count and num_partitions fill in `{}`, and a channel_id
+// without use_global_device_ids=true spans every partition.
+TEST_F(CollectivesIndexingTest, GroupSizeFollowsTheGroupMode) {
+  struct Case {
+    const char* header;
+    const char* attributes;
+    int64_t size;  // 0: unknown; -1: an error
+    const char* message;
+  };
+  const Case cases[] = {
+      {"HloModule m, replica_count=4", "replica_groups={}", 4, ""},
+      {"HloModule m", "replica_groups={}", 1, ""},
+      {"", "replica_groups={}", 0, "replica_groups={} (every replica)"},
+      {"", "replica_groups={{0,1,2}}", 3, ""},
+      {"HloModule m, replica_count=4, num_partitions=2",
+       "replica_groups={{0,1}}, channel_id=1", 4, ""},
+      {"HloModule m, replica_count=4, num_partitions=2",
+       "replica_groups={}, channel_id=1", 8, ""},
+      {"", "replica_groups={{0,1}}, channel_id=1", 0, "num_partitions"},
+      {"HloModule m, replica_count=4, num_partitions=2",
+       "replica_groups={{0,1,2,3,4,5,6,7}}, channel_id=1, "
+       "use_global_device_ids=true",
+       8, ""},
+      {"HloModule m, replica_count=4, num_partitions=2",
+       "replica_groups={}, channel_id=1, use_global_device_ids=true", -1,
+       "explicit replica_groups"},
+      {"HloModule m", "replica_groups={{0,1}}, use_global_device_ids=true", -1,
+       "needs a channel_id"},
+  };
+  for (const Case& c : cases) {
+    const std::string text = absl::StrCat(
+        c.header,
+        "\nadd { a = f32[] parameter(0)  b = f32[] parameter(1)\n"
+        "  ROOT s = f32[] add(a, b) }\nENTRY e { p0 = f32[4] parameter(0)\n"
+        "  ROOT ar = f32[4] all-reduce(p0), to_apply=add, ",
+        c.attributes, " }");
+    const HloInstruction* root = Parse(text);
+    ASSERT_NE(root, nullptr) << text;
+    absl::StatusOr<CollectiveGroupSize> size = GetCollectiveGroupSize(*root);
+    if (c.size < 0) {
+      ASSERT_FALSE(size.ok()) << text;
+      EXPECT_THAT(std::string(size.status().message()), HasSubstr(c.message));
+      continue;
+    }
+    ASSERT_TRUE(size.ok()) << text << ": " << size.status();
+    EXPECT_EQ(size->size, c.size) << text;
+    EXPECT_THAT(size->unknown_reason, HasSubstr(c.message)) << text;
+  }
+  // A count that is not a positive integer is a parse error.
+  for (const char* header :
+       {"HloModule m, replica_count=0", "HloModule m, num_partitions=x"}) {
+    EXPECT_FALSE(ParseHloModule(absl::StrCat(header,
+                                             "\nENTRY e { ROOT p = f32[] "
+                                             "parameter(0) }"))
+                     .ok())
+        << header;
   }
 }
 
@@ -411,16 +471,30 @@ TEST_F(CollectivesIndexingTest, BothDirectionsMatchTheSimulation) {
   const std::string add =
       "add { a = f32[] parameter(0)  b = f32[] parameter(1) ROOT s = f32[] "
       "add(a, b) }\n";
-  // Groups in the explicit form, a shuffled group, and the iota forms.
-  const std::vector<std::pair<std::string, int64_t>> layouts = {
-      {"{{0,1},{2,3}}", 2},
-      {"{{2,0,1}}", 3},
-      {"[2,2]<=[4]", 2},
-      {"[2,2]<=[2,2]T(1,0)", 2}};
+  // Groups in the explicit form, a shuffled group, the iota forms, and
+  // `{}`: every replica of the module's replica_count, or (with a
+  // channel_id, cross-partition for all-to-all) every partition.
+  struct Layout {
+    std::string text;
+    int64_t n;
+    std::string header;
+  };
+  const std::vector<Layout> layouts = {
+      {"{{0,1},{2,3}}", 2, ""},
+      {"{{2,0,1}}", 3, ""},
+      {"[2,2]<=[4]", 2, ""},
+      {"[2,2]<=[2,2]T(1,0)", 2, ""},
+      {"{}", 3, "HloModule m, replica_count=3\n"},
+      {"{}", 1, "HloModule m\n"},
+      {"{}", 2, "HloModule m, replica_count=2, num_partitions=4\n"}};
   std::vector<SimCase> cases;
-  for (const auto& [text, n] : layouts) {
+  for (const auto& [text, n, header] : layouts) {
     absl::StatusOr<ReplicaGroups> groups = ParseReplicaGroups(text);
     ASSERT_TRUE(groups.ok()) << groups.status();
+    if (groups->all_replicas()) {
+      groups->groups.emplace_back();
+      for (int64_t r = 0; r < n; ++r) groups->groups[0].push_back(r);
+    }
     for (int64_t dim : {0, 1}) {
       Index in = {3, 2};
       Index gathered = in, scattered = {3 * n, 2 * n}, scattered_out = in;
@@ -431,7 +505,7 @@ TEST_F(CollectivesIndexingTest, BothDirectionsMatchTheSimulation) {
         return absl::StrCat("f32[", absl::StrJoin(d, ","), "]");
       };
       auto entry = [&](const Index& operand, const std::string& root) {
-        return absl::StrCat(add, "ENTRY e {\n  p0 = ", shape(operand),
+        return absl::StrCat(header, add, "ENTRY e {\n  p0 = ", shape(operand),
                             " parameter(0)\n  ROOT c = ", root, "\n}");
       };
       const std::string attrs =
@@ -457,7 +531,7 @@ TEST_F(CollectivesIndexingTest, BothDirectionsMatchTheSimulation) {
            {},
            dim});
     }
-    cases.push_back({absl::StrCat(add,
+    cases.push_back({absl::StrCat(header, add,
                                   "ENTRY e {\n  p0 = f32[3,2] parameter(0)\n"
                                   "  ROOT c = f32[3,2] all-reduce(p0), "
                                   "replica_groups=",
@@ -467,6 +541,17 @@ TEST_F(CollectivesIndexingTest, BothDirectionsMatchTheSimulation) {
                      {},
                      0});
   }
+  // all-to-all with a channel_id groups partitions: `{}` is every one.
+  cases.push_back({R"(HloModule m, replica_count=8, num_partitions=2
+ENTRY e {
+  p0 = f32[4,2] parameter(0)
+  ROOT c = f32[4,2] all-to-all(p0), channel_id=1, replica_groups={},
+    dimensions={0}
+})",
+                   "all-to-all",
+                   {{0, 1}},
+                   {},
+                   0});
   cases.push_back({R"(
 p0 = f32[3,2] parameter(0)
 ROOT c = f32[3,2] collective-permute(p0), source_target_pairs={{0,1},{1,3},{3,0}})",
