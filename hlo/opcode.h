@@ -95,6 +95,14 @@ enum class HloOpcode {
   kAllToAll,
   kCollectivePermute,
   kReduceScatter,
+  // Asynchronous collectives: `-start` begins the collective, `-done` waits
+  // for its result.
+  kAllGatherStart,
+  kAllGatherDone,
+  kAllReduceStart,
+  kAllReduceDone,
+  kCollectivePermuteStart,
+  kCollectivePermuteDone,
   // Structure.
   kCall,
   kFusion,

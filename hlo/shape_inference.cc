@@ -1150,6 +1150,60 @@ absl::StatusOr<Shape> InferGetTupleElement(const HloInstruction& inst) {
   return in.tuple_shapes(index);
 }
 
+// all-gather-start and collective-permute-start, XLA's asynchronous forms:
+// a tuple whose element 0 is the operand (the buffer the collective reads;
+// a tuple of them for several all-gather operands) and element 1 the
+// synchronous op's result (kept as written: collectives have no inference
+// rule). collective-permute-start may add context elements (u32[] in XLA),
+// and its in-place form (operands input, output and offsets) is kept as
+// written.
+absl::StatusOr<Shape> InferCollectiveStart(const HloInstruction& inst) {
+  XI_ASSIGN_OR_RETURN(Shape written, WrittenShape(inst));
+  const bool permute = inst.opcode() == HloOpcode::kCollectivePermuteStart;
+  if (inst.operand_count() < 1) {
+    return Invalid(absl::StrCat(inst.opcode_name(), " needs an operand"));
+  }
+  const int64_t size = written.IsTuple()
+                           ? static_cast<int64_t>(written.tuple_shapes().size())
+                           : 0;
+  if (size < 2 || (!permute && size != 2)) {
+    return Invalid(absl::StrCat(
+        inst.opcode_name(), " returns a tuple of the operand and the result",
+        permute ? " (and contexts)" : "", ", not ", written.ToString(false)));
+  }
+  if (permute && inst.operand_count() > 1) return written;
+  std::vector<Shape> operands;
+  for (const HloInstruction* operand : inst.operands()) {
+    operands.push_back(operand->shape());
+  }
+  const Shape operand_shape =
+      operands.size() == 1 ? operands[0] : Shape::MakeTuple(operands);
+  if (!written.tuple_shapes(0).CompatibleWith(operand_shape)) {
+    return Invalid(absl::StrCat("element 0 of ", inst.opcode_name(),
+                                "'s result must be its operand ",
+                                operand_shape.ToString(false), ", is ",
+                                written.tuple_shapes(0).ToString(false)));
+  }
+  return written;
+}
+
+// all-gather-done and collective-permute-done return element 1 of their
+// start (the synchronous result); all-reduce-done returns its start's shape.
+absl::StatusOr<Shape> InferCollectiveDone(const HloInstruction& inst) {
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 1));
+  Shape start = inst.operand(0)->shape();
+  if (inst.opcode() != HloOpcode::kAllReduceDone) {
+    if (!start.IsTuple() || start.tuple_shapes().size() < 2) {
+      return Invalid(absl::StrCat(inst.opcode_name(),
+                                  " needs its start's tuple, not ",
+                                  start.ToString(false)));
+    }
+    start = start.tuple_shapes(1);
+  }
+  start.clear_layout();
+  return start;
+}
+
 // Ops the library does not model keep their written shape, except where
 // XLA infers one the text may leave out: a conditional returns what its
 // branches return.
@@ -1225,6 +1279,13 @@ absl::StatusOr<Shape> InferShapeUnchecked(const HloInstruction& inst) {
     case HloOpcode::kCall:
     case HloOpcode::kFusion:
       return InferCalled(inst, inst.fused_computation());
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kCollectivePermuteStart:
+      return InferCollectiveStart(inst);
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kAllReduceDone:
+    case HloOpcode::kCollectivePermuteDone:
+      return InferCollectiveDone(inst);
     default:
       return WrittenShape(inst);
   }

@@ -36,22 +36,38 @@ const Shape* OutputShape(const HloInstruction* instruction, int64_t output_id) {
   return &shape.tuple_shapes(output_id);
 }
 
+// The element of its tuple operand that `user` reads: get-tuple-element's
+// index, or element 1 of an all-gather-start's or collective-permute-start's
+// tuple (the collective's result) for its -done; nullopt otherwise.
+std::optional<int64_t> TupleElementRead(const HloInstruction* user) {
+  if (user->opcode() == HloOpcode::kGetTupleElement) {
+    return user->tuple_index();
+  }
+  if ((user->opcode() == HloOpcode::kAllGatherDone ||
+       user->opcode() == HloOpcode::kCollectivePermuteDone) &&
+      user->operand_count() == 1 && user->operand(0)->shape().IsTuple() &&
+      user->operand(0)->shape().tuple_shapes().size() >= 2) {
+    return 1;
+  }
+  return std::nullopt;
+}
+
 // True when `user` reads its tuple-shaped operand `k` as a whole (a while,
 // call, conditional or a tuple of tuples): no element map passes through
 // such a read, yet every element of the operand may be read.
 bool ReadsWholeTuple(const HloInstruction* user, int64_t k) {
-  return user->opcode() != HloOpcode::kGetTupleElement &&
+  return !TupleElementRead(user).has_value() &&
          user->operand(k)->shape().IsTuple();
 }
 
-// The values that operand `k` of `user` reads: a get-tuple-element reads one
-// element of its tuple operand, a whole-tuple read every element, any other
-// read the operand's only output.
+// The values that operand `k` of `user` reads: a get-tuple-element (or an
+// async -done) reads one element of its tuple operand, a whole-tuple read
+// every element, any other read the operand's only output.
 absl::InlinedVector<Value, 1> OperandValues(const HloInstruction* user,
                                             int64_t k) {
   const HloInstruction* operand = user->operand(k);
-  if (user->opcode() == HloOpcode::kGetTupleElement) {
-    return {Value{operand, user->tuple_index()}};
+  if (std::optional<int64_t> element = TupleElementRead(user)) {
+    return {Value{operand, *element}};
   }
   if (!ReadsWholeTuple(user, k)) return {Value{operand, 0}};
   absl::InlinedVector<Value, 1> elements;

@@ -126,17 +126,36 @@ std::vector<AffineExpr> IdentityExprs(int64_t rank,
   return exprs;
 }
 
-// The array shape of output `k`.
-const Shape& OutputShapeOf(const HloInstruction* instruction, int64_t k) {
+// The collective's own result: the instruction's shape, or element 1 of
+// an all-gather-start's or collective-permute-start's tuple (element 0 is
+// the operand; shape inference checked the tuple).
+const Shape& CollectiveResult(const HloInstruction* instruction) {
   const Shape& shape = instruction->shape();
+  const bool start =
+      instruction->opcode() == HloOpcode::kAllGatherStart ||
+      instruction->opcode() == HloOpcode::kCollectivePermuteStart;
+  return start && shape.IsTuple() && shape.tuple_shapes().size() >= 2
+             ? shape.tuple_shapes(1)
+             : shape;
+}
+
+int64_t CollectiveResultCount(const HloInstruction* instruction) {
+  const Shape& result = CollectiveResult(instruction);
+  return result.IsTuple() ? static_cast<int64_t>(result.tuple_shapes().size())
+                          : 1;
+}
+
+// The array shape of result `k`.
+const Shape& OutputShapeOf(const HloInstruction* instruction, int64_t k) {
+  const Shape& shape = CollectiveResult(instruction);
   return shape.IsTuple() ? shape.tuple_shapes(k) : shape;
 }
 
-// Operands and outputs pair up (operand k -> output k) and are arrays.
+// Operands and results pair up (operand k -> result k) and are arrays.
 bool OperandsPairWithOutputs(const HloInstruction* instruction) {
   const int64_t count = instruction->operand_count();
-  if (count == 0 || OutputCount(instruction) != count) return false;
-  if (instruction->shape().IsTuple() != (count > 1)) return false;
+  if (count == 0 || CollectiveResultCount(instruction) != count) return false;
+  if (CollectiveResult(instruction).IsTuple() != (count > 1)) return false;
   for (int64_t k = 0; k < count; ++k) {
     if (!instruction->operand(k)->shape().IsArray() ||
         !OutputShapeOf(instruction, k).IsArray()) {
@@ -243,8 +262,8 @@ HloInstructionIndexing SplitDimensionIndexing(const HloInstruction* instruction,
   std::optional<SplitDimension> split =
       group_size.ok() ? GetSplitDimension(instruction, grow, *group_size)
                       : std::nullopt;
-  const int64_t count =
-      output_to_input ? instruction->operand_count() : OutputCount(instruction);
+  const int64_t count = output_to_input ? instruction->operand_count()
+                                        : CollectiveResultCount(instruction);
   if (!split.has_value()) return Refuse(instruction, count, group_size);
   const Shape& operand = instruction->operand(k)->shape();
   const Shape& output = OutputShapeOf(instruction, k);
@@ -428,8 +447,10 @@ HloInstructionIndexing CollectivePermuteIndexing(
     mlir::MLIRContext* context) {
   std::optional<absl::string_view> text =
       instruction->attribute("source_target_pairs");
-  if (!AllArraysWithOperands(instruction, 1) ||
-      !instruction->operand(0)->shape().SameDimensions(instruction->shape())) {
+  const Shape& shape = CollectiveResult(instruction);
+  if (instruction->operand_count() != 1 ||
+      !instruction->operand(0)->shape().IsArray() || !shape.IsArray() ||
+      !instruction->operand(0)->shape().SameDimensions(shape)) {
     return AttributesDoNotFitEachOperand(instruction);
   }
   absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> pairs =
@@ -450,7 +471,6 @@ HloInstructionIndexing CollectivePermuteIndexing(
     lo = std::min(lo, to_source ? source : target);
     hi = std::max(hi, to_source ? source : target);
   }
-  const Shape& shape = instruction->shape();
   CollectiveEntry entry{
       shape.dimensions(),
       {},
@@ -475,6 +495,123 @@ HloInstructionIndexing ComputeInputToOutputCollectivePermuteIndexing(
     const HloInstruction* instruction, int64_t /*input_id*/,
     mlir::MLIRContext* context) {
   return CollectivePermuteIndexing(instruction, /*to_source=*/false, context);
+}
+
+// ---- asynchronous forms ----
+
+namespace {
+
+using CollectiveRule = HloInstructionIndexing (*)(const HloInstruction*,
+                                                  int64_t, mlir::MLIRContext*);
+
+// Why a -start has no maps: XLA nests several operands in element 0 and
+// several results in element 1, which a flat output id cannot name.
+std::string StartReason(const HloInstruction* instruction) {
+  return absl::StrCat(HloOpcodeName(instruction->opcode()), " '",
+                      instruction->name(),
+                      "': its tuple must be (operand, result, ...) of one "
+                      "array operand");
+}
+
+// A -start of one array operand whose tuple's element 0 is that operand
+// and element 1 an array result.
+bool IsSimpleStart(const HloInstruction* instruction) {
+  const Shape& shape = instruction->shape();
+  return instruction->operand_count() == 1 && shape.IsTuple() &&
+         shape.tuple_shapes().size() >= 2 &&
+         instruction->operand(0)->shape().IsArray() &&
+         shape.tuple_shapes(0).IsArray() && shape.tuple_shapes(1).IsArray() &&
+         shape.tuple_shapes(0).SameDimensions(instruction->operand(0)->shape());
+}
+
+// Output 1 is the collective's result (`rule`, the synchronous rule);
+// output 0 is the operand buffer itself, read at the same index on the
+// running replica; the contexts (outputs 2...) read nothing.
+HloInstructionIndexing StartOutputToInput(const HloInstruction* instruction,
+                                          int64_t output_id,
+                                          CollectiveRule rule,
+                                          mlir::MLIRContext* context) {
+  if (!IsSimpleStart(instruction)) {
+    return UndefinedForEachOperand(instruction, StartReason(instruction));
+  }
+  if (output_id == 1) return rule(instruction, 0, context);
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(1);
+  if (output_id == 0) {
+    indexing.indexing_maps[0].Insert(
+        CreateIdentityMap(instruction->operand(0)->shape(), context));
+  }
+  return indexing;
+}
+
+HloInstructionIndexing StartInputToOutput(const HloInstruction* instruction,
+                                          CollectiveRule rule,
+                                          mlir::MLIRContext* context) {
+  if (!IsSimpleStart(instruction)) {
+    return UndefinedForEachOutput(instruction, StartReason(instruction));
+  }
+  HloInstructionIndexing result = rule(instruction, 0, context);
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(OutputCount(instruction));
+  indexing.indexing_maps[0].Insert(
+      CreateIdentityMap(instruction->operand(0)->shape(), context));
+  indexing.indexing_maps[1] = std::move(result.indexing_maps[0]);
+  return indexing;
+}
+
+// The identity of a -done on its (array) result.
+HloInstructionIndexing DoneIndexing(const HloInstruction* instruction,
+                                    mlir::MLIRContext* context) {
+  if (!instruction->shape().IsArray() || instruction->operand_count() != 1) {
+    return HloInstructionIndexing::Undefined(
+        1, absl::StrCat(HloOpcodeName(instruction->opcode()), " '",
+                        instruction->name(),
+                        "': only the done of one array result has a map"));
+  }
+  return OneMap(CreateIdentityMap(instruction->shape(), context));
+}
+
+}  // namespace
+
+HloInstructionIndexing ComputeOutputToInputAllGatherStartIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context) {
+  return StartOutputToInput(instruction, output_id,
+                            ComputeOutputToInputAllGatherIndexing, context);
+}
+
+HloInstructionIndexing ComputeInputToOutputAllGatherStartIndexing(
+    const HloInstruction* instruction, int64_t /*input_id*/,
+    mlir::MLIRContext* context) {
+  return StartInputToOutput(instruction, ComputeInputToOutputAllGatherIndexing,
+                            context);
+}
+
+HloInstructionIndexing ComputeOutputToInputCollectivePermuteStartIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context) {
+  return StartOutputToInput(instruction, output_id,
+                            ComputeOutputToInputCollectivePermuteIndexing,
+                            context);
+}
+
+HloInstructionIndexing ComputeInputToOutputCollectivePermuteStartIndexing(
+    const HloInstruction* instruction, int64_t /*input_id*/,
+    mlir::MLIRContext* context) {
+  return StartInputToOutput(
+      instruction, ComputeInputToOutputCollectivePermuteIndexing, context);
+}
+
+HloInstructionIndexing ComputeOutputToInputCollectiveDoneIndexing(
+    const HloInstruction* instruction, int64_t /*output_id*/,
+    mlir::MLIRContext* context) {
+  return DoneIndexing(instruction, context);
+}
+
+HloInstructionIndexing ComputeInputToOutputCollectiveDoneIndexing(
+    const HloInstruction* instruction, int64_t /*input_id*/,
+    mlir::MLIRContext* context) {
+  return DoneIndexing(instruction, context);
 }
 
 }  // namespace xla_index
