@@ -98,6 +98,8 @@ constexpr OpcodeInfo kOpcodes[] = {
     {HloOpcode::kAllReduceDone, "all-reduce-done"},
     {HloOpcode::kCollectivePermuteStart, "collective-permute-start"},
     {HloOpcode::kCollectivePermuteDone, "collective-permute-done"},
+    {HloOpcode::kAsyncStart, "async-start"},
+    {HloOpcode::kAsyncDone, "async-done"},
     {HloOpcode::kCall, "call"},
     {HloOpcode::kFusion, "fusion"},
     {HloOpcode::kGetTupleElement, "get-tuple-element"},

@@ -103,6 +103,10 @@ enum class HloOpcode {
   kAllReduceDone,
   kCollectivePermuteStart,
   kCollectivePermuteDone,
+  // Any op run asynchronously: async-start calls a computation, async-done
+  // waits for its result.
+  kAsyncStart,
+  kAsyncDone,
   // Structure.
   kCall,
   kFusion,

@@ -1187,9 +1187,34 @@ absl::StatusOr<Shape> InferCollectiveStart(const HloInstruction& inst) {
   return written;
 }
 
-// all-gather-done and collective-permute-done return element 1 of their
-// start (the synchronous result); all-reduce-done returns its start's shape.
-absl::StatusOr<Shape> InferCollectiveDone(const HloInstruction& inst) {
+// async-start (XLA's async wrapper of any op): a tuple of the operands'
+// tuple, the called computation's result and contexts.
+absl::StatusOr<Shape> InferAsyncStart(const HloInstruction& inst) {
+  XI_ASSIGN_OR_RETURN(Shape written, WrittenShape(inst));
+  const HloComputation* callee = inst.fused_computation();
+  if (callee == nullptr) {
+    return Invalid("async-start needs calls= naming its computation");
+  }
+  XI_ASSIGN_OR_RETURN(Shape result, InferCalled(inst, callee));
+  std::vector<Shape> operands;
+  for (const HloInstruction* operand : inst.operands()) {
+    operands.push_back(operand->shape());
+  }
+  if (!written.IsTuple() || written.tuple_shapes().size() < 2 ||
+      !written.tuple_shapes(0).CompatibleWith(Shape::MakeTuple(operands)) ||
+      !written.tuple_shapes(1).CompatibleWith(result)) {
+    return Invalid(absl::StrCat(
+        "async-start returns a tuple of its operands' tuple ",
+        Shape::MakeTuple(operands).ToString(false), ", the result of '",
+        callee->name(), "' ", result.ToString(false), " and contexts, not ",
+        written.ToString(false)));
+  }
+  return written;
+}
+
+// all-gather-done, collective-permute-done and async-done return element 1
+// of their start (the result); all-reduce-done returns its start's shape.
+absl::StatusOr<Shape> InferAsyncDone(const HloInstruction& inst) {
   XI_RETURN_IF_ERROR(CheckOperandCount(inst, 1));
   Shape start = inst.operand(0)->shape();
   if (inst.opcode() != HloOpcode::kAllReduceDone) {
@@ -1285,7 +1310,10 @@ absl::StatusOr<Shape> InferShapeUnchecked(const HloInstruction& inst) {
     case HloOpcode::kAllGatherDone:
     case HloOpcode::kAllReduceDone:
     case HloOpcode::kCollectivePermuteDone:
-      return InferCollectiveDone(inst);
+    case HloOpcode::kAsyncDone:
+      return InferAsyncDone(inst);
+    case HloOpcode::kAsyncStart:
+      return InferAsyncStart(inst);
     default:
       return WrittenShape(inst);
   }

@@ -37,14 +37,15 @@ const Shape* OutputShape(const HloInstruction* instruction, int64_t output_id) {
 }
 
 // The element of its tuple operand that `user` reads: get-tuple-element's
-// index, or element 1 of an all-gather-start's or collective-permute-start's
-// tuple (the collective's result) for its -done; nullopt otherwise.
+// index, or element 1 of an all-gather-start's, collective-permute-start's
+// or async-start's tuple (the result) for its -done; nullopt otherwise.
 std::optional<int64_t> TupleElementRead(const HloInstruction* user) {
   if (user->opcode() == HloOpcode::kGetTupleElement) {
     return user->tuple_index();
   }
   if ((user->opcode() == HloOpcode::kAllGatherDone ||
-       user->opcode() == HloOpcode::kCollectivePermuteDone) &&
+       user->opcode() == HloOpcode::kCollectivePermuteDone ||
+       user->opcode() == HloOpcode::kAsyncDone) &&
       user->operand_count() == 1 && user->operand(0)->shape().IsTuple() &&
       user->operand(0)->shape().tuple_shapes().size() >= 2) {
     return 1;
@@ -482,6 +483,44 @@ HloInstructionIndexing ComputeOutputToInputFusionIndexing(
       *called, called->root(), output_id, context);
   // A parameter number without a matching operand cannot be mapped.
   indexing.indexing_maps.resize(fusion->operand_count());
+  return indexing;
+}
+
+// async-start (operands' tuple, result, contexts...): output 1 is the called
+// computation's result, composed as a fusion's; element 0 is a tuple (no
+// element map) and the contexts read nothing.
+HloInstructionIndexing ComputeOutputToInputAsyncStartIndexing(
+    const HloInstruction* start, int64_t output_id,
+    mlir::MLIRContext* context) {
+  if (output_id == 1) {
+    return ComputeOutputToInputFusionIndexing(start, 0, context);
+  }
+  if (output_id == 0) {
+    return UndefinedForEachOperand(
+        start, absl::StrCat("output 0 of async-start '", start->name(),
+                            "' is the tuple of its operands"));
+  }
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(start->operand_count());
+  return indexing;
+}
+
+HloInstructionIndexing ComputeInputToOutputAsyncStartIndexing(
+    const HloInstruction* start, int64_t input_id, mlir::MLIRContext* context) {
+  HloInstructionIndexing result =
+      ComputeInputToOutputFusionIndexing(start, input_id, context);
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(OutputCount(start));
+  if (indexing.indexing_maps.size() < 2 || result.indexing_maps.size() != 1) {
+    return UndefinedForEachOutput(
+        start, absl::StrCat("async-start '", start->name(),
+                            "' must return (operands, result, ...) of one "
+                            "array result"));
+  }
+  indexing.indexing_maps[0].Insert(IndexingMap::Undefined(
+      absl::StrCat("output 0 of async-start '", start->name(),
+                   "' is the tuple of its operands")));
+  indexing.indexing_maps[1] = std::move(result.indexing_maps[0]);
   return indexing;
 }
 

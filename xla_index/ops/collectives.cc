@@ -602,13 +602,13 @@ HloInstructionIndexing ComputeInputToOutputCollectivePermuteStartIndexing(
       instruction, ComputeInputToOutputCollectivePermuteIndexing, context);
 }
 
-HloInstructionIndexing ComputeOutputToInputCollectiveDoneIndexing(
+HloInstructionIndexing ComputeOutputToInputAsyncDoneIndexing(
     const HloInstruction* instruction, int64_t /*output_id*/,
     mlir::MLIRContext* context) {
   return DoneIndexing(instruction, context);
 }
 
-HloInstructionIndexing ComputeInputToOutputCollectiveDoneIndexing(
+HloInstructionIndexing ComputeInputToOutputAsyncDoneIndexing(
     const HloInstruction* instruction, int64_t /*input_id*/,
     mlir::MLIRContext* context) {
   return DoneIndexing(instruction, context);

@@ -583,11 +583,11 @@ ROOT c = f32[3,2] collective-permute(p0), source_target_pairs={{0,1},{1,3},{3,0}
 TEST_F(CollectivesIndexingTest, AsyncFormsMatchTheSimulation) {
   const std::string header =
       "HloModule m, replica_count=4\nadd { a = f32[] parameter(0)  b = f32[] "
-      "parameter(1) ROOT s = f32[] add(a, b) }\nENTRY e {\n  p0 = f32[3,2] "
-      "parameter(0)\n";
+      "parameter(1) ROOT s = f32[] add(a, b) }\n";
   struct AsyncCase {
     SimCase sim;
     std::string start, done;
+    std::string called = "";  // the computation an async-start calls
   };
   const std::vector<std::vector<int64_t>> pair_groups = {{1, 0}, {3, 2}};
   const AsyncCase cases[] = {
@@ -606,10 +606,18 @@ TEST_F(CollectivesIndexingTest, AsyncFormsMatchTheSimulation) {
        "s = (f32[3,2], f32[3,2], u32[], u32[]) collective-permute-start(p0), "
        "source_target_pairs={{0,1},{1,3},{3,0}}",
        "ROOT c = f32[3,2] collective-permute-done(s)"},
+      // XLA's generic async wrapper around an all-gather.
+      {{"", "all-gather", pair_groups, {}, 1},
+       "s = ((f32[3,2]), f32[3,4], s32[]) async-start(p0), calls=wrapped",
+       "ROOT c = f32[3,4] async-done(s)",
+       "wrapped { p = f32[3,2] parameter(0)\n  ROOT ag = f32[3,4] "
+       "all-gather(p), replica_groups={{1,0},{3,2}}, dimensions={1} }\n"},
   };
   for (const AsyncCase& a : cases) {
     SimCase c = a.sim;
-    c.hlo = absl::StrCat(header, "  ", a.start, "\n  ", a.done, "\n}");
+    c.hlo = absl::StrCat(header, a.called,
+                         "ENTRY e {\n  p0 = f32[3,2] parameter(0)\n  ", a.start,
+                         "\n  ", a.done, "\n}");
     absl::StatusOr<std::unique_ptr<HloModule>> verified =
         ParseAndVerifyHloModule(c.hlo);
     ASSERT_TRUE(verified.ok()) << verified.status() << "\n" << c.hlo;
@@ -627,7 +635,7 @@ TEST_F(CollectivesIndexingTest, AsyncFormsMatchTheSimulation) {
     CheckSetsAgainstSimulation(c, in, done->shape().dimensions(),
                                o2i.indexing_maps[0],
                                i2o.indexing_maps[result_id]);
-    if (tuple) {
+    if (tuple && start->opcode() != HloOpcode::kAsyncStart) {
       // Output 0 is the operand itself; the contexts read nothing.
       const IndexingMap identity = CreateIdentityMap(in, &context_);
       HloInstructionIndexing alias =
@@ -637,13 +645,20 @@ TEST_F(CollectivesIndexingTest, AsyncFormsMatchTheSimulation) {
       EXPECT_FALSE(alias.indexing_maps[0].has_replica_maps());
       ASSERT_EQ(i2o.indexing_maps[0].size(), 1);
       EXPECT_EQ(i2o.indexing_maps[0][0], identity) << c.hlo;
-      for (int64_t k = 2; k < OutputCount(start); ++k) {
-        EXPECT_EQ(ComputeOutputToInputIndexing(start, k, &context_)
-                      .indexing_maps[0]
-                      .size(),
-                  0);
-        EXPECT_EQ(i2o.indexing_maps[k].size(), 0);
-      }
+    }
+    for (int64_t k = 2; k < OutputCount(start); ++k) {
+      EXPECT_EQ(ComputeOutputToInputIndexing(start, k, &context_)
+                    .indexing_maps[0]
+                    .size(),
+                0);
+      EXPECT_EQ(i2o.indexing_maps[k].size(), 0);
+    }
+    if (start->opcode() == HloOpcode::kAsyncStart) {
+      // Element 0 is the operands' tuple: no element map.
+      EXPECT_THAT(ComputeOutputToInputIndexing(start, 0, &context_)
+                      .indexing_maps[0][0]
+                      .undefined_reason(),
+                  HasSubstr("tuple of its operands"));
     }
     // The done, composed back through its start to p0.
     AnalyzedIndexing composed_o2i =

@@ -118,10 +118,10 @@ HloInstructionIndexing ComputeOutputToInputCollectivePermuteStartIndexing(
 HloInstructionIndexing ComputeInputToOutputCollectivePermuteStartIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context);
-HloInstructionIndexing ComputeOutputToInputCollectiveDoneIndexing(
+HloInstructionIndexing ComputeOutputToInputAsyncDoneIndexing(
     const HloInstruction* instruction, int64_t output_id,
     mlir::MLIRContext* context);
-HloInstructionIndexing ComputeInputToOutputCollectiveDoneIndexing(
+HloInstructionIndexing ComputeInputToOutputAsyncDoneIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context);
 /// Output k: operand k at d_d + position * chunk, on every replica.
