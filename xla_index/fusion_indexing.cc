@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -489,9 +490,27 @@ HloInstructionIndexing ComputeOutputToInputFusionIndexing(
 // async-start (operands' tuple, result, contexts...): output 1 is the called
 // computation's result, composed as a fusion's; element 0 is a tuple (no
 // element map) and the contexts read nothing.
+// Element 1 of an async-start's tuple is its called computation's result.
+bool ResultIsTheCalledRoot(const HloInstruction* start) {
+  const HloComputation* called = start->fused_computation();
+  const Shape& shape = start->shape();
+  return called != nullptr && called->root() != nullptr && shape.IsTuple() &&
+         shape.tuple_shapes().size() >= 2 && shape.tuple_shapes(1).IsArray() &&
+         shape.tuple_shapes(1).SameDimensions(called->root()->shape());
+}
+
+std::string AsyncStartReason(const HloInstruction* start) {
+  return absl::StrCat("async-start '", start->name(),
+                      "' must return (operands, result, ...) with the array "
+                      "result of its called computation");
+}
+
 HloInstructionIndexing ComputeOutputToInputAsyncStartIndexing(
     const HloInstruction* start, int64_t output_id,
     mlir::MLIRContext* context) {
+  if (!ResultIsTheCalledRoot(start)) {
+    return UndefinedForEachOperand(start, AsyncStartReason(start));
+  }
   if (output_id == 1) {
     return ComputeOutputToInputFusionIndexing(start, 0, context);
   }
@@ -507,16 +526,13 @@ HloInstructionIndexing ComputeOutputToInputAsyncStartIndexing(
 
 HloInstructionIndexing ComputeInputToOutputAsyncStartIndexing(
     const HloInstruction* start, int64_t input_id, mlir::MLIRContext* context) {
+  if (!ResultIsTheCalledRoot(start)) {
+    return UndefinedForEachOutput(start, AsyncStartReason(start));
+  }
   HloInstructionIndexing result =
       ComputeInputToOutputFusionIndexing(start, input_id, context);
   HloInstructionIndexing indexing;
   indexing.indexing_maps.resize(OutputCount(start));
-  if (indexing.indexing_maps.size() < 2 || result.indexing_maps.size() != 1) {
-    return UndefinedForEachOutput(
-        start, absl::StrCat("async-start '", start->name(),
-                            "' must return (operands, result, ...) of one "
-                            "array result"));
-  }
   indexing.indexing_maps[0].Insert(IndexingMap::Undefined(
       absl::StrCat("output 0 of async-start '", start->name(),
                    "' is the tuple of its operands")));

@@ -40,10 +40,29 @@
 //   replica id. (A replica that is no target receives zeros and reads
 //   nothing; one that is no source sends nothing.)
 //
+//
+// The group size (GetCollectiveGroupSize, hlo/replica_groups.h) follows
+// XLA's group modes: replica_groups={} is every replica of the module's
+// replica_count (with a channel_id: every partition for all-to-all and
+// collective-permute; every replica of every partition for the others
+// unless use_global_device_ids=true, which needs explicit groups).
+//
+// The asynchronous forms (XLA's syntax):
+//   s = (f32[10,128], f32[10,256]) all-gather-start(p0), dimensions={1}, ...
+//   d = f32[10,256] all-gather-done(s)
+// output 1 of the start is the collective's result, with the maps above;
+// output 0 is the operand itself (the identity, on the running replica);
+// collective-permute-start's contexts (u32[] elements) read nothing;
+// all-reduce-start returns the result itself (the all-reduce maps). A done
+// is the identity on its result, and fusion composition reads element 1
+// of its start (so the done's composed maps are the collective's).
+//
 // Not defined, UNDEFINED with a reason: replica_groups={} where the group
-// size does not follow from the shapes (the HLO does not state the replica
-// count), the tuple form of all-to-all (which operand is read depends on
-// the running replica), malformed replica_groups or source_target_pairs.
+// size does not follow from the shapes and the HLO has no HloModule header
+// (a snippet: the replica count is not stated), the tuple form of
+// all-to-all (which operand is read depends on the running replica),
+// malformed replica_groups or source_target_pairs, a -start of several
+// operands (XLA nests them in tuples, which a flat output id cannot name).
 
 #include <algorithm>
 #include <cstdint>
@@ -559,16 +578,28 @@ HloInstructionIndexing StartInputToOutput(const HloInstruction* instruction,
   return indexing;
 }
 
-// The identity of a -done on its (array) result.
-HloInstructionIndexing DoneIndexing(const HloInstruction* instruction,
+// The identity of a -done on its (array) result, which must be its
+// start's result: element 1 of the start's tuple (all-reduce-start: the
+// start itself).
+HloInstructionIndexing DoneIndexing(const HloInstruction* done,
                                     mlir::MLIRContext* context) {
-  if (!instruction->shape().IsArray() || instruction->operand_count() != 1) {
-    return HloInstructionIndexing::Undefined(
-        1, absl::StrCat(HloOpcodeName(instruction->opcode()), " '",
-                        instruction->name(),
-                        "': only the done of one array result has a map"));
+  const Shape* result = nullptr;
+  if (done->operand_count() == 1) {
+    result = &done->operand(0)->shape();
+    if (done->opcode() != HloOpcode::kAllReduceDone) {
+      result = result->IsTuple() && result->tuple_shapes().size() >= 2
+                   ? &result->tuple_shapes(1)
+                   : nullptr;
+    }
   }
-  return OneMap(CreateIdentityMap(instruction->shape(), context));
+  if (result == nullptr || !done->shape().IsArray() ||
+      !done->shape().SameDimensions(*result)) {
+    return HloInstructionIndexing::Undefined(
+        1, absl::StrCat(HloOpcodeName(done->opcode()), " '", done->name(),
+                        "': only the done of one array result, its start's, "
+                        "has a map"));
+  }
+  return OneMap(CreateIdentityMap(done->shape(), context));
 }
 
 }  // namespace

@@ -702,6 +702,32 @@ ROOT s = ((f32[4], f32[2]), (f32[8], f32[4])) all-gather-start(p0, p1),
   ASSERT_EQ(indexing.indexing_maps.size(), 2);
   EXPECT_THAT(indexing.indexing_maps[0][0].undefined_reason(),
               HasSubstr("one array operand"));
+  // Unverified text whose done does not fit its start: UNDEFINED, also
+  // when composed.
+  for (const char* hlo : {
+           "p0 = f32[4] parameter(0)\ns = (f32[4], f32[8]) "
+           "all-gather-start(p0), replica_groups={{0,1}}, dimensions={0}\n"
+           "ROOT d = f32[5] all-gather-done(s)",
+           "w { p = f32[4] parameter(0)\n ROOT n = f32[4] negate(p) }\n"
+           "ENTRY e { p0 = f32[4] parameter(0)\n s = ((f32[4]), f32[6], "
+           "s32[]) async-start(p0), calls=w\n ROOT d = f32[6] async-done(s) }",
+       }) {
+    const HloInstruction* done = Parse(hlo);
+    ASSERT_NE(done, nullptr) << hlo;
+    for (IndexingDirection direction : {IndexingDirection::kOutputToInput,
+                                        IndexingDirection::kInputToOutput}) {
+      HloInstructionIndexing composed =
+          AnalyzeIndexing(*done, direction, &context_).indexing;
+      ASSERT_FALSE(composed.indexing_maps.empty()) << hlo;
+      ASSERT_GT(composed.indexing_maps[0].size(), 0) << hlo;
+      for (const IndexingMapSet& set : composed.indexing_maps) {
+        for (int64_t k = 0; k < set.size(); ++k) {
+          EXPECT_TRUE(set[k].IsUndefined()) << hlo << "\n"
+                                            << composed.ToString();
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
