@@ -224,6 +224,8 @@ TEST_F(CollectivesIndexingTest, GroupSizeFollowsTheGroupMode) {
        "explicit replica_groups"},
       {"HloModule m", "replica_groups={{0,1}}, use_global_device_ids=true", -1,
        "needs a channel_id"},
+      {"HloModule m, replica_count=9223372036854775807, num_partitions=2",
+       "replica_groups={}, channel_id=1", -1, "overflows int64"},
   };
   for (const Case& c : cases) {
     const std::string text = absl::StrCat(
