@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
@@ -27,6 +28,29 @@ absl::Status Unsupported(const HloInstruction& inst, absl::string_view why) {
   return absl::UnimplementedError(absl::StrCat("evaluator: instruction '",
                                                inst.name(), "' (",
                                                inst.opcode_name(), "): ", why));
+}
+
+// The dims of [0, rank) in neither `a` nor `b`, increasing.
+Index DimsNotIn(int64_t rank, const Index& a, const Index& b) {
+  Index dims;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (absl::c_count(a, d) == 0 && absl::c_count(b, d) == 0) {
+      dims.push_back(d);
+    }
+  }
+  return dims;
+}
+
+// Gather's and scatter's batch index G lists the indices' dims other than
+// index_vector_dim in order; indices dim `indices_batching_dims[i]` is
+// G's entry number result[i].
+Index BatchPositions(const Index& indices_batching_dims,
+                     int64_t index_vector_dim) {
+  Index positions;
+  for (int64_t d : indices_batching_dims) {
+    positions.push_back(d < index_vector_dim ? d : d - 1);
+  }
+  return positions;
 }
 
 Literal ScalarFrom(const Literal& from, int64_t i) {
@@ -1131,9 +1155,6 @@ absl::Status OpEvaluator::Gather() {
   const Shape& operand = OperandShape(0);
   const Shape& indices = OperandShape(1);
   const GatherDimensionNumbers& g = inst_.gather_dimension_numbers();
-  if (!g.operand_batching_dims.empty()) {
-    return Unsupported(inst_, "gather batching dims");
-  }
   const Index& slice_sizes = inst_.gather_slice_sizes();
   int64_t out_rank = Out().shape().rank();
   Index batch_dims;
@@ -1142,15 +1163,16 @@ absl::Status OpEvaluator::Gather() {
       batch_dims.push_back(d);
     }
   }
-  // remapped_offset_dims: operand dims not collapsed, increasing.
-  Index remapped;
-  for (int64_t d = 0; d < operand.rank(); ++d) {
-    if (!std::count(g.collapsed_slice_dims.begin(),
-                    g.collapsed_slice_dims.end(), d)) {
-      remapped.push_back(d);
-    }
-  }
+  // remapped_offset_dims: operand dims neither collapsed nor batching,
+  // increasing.
+  Index remapped = DimsNotIn(operand.rank(), g.collapsed_slice_dims,
+                             g.operand_batching_dims);
   bool implicit = g.index_vector_dim == indices.rank();
+  // Operand batching dim operand_batching_dims[i] is read at the batch
+  // index G[j], where indices dim start_indices_batching_dims[i] is the
+  // j-th indices dim other than index_vector_dim.
+  Index batching_positions =
+      BatchPositions(g.start_indices_batching_dims, g.index_vector_dim);
   for (int64_t i = 0; i < Out().element_count(); ++i) {
     At(0, i);
     Index out = MultiIndex(OutDims(), i);
@@ -1168,8 +1190,12 @@ absl::Status OpEvaluator::Gather() {
       s_in[d] = std::min(std::max<int64_t>(s, 0),
                          operand.dimensions(d) - slice_sizes[d]);
     }
-    // 3. Oin[remapped_offset_dims(k)] = Out[offset_dims[k]].
+    // 3. Oin[remapped_offset_dims(k)] = Out[offset_dims[k]], and the
+    // batching dims follow the batch index.
     Index in = s_in;
+    for (size_t b = 0; b < g.operand_batching_dims.size(); ++b) {
+      in[g.operand_batching_dims[b]] = G[batching_positions[b]];
+    }
     for (size_t k = 0; k < g.offset_dims.size(); ++k) {
       in[remapped[k]] += out[g.offset_dims[k]];
     }
@@ -1185,9 +1211,6 @@ absl::Status OpEvaluator::Scatter() {
   const Shape& indices = OperandShape(n);
   const Shape& updates = OperandShape(n + 1);
   const ScatterDimensionNumbers& sd = inst_.scatter_dimension_numbers();
-  if (!sd.input_batching_dims.empty()) {
-    return Unsupported(inst_, "scatter batching dims");
-  }
   // output[J][O] = operands[J][O] to start.
   for (int64_t k = 0; k < n; ++k) {
     for (int64_t i = 0; i < operand.ElementCount(); ++i) {
@@ -1203,14 +1226,11 @@ absl::Status OpEvaluator::Scatter() {
       update_scatter_dims.push_back(d);
     }
   }
-  Index window_to_operand;
-  for (int64_t d = 0; d < operand.rank(); ++d) {
-    if (!std::count(sd.inserted_window_dims.begin(),
-                    sd.inserted_window_dims.end(), d)) {
-      window_to_operand.push_back(d);
-    }
-  }
+  Index window_to_operand = DimsNotIn(operand.rank(), sd.inserted_window_dims,
+                                      sd.input_batching_dims);
   bool implicit = sd.index_vector_dim == indices.rank();
+  Index batching_positions =
+      BatchPositions(sd.scatter_indices_batching_dims, sd.index_vector_dim);
   for (int64_t u = 0; u < updates.ElementCount(); ++u) {
     Index U = MultiIndex(updates.dimensions(), u);
     Index G;
@@ -1226,6 +1246,9 @@ absl::Status OpEvaluator::Scatter() {
     }
     for (size_t k = 0; k < sd.update_window_dims.size(); ++k) {
       I[window_to_operand[k]] += U[sd.update_window_dims[k]];
+    }
+    for (size_t b = 0; b < sd.input_batching_dims.size(); ++b) {
+      I[sd.input_batching_dims[b]] = G[batching_positions[b]];
     }
     bool valid = true;
     for (int64_t d = 0; d < operand.rank(); ++d) {

@@ -149,6 +149,23 @@ ROOT g = s32[2,2] gather(operand, indices), offset_dims={1}, collapsed_slice_dim
             "{{5, 6}, {1, 2}}");
 }
 
+// Batching dims (XLA's operation semantics, "Gather"): output element G
+// reads operand row G (operand_batching_dims={0} pairs with the indices'
+// batch dim) at column indices[G]; the indices' batching dim may sit after
+// index_vector_dim.
+TEST(EvaluatorSeedTest, GatherBatchingDims) {
+  EXPECT_EQ(EvalText(R"(
+operand = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})
+indices = s32[2] constant({2, 0})
+ROOT g = s32[2] gather(operand, indices), offset_dims={}, collapsed_slice_dims={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, start_index_map={1}, index_vector_dim=1, slice_sizes={1,1})"),
+            "{3, 4}");
+  EXPECT_EQ(EvalText(R"(
+operand = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})
+indices = s32[1,2] constant({{1, 2}})
+ROOT g = s32[2,1] gather(operand, indices), offset_dims={1}, collapsed_slice_dims={}, operand_batching_dims={0}, start_indices_batching_dims={1}, start_index_map={1}, index_vector_dim=0, slice_sizes={1,1})"),
+            "{{2}, {6}}");
+}
+
 TEST(EvaluatorSeedTest, Pad) {
   // Interior padding first, then edges: 1_2_1 on {1, 2, 3}.
   EXPECT_EQ(EvalText(R"(
@@ -448,6 +465,18 @@ TEST(EvaluatorSeedTest, ScatterAdd) {
   ROOT s = f32[3,3] scatter(o, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
 })")),
             "{{11, 22, 33}, {4, 5, 6}, {77, 88, 99}}");
+}
+
+// Scatter's batching dims pair an operand dim with an indices dim as
+// gather's do: update G goes to row G, column indices[G].
+TEST(EvaluatorSeedTest, ScatterBatchingDims) {
+  EXPECT_EQ(EvalText(absl::StrCat(kAdd, R"(ENTRY e {
+  o = f32[2,3] constant({{1, 2, 3}, {4, 5, 6}})
+  i = s32[2] constant({2, 0})
+  u = f32[2] constant({10, 20})
+  ROOT s = f32[2,3] scatter(o, i, u), update_window_dims={}, inserted_window_dims={1}, input_batching_dims={0}, scatter_indices_batching_dims={0}, scatter_dims_to_operand_dims={1}, index_vector_dim=1, to_apply=add
+})")),
+            "{{1, 2, 13}, {24, 5, 6}}");
 }
 
 TEST(EvaluatorSeedTest, Convolution) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,19 @@ class HloModule {
   }
   HloComputation* GetComputation(absl::string_view name) const;
 
+  /// XLA's HloModuleConfig replica_count and num_partitions, from the
+  /// header's `replica_count=N` and `num_partitions=M`. A header that leaves
+  /// one out means XLA's default 1 (XLA prints them only when not 1); a
+  /// snippet without an `HloModule` header does not state them (nullopt).
+  std::optional<int64_t> replica_count() const { return replica_count_; }
+  std::optional<int64_t> num_partitions() const { return num_partitions_; }
+  void set_replica_count(std::optional<int64_t> count) {
+    replica_count_ = count;
+  }
+  void set_num_partitions(std::optional<int64_t> count) {
+    num_partitions_ = count;
+  }
+
   HloComputation* entry_computation() const { return entry_; }
   void set_entry_computation(HloComputation* entry) { entry_ = entry; }
 
@@ -95,6 +109,8 @@ class HloModule {
  private:
   std::string name_;
   std::vector<HloAttribute> attributes_;
+  std::optional<int64_t> replica_count_;
+  std::optional<int64_t> num_partitions_;
   std::vector<std::unique_ptr<HloComputation>> computations_;
   HloComputation* entry_ = nullptr;
 };

@@ -95,6 +95,18 @@ enum class HloOpcode {
   kAllToAll,
   kCollectivePermute,
   kReduceScatter,
+  // Asynchronous collectives: `-start` begins the collective, `-done` waits
+  // for its result.
+  kAllGatherStart,
+  kAllGatherDone,
+  kAllReduceStart,
+  kAllReduceDone,
+  kCollectivePermuteStart,
+  kCollectivePermuteDone,
+  // Any op run asynchronously: async-start calls a computation, async-done
+  // waits for its result.
+  kAsyncStart,
+  kAsyncDone,
   // Structure.
   kCall,
   kFusion,

@@ -13,6 +13,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
@@ -1542,6 +1543,20 @@ absl::Status ParseParameterAndIndex(TextCursor& c, bool kind) {
 //   buffer_donor={ (parameter, {index}), ... }
 absl::Status Parser::CheckModuleAttribute(absl::string_view name,
                                           absl::string_view value) {
+  if (name == "replica_count" || name == "num_partitions") {
+    int64_t count = 0;
+    if (!absl::SimpleAtoi(value, &count) || count < 1) {
+      return cursor_.ErrorAt(
+          value.data(),
+          absl::StrCat(name, " must be a positive integer, not '", value, "'"));
+    }
+    if (name == "replica_count") {
+      module_->set_replica_count(count);
+    } else {
+      module_->set_num_partitions(count);
+    }
+    return absl::OkStatus();
+  }
   bool alias = name == "input_output_alias";
   if (!alias && name != "buffer_donor") return absl::OkStatus();
   TextCursor c = cursor_;
@@ -1570,6 +1585,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
     XI_ASSIGN_OR_RETURN(absl::string_view name, ParseName("a module name"));
     auto module = std::make_unique<HloModule>(std::string(name));
     module_ = module.get();
+    module->set_replica_count(1);
+    module->set_num_partitions(1);
     while (cursor_.TryConsume(',')) {
       absl::string_view attribute = cursor_.ParseWord();
       if (attribute.empty()) {

@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "hlo/module.h"
 #include "hlo/text_cursor.h"
 #include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/status_macros.h"
@@ -191,6 +194,113 @@ absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> ParseSourceTargetPairs(
     pairs.push_back({pair[0], pair[1]});
   }
   return pairs;
+}
+
+namespace {
+
+// all-reduce, all-gather and reduce-scatter (and their -start forms) carry
+// use_global_device_ids; all-to-all and collective-permute do not.
+bool HasGlobalDeviceIdsFlag(const HloInstruction& collective) {
+  absl::string_view name = collective.opcode_name();
+  return absl::StartsWith(name, "all-reduce") ||
+         absl::StartsWith(name, "all-gather") ||
+         absl::StartsWith(name, "reduce-scatter");
+}
+
+absl::Status CollectiveError(const HloInstruction& collective,
+                             absl::string_view message) {
+  return Invalid(absl::StrCat(collective.opcode_name(), " '", collective.name(),
+                              "': ", message));
+}
+
+absl::StatusOr<CollectiveGroupMode> GetMode(const HloInstruction& collective) {
+  const bool channel = collective.attribute("channel_id").has_value();
+  const bool global =
+      collective.attribute("use_global_device_ids").value_or("false") == "true";
+  if (!channel) {
+    if (global) {
+      return CollectiveError(collective,
+                             "use_global_device_ids=true needs a channel_id");
+    }
+    return CollectiveGroupMode::kCrossReplica;
+  }
+  if (!HasGlobalDeviceIdsFlag(collective)) {
+    return CollectiveGroupMode::kCrossPartition;
+  }
+  return global ? CollectiveGroupMode::kFlattenedId
+                : CollectiveGroupMode::kCrossReplicaAndPartition;
+}
+
+}  // namespace
+
+absl::StatusOr<CollectiveGroupSize> GetCollectiveGroupSize(
+    const HloInstruction& collective) {
+  CollectiveGroupSize result;
+  XI_ASSIGN_OR_RETURN(result.mode, GetMode(collective));
+  ReplicaGroups groups;
+  if (std::optional<absl::string_view> text =
+          collective.attribute("replica_groups")) {
+    absl::StatusOr<ReplicaGroups> parsed = ParseReplicaGroups(*text);
+    if (!parsed.ok()) {
+      return CollectiveError(
+          collective,
+          absl::StrCat("replica_groups: ", parsed.status().message()));
+    }
+    groups = *std::move(parsed);
+  }
+  const HloModule* module =
+      collective.parent() != nullptr ? collective.parent()->parent() : nullptr;
+  std::optional<int64_t> replicas, partitions;
+  if (module != nullptr) {
+    replicas = module->replica_count();
+    partitions = module->num_partitions();
+  }
+  auto unknown = [&](absl::string_view what) {
+    result.size = 0;
+    result.unknown_reason = absl::StrCat(
+        collective.opcode_name(), " '", collective.name(), "': ", what,
+        ", and the HLO has no HloModule header to state it");
+    return result;
+  };
+  int64_t size = groups.group_size();
+  switch (result.mode) {
+    case CollectiveGroupMode::kFlattenedId:
+      if (groups.all_replicas()) {
+        return CollectiveError(collective,
+                               "use_global_device_ids=true needs explicit "
+                               "replica_groups of device ids");
+      }
+      break;
+    case CollectiveGroupMode::kCrossPartition:
+      if (groups.all_replicas()) {
+        if (!partitions) {
+          return unknown("replica_groups={} (every partition)");
+        }
+        size = *partitions;
+      }
+      break;
+    case CollectiveGroupMode::kCrossReplica:
+    case CollectiveGroupMode::kCrossReplicaAndPartition:
+      if (groups.all_replicas()) {
+        if (!replicas) return unknown("replica_groups={} (every replica)");
+        size = *replicas;
+      }
+      if (result.mode == CollectiveGroupMode::kCrossReplicaAndPartition) {
+        if (!partitions) {
+          return unknown(
+              "channel_id without use_global_device_ids=true spans every "
+              "partition (num_partitions)");
+        }
+        std::optional<int64_t> product = CheckedMul(size, *partitions);
+        if (!product) {
+          return CollectiveError(collective, "the group size overflows int64");
+        }
+        size = *product;
+      }
+      break;
+  }
+  result.size = size;
+  return result;
 }
 
 }  // namespace xla_index

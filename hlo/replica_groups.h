@@ -18,16 +18,18 @@
 // The mesh form (`mesh[x=2,y=4]{x}`) is refused with a message.
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "hlo/instruction.h"
 
 namespace xla_index {
 
 /// Replica groups; `groups` is empty for `{}` (one group of all replicas,
-/// whose count the HLO does not state).
+/// whose count is the module's: GetCollectiveGroupSize).
 struct ReplicaGroups {
   std::vector<std::vector<int64_t>> groups;
 
@@ -54,6 +56,45 @@ absl::StatusOr<ReplicaGroups> ParseReplicaGroups(absl::string_view text);
 /// source or a repeated target.
 absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> ParseSourceTargetPairs(
     absl::string_view text);
+
+/// How a collective forms its groups (XLA's CollectiveOpGroupMode), from
+/// `channel_id` and `use_global_device_ids` (an attribute of all-reduce,
+/// all-gather and reduce-scatter, and of their `-start` forms):
+///   no channel_id                       kCrossReplica: groups of replicas
+///   channel_id, op without the flag     kCrossPartition: groups of partitions
+///   channel_id, use_global_device_ids=false
+///                                       kCrossReplicaAndPartition: groups of
+///                                       replicas, each across every partition
+///   channel_id, use_global_device_ids=true
+///                                       kFlattenedId: groups of device ids
+enum class CollectiveGroupMode {
+  kCrossReplica,
+  kCrossPartition,
+  kCrossReplicaAndPartition,
+  kFlattenedId,
+};
+
+/// The number of devices in each group of a collective, and why it is not
+/// known when it is not.
+struct CollectiveGroupSize {
+  CollectiveGroupMode mode = CollectiveGroupMode::kCrossReplica;
+  /// Devices per group; 0 when the HLO does not state it.
+  int64_t size = 0;
+  /// Why `size` is 0, naming the instruction.
+  std::string unknown_reason;
+};
+
+/// The group size of `collective`: the size of its replica groups
+/// (kCrossReplicaAndPartition: times num_partitions); for
+/// `replica_groups={}` (or none) every replica (kCrossReplica), every
+/// partition (kCrossPartition) or every replica of every partition, read
+/// from the module's replica_count and num_partitions (HloModule), unknown
+/// when the module does not state them. Errors, naming the instruction:
+/// malformed replica_groups, use_global_device_ids=true without
+/// channel_id, empty groups with use_global_device_ids=true (XLA requires
+/// them), a size that overflows int64.
+absl::StatusOr<CollectiveGroupSize> GetCollectiveGroupSize(
+    const HloInstruction& collective);
 
 }  // namespace xla_index
 

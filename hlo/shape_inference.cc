@@ -458,6 +458,70 @@ absl::StatusOr<Shape> InferScaledDot(const HloInstruction& inst) {
   return InferDotOfFirstTwo(inst);
 }
 
+// The batching dims of gather (operand_batching_dims,
+// start_indices_batching_dims) and scatter (input_batching_dims,
+// scatter_indices_batching_dims), with the constraints of XLA's shape
+// inference and StableHLO's specification: the operand's batching dims are
+// sorted, distinct, in range and disjoint from its collapsed (inserted)
+// dims and from the start-index map; the indices' batching dims are
+// distinct, in range and not index_vector_dim; the two lists pair up one
+// to one with equal sizes, and each operand batching dim has slice size
+// <= 1 (gather; scatter's windows leave them out).
+struct BatchingDims {
+  absl::Span<const int64_t> operand_dims;
+  absl::Span<const int64_t> indices_dims;
+  const char* operand_name;
+  const char* indices_name;
+  absl::Span<const int64_t> collapsed;
+  const char* collapsed_name;
+  absl::Span<const int64_t> index_map;
+  const char* index_map_name;
+};
+
+absl::Status CheckDisjoint(absl::Span<const int64_t> a, const char* a_name,
+                           absl::Span<const int64_t> b, const char* b_name) {
+  for (int64_t d : a) {
+    if (Contains(b, d)) {
+      return Invalid(absl::StrCat(a_name, " ", ListText(a), " and ", b_name,
+                                  " ", ListText(b), " share dimension ", d));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckBatchingDims(const BatchingDims& b, const Shape& operand,
+                               const Shape& indices, int64_t index_vector_dim) {
+  XI_RETURN_IF_ERROR(CheckDimensionNumbers(b.operand_dims, operand.rank(),
+                                           b.operand_name, true));
+  XI_RETURN_IF_ERROR(
+      CheckDimensionNumbers(b.indices_dims, indices.rank(), b.indices_name));
+  if (b.operand_dims.size() != b.indices_dims.size()) {
+    return Invalid(absl::StrCat(
+        b.operand_name, " ", ListText(b.operand_dims), " and ", b.indices_name,
+        " ", ListText(b.indices_dims), " must have the same length"));
+  }
+  if (Contains(b.indices_dims, index_vector_dim)) {
+    return Invalid(absl::StrCat(b.indices_name, " ", ListText(b.indices_dims),
+                                " must not contain index_vector_dim ",
+                                index_vector_dim));
+  }
+  XI_RETURN_IF_ERROR(CheckDisjoint(b.operand_dims, b.operand_name, b.collapsed,
+                                   b.collapsed_name));
+  XI_RETURN_IF_ERROR(CheckDisjoint(b.operand_dims, b.operand_name, b.index_map,
+                                   b.index_map_name));
+  for (size_t i = 0; i < b.operand_dims.size(); ++i) {
+    int64_t size = operand.dimensions(b.operand_dims[i]);
+    int64_t indices_size = indices.dimensions(b.indices_dims[i]);
+    if (size != indices_size) {
+      return Invalid(absl::StrCat(
+          b.operand_name, "[", i, "] = ", b.operand_dims[i], " (size ", size,
+          ") and ", b.indices_name, "[", i, "] = ", b.indices_dims[i],
+          " (size ", indices_size, ") must have equal sizes"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Shape> InferGather(const HloInstruction& inst) {
   XI_RETURN_IF_ERROR(CheckOperandCount(inst, 2));
   XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
@@ -497,8 +561,6 @@ absl::StatusOr<Shape> InferGather(const HloInstruction& inst) {
                                   slice_sizes[d]));
     }
   }
-  XI_RETURN_IF_ERROR(CheckDimensionNumbers(
-      g.operand_batching_dims, operand.rank(), "operand_batching_dims", true));
   if (static_cast<int64_t>(g.start_index_map.size()) != index_vector_size) {
     return Invalid(absl::StrCat("start_index_map has ",
                                 g.start_index_map.size(), " entries, expected ",
@@ -506,6 +568,19 @@ absl::StatusOr<Shape> InferGather(const HloInstruction& inst) {
   }
   XI_RETURN_IF_ERROR(CheckDimensionNumbers(g.start_index_map, operand.rank(),
                                            "start_index_map"));
+  XI_RETURN_IF_ERROR(
+      CheckBatchingDims({g.operand_batching_dims, g.start_indices_batching_dims,
+                         "operand_batching_dims", "start_indices_batching_dims",
+                         g.collapsed_slice_dims, "collapsed_slice_dims",
+                         g.start_index_map, "start_index_map"},
+                        operand, indices, g.index_vector_dim));
+  for (int64_t d : g.operand_batching_dims) {
+    if (slice_sizes[d] > 1) {
+      return Invalid(absl::StrCat("operand batching dimension ", d,
+                                  " must have slice size <= 1, has ",
+                                  slice_sizes[d]));
+    }
+  }
   int64_t offset_count = operand.rank() -
                          static_cast<int64_t>(g.collapsed_slice_dims.size()) -
                          static_cast<int64_t>(g.operand_batching_dims.size());
@@ -589,7 +664,7 @@ absl::StatusOr<Shape> InferScatter(const HloInstruction& inst) {
                                                d.input_batching_dims.size())) {
       return Invalid(
           "operand rank must equal update_window_dims.size + "
-          "inserted_window_dims.size");
+          "inserted_window_dims.size + input_batching_dims.size");
     }
     if (static_cast<int64_t>(d.scatter_dims_to_operand_dims.size()) !=
         index_vector_size) {
@@ -600,6 +675,12 @@ absl::StatusOr<Shape> InferScatter(const HloInstruction& inst) {
     XI_RETURN_IF_ERROR(CheckDimensionNumbers(d.scatter_dims_to_operand_dims,
                                              operand.rank(),
                                              "scatter_dims_to_operand_dims"));
+    XI_RETURN_IF_ERROR(CheckBatchingDims(
+        {d.input_batching_dims, d.scatter_indices_batching_dims,
+         "input_batching_dims", "scatter_indices_batching_dims",
+         d.inserted_window_dims, "inserted_window_dims",
+         d.scatter_dims_to_operand_dims, "scatter_dims_to_operand_dims"},
+        operand, indices, d.index_vector_dim));
     // Window bounds: update dims in update_window_dims must not exceed the
     // operand's dims that are not inserted; scatter dims match indices.
     Dims window_bounds;
@@ -1069,6 +1150,85 @@ absl::StatusOr<Shape> InferGetTupleElement(const HloInstruction& inst) {
   return in.tuple_shapes(index);
 }
 
+// all-gather-start and collective-permute-start, XLA's asynchronous forms:
+// a tuple whose element 0 is the operand (the buffer the collective reads;
+// a tuple of them for several all-gather operands) and element 1 the
+// synchronous op's result (kept as written: collectives have no inference
+// rule). collective-permute-start may add context elements (u32[] in XLA),
+// and its in-place form (operands input, output and offsets) is kept as
+// written.
+absl::StatusOr<Shape> InferCollectiveStart(const HloInstruction& inst) {
+  XI_ASSIGN_OR_RETURN(Shape written, WrittenShape(inst));
+  const bool permute = inst.opcode() == HloOpcode::kCollectivePermuteStart;
+  if (inst.operand_count() < 1) {
+    return Invalid(absl::StrCat(inst.opcode_name(), " needs an operand"));
+  }
+  const int64_t size = written.IsTuple()
+                           ? static_cast<int64_t>(written.tuple_shapes().size())
+                           : 0;
+  if (size < 2 || (!permute && size != 2)) {
+    return Invalid(absl::StrCat(
+        inst.opcode_name(), " returns a tuple of the operand and the result",
+        permute ? " (and contexts)" : "", ", not ", written.ToString(false)));
+  }
+  if (permute && inst.operand_count() > 1) return written;
+  std::vector<Shape> operands;
+  for (const HloInstruction* operand : inst.operands()) {
+    operands.push_back(operand->shape());
+  }
+  const Shape operand_shape =
+      operands.size() == 1 ? operands[0] : Shape::MakeTuple(operands);
+  if (!written.tuple_shapes(0).CompatibleWith(operand_shape)) {
+    return Invalid(absl::StrCat("element 0 of ", inst.opcode_name(),
+                                "'s result must be its operand ",
+                                operand_shape.ToString(false), ", is ",
+                                written.tuple_shapes(0).ToString(false)));
+  }
+  return written;
+}
+
+// async-start (XLA's async wrapper of any op): a tuple of the operands'
+// tuple, the called computation's result and contexts.
+absl::StatusOr<Shape> InferAsyncStart(const HloInstruction& inst) {
+  XI_ASSIGN_OR_RETURN(Shape written, WrittenShape(inst));
+  const HloComputation* callee = inst.fused_computation();
+  if (callee == nullptr) {
+    return Invalid("async-start needs calls= naming its computation");
+  }
+  XI_ASSIGN_OR_RETURN(Shape result, InferCalled(inst, callee));
+  std::vector<Shape> operands;
+  for (const HloInstruction* operand : inst.operands()) {
+    operands.push_back(operand->shape());
+  }
+  if (!written.IsTuple() || written.tuple_shapes().size() < 2 ||
+      !written.tuple_shapes(0).CompatibleWith(Shape::MakeTuple(operands)) ||
+      !written.tuple_shapes(1).CompatibleWith(result)) {
+    return Invalid(absl::StrCat(
+        "async-start returns a tuple of its operands' tuple ",
+        Shape::MakeTuple(operands).ToString(false), ", the result of '",
+        callee->name(), "' ", result.ToString(false), " and contexts, not ",
+        written.ToString(false)));
+  }
+  return written;
+}
+
+// all-gather-done, collective-permute-done and async-done return element 1
+// of their start (the result); all-reduce-done returns its start's shape.
+absl::StatusOr<Shape> InferAsyncDone(const HloInstruction& inst) {
+  XI_RETURN_IF_ERROR(CheckOperandCount(inst, 1));
+  Shape start = inst.operand(0)->shape();
+  if (inst.opcode() != HloOpcode::kAllReduceDone) {
+    if (!start.IsTuple() || start.tuple_shapes().size() < 2) {
+      return Invalid(absl::StrCat(inst.opcode_name(),
+                                  " needs its start's tuple, not ",
+                                  start.ToString(false)));
+    }
+    start = start.tuple_shapes(1);
+  }
+  start.clear_layout();
+  return start;
+}
+
 // Ops the library does not model keep their written shape, except where
 // XLA infers one the text may leave out: a conditional returns what its
 // branches return.
@@ -1144,6 +1304,16 @@ absl::StatusOr<Shape> InferShapeUnchecked(const HloInstruction& inst) {
     case HloOpcode::kCall:
     case HloOpcode::kFusion:
       return InferCalled(inst, inst.fused_computation());
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kCollectivePermuteStart:
+      return InferCollectiveStart(inst);
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kAllReduceDone:
+    case HloOpcode::kCollectivePermuteDone:
+    case HloOpcode::kAsyncDone:
+      return InferAsyncDone(inst);
+    case HloOpcode::kAsyncStart:
+      return InferAsyncStart(inst);
     default:
       return WrittenShape(inst);
   }

@@ -156,6 +156,86 @@ TEST(ShapeInferenceTest, BitcastConvertBetweenWidths) {
   }
 }
 
+// The batching dims of gather and scatter: each rule of XLA's shape
+// inference (StableHLO's gather and scatter constraints) gets a status
+// naming the instruction and the attribute, never a crash.
+TEST(ShapeInferenceTest, BatchingDimsAreChecked) {
+  constexpr absl::string_view kGatherPrefix =
+      "o = f32[2,3,4] parameter(0)\ni = s32[2,5,1] parameter(1)\n"
+      "g = gather(o, i), offset_dims={2}, ";
+  const std::string good =
+      "collapsed_slice_dims={1}, operand_batching_dims={0}, "
+      "start_indices_batching_dims={0}, start_index_map={1}, "
+      "index_vector_dim=2, slice_sizes={1,1,4}";
+  EXPECT_EQ(InferredRootShape(absl::StrCat(kGatherPrefix, good)), "f32[2,5,4]");
+  const std::vector<std::pair<std::string, std::string>> bad_gathers = {
+      {"collapsed_slice_dims={1}, operand_batching_dims={0}, "
+       "start_indices_batching_dims={}, start_index_map={1}, "
+       "index_vector_dim=2, slice_sizes={1,1,4}",
+       "must have the same length"},
+      {"collapsed_slice_dims={1}, operand_batching_dims={0}, "
+       "start_indices_batching_dims={3}, start_index_map={1}, "
+       "index_vector_dim=2, slice_sizes={1,1,4}",
+       "start_indices_batching_dims {3} has 3"},
+      {"collapsed_slice_dims={1}, operand_batching_dims={0}, "
+       "start_indices_batching_dims={2}, start_index_map={1}, "
+       "index_vector_dim=2, slice_sizes={1,1,4}",
+       "must not contain index_vector_dim 2"},
+      {"collapsed_slice_dims={0}, operand_batching_dims={0}, "
+       "start_indices_batching_dims={0}, start_index_map={1}, "
+       "index_vector_dim=2, slice_sizes={1,1,4}",
+       "operand_batching_dims {0} and collapsed_slice_dims {0} share"},
+      {"collapsed_slice_dims={1}, operand_batching_dims={0}, "
+       "start_indices_batching_dims={0}, start_index_map={0}, "
+       "index_vector_dim=2, slice_sizes={1,1,4}",
+       "operand_batching_dims {0} and start_index_map {0} share"},
+      {"collapsed_slice_dims={1}, operand_batching_dims={0}, "
+       "start_indices_batching_dims={1}, start_index_map={1}, "
+       "index_vector_dim=2, slice_sizes={1,1,4}",
+       "must have equal sizes"},
+      {"collapsed_slice_dims={}, operand_batching_dims={1,0}, "
+       "start_indices_batching_dims={0,1}, start_index_map={2}, "
+       "index_vector_dim=2, slice_sizes={1,1,4}",
+       "operand_batching_dims {1,0} must be sorted"},
+      {"collapsed_slice_dims={1}, operand_batching_dims={0}, "
+       "start_indices_batching_dims={0}, start_index_map={1}, "
+       "index_vector_dim=2, slice_sizes={2,1,4}",
+       "operand batching dimension 0 must have slice size <= 1"},
+      {"collapsed_slice_dims={1}, operand_batching_dims={7}, "
+       "start_indices_batching_dims={0}, start_index_map={1}, "
+       "index_vector_dim=2, slice_sizes={1,1,4}",
+       "operand_batching_dims {7} has 7"},
+  };
+  for (const auto& [attributes, message] : bad_gathers) {
+    absl::StatusOr<std::unique_ptr<HloModule>> m =
+        ParseHloModule(absl::StrCat(kGatherPrefix, attributes));
+    ASSERT_FALSE(m.ok()) << attributes;
+    EXPECT_THAT(std::string(m.status().message()),
+                ::testing::AllOf(::testing::HasSubstr("'g'"),
+                                 ::testing::HasSubstr(message)))
+        << attributes;
+  }
+  constexpr absl::string_view kScatter =
+      "HloModule m\nadd {\n  a = f32[] parameter(0)\n  b = f32[] "
+      "parameter(1)\n  ROOT s = f32[] add(a, b)\n}\nENTRY e {\n  o = "
+      "f32[2,3] parameter(0)\n  i = s32[2] parameter(1)\n  u = f32[2] "
+      "parameter(2)\n  ROOT s = scatter(o, i, u), update_window_dims={}, "
+      "inserted_window_dims={1}, scatter_dims_to_operand_dims={1}, "
+      "index_vector_dim=1, to_apply=add, ";
+  EXPECT_EQ(
+      InferredRootShape(absl::StrCat(
+          kScatter,
+          "input_batching_dims={0}, scatter_indices_batching_dims={0}\n}")),
+      "f32[2,3]");
+  absl::StatusOr<std::unique_ptr<HloModule>> m = ParseHloModule(absl::StrCat(
+      kScatter,
+      "input_batching_dims={0}, scatter_indices_batching_dims={1}\n}"));
+  ASSERT_FALSE(m.ok());
+  EXPECT_THAT(std::string(m.status().message()),
+              ::testing::HasSubstr("'s': scatter_indices_batching_dims {1} "
+                                   "has 1, expected a dimension in [0, 1)"));
+}
+
 TEST(ShapeInferenceTest, WrittenShapesAreChecked) {
   // Dot's result type may differ from the operands' (preferred type).
   EXPECT_TRUE(ParseAndVerifyHloModule(

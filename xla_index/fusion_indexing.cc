@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -36,22 +37,39 @@ const Shape* OutputShape(const HloInstruction* instruction, int64_t output_id) {
   return &shape.tuple_shapes(output_id);
 }
 
+// The element of its tuple operand that `user` reads: get-tuple-element's
+// index, or element 1 of an all-gather-start's, collective-permute-start's
+// or async-start's tuple (the result) for its -done; nullopt otherwise.
+std::optional<int64_t> TupleElementRead(const HloInstruction* user) {
+  if (user->opcode() == HloOpcode::kGetTupleElement) {
+    return user->tuple_index();
+  }
+  if ((user->opcode() == HloOpcode::kAllGatherDone ||
+       user->opcode() == HloOpcode::kCollectivePermuteDone ||
+       user->opcode() == HloOpcode::kAsyncDone) &&
+      user->operand_count() == 1 && user->operand(0)->shape().IsTuple() &&
+      user->operand(0)->shape().tuple_shapes().size() >= 2) {
+    return 1;
+  }
+  return std::nullopt;
+}
+
 // True when `user` reads its tuple-shaped operand `k` as a whole (a while,
 // call, conditional or a tuple of tuples): no element map passes through
 // such a read, yet every element of the operand may be read.
 bool ReadsWholeTuple(const HloInstruction* user, int64_t k) {
-  return user->opcode() != HloOpcode::kGetTupleElement &&
+  return !TupleElementRead(user).has_value() &&
          user->operand(k)->shape().IsTuple();
 }
 
-// The values that operand `k` of `user` reads: a get-tuple-element reads one
-// element of its tuple operand, a whole-tuple read every element, any other
-// read the operand's only output.
+// The values that operand `k` of `user` reads: a get-tuple-element (or an
+// async -done) reads one element of its tuple operand, a whole-tuple read
+// every element, any other read the operand's only output.
 absl::InlinedVector<Value, 1> OperandValues(const HloInstruction* user,
                                             int64_t k) {
   const HloInstruction* operand = user->operand(k);
-  if (user->opcode() == HloOpcode::kGetTupleElement) {
-    return {Value{operand, user->tuple_index()}};
+  if (std::optional<int64_t> element = TupleElementRead(user)) {
+    return {Value{operand, *element}};
   }
   if (!ReadsWholeTuple(user, k)) return {Value{operand, 0}};
   absl::InlinedVector<Value, 1> elements;
@@ -466,6 +484,59 @@ HloInstructionIndexing ComputeOutputToInputFusionIndexing(
       *called, called->root(), output_id, context);
   // A parameter number without a matching operand cannot be mapped.
   indexing.indexing_maps.resize(fusion->operand_count());
+  return indexing;
+}
+
+// async-start (operands' tuple, result, contexts...): output 1 is the called
+// computation's result, composed as a fusion's; element 0 is a tuple (no
+// element map) and the contexts read nothing.
+// Element 1 of an async-start's tuple is its called computation's result.
+bool ResultIsTheCalledRoot(const HloInstruction* start) {
+  const HloComputation* called = start->fused_computation();
+  const Shape& shape = start->shape();
+  return called != nullptr && called->root() != nullptr && shape.IsTuple() &&
+         shape.tuple_shapes().size() >= 2 && shape.tuple_shapes(1).IsArray() &&
+         shape.tuple_shapes(1).SameDimensions(called->root()->shape());
+}
+
+std::string AsyncStartReason(const HloInstruction* start) {
+  return absl::StrCat("async-start '", start->name(),
+                      "' must return (operands, result, ...) with the array "
+                      "result of its called computation");
+}
+
+HloInstructionIndexing ComputeOutputToInputAsyncStartIndexing(
+    const HloInstruction* start, int64_t output_id,
+    mlir::MLIRContext* context) {
+  if (!ResultIsTheCalledRoot(start)) {
+    return UndefinedForEachOperand(start, AsyncStartReason(start));
+  }
+  if (output_id == 1) {
+    return ComputeOutputToInputFusionIndexing(start, 0, context);
+  }
+  if (output_id == 0) {
+    return UndefinedForEachOperand(
+        start, absl::StrCat("output 0 of async-start '", start->name(),
+                            "' is the tuple of its operands"));
+  }
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(start->operand_count());
+  return indexing;
+}
+
+HloInstructionIndexing ComputeInputToOutputAsyncStartIndexing(
+    const HloInstruction* start, int64_t input_id, mlir::MLIRContext* context) {
+  if (!ResultIsTheCalledRoot(start)) {
+    return UndefinedForEachOutput(start, AsyncStartReason(start));
+  }
+  HloInstructionIndexing result =
+      ComputeInputToOutputFusionIndexing(start, input_id, context);
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(OutputCount(start));
+  indexing.indexing_maps[0].Insert(IndexingMap::Undefined(
+      absl::StrCat("output 0 of async-start '", start->name(),
+                   "' is the tuple of its operands")));
+  indexing.indexing_maps[1] = std::move(result.indexing_maps[0]);
   return indexing;
 }
 

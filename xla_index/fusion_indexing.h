@@ -124,6 +124,15 @@ absl::StatusOr<std::vector<IndexingMapSet>> ComputeParametersToOutputIndexing(
 HloInstructionIndexing ComputeInputToOutputFusionIndexing(
     const HloInstruction* fusion, int64_t input_id, mlir::MLIRContext* context);
 
+/// async-start (XLA's async wrapper: a tuple of the operands' tuple, the
+/// called computation's result and contexts): output 1 composes through
+/// the called computation as a fusion does; output 0 (a tuple) is
+/// UNDEFINED, the contexts read nothing. async-done reads output 1.
+HloInstructionIndexing ComputeOutputToInputAsyncStartIndexing(
+    const HloInstruction* start, int64_t output_id, mlir::MLIRContext* context);
+HloInstructionIndexing ComputeInputToOutputAsyncStartIndexing(
+    const HloInstruction* start, int64_t input_id, mlir::MLIRContext* context);
+
 /// The epilogue of a fusion: maps from the output of `hero` (e.g. a
 /// reduction or transpose inside the fusion) to the output of `root`, through
 /// the instructions between them (XLA's ComputeEpilogueInputToOutputIndexing).

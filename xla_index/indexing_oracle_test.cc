@@ -14,10 +14,10 @@
 // checked the same way on the inverted trace, for every operand with an
 // input-to-output rule (all but dynamic-update-slice's and gather's
 // operand 0). Gather is generated in the general form (any start_index_map,
-// collapsed dims, index_vector_dim; no batching dims, which the evaluator
-// lacks), and dynamic-slice, dynamic-update-slice and gather also with
-// offsets and indices computed from constants and iotas (runtime variables
-// that fold into the maps, or must not).
+// collapsed dims, index_vector_dim; with and without batching dims), and
+// dynamic-slice, dynamic-update-slice and gather also with offsets and indices
+// computed from constants and iotas (runtime variables that fold into the maps,
+// or must not).
 //
 // Random fusions chain 2-8 of: exp, add, transpose, reverse, slice, reshape,
 // broadcast, reduce, variadic reduce + get-tuple-element, pad (constant
@@ -477,8 +477,8 @@ OpCase Broadcast(Random& r) {
 
 // The attributes of a random gather in the general form (any
 // start_index_map order, collapsed dims, index_vector_dim anywhere, offset
-// dims anywhere in the output); batching dims only when asked (the
-// evaluator has none: GatherBatchingOracleTest checks them).
+// dims anywhere in the output); batching dims only when asked
+// (GatherBatching).
 struct RandomGather {
   Dims operand, indices, out, slice_sizes;
   std::vector<int64_t> offset_dims, collapsed, start_index_map;
@@ -576,14 +576,17 @@ struct RandomGather {
   }
 };
 
-OpCase Gather(Random& r) {
-  RandomGather g(r);
+OpCase GatherWith(Random& r, bool batching) {
+  RandomGather g(r, batching);
   OpCase c;
   c.parameter_shapes = {F32(g.operand), ShapeText("s32", g.indices)};
   c.int_ranges[1] = {-2, *std::max_element(g.operand.begin(), g.operand.end())};
   c.root = g.Root("p1");
   return c;
 }
+
+OpCase Gather(Random& r) { return GatherWith(r, /*batching=*/false); }
+OpCase GatherBatching(Random& r) { return GatherWith(r, /*batching=*/true); }
 
 // ---- Offsets and indices computed from constants and iotas: the runtime
 // variables that fold (and some that must not). ----
@@ -1132,6 +1135,7 @@ INSTANTIATE_TEST_SUITE_P(
         OpKind{"DynamicUpdateSlice", DynamicUpdateSlice,
                [](const HloInstruction&, int64_t k) { return k == 0; }, None},
         OpKind{"Gather", Gather, Never, IndicesOnly},
+        OpKind{"GatherBatching", GatherBatching, Never, IndicesOnly},
         OpKind{"GatherIotaIndices", GatherIotaIndices, Never, IndicesOnly},
         OpKind{"FoldedDynamicSlice", FoldedDynamicSlice, Never, All},
         OpKind{"FoldedDynamicUpdateSlice", FoldedDynamicUpdateSlice,
@@ -1152,109 +1156,6 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<OpKind>& info) {
       return std::string(info.param.name);
     });
-
-// ---------------------------------------------------------------------------
-// Gather with batching dims, against a reference written here from XLA's
-// operation semantics ("Gather", with operand_batching_dims and
-// start_indices_batching_dims), since the evaluator has no batching dims.
-
-// reads[0][i] for output element i: the operand element it copies and the
-// indices elements of its start index.
-TracedValue TraceBatchingGather(const RandomGather& g, const Literal& indices) {
-  std::vector<int64_t> batch_dims, indices_batch_dims, remapped;
-  for (int64_t d = 0; d < static_cast<int64_t>(g.out.size()); ++d) {
-    if (!RandomGather::Has(g.offset_dims, d)) batch_dims.push_back(d);
-  }
-  for (int64_t d = 0; d < static_cast<int64_t>(g.indices.size()); ++d) {
-    if (d != g.index_vector_dim) indices_batch_dims.push_back(d);
-  }
-  for (int64_t d = 0; d < static_cast<int64_t>(g.operand.size()); ++d) {
-    if (!RandomGather::Has(g.collapsed, d) &&
-        !RandomGather::Has(g.operand_batching, d)) {
-      remapped.push_back(d);
-    }
-  }
-  const bool implicit =
-      g.index_vector_dim == static_cast<int64_t>(g.indices.size());
-  TracedValue traced;
-  traced.reads.resize(1);
-  for (int64_t i = 0; i < Product(g.out); ++i) {
-    Dims out = MultiIndex(g.out, i);
-    Dims batch;  // the batch position, as an index of the indices
-    for (int64_t d : batch_dims) batch.push_back(out[d]);
-    Dims in(g.operand.size(), 0);
-    ReadSet reads;
-    for (size_t k = 0; k < g.start_index_map.size(); ++k) {
-      Dims at = batch;
-      if (!implicit) at.insert(at.begin() + g.index_vector_dim, k);
-      const int64_t linear = Linear(g.indices, at);
-      reads.push_back({1, 0, linear});
-      const int64_t d = g.start_index_map[k];
-      in[d] += std::clamp<int64_t>(indices.GetInt(linear), 0,
-                                   g.operand[d] - g.slice_sizes[d]);
-    }
-    for (size_t k = 0; k < g.offset_dims.size(); ++k) {
-      in[remapped[k]] += out[g.offset_dims[k]];
-    }
-    for (size_t b = 0; b < g.operand_batching.size(); ++b) {
-      const int64_t j =
-          std::find(indices_batch_dims.begin(), indices_batch_dims.end(),
-                    g.indices_batching[b]) -
-          indices_batch_dims.begin();
-      in[g.operand_batching[b]] += batch[j];
-    }
-    reads.push_back({0, 0, Linear(g.operand, in)});
-    std::sort(reads.begin(), reads.end());
-    reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
-    traced.reads[0].push_back(reads);
-  }
-  return traced;
-}
-
-TEST(GatherBatchingOracleTest, MapsNameExactlyTheReferenceElements) {
-  Random random(20261125);
-  mlir::MLIRContext context;
-  Checker out_to_in, in_to_out;
-  for (int iteration = 0; iteration < kCasesPerOp; ++iteration) {
-    RandomGather g(random, /*batching=*/true);
-    OpCase c;
-    c.parameter_shapes = {F32(g.operand), ShapeText("s32", g.indices)};
-    c.root = g.Root("p1");
-    std::string text = ModuleText(c);
-    auto module = ParseAndVerifyHloModule(text);
-    ASSERT_TRUE(module.ok()) << module.status() << "\n" << text;
-    const HloInstruction& root = *(*module)->entry_computation()->root();
-    Literal indices = RandomLiteral(
-        root.operand(1)->shape(), random,
-        {-2, *std::max_element(g.operand.begin(), g.operand.end())});
-    RuntimeValues values;
-    values[root.operand(1)] = {&indices, ClampIntervals(root, 1),
-                               VectorPosition(root)};
-    TracedValue traced = TraceBatchingGather(g, indices);
-    HloInstructionIndexing maps =
-        ComputeOutputToInputIndexing(&root, 0, &context);
-    const std::vector<Dims> operand_dims = {g.operand, g.indices};
-    CheckOutputToInput(
-        [&](int64_t, int64_t k) -> const IndexingMapSet& {
-          return maps.indexing_maps[k];
-        },
-        traced, {g.out}, operand_dims, values, [](int64_t) { return false; },
-        text, out_to_in);
-    ASSERT_EQ(out_to_in.failures, 0) << out_to_in.first_failure;
-    HloInstructionIndexing from_indices =
-        ComputeInputToOutputIndexing(&root, 1, &context);
-    CheckInputToOutput(
-        [&](int64_t, int64_t) -> const IndexingMapSet& {
-          return from_indices.indexing_maps[0];
-        },
-        traced, {g.out}, operand_dims, values, [](int64_t) { return false; },
-        text, in_to_out, IndicesOnly);
-    ASSERT_EQ(in_to_out.failures, 0) << in_to_out.first_failure;
-  }
-  std::cout << "gather with batching dims: " << kCasesPerOp << " cases, "
-            << out_to_in.points << " output-to-input and " << in_to_out.points
-            << " input-to-output comparisons\n";
-}
 
 // ---------------------------------------------------------------------------
 // Random fusions of 2-8 ops, compared with TraceComputation.

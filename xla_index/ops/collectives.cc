@@ -40,10 +40,29 @@
 //   replica id. (A replica that is no target receives zeros and reads
 //   nothing; one that is no source sends nothing.)
 //
+//
+// The group size (GetCollectiveGroupSize, hlo/replica_groups.h) follows
+// XLA's group modes: replica_groups={} is every replica of the module's
+// replica_count (with a channel_id: every partition for all-to-all and
+// collective-permute; every replica of every partition for the others
+// unless use_global_device_ids=true, which needs explicit groups).
+//
+// The asynchronous forms (XLA's syntax):
+//   s = (f32[10,128], f32[10,256]) all-gather-start(p0), dimensions={1}, ...
+//   d = f32[10,256] all-gather-done(s)
+// output 1 of the start is the collective's result, with the maps above;
+// output 0 is the operand itself (the identity, on the running replica);
+// collective-permute-start's contexts (u32[] elements) read nothing;
+// all-reduce-start returns the result itself (the all-reduce maps). A done
+// is the identity on its result, and fusion composition reads element 1
+// of its start (so the done's composed maps are the collective's).
+//
 // Not defined, UNDEFINED with a reason: replica_groups={} where the group
-// size does not follow from the shapes (the HLO does not state the replica
-// count), the tuple form of all-to-all (which operand is read depends on
-// the running replica), malformed replica_groups or source_target_pairs.
+// size does not follow from the shapes and the HLO has no HloModule header
+// (a snippet: the replica count is not stated), the tuple form of
+// all-to-all (which operand is read depends on the running replica),
+// malformed replica_groups or source_target_pairs, a -start of several
+// operands (XLA nests them in tuples, which a flat output id cannot name).
 
 #include <algorithm>
 #include <cstdint>
@@ -126,17 +145,36 @@ std::vector<AffineExpr> IdentityExprs(int64_t rank,
   return exprs;
 }
 
-// The array shape of output `k`.
-const Shape& OutputShapeOf(const HloInstruction* instruction, int64_t k) {
+// The collective's own result: the instruction's shape, or element 1 of
+// an all-gather-start's or collective-permute-start's tuple (element 0 is
+// the operand; shape inference checked the tuple).
+const Shape& CollectiveResult(const HloInstruction* instruction) {
   const Shape& shape = instruction->shape();
+  const bool start =
+      instruction->opcode() == HloOpcode::kAllGatherStart ||
+      instruction->opcode() == HloOpcode::kCollectivePermuteStart;
+  return start && shape.IsTuple() && shape.tuple_shapes().size() >= 2
+             ? shape.tuple_shapes(1)
+             : shape;
+}
+
+int64_t CollectiveResultCount(const HloInstruction* instruction) {
+  const Shape& result = CollectiveResult(instruction);
+  return result.IsTuple() ? static_cast<int64_t>(result.tuple_shapes().size())
+                          : 1;
+}
+
+// The array shape of result `k`.
+const Shape& OutputShapeOf(const HloInstruction* instruction, int64_t k) {
+  const Shape& shape = CollectiveResult(instruction);
   return shape.IsTuple() ? shape.tuple_shapes(k) : shape;
 }
 
-// Operands and outputs pair up (operand k -> output k) and are arrays.
+// Operands and results pair up (operand k -> result k) and are arrays.
 bool OperandsPairWithOutputs(const HloInstruction* instruction) {
   const int64_t count = instruction->operand_count();
-  if (count == 0 || OutputCount(instruction) != count) return false;
-  if (instruction->shape().IsTuple() != (count > 1)) return false;
+  if (count == 0 || CollectiveResultCount(instruction) != count) return false;
+  if (CollectiveResult(instruction).IsTuple() != (count > 1)) return false;
   for (int64_t k = 0; k < count; ++k) {
     if (!instruction->operand(k)->shape().IsArray() ||
         !OutputShapeOf(instruction, k).IsArray()) {
@@ -146,26 +184,21 @@ bool OperandsPairWithOutputs(const HloInstruction* instruction) {
   return true;
 }
 
-// The group size named by replica_groups (0: `{}` or absent, all replicas),
-// or an error naming the instruction.
-absl::StatusOr<int64_t> NamedGroupSize(const HloInstruction* instruction) {
-  std::optional<absl::string_view> text =
-      instruction->attribute("replica_groups");
-  if (!text.has_value()) return 0;
-  absl::StatusOr<ReplicaGroups> groups = ParseReplicaGroups(*text);
-  if (!groups.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        HloOpcodeName(instruction->opcode()), " '", instruction->name(),
-        "': replica_groups: ", groups.status().message()));
-  }
-  return groups->group_size();
+// The group size (0: the HLO does not state it, the shapes may), or an
+// error naming the instruction.
+absl::StatusOr<int64_t> GroupSize(const HloInstruction* instruction) {
+  XI_ASSIGN_OR_RETURN(CollectiveGroupSize size,
+                      GetCollectiveGroupSize(*instruction));
+  return size.size;
 }
 
-std::string UnknownGroupSizeReason(const HloInstruction* instruction) {
-  return absl::StrCat(HloOpcodeName(instruction->opcode()), " '",
-                      instruction->name(),
-                      "': replica_groups={} (every replica), and the HLO does "
-                      "not state the replica count");
+// The group size, which the index math needs: an error with the reason
+// when the HLO does not state it.
+absl::StatusOr<int64_t> KnownGroupSize(const HloInstruction* instruction) {
+  XI_ASSIGN_OR_RETURN(CollectiveGroupSize size,
+                      GetCollectiveGroupSize(*instruction));
+  if (size.size == 0) return absl::InvalidArgumentError(size.unknown_reason);
+  return size.size;
 }
 
 // The dimension a collective splits or concatenates along, and its group
@@ -244,12 +277,12 @@ HloInstructionIndexing SplitDimensionIndexing(const HloInstruction* instruction,
                                               int64_t k, bool grow,
                                               bool output_to_input,
                                               mlir::MLIRContext* context) {
-  absl::StatusOr<int64_t> group_size = NamedGroupSize(instruction);
+  absl::StatusOr<int64_t> group_size = GroupSize(instruction);
   std::optional<SplitDimension> split =
       group_size.ok() ? GetSplitDimension(instruction, grow, *group_size)
                       : std::nullopt;
-  const int64_t count =
-      output_to_input ? instruction->operand_count() : OutputCount(instruction);
+  const int64_t count = output_to_input ? instruction->operand_count()
+                                        : CollectiveResultCount(instruction);
   if (!split.has_value()) return Refuse(instruction, count, group_size);
   const Shape& operand = instruction->operand(k)->shape();
   const Shape& output = OutputShapeOf(instruction, k);
@@ -321,13 +354,9 @@ bool IsValidAllReduce(const HloInstruction* instruction) {
 HloInstructionIndexing AllReduceIndexing(const HloInstruction* instruction,
                                          int64_t k, int64_t count,
                                          mlir::MLIRContext* context) {
-  absl::StatusOr<int64_t> group_size = NamedGroupSize(instruction);
+  absl::StatusOr<int64_t> group_size = KnownGroupSize(instruction);
   if (!group_size.ok() || !IsValidAllReduce(instruction)) {
     return Refuse(instruction, count, group_size);
-  }
-  if (*group_size == 0) {
-    return HloInstructionIndexing::Undefined(
-        count, UnknownGroupSizeReason(instruction));
   }
   const Shape& shape = instruction->operand(k)->shape();
   CollectiveEntry entry{shape.dimensions(),
@@ -363,7 +392,7 @@ namespace {
 // not fit: the pieces must be whole and non-empty).
 absl::StatusOr<std::optional<SplitDimension>> GetAllToAllSplit(
     const HloInstruction* instruction) {
-  XI_ASSIGN_OR_RETURN(int64_t n, NamedGroupSize(instruction));
+  XI_ASSIGN_OR_RETURN(int64_t n, GroupSize(instruction));
   if (instruction->dimensions().empty() && instruction->operand_count() >= 1) {
     return absl::InvalidArgumentError(absl::StrCat(
         "all-to-all '", instruction->name(),
@@ -375,9 +404,7 @@ absl::StatusOr<std::optional<SplitDimension>> GetAllToAllSplit(
       !instruction->operand(0)->shape().SameDimensions(instruction->shape())) {
     return std::optional<SplitDimension>();
   }
-  if (n == 0) {
-    return absl::InvalidArgumentError(UnknownGroupSizeReason(instruction));
-  }
+  if (n == 0) return KnownGroupSize(instruction).status();
   const Shape& shape = instruction->shape();
   const int64_t dim = instruction->dimensions()[0];
   if (dim < 0 || dim >= shape.rank() || shape.dimensions(dim) < n ||
@@ -439,8 +466,10 @@ HloInstructionIndexing CollectivePermuteIndexing(
     mlir::MLIRContext* context) {
   std::optional<absl::string_view> text =
       instruction->attribute("source_target_pairs");
-  if (!AllArraysWithOperands(instruction, 1) ||
-      !instruction->operand(0)->shape().SameDimensions(instruction->shape())) {
+  const Shape& shape = CollectiveResult(instruction);
+  if (instruction->operand_count() != 1 ||
+      !instruction->operand(0)->shape().IsArray() || !shape.IsArray() ||
+      !instruction->operand(0)->shape().SameDimensions(shape)) {
     return AttributesDoNotFitEachOperand(instruction);
   }
   absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> pairs =
@@ -461,7 +490,6 @@ HloInstructionIndexing CollectivePermuteIndexing(
     lo = std::min(lo, to_source ? source : target);
     hi = std::max(hi, to_source ? source : target);
   }
-  const Shape& shape = instruction->shape();
   CollectiveEntry entry{
       shape.dimensions(),
       {},
@@ -486,6 +514,135 @@ HloInstructionIndexing ComputeInputToOutputCollectivePermuteIndexing(
     const HloInstruction* instruction, int64_t /*input_id*/,
     mlir::MLIRContext* context) {
   return CollectivePermuteIndexing(instruction, /*to_source=*/false, context);
+}
+
+// ---- asynchronous forms ----
+
+namespace {
+
+using CollectiveRule = HloInstructionIndexing (*)(const HloInstruction*,
+                                                  int64_t, mlir::MLIRContext*);
+
+// Why a -start has no maps: XLA nests several operands in element 0 and
+// several results in element 1, which a flat output id cannot name.
+std::string StartReason(const HloInstruction* instruction) {
+  return absl::StrCat(HloOpcodeName(instruction->opcode()), " '",
+                      instruction->name(),
+                      "': its tuple must be (operand, result, ...) of one "
+                      "array operand");
+}
+
+// A -start of one array operand whose tuple's element 0 is that operand
+// and element 1 an array result.
+bool IsSimpleStart(const HloInstruction* instruction) {
+  const Shape& shape = instruction->shape();
+  return instruction->operand_count() == 1 && shape.IsTuple() &&
+         shape.tuple_shapes().size() >= 2 &&
+         instruction->operand(0)->shape().IsArray() &&
+         shape.tuple_shapes(0).IsArray() && shape.tuple_shapes(1).IsArray() &&
+         shape.tuple_shapes(0).SameDimensions(instruction->operand(0)->shape());
+}
+
+// Output 1 is the collective's result (`rule`, the synchronous rule);
+// output 0 is the operand buffer itself, read at the same index on the
+// running replica; the contexts (outputs 2...) read nothing.
+HloInstructionIndexing StartOutputToInput(const HloInstruction* instruction,
+                                          int64_t output_id,
+                                          CollectiveRule rule,
+                                          mlir::MLIRContext* context) {
+  if (!IsSimpleStart(instruction)) {
+    return UndefinedForEachOperand(instruction, StartReason(instruction));
+  }
+  if (output_id == 1) return rule(instruction, 0, context);
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(1);
+  if (output_id == 0) {
+    indexing.indexing_maps[0].Insert(
+        CreateIdentityMap(instruction->operand(0)->shape(), context));
+  }
+  return indexing;
+}
+
+HloInstructionIndexing StartInputToOutput(const HloInstruction* instruction,
+                                          CollectiveRule rule,
+                                          mlir::MLIRContext* context) {
+  if (!IsSimpleStart(instruction)) {
+    return UndefinedForEachOutput(instruction, StartReason(instruction));
+  }
+  HloInstructionIndexing result = rule(instruction, 0, context);
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(OutputCount(instruction));
+  indexing.indexing_maps[0].Insert(
+      CreateIdentityMap(instruction->operand(0)->shape(), context));
+  indexing.indexing_maps[1] = std::move(result.indexing_maps[0]);
+  return indexing;
+}
+
+// The identity of a -done on its (array) result, which must be its
+// start's result: element 1 of the start's tuple (all-reduce-start: the
+// start itself).
+HloInstructionIndexing DoneIndexing(const HloInstruction* done,
+                                    mlir::MLIRContext* context) {
+  const Shape* result = nullptr;
+  if (done->operand_count() == 1) {
+    result = &done->operand(0)->shape();
+    if (done->opcode() != HloOpcode::kAllReduceDone) {
+      result = result->IsTuple() && result->tuple_shapes().size() >= 2
+                   ? &result->tuple_shapes(1)
+                   : nullptr;
+    }
+  }
+  if (result == nullptr || !done->shape().IsArray() ||
+      !done->shape().SameDimensions(*result)) {
+    return HloInstructionIndexing::Undefined(
+        1, absl::StrCat(HloOpcodeName(done->opcode()), " '", done->name(),
+                        "': only the done of one array result, its start's, "
+                        "has a map"));
+  }
+  return OneMap(CreateIdentityMap(done->shape(), context));
+}
+
+}  // namespace
+
+HloInstructionIndexing ComputeOutputToInputAllGatherStartIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context) {
+  return StartOutputToInput(instruction, output_id,
+                            ComputeOutputToInputAllGatherIndexing, context);
+}
+
+HloInstructionIndexing ComputeInputToOutputAllGatherStartIndexing(
+    const HloInstruction* instruction, int64_t /*input_id*/,
+    mlir::MLIRContext* context) {
+  return StartInputToOutput(instruction, ComputeInputToOutputAllGatherIndexing,
+                            context);
+}
+
+HloInstructionIndexing ComputeOutputToInputCollectivePermuteStartIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context) {
+  return StartOutputToInput(instruction, output_id,
+                            ComputeOutputToInputCollectivePermuteIndexing,
+                            context);
+}
+
+HloInstructionIndexing ComputeInputToOutputCollectivePermuteStartIndexing(
+    const HloInstruction* instruction, int64_t /*input_id*/,
+    mlir::MLIRContext* context) {
+  return StartInputToOutput(
+      instruction, ComputeInputToOutputCollectivePermuteIndexing, context);
+}
+
+HloInstructionIndexing ComputeOutputToInputAsyncDoneIndexing(
+    const HloInstruction* instruction, int64_t /*output_id*/,
+    mlir::MLIRContext* context) {
+  return DoneIndexing(instruction, context);
+}
+
+HloInstructionIndexing ComputeInputToOutputAsyncDoneIndexing(
+    const HloInstruction* instruction, int64_t /*input_id*/,
+    mlir::MLIRContext* context) {
+  return DoneIndexing(instruction, context);
 }
 
 }  // namespace xla_index

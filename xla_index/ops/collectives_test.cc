@@ -159,7 +159,7 @@ add { a = f32[] parameter(0)  b = f32[] parameter(1)
       ROOT s = f32[] add(a, b) }
 ENTRY e { p0 = f32[4] parameter(0)
   ROOT ar = f32[4] all-reduce(p0), replica_groups={}, to_apply=add })",
-       "does not state the replica count"},
+       "has no HloModule header to state it"},
       {R"(
 p0 = f32[4,6] parameter(0)
 ROOT ag = f32[4,12] all-gather(p0), replica_groups={{0,1,2},{3,4}},
@@ -192,6 +192,68 @@ ROOT cp = f32[4] collective-permute(p0), source_target_pairs={{0,1},{0,2}})",
       EXPECT_THAT(indexing.indexing_maps[0][0].undefined_reason(),
                   HasSubstr(c.reason));
     }
+  }
+}
+
+// The group size of every group mode (XLA's CollectiveOpGroupMode): the
+// module's replica_count and num_partitions fill in `{}`, and a channel_id
+// without use_global_device_ids=true spans every partition.
+TEST_F(CollectivesIndexingTest, GroupSizeFollowsTheGroupMode) {
+  struct Case {
+    const char* header;
+    const char* attributes;
+    int64_t size;  // 0: unknown; -1: an error
+    const char* message;
+  };
+  const Case cases[] = {
+      {"HloModule m, replica_count=4", "replica_groups={}", 4, ""},
+      {"HloModule m", "replica_groups={}", 1, ""},
+      {"", "replica_groups={}", 0, "replica_groups={} (every replica)"},
+      {"", "replica_groups={{0,1,2}}", 3, ""},
+      {"HloModule m, replica_count=4, num_partitions=2",
+       "replica_groups={{0,1}}, channel_id=1", 4, ""},
+      {"HloModule m, replica_count=4, num_partitions=2",
+       "replica_groups={}, channel_id=1", 8, ""},
+      {"", "replica_groups={{0,1}}, channel_id=1", 0, "num_partitions"},
+      {"HloModule m, replica_count=4, num_partitions=2",
+       "replica_groups={{0,1,2,3,4,5,6,7}}, channel_id=1, "
+       "use_global_device_ids=true",
+       8, ""},
+      {"HloModule m, replica_count=4, num_partitions=2",
+       "replica_groups={}, channel_id=1, use_global_device_ids=true", -1,
+       "explicit replica_groups"},
+      {"HloModule m", "replica_groups={{0,1}}, use_global_device_ids=true", -1,
+       "needs a channel_id"},
+      {"HloModule m, replica_count=9223372036854775807, num_partitions=2",
+       "replica_groups={}, channel_id=1", -1, "overflows int64"},
+  };
+  for (const Case& c : cases) {
+    const std::string text = absl::StrCat(
+        c.header,
+        "\nadd { a = f32[] parameter(0)  b = f32[] parameter(1)\n"
+        "  ROOT s = f32[] add(a, b) }\nENTRY e { p0 = f32[4] parameter(0)\n"
+        "  ROOT ar = f32[4] all-reduce(p0), to_apply=add, ",
+        c.attributes, " }");
+    const HloInstruction* root = Parse(text);
+    ASSERT_NE(root, nullptr) << text;
+    absl::StatusOr<CollectiveGroupSize> size = GetCollectiveGroupSize(*root);
+    if (c.size < 0) {
+      ASSERT_FALSE(size.ok()) << text;
+      EXPECT_THAT(std::string(size.status().message()), HasSubstr(c.message));
+      continue;
+    }
+    ASSERT_TRUE(size.ok()) << text << ": " << size.status();
+    EXPECT_EQ(size->size, c.size) << text;
+    EXPECT_THAT(size->unknown_reason, HasSubstr(c.message)) << text;
+  }
+  // A count that is not a positive integer is a parse error.
+  for (const char* header :
+       {"HloModule m, replica_count=0", "HloModule m, num_partitions=x"}) {
+    EXPECT_FALSE(ParseHloModule(absl::StrCat(header,
+                                             "\nENTRY e { ROOT p = f32[] "
+                                             "parameter(0) }"))
+                     .ok())
+        << header;
   }
 }
 
@@ -356,15 +418,15 @@ std::optional<int64_t> RuntimeValue(const SimCase& c, int64_t replica,
   return std::nullopt;
 }
 
-void CheckAgainstSimulation(const SimCase& c, const HloInstruction* root,
-                            mlir::MLIRContext* context) {
-  const Index in(root->operand(0)->shape().dimensions().begin(),
-                 root->operand(0)->shape().dimensions().end());
+// `o2i`: the maps from an element of the collective's result (of dims
+// `out`) to its operand (of dims `in`); `i2o` the other way.
+void CheckSetsAgainstSimulation(const SimCase& c, const Index& in,
+                                absl::Span<const int64_t> out,
+                                const IndexingMapSet& o2i,
+                                const IndexingMapSet& i2o) {
   Trace trace = Simulate(c.op, c.groups, c.pairs, c.dim, in);
-  HloInstructionIndexing o2i = ComputeOutputToInputIndexing(root, 0, context);
-  HloInstructionIndexing i2o = ComputeInputToOutputIndexing(root, 0, context);
-  ASSERT_EQ(o2i.indexing_maps[0].size(), 1) << o2i.ToString();
-  ASSERT_EQ(i2o.indexing_maps[0].size(), 1) << i2o.ToString();
+  ASSERT_EQ(o2i.size(), 1) << c.hlo;
+  ASSERT_EQ(i2o.size(), 1) << c.hlo;
   // Input to output, expected: every (receiver, output index) an operand
   // element of a replica ends up in.
   std::map<std::pair<int64_t, Index>, std::set<Located>> sent;
@@ -379,7 +441,7 @@ void CheckAgainstSimulation(const SimCase& c, const HloInstruction* root,
   for (const auto& [replica, outputs] : trace) {
     std::optional<int64_t> rt = RuntimeValue(c, replica, true);
     if (!rt.has_value()) continue;
-    for (const Index& i : AllIndices(root->shape().dimensions())) {
+    for (const Index& i : AllIndices(out)) {
       std::set<Located> expected;
       auto found = outputs.find(i);
       if (found != outputs.end()) {
@@ -387,7 +449,7 @@ void CheckAgainstSimulation(const SimCase& c, const HloInstruction* root,
           expected.insert({PositionOf(c, source), j});
         }
       }
-      EXPECT_EQ(MapImage(o2i.indexing_maps[0], 0, i, *rt), expected)
+      EXPECT_EQ(MapImage(o2i, 0, i, *rt), expected)
           << c.hlo << "\nreplica " << replica << " output "
           << absl::StrJoin(i, ",");
       ++checked;
@@ -398,7 +460,7 @@ void CheckAgainstSimulation(const SimCase& c, const HloInstruction* root,
     if (!rt.has_value()) continue;
     for (const Index& j : AllIndices(in)) {
       const std::set<Located>& expected = sent[std::make_pair(replica, j)];
-      EXPECT_EQ(MapImage(i2o.indexing_maps[0], 0, j, *rt), expected)
+      EXPECT_EQ(MapImage(i2o, 0, j, *rt), expected)
           << c.hlo << "\nreplica " << replica << " operand "
           << absl::StrJoin(j, ",");
       ++checked;
@@ -407,20 +469,44 @@ void CheckAgainstSimulation(const SimCase& c, const HloInstruction* root,
   EXPECT_GT(checked, 0);
 }
 
+void CheckAgainstSimulation(const SimCase& c, const HloInstruction* root,
+                            mlir::MLIRContext* context) {
+  const Shape& in = root->operand(0)->shape();
+  HloInstructionIndexing o2i = ComputeOutputToInputIndexing(root, 0, context);
+  HloInstructionIndexing i2o = ComputeInputToOutputIndexing(root, 0, context);
+  CheckSetsAgainstSimulation(
+      c, Index(in.dimensions().begin(), in.dimensions().end()),
+      root->shape().dimensions(), o2i.indexing_maps[0], i2o.indexing_maps[0]);
+}
+
 TEST_F(CollectivesIndexingTest, BothDirectionsMatchTheSimulation) {
   const std::string add =
       "add { a = f32[] parameter(0)  b = f32[] parameter(1) ROOT s = f32[] "
       "add(a, b) }\n";
-  // Groups in the explicit form, a shuffled group, and the iota forms.
-  const std::vector<std::pair<std::string, int64_t>> layouts = {
-      {"{{0,1},{2,3}}", 2},
-      {"{{2,0,1}}", 3},
-      {"[2,2]<=[4]", 2},
-      {"[2,2]<=[2,2]T(1,0)", 2}};
+  // Groups in the explicit form, a shuffled group, the iota forms, and
+  // `{}`: every replica of the module's replica_count, or (with a
+  // channel_id, cross-partition for all-to-all) every partition.
+  struct Layout {
+    std::string text;
+    int64_t n;
+    std::string header;
+  };
+  const std::vector<Layout> layouts = {
+      {"{{0,1},{2,3}}", 2, ""},
+      {"{{2,0,1}}", 3, ""},
+      {"[2,2]<=[4]", 2, ""},
+      {"[2,2]<=[2,2]T(1,0)", 2, ""},
+      {"{}", 3, "HloModule m, replica_count=3\n"},
+      {"{}", 1, "HloModule m\n"},
+      {"{}", 2, "HloModule m, replica_count=2, num_partitions=4\n"}};
   std::vector<SimCase> cases;
-  for (const auto& [text, n] : layouts) {
+  for (const auto& [text, n, header] : layouts) {
     absl::StatusOr<ReplicaGroups> groups = ParseReplicaGroups(text);
     ASSERT_TRUE(groups.ok()) << groups.status();
+    if (groups->all_replicas()) {
+      groups->groups.emplace_back();
+      for (int64_t r = 0; r < n; ++r) groups->groups[0].push_back(r);
+    }
     for (int64_t dim : {0, 1}) {
       Index in = {3, 2};
       Index gathered = in, scattered = {3 * n, 2 * n}, scattered_out = in;
@@ -431,7 +517,7 @@ TEST_F(CollectivesIndexingTest, BothDirectionsMatchTheSimulation) {
         return absl::StrCat("f32[", absl::StrJoin(d, ","), "]");
       };
       auto entry = [&](const Index& operand, const std::string& root) {
-        return absl::StrCat(add, "ENTRY e {\n  p0 = ", shape(operand),
+        return absl::StrCat(header, add, "ENTRY e {\n  p0 = ", shape(operand),
                             " parameter(0)\n  ROOT c = ", root, "\n}");
       };
       const std::string attrs =
@@ -457,7 +543,7 @@ TEST_F(CollectivesIndexingTest, BothDirectionsMatchTheSimulation) {
            {},
            dim});
     }
-    cases.push_back({absl::StrCat(add,
+    cases.push_back({absl::StrCat(header, add,
                                   "ENTRY e {\n  p0 = f32[3,2] parameter(0)\n"
                                   "  ROOT c = f32[3,2] all-reduce(p0), "
                                   "replica_groups=",
@@ -467,6 +553,17 @@ TEST_F(CollectivesIndexingTest, BothDirectionsMatchTheSimulation) {
                      {},
                      0});
   }
+  // all-to-all with a channel_id groups partitions: `{}` is every one.
+  cases.push_back({R"(HloModule m, replica_count=8, num_partitions=2
+ENTRY e {
+  p0 = f32[4,2] parameter(0)
+  ROOT c = f32[4,2] all-to-all(p0), channel_id=1, replica_groups={},
+    dimensions={0}
+})",
+                   "all-to-all",
+                   {{0, 1}},
+                   {},
+                   0});
   cases.push_back({R"(
 p0 = f32[3,2] parameter(0)
 ROOT c = f32[3,2] collective-permute(p0), source_target_pairs={{0,1},{1,3},{3,0}})",
@@ -478,6 +575,160 @@ ROOT c = f32[3,2] collective-permute(p0), source_target_pairs={{0,1},{1,3},{3,0}
     const HloInstruction* root = Parse(c.hlo);
     ASSERT_NE(root, nullptr) << c.hlo;
     CheckAgainstSimulation(c, root, &context_);
+  }
+}
+
+// The asynchronous forms against the same simulation: the -start's
+// output 1 (the collective's result) has the synchronous maps, and the
+// -done composed back through its start has them too; the start's output
+// 0 is its operand, read in place.
+TEST_F(CollectivesIndexingTest, AsyncFormsMatchTheSimulation) {
+  const std::string header =
+      "HloModule m, replica_count=4\nadd { a = f32[] parameter(0)  b = f32[] "
+      "parameter(1) ROOT s = f32[] add(a, b) }\n";
+  struct AsyncCase {
+    SimCase sim;
+    std::string start, done;
+    std::string called = "";  // the computation an async-start calls
+  };
+  const std::vector<std::vector<int64_t>> pair_groups = {{1, 0}, {3, 2}};
+  const AsyncCase cases[] = {
+      {{"", "all-gather", pair_groups, {}, 1},
+       "s = (f32[3,2], f32[3,4]) all-gather-start(p0), "
+       "replica_groups={{1,0},{3,2}}, dimensions={1}",
+       "ROOT c = f32[3,4] all-gather-done(s)"},
+      {{"", "all-gather", {{0, 1, 2, 3}}, {}, 0},
+       "s = (f32[3,2], f32[12,2]) all-gather-start(p0), replica_groups={}, "
+       "dimensions={0}",
+       "ROOT c = f32[12,2] all-gather-done(s)"},
+      {{"", "all-reduce", {{0, 1, 2, 3}}, {}, 0},
+       "s = f32[3,2] all-reduce-start(p0), replica_groups={}, to_apply=add",
+       "ROOT c = f32[3,2] all-reduce-done(s)"},
+      {{"", "collective-permute", {}, {{0, 1}, {1, 3}, {3, 0}}, 0},
+       "s = (f32[3,2], f32[3,2], u32[], u32[]) collective-permute-start(p0), "
+       "source_target_pairs={{0,1},{1,3},{3,0}}",
+       "ROOT c = f32[3,2] collective-permute-done(s)"},
+      // XLA's generic async wrapper around an all-gather.
+      {{"", "all-gather", pair_groups, {}, 1},
+       "s = ((f32[3,2]), f32[3,4], s32[]) async-start(p0), calls=wrapped",
+       "ROOT c = f32[3,4] async-done(s)",
+       "wrapped { p = f32[3,2] parameter(0)\n  ROOT ag = f32[3,4] "
+       "all-gather(p), replica_groups={{1,0},{3,2}}, dimensions={1} }\n"},
+  };
+  for (const AsyncCase& a : cases) {
+    SimCase c = a.sim;
+    c.hlo = absl::StrCat(header, a.called,
+                         "ENTRY e {\n  p0 = f32[3,2] parameter(0)\n  ", a.start,
+                         "\n  ", a.done, "\n}");
+    absl::StatusOr<std::unique_ptr<HloModule>> verified =
+        ParseAndVerifyHloModule(c.hlo);
+    ASSERT_TRUE(verified.ok()) << verified.status() << "\n" << c.hlo;
+    const HloInstruction* done = Parse(c.hlo);
+    ASSERT_NE(done, nullptr) << c.hlo;
+    const HloInstruction* start = done->operand(0);
+    const Index in = {3, 2};
+    const bool tuple = start->shape().IsTuple();
+    const int64_t result_id = tuple ? 1 : 0;
+    HloInstructionIndexing o2i =
+        ComputeOutputToInputIndexing(start, result_id, &context_);
+    HloInstructionIndexing i2o =
+        ComputeInputToOutputIndexing(start, 0, &context_);
+    ASSERT_EQ(i2o.indexing_maps.size(), OutputCount(start)) << c.hlo;
+    CheckSetsAgainstSimulation(c, in, done->shape().dimensions(),
+                               o2i.indexing_maps[0],
+                               i2o.indexing_maps[result_id]);
+    if (tuple && start->opcode() != HloOpcode::kAsyncStart) {
+      // Output 0 is the operand itself; the contexts read nothing.
+      const IndexingMap identity = CreateIdentityMap(in, &context_);
+      HloInstructionIndexing alias =
+          ComputeOutputToInputIndexing(start, 0, &context_);
+      ASSERT_EQ(alias.indexing_maps[0].size(), 1);
+      EXPECT_EQ(alias.indexing_maps[0][0], identity) << c.hlo;
+      EXPECT_FALSE(alias.indexing_maps[0].has_replica_maps());
+      ASSERT_EQ(i2o.indexing_maps[0].size(), 1);
+      EXPECT_EQ(i2o.indexing_maps[0][0], identity) << c.hlo;
+    }
+    for (int64_t k = 2; k < OutputCount(start); ++k) {
+      EXPECT_EQ(ComputeOutputToInputIndexing(start, k, &context_)
+                    .indexing_maps[0]
+                    .size(),
+                0);
+      EXPECT_EQ(i2o.indexing_maps[k].size(), 0);
+    }
+    if (start->opcode() == HloOpcode::kAsyncStart) {
+      // Element 0 is the operands' tuple: no element map.
+      EXPECT_THAT(ComputeOutputToInputIndexing(start, 0, &context_)
+                      .indexing_maps[0][0]
+                      .undefined_reason(),
+                  HasSubstr("tuple of its operands"));
+    }
+    // The done, composed back through its start to p0.
+    AnalyzedIndexing composed_o2i =
+        AnalyzeIndexing(*done, IndexingDirection::kOutputToInput, &context_);
+    AnalyzedIndexing composed_i2o =
+        AnalyzeIndexing(*done, IndexingDirection::kInputToOutput, &context_);
+    ASSERT_EQ(composed_o2i.indexing.indexing_maps.size(), 1) << c.hlo;
+    ASSERT_EQ(composed_i2o.indexing.indexing_maps.size(), 1) << c.hlo;
+    CheckSetsAgainstSimulation(c, in, done->shape().dimensions(),
+                               composed_o2i.indexing.indexing_maps[0],
+                               composed_i2o.indexing.indexing_maps[0]);
+  }
+}
+
+// XLA's tuple of a -start; a start of several operands nests tuples, which
+// a flat output id cannot name: UNDEFINED with the reason.
+TEST_F(CollectivesIndexingTest, AsyncFormsAreChecked) {
+  for (const char* bad : {
+           "p0 = f32[4] parameter(0)\ns = f32[8] all-gather-start(p0), "
+           "replica_groups={{0,1}}, dimensions={0}",
+           "p0 = f32[4] parameter(0)\ns = (f32[5], f32[8]) "
+           "all-gather-start(p0), replica_groups={{0,1}}, dimensions={0}",
+           "p0 = f32[4] parameter(0)\ns = (f32[4], f32[8], u32[]) "
+           "all-gather-start(p0), replica_groups={{0,1}}, dimensions={0}",
+           "p0 = f32[4] parameter(0)\ns = (f32[5], f32[4], u32[], u32[]) "
+           "collective-permute-start(p0), source_target_pairs={{0,1}}",
+           "p0 = f32[4] parameter(0)\ns = (f32[4], f32[8]) "
+           "all-gather-start(p0), replica_groups={{0,1}}, dimensions={0}\n"
+           "d = f32[4] all-gather-done(s)",
+       }) {
+    EXPECT_FALSE(ParseAndVerifyHloModule(bad).ok()) << bad;
+  }
+  const HloInstruction* variadic = Parse(R"(
+p0 = f32[4] parameter(0)
+p1 = f32[2] parameter(1)
+ROOT s = ((f32[4], f32[2]), (f32[8], f32[4])) all-gather-start(p0, p1),
+  replica_groups={{0,1}}, dimensions={0})");
+  ASSERT_NE(variadic, nullptr);
+  HloInstructionIndexing indexing =
+      ComputeOutputToInputIndexing(variadic, 1, &context_);
+  ASSERT_EQ(indexing.indexing_maps.size(), 2);
+  EXPECT_THAT(indexing.indexing_maps[0][0].undefined_reason(),
+              HasSubstr("one array operand"));
+  // Unverified text whose done does not fit its start: UNDEFINED, also
+  // when composed.
+  for (const char* hlo : {
+           "p0 = f32[4] parameter(0)\ns = (f32[4], f32[8]) "
+           "all-gather-start(p0), replica_groups={{0,1}}, dimensions={0}\n"
+           "ROOT d = f32[5] all-gather-done(s)",
+           "w { p = f32[4] parameter(0)\n ROOT n = f32[4] negate(p) }\n"
+           "ENTRY e { p0 = f32[4] parameter(0)\n s = ((f32[4]), f32[6], "
+           "s32[]) async-start(p0), calls=w\n ROOT d = f32[6] async-done(s) }",
+       }) {
+    const HloInstruction* done = Parse(hlo);
+    ASSERT_NE(done, nullptr) << hlo;
+    for (IndexingDirection direction : {IndexingDirection::kOutputToInput,
+                                        IndexingDirection::kInputToOutput}) {
+      HloInstructionIndexing composed =
+          AnalyzeIndexing(*done, direction, &context_).indexing;
+      ASSERT_FALSE(composed.indexing_maps.empty()) << hlo;
+      ASSERT_GT(composed.indexing_maps[0].size(), 0) << hlo;
+      for (const IndexingMapSet& set : composed.indexing_maps) {
+        for (int64_t k = 0; k < set.size(); ++k) {
+          EXPECT_TRUE(set[k].IsUndefined()) << hlo << "\n"
+                                            << composed.ToString();
+        }
+      }
+    }
   }
 }
 

@@ -100,6 +100,30 @@ HloInstructionIndexing ComputeOutputToInputCollectivePermuteIndexing(
 HloInstructionIndexing ComputeInputToOutputCollectivePermuteIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context);
+// The asynchronous forms: all-reduce-start is all-reduce. all-gather-start
+// and collective-permute-start return (operand, result[, contexts]):
+// output 1 has the synchronous op's maps, output 0 the identity on the
+// operand, the contexts read nothing (one array operand only). A -done is
+// the identity on its result (all-gather-done and collective-permute-done
+// read element 1 of their start; fusion composition follows it).
+HloInstructionIndexing ComputeOutputToInputAllGatherStartIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+HloInstructionIndexing ComputeInputToOutputAllGatherStartIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+HloInstructionIndexing ComputeOutputToInputCollectivePermuteStartIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+HloInstructionIndexing ComputeInputToOutputCollectivePermuteStartIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
+HloInstructionIndexing ComputeOutputToInputAsyncDoneIndexing(
+    const HloInstruction* instruction, int64_t output_id,
+    mlir::MLIRContext* context);
+HloInstructionIndexing ComputeInputToOutputAsyncDoneIndexing(
+    const HloInstruction* instruction, int64_t input_id,
+    mlir::MLIRContext* context);
 /// Output k: operand k at d_d + position * chunk, on every replica.
 HloInstructionIndexing ComputeOutputToInputReduceScatterIndexing(
     const HloInstruction* instruction, int64_t output_id,
