@@ -160,6 +160,19 @@ TEST_F(ComposeExtremesTest, SumBeyondInt64) {
       "d2 in [9223372036854775805, 9223372036854775807]\ns0 in [0, 0]");
 }
 
+// T1: -(d0 + (s0 + 1)) + s0 is -d0 - 1, which maps d0 = INT64_MIN to
+// INT64_MAX, inside the second map's domain; that point stays in the
+// composed domain although -d0 alone leaves int64 there.
+TEST_F(ComposeExtremesTest, NegatedInt64MinReachesInt64Max) {
+  EXPECT_GE(ExpectExactOrUndefined(
+                "(d0)[s0] -> (-(d0 + (s0 + 1)) + s0)\ndomain:\n"
+                "d0 in [-9223372036854775808, -9223372036854775801]\n"
+                "s0 in [1, 1]",
+                "(d0) -> ((d0 + 11) * 4611686018427387904)\ndomain:\n"
+                "d0 in [9223372036854775800, 9223372036854775807]"),
+            1);
+}
+
 // A map whose expressions name a dim or symbol beyond its counts is invalid
 // (a composition bug once produced one and Verify accepted it).
 TEST_F(ComposeExtremesTest, VerifyRejectsVariablesBeyondTheCounts) {

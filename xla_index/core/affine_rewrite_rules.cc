@@ -460,18 +460,11 @@ bool AffineSimplifier::ScaleDownConstraint(AffineExpr expr, Lin& lin,
   terms.source = AffineExpr();
   Lin reduced = forms_.DivideTerms(terms, g);
   if (forms_.overflow()) return false;
-  // (bound - c) / g in 128 bits, clamped to int64 (y's values fit in it).
-  using Int128 = __int128;
-  auto clamp = [](Int128 v) {
-    return static_cast<int64_t>(
-        std::clamp<Int128>(v, Interval::kMin, Interval::kMax));
-  };
-  const Int128 lo = Int128{interval.lower} - lin.constant;
-  const Int128 hi = Int128{interval.upper} - lin.constant;
-  // Floor and ceil of a quotient by g > 0.
-  const Int128 floor_lo = lo / g - (lo % g < 0);
-  const Int128 floor_hi = hi / g - (hi % g < 0);
-  interval = {clamp(floor_lo + (floor_lo * g != lo)), clamp(floor_hi)};
+  // (bound - c) / g in 128 bits, exactly; y's values fit in int64.
+  if (!forms_.CheckedTermsRange(reduced)) return false;
+  const __int128 lo = __int128{interval.lower} - lin.constant;
+  const __int128 hi = __int128{interval.upper} - lin.constant;
+  interval = ConstraintBoundsInInt64(CeilDiv128(lo, g), FloorDiv128(hi, g));
   lin = reduced;
   return true;
 }
@@ -953,35 +946,47 @@ bool AffineSimplifier::Rules::MinusFloorDivMultiple(Self& s, const Lin& lin,
 // equivalent constraint; the driver decides it once the interval is empty
 // or the form constant.
 
-// y + k in [lo, hi] -> y in [lo - k, hi - k]. A finite bound that leaves
-// int64 cannot be saturated (y + 6 in [MIN + 3, MIN + 3] is not y in [MIN,
-// MIN]): flagged as overflow, and the constraint is kept as it is.
+// y + k in [lo, hi] -> y in [lo - k, hi - k]. A bound that leaves int64 is
+// exact only for a y whose values fit in int64 (ConstraintBoundsInInt64: y +
+// 6 in [MIN + 3, MIN + 3] is empty, -d0 - 1 in [MAX - 7, MAX] keeps d0 =
+// MIN); otherwise it is flagged as overflow, and the constraint is kept as
+// it is.
 bool AffineSimplifier::Rules::MoveConstant(Self& s, Constraint& k) {
   if (k.lin.constant == 0) return false;
-  auto shift = [&](int64_t bound) {
-    if (bound == Interval::kMin || bound == Interval::kMax) {
-      return SaturatingSub(bound, k.lin.constant);  // Unbounded stays so.
-    }
-    std::optional<int64_t> moved = CheckedSub(bound, k.lin.constant);
-    if (!moved) s.forms_.set_overflow(true);
-    return moved.value_or(0);
-  };
-  k.interval = {shift(k.interval.lower), shift(k.interval.upper)};
+  using Int128 = __int128;
+  const Int128 lo = Int128{k.interval.lower} - k.lin.constant;
+  const Int128 hi = Int128{k.interval.upper} - k.lin.constant;
+  const bool fits = lo >= Interval::kMin && lo <= Interval::kMax &&
+                    hi >= Interval::kMin && hi <= Interval::kMax;
+  if (!fits && !s.forms_.CheckedTermsRange(k.lin)) {
+    s.forms_.set_overflow(true);
+    return true;
+  }
+  k.interval = ConstraintBoundsInInt64(lo, hi);
   k.lin.source = AffineExpr();
   k.lin.constant = 0;
   return true;
 }
 
 // g*y in [lo, hi] <=> y in [ceil(lo/g), floor(hi/g)], with g's sign making
-// y's first coefficient positive (for g < 0 the bounds swap).
+// y's first coefficient positive (for g < 0 the bounds swap). Only g = -1
+// can take a quotient past int64 (-INT64_MIN); as in MoveConstant, that is
+// exact for a y whose values fit in int64, else the constraint is kept.
 bool AffineSimplifier::Rules::DivideCommonFactor(Self& s, Constraint& k) {
   int64_t g = s.forms_.CommonFactor(k.lin, 0);
   if (s.forms_.TermAt(k.lin, 0).coeff < 0) g = -g;
   if (g == 1) return false;
-  k.lin = s.forms_.DivideTerms(k.lin, g);  // The constant is 0.
   const Interval iv = k.interval;
-  k.interval = g > 0 ? Interval{CeilDiv(iv.lower, g), FloorDiv(iv.upper, g)}
-                     : Interval{CeilDiv(iv.upper, g), FloorDiv(iv.lower, g)};
+  const __int128 lo = g > 0 ? CeilDiv128(iv.lower, g) : CeilDiv128(iv.upper, g);
+  const __int128 hi =
+      g > 0 ? FloorDiv128(iv.upper, g) : FloorDiv128(iv.lower, g);
+  k.lin = s.forms_.DivideTerms(k.lin, g);  // The constant is 0.
+  const bool fits = lo >= Interval::kMin && hi <= Interval::kMax;
+  if (!fits && !s.forms_.CheckedTermsRange(k.lin)) {
+    s.forms_.set_overflow(true);
+    return true;
+  }
+  k.interval = ConstraintBoundsInInt64(lo, hi);
   k.lin.source = AffineExpr();
   return true;
 }

@@ -454,32 +454,26 @@ void AffineSimplifier::SetAtomRange(AffineExpr expr, Interval interval) {
 // For each dim or symbol term k*v of a kExpression constraint `lin in
 // interval` (rest: the other terms and the constant):
 // k*v in [lo - max(rest), hi - min(rest)], so v's bounds shrink to
-// that interval divided by k (rounded inward).
+// that interval divided by k (rounded inward). The bounds are computed in
+// 128 bits, exactly, and v's values lie in int64 (ConstraintBoundsInInt64);
+// a rest whose range leaves int64 gives no bound.
 void AffineSimplifier::TightenVariableBounds(const Lin& lin, Interval interval,
                                              NormalConstraint& out) const {
+  using Int128 = __int128;
   for (size_t i = 0; i < lin.size; ++i) {
     const Atom& atom = forms_.atom(forms_.TermAt(lin, i).atom);
     if (atom.kind != AtomKind::kDim && atom.kind != AtomKind::kSymbol) {
       continue;
     }
-    // Checked: a saturated bound of `rest` would tighten v unsoundly. The
-    // constant is part of `rest` (it stays in the form when moving it into
-    // the interval would leave int64).
-    std::optional<Interval> rest = Interval::Point(lin.constant);
-    for (size_t j = 0; j < lin.size && rest; ++j) {
-      if (j == i) continue;
-      const Term& t = forms_.TermAt(lin, j);
-      const std::optional<Interval> term =
-          CheckedMul(forms_.atom(t.atom).bounds, t.coeff);
-      rest = term ? CheckedAdd(*rest, *term) : std::nullopt;
-    }
+    const std::optional<Interval> rest = forms_.CheckedTermsRange(lin, i);
     if (!rest) continue;
-    Interval kv = {SaturatingSub(interval.lower, rest->upper),
-                   SaturatingSub(interval.upper, rest->lower)};
-    if (kv.lower == Interval::kMin || kv.upper == Interval::kMax) continue;
-    int64_t k = forms_.TermAt(lin, i).coeff;
-    Interval v = k > 0 ? Interval{CeilDiv(kv.lower, k), FloorDiv(kv.upper, k)}
-                       : Interval{CeilDiv(kv.upper, k), FloorDiv(kv.lower, k)};
+    const Int128 kv_lo = Int128{interval.lower} - lin.constant - rest->upper;
+    const Int128 kv_hi = Int128{interval.upper} - lin.constant - rest->lower;
+    const int64_t k = forms_.TermAt(lin, i).coeff;
+    Interval v = k > 0 ? ConstraintBoundsInInt64(CeilDiv128(kv_lo, k),
+                                                 FloorDiv128(kv_hi, k))
+                       : ConstraintBoundsInInt64(CeilDiv128(kv_hi, k),
+                                                 FloorDiv128(kv_lo, k));
     v = v.Intersect(atom.bounds);
     if (v != atom.bounds) {
       out.tightened.push_back({atom.kind == AtomKind::kDim, atom.var, v});

@@ -87,6 +87,17 @@ inline int64_t SaturatingNeg(int64_t a) {
              : -a;
 }
 
+/// floor(a / b) and ceil(a / b) in 128 bits, exact for b != 0 (constraint
+/// bounds are divided there, where a quotient may leave int64).
+inline __int128 FloorDiv128(__int128 a, __int128 b) {
+  const __int128 q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+inline __int128 CeilDiv128(__int128 a, __int128 b) {
+  const __int128 q = a / b;
+  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
+}
+
 /// floor(a / b) and ceil(a / b) for b != 0. INT64_MIN / -1 saturates to
 /// INT64_MAX.
 inline int64_t FloorDiv(int64_t a, int64_t b) {

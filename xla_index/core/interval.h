@@ -114,6 +114,17 @@ inline std::optional<Interval> CheckedMul(Interval a, int64_t k) {
   return product;
 }
 
+/// The constraint lo <= y <= hi, whose exact bounds may leave int64, as an
+/// interval for a y whose values all lie in int64: a bound beyond int64 on
+/// its own side (lo below INT64_MIN, hi above INT64_MAX) excludes none of
+/// those values and becomes the limit; a bound beyond the other side
+/// excludes all of them (the interval is empty).
+inline Interval ConstraintBoundsInInt64(__int128 lo, __int128 hi) {
+  if (lo > Interval::kMax || hi < Interval::kMin) return {0, -1};
+  return {lo < Interval::kMin ? Interval::kMin : static_cast<int64_t>(lo),
+          hi > Interval::kMax ? Interval::kMax : static_cast<int64_t>(hi)};
+}
+
 /// {floor(x / k)} and {x mod k} for a constant k: what simplifier atoms
 /// need, inline for k >= 1 (a divisor k < 1 goes to the interval versions
 /// below: unbounded for 0, the corner hull for a negative floordiv).

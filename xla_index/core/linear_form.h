@@ -204,6 +204,22 @@ class LinearForms {
     lin.bounds = b;
   }
 
+  /// The range of lin's terms other than term `skip` (the constant left
+  /// out), or nullopt when a bound leaves int64: exact reasoning about a
+  /// constraint needs the values of the rest to fit.
+  std::optional<Interval> CheckedTermsRange(const LinearForm& lin,
+                                            size_t skip = SIZE_MAX) const {
+    std::optional<Interval> range = Interval::Point(0);
+    for (size_t i = 0; i < lin.size && range; ++i) {
+      if (i == skip) continue;
+      const Term& t = TermAt(lin, i);
+      const std::optional<Interval> term =
+          CheckedMul(atoms_[t.atom].bounds, t.coeff);
+      range = term ? CheckedAdd(*range, *term) : std::nullopt;
+    }
+    return range;
+  }
+
   /// The atom of dim or symbol `position` (one per variable).
   int32_t VariableAtom(AtomKind kind, int32_t position) {
     const std::optional<int32_t>& known =
