@@ -669,10 +669,12 @@ bool AffineSimplifier::Rules::ModOfOnePeriod(Self& s, const DivMod& p,
   }
   const int64_t q = FloorDiv(b.lower, p.c);
   if (q != FloorDiv(b.upper, p.c)) return false;
+  // -q*c must fit too: x in [MIN + 1, MIN + 5] mod 8 has q*c = INT64_MIN.
   const std::optional<int64_t> qc = CheckedMul(q, p.c);
-  if (!qc) return false;
+  const std::optional<int64_t> minus_qc = qc ? CheckedNeg(*qc) : std::nullopt;
+  if (!minus_qc) return false;
   if (q == 0) return Set(out, p.x);
-  return Set(out, s.Sum(p.x, s.forms_.Constant(-*qc)));
+  return Set(out, s.Sum(p.x, s.forms_.Constant(*minus_qc)));
 }
 
 // (k*c*y + z) mod c -> z mod c, the constant reduced toward zero (keeps
