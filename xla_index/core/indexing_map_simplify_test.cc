@@ -1078,6 +1078,9 @@ TEST_F(SimplifyTest, ValuesBeyondInt64KeepTheExactRelation) {
       "(d0)[s0] -> ((s0 * 2) mod 9)\ndomain:\nd0 in [1, 1]\n" + kNearMax,
       "(d0)[s0] -> ((s0 * 2) ceildiv 3)\ndomain:\nd0 in [1, 1]\n" + kNearMax,
       "(d0)[s0] -> ((s0 * 2) mod 5)\ndomain:\nd0 in [1, 1]\n" + kNearMin,
+      // The coefficients' gcd is 2^63, beyond int64: d0 = 1 is a solution.
+      "(d0) -> (d0)\ndomain:\nd0 in [0, 1]\nd0 * " + kMin + " in [" + kMin +
+          ", " + kMin + "]",
       // One period of mod 8 that starts at INT64_MIN: x - q*c needs -MIN.
       "(d0)[s0] -> (s0 mod 8)\ndomain:\nd0 in [1, 1]\ns0 in "
       "[-9223372036854775807, "

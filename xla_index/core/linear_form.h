@@ -316,8 +316,9 @@ class LinearForms {
   bool bounds_overflow_ = false;
 };
 
-/// gcd(|a|, |b|), saturated to int64's maximum (gcd(INT64_MIN, 0)). Inline:
-/// the division rules call it on every term.
+/// gcd(|a|, |b|); where that is 2^63 (a and b in {INT64_MIN, 0}), 2^62,
+/// the largest common divisor int64 holds (callers divide by the result, so
+/// it must divide both). Inline: the division rules call it on every term.
 inline int64_t Gcd(int64_t a, int64_t b) {
   // Magnitudes as uint64, so that |INT64_MIN| does not overflow.
   uint64_t x = a < 0 ? 0 - static_cast<uint64_t>(a) : a;
@@ -327,7 +328,7 @@ inline int64_t Gcd(int64_t a, int64_t b) {
     x = y;
     y = t;
   }
-  return x > static_cast<uint64_t>(Interval::kMax) ? Interval::kMax
+  return x > static_cast<uint64_t>(Interval::kMax) ? int64_t{1} << 62
                                                    : static_cast<int64_t>(x);
 }
 
