@@ -15,6 +15,7 @@
 // the map's dims or symbols.
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -126,18 +127,25 @@ inline Value Evaluate(mlir::AffineExpr expr, absl::Span<const int64_t> dims,
 }
 
 /// Whether every constraint of `map` holds at (dims, symbols): kValue with
-/// value 1 or 0, or the reason a constraint has no value.
+/// value 1 or 0, or the reason a constraint has no value. A constraint that
+/// fails excludes the point whatever the others are, so the answer does not
+/// depend on the constraints' order: no value is reported only when no
+/// constraint fails.
 inline Value ConstraintsHold(const IndexingMap& map,
                              absl::Span<const int64_t> dims,
                              absl::Span<const int64_t> symbols) {
+  std::optional<Value> no_value;
   for (const IndexingConstraint& c : map.GetConstraints()) {
     Value v = Evaluate(c.expr, dims, symbols);
-    if (v.kind != Value::kValue) return v;
+    if (v.kind != Value::kValue) {
+      if (!no_value) no_value = v;
+      continue;
+    }
     if (v.value < c.interval.lower || v.value > c.interval.upper) {
       return {Value::kValue, 0};
     }
   }
-  return {Value::kValue, 1};
+  return no_value ? *no_value : Value{Value::kValue, 1};
 }
 
 /// A map at one point (dims, symbols): whether its constraints hold and, if
