@@ -753,6 +753,11 @@ bool AffineSimplifier::Rules::ModOfFloorDivSum(Self& s, const DivMod& p,
   Lin merged;
   int64_t a = 0;
   if (!MergeFloorDivTerm(s, p.x, merged, a)) return false;
+  // The digit is kept as written, z*a + y over a (the sum rules pair it
+  // with the index's other digits), so it must be what simplifying it again
+  // gives back: with a constant of a or more, `(d1 * 10 - 10) floordiv 9`
+  // would become `(d1 * 10 - 1) floordiv 9 - 1` the next time.
+  if (merged.constant / a != 0) return false;
   const Lin digit = s.DivModTerm(AtomKind::kFloorDiv, merged, a, AffineExpr());
   if (!f.IsAtom(digit)) return false;
   return Set(out, s.DivModTerm(AtomKind::kMod, digit, p.c, AffineExpr()));
