@@ -423,6 +423,13 @@ CASES = {
             " : dense) }>",
         "singleton_first":
             "#sparse_tensor.encoding<{ map = (i, j) -> (i : singleton, j : dense) }>",
+        # A sum MLIR cannot fold is a tree as deep as it is long: 100,000
+        # terms overflowed the stack (and took a minute: each '+' costs the
+        # sum so far). Expressions have at most 1,024 binary operators.
+        "floordiv_chain_5000":
+            "#sparse_tensor.encoding<{ map = (i, j) -> (" +
+            " + ".join(f"i floordiv {k + 2}" for k in range(5000)) +
+            " : dense, j : compressed) }>",
     },
 }
 
