@@ -548,9 +548,13 @@ absl::StatusOr<Literal> ParseLiteralImpl(TextCursor& cursor, const Shape& shape,
   if (shape.rank() > 0 && cursor.Peek() != '{') {
     return ParseBroadcastScalar(cursor, shape, elements_left);
   }
-  // Every element takes at least one character of text, so a shape larger
-  // than the remaining text cannot be filled: fail before allocating.
-  if (shape.ElementCount() > cursor.end() - cursor.pos()) {
+  // Every element takes at least one character of text and a ',' after all
+  // but the last, a complex one `(a,b)` five, so a shape larger than the
+  // remaining text can hold cannot be filled: fail before allocating. The
+  // values (8 bytes, 16 complex) then take at most 4x the text (a
+  // one-character count let 64 MiB of text allocate 1 GB first).
+  const int64_t min_chars = IsComplex(shape.element_type()) ? 6 : 2;
+  if (shape.ElementCount() > (cursor.end() - cursor.pos() + 1) / min_chars) {
     return cursor.Error(absl::StrCat("the literal text is too short for the ",
                                      shape.ElementCount(), " elements of ",
                                      shape.ToString()));

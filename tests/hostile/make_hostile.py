@@ -354,6 +354,15 @@ CASES = {
                 "    ROOT s = f32[] add(a, b)\n  }\n}\n" for i in range(1000)) +
             "ENTRY e {\n  p = f32[8] parameter(0)\n  ROOT r = f32[] call(p), "
             "to_apply=c999\n}\n",
+        # An array literal is allocated before it is read, so its element
+        # count must be one the remaining text can hold: two characters per
+        # element ("0,"), six per complex one ("(0,0),"). One character
+        # each let 64 MiB of spaces after `c64[60000000] constant({0}`
+        # allocate 1 GB before the error.
+        "constant_count_beyond_text":
+            "ROOT c = s8[40] constant({1})" + " " * 50,
+        "complex_constant_count_beyond_text":
+            "ROOT c = c64[20] constant({(1,2)})" + " " * 60,
         # A duplicate attribute was found by scanning the earlier ones, so
         # A attributes cost O(A^2); the duplicate must still be refused.
         "attributes_20000_duplicate":
