@@ -490,17 +490,21 @@ absl::Status ParseArrayLevel(TextCursor& cursor, Literal& literal, int64_t d,
 }
 
 // `s8[10] constant(1)`: XLA reads one scalar for a whole array and gives
-// every element its value. Past kMaxBroadcastElements the values are not
-// kept (the literal is elided, as `{...}`): no analysis needs them, and the
-// text must not make the reader allocate without bound.
+// every element its value. The text is a few bytes whatever the shape, so
+// the values are kept only while the broadcasts of one text stay within
+// `*elements_left` elements (at most kMaxBroadcastElements in all);
+// past it the literal is elided, as `{...}`: no analysis needs the values,
+// and the text must not make the reader allocate without bound (a module
+// of one-line `c64[1048576] constant((0,0))` constants asked for 16 MB
+// per line).
 absl::StatusOr<Literal> ParseBroadcastScalar(TextCursor& cursor,
-                                             const Shape& shape) {
-  constexpr int64_t kMaxBroadcastElements = int64_t{1} << 20;
+                                             const Shape& shape,
+                                             int64_t* elements_left) {
   Literal scalar(Shape(shape.element_type(), {}));
   XI_RETURN_IF_ERROR(ParseScalarInto(cursor, scalar, 0));
-  if (shape.ElementCount() > kMaxBroadcastElements) {
-    return Literal::MakeElided(shape);
-  }
+  const int64_t count = shape.ElementCount();
+  if (count > *elements_left) return Literal::MakeElided(shape);
+  *elements_left -= count;
   Literal literal(shape);
   for (int64_t i = 0; i < literal.element_count(); ++i) {
     literal.CopyElement(scalar, 0, i);
@@ -509,19 +513,23 @@ absl::StatusOr<Literal> ParseBroadcastScalar(TextCursor& cursor,
 }
 
 absl::StatusOr<Literal> ParseLiteralImpl(TextCursor& cursor, const Shape& shape,
-                                         int depth) {
+                                         int depth, int64_t* elements_left) {
   if (depth > 64) return cursor.Error("literal nesting is too deep");
   if (shape.IsTuple()) {
-    Literal literal(shape);
+    // The elements are added as they are read: Literal(shape) would first
+    // allocate every element array at its full size, which an elided
+    // `(f32[2^40]) constant(({...}))` cannot afford.
+    Literal literal = Literal::MakeElided(shape);
+    literal.set_has_values(true);
     XI_RETURN_IF_ERROR(cursor.Expect('(', "to open a tuple literal"));
     for (size_t i = 0; i < shape.tuple_shapes().size(); ++i) {
       if (i > 0) {
         XI_RETURN_IF_ERROR(cursor.Expect(',', "in a tuple literal"));
       }
-      XI_ASSIGN_OR_RETURN(
-          Literal element,
-          ParseLiteralImpl(cursor, shape.tuple_shapes(i), depth + 1));
-      literal.tuple_elements()[i] = std::move(element);
+      XI_ASSIGN_OR_RETURN(Literal element,
+                          ParseLiteralImpl(cursor, shape.tuple_shapes(i),
+                                           depth + 1, elements_left));
+      literal.tuple_elements().push_back(std::move(element));
     }
     XI_RETURN_IF_ERROR(cursor.Expect(')', "to close a tuple literal"));
     return literal;
@@ -538,11 +546,15 @@ absl::StatusOr<Literal> ParseLiteralImpl(TextCursor& cursor, const Shape& shape,
     cursor.set_pos(start);
   }
   if (shape.rank() > 0 && cursor.Peek() != '{') {
-    return ParseBroadcastScalar(cursor, shape);
+    return ParseBroadcastScalar(cursor, shape, elements_left);
   }
-  // Every element takes at least one character of text, so a shape larger
-  // than the remaining text cannot be filled: fail before allocating.
-  if (shape.ElementCount() > cursor.end() - cursor.pos()) {
+  // Every element takes at least one character of text and a ',' after all
+  // but the last, a complex one `(a,b)` five, so a shape larger than the
+  // remaining text can hold cannot be filled: fail before allocating. The
+  // values (8 bytes, 16 complex) then take at most 4x the text (a
+  // one-character count let 64 MiB of text allocate 1 GB first).
+  const int64_t min_chars = IsComplex(shape.element_type()) ? 6 : 2;
+  if (shape.ElementCount() > (cursor.end() - cursor.pos() + 1) / min_chars) {
     return cursor.Error(absl::StrCat("the literal text is too short for the ",
                                      shape.ElementCount(), " elements of ",
                                      shape.ToString()));
@@ -559,8 +571,13 @@ absl::StatusOr<Literal> ParseLiteralImpl(TextCursor& cursor, const Shape& shape,
 }  // namespace
 
 absl::StatusOr<Literal> ParseLiteralAtCursor(TextCursor& cursor,
-                                             const Shape& shape) {
-  return ParseLiteralImpl(cursor, shape, 0);
+                                             const Shape& shape,
+                                             int64_t* broadcast_elements_left) {
+  int64_t own_budget = kMaxBroadcastElements;
+  return ParseLiteralImpl(cursor, shape, 0,
+                          broadcast_elements_left != nullptr
+                              ? broadcast_elements_left
+                              : &own_budget);
 }
 
 }  // namespace xla_index

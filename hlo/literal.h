@@ -93,8 +93,22 @@ std::vector<int64_t> MultiIndex(absl::Span<const int64_t> dims,
 /// complex), nested braces whose innermost lists hold the elements in
 /// row-major order, `{...}` for an elided constant, or `(a, b)` for a tuple.
 /// The number of elements and the nesting must match the shape.
-absl::StatusOr<Literal> ParseLiteralAtCursor(TextCursor& cursor,
-                                             const Shape& shape);
+///
+/// A scalar written for a whole array (`f32[4] constant(1)`, as XLA's
+/// parser accepts) is a few bytes of text for any number of elements, so
+/// its values are kept only while `*broadcast_elements_left` covers them
+/// (the count is then taken from it); past it the literal is elided
+/// (has_values() is false). Pass one counter for all the literals of a text
+/// to bound them together (ParseHloModule does, starting at
+/// kMaxBroadcastElements); null gives this literal a budget of its own.
+absl::StatusOr<Literal> ParseLiteralAtCursor(
+    TextCursor& cursor, const Shape& shape,
+    int64_t* broadcast_elements_left = nullptr);
+
+/// The most array elements that the broadcast scalars of one text
+/// (ParseLiteralAtCursor) materialize: 2^20, 8 MiB of values (16 MiB
+/// complex).
+inline constexpr int64_t kMaxBroadcastElements = int64_t{1} << 20;
 
 }  // namespace xla_index
 

@@ -1,6 +1,7 @@
 #include "hlo/module.h"
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <utility>
@@ -27,6 +28,17 @@ HloInstruction* HloComputation::PrependInstruction(
   HloInstruction* added = instructions_.front().get();
   by_name_.emplace(added->name(), added);
   return added;
+}
+
+void HloComputation::PrependInstructions(
+    std::vector<std::unique_ptr<HloInstruction>> instructions) {
+  for (const std::unique_ptr<HloInstruction>& instruction : instructions) {
+    instruction->set_parent(this);
+    by_name_.emplace(instruction->name(), instruction.get());
+  }
+  instructions_.insert(instructions_.begin(),
+                       std::make_move_iterator(instructions.begin()),
+                       std::make_move_iterator(instructions.end()));
 }
 
 HloInstruction* HloComputation::GetInstruction(absl::string_view name) const {

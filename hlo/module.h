@@ -35,6 +35,10 @@ class HloComputation {
   /// Puts an instruction first (the parser's implicit parameters).
   HloInstruction* PrependInstruction(
       std::unique_ptr<HloInstruction> instruction);
+  /// Puts `instructions` first, in their order, in one pass (one
+  /// PrependInstruction per instruction moves all the others each time).
+  void PrependInstructions(
+      std::vector<std::unique_ptr<HloInstruction>> instructions);
 
   /// In written order.
   const std::vector<std::unique_ptr<HloInstruction>>& instructions() const {

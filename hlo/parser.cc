@@ -158,10 +158,13 @@ class Parser {
       std::vector<PendingInstruction>& pending);
   absl::Status CheckAsyncPairs(const std::vector<PendingInstruction>& pending);
   absl::Status CheckAndInferShapes(absl::Span<PendingInstruction* const> order);
-  absl::Status ParseAttribute(HloInstruction& instruction);
+  // `seen` indexes the instruction's attribute names once it has many
+  // (AttributeGivenTwice).
+  absl::Status ParseAttribute(HloInstruction& instruction,
+                              absl::flat_hash_set<std::string>& seen);
   absl::Status ParseInlineComputation(HloInstruction& instruction,
-                                      absl::string_view role,
-                                      const char* start);
+                                      absl::string_view role, const char* start,
+                                      absl::flat_hash_set<std::string>& seen);
   absl::Status ApplyTypedAttribute(HloInstruction& instruction,
                                    absl::string_view name,
                                    absl::string_view value);
@@ -193,9 +196,15 @@ class Parser {
   absl::flat_hash_set<absl::string_view> used_names_;
   int64_t next_fresh_name_ = 0;
   int nesting_depth_ = 0;
+  // What the broadcast scalars of the whole text may still materialize
+  // (`f32[N] constant(0)`), so that a few bytes per line cannot ask for
+  // megabytes per line (hlo/literal.h).
+  int64_t broadcast_elements_left_ = kMaxBroadcastElements;
   HloModule* module_ = nullptr;
   std::vector<PendingCall> calls_;
   absl::flat_hash_map<std::string, HloComputation*> computations_by_name_;
+  // Per NAME.ROLE of an inline computation, the suffix K to try next.
+  absl::flat_hash_map<std::string, int64_t> next_inline_suffix_;
 };
 
 absl::StatusOr<absl::string_view> Parser::ParseName(absl::string_view what) {
@@ -781,19 +790,50 @@ absl::Status Parser::ApplyTypedAttribute(HloInstruction& inst,
   return absl::OkStatus();
 }
 
+// Whether `instruction` already has an attribute `name`. Real instructions
+// have a handful, scanned directly; past kScanned the names are indexed in
+// `names` (filled on first use), since a scan per attribute made an
+// instruction of A attributes cost O(A^2) (80,000 took 5.7 s).
+bool AttributeGivenTwice(const HloInstruction& instruction,
+                         absl::string_view name,
+                         absl::flat_hash_set<std::string>& names) {
+  constexpr size_t kScanned = 16;
+  const std::vector<HloAttribute>& attributes = instruction.attributes();
+  if (attributes.size() < kScanned) {
+    return instruction.attribute(name).has_value();
+  }
+  if (names.empty()) {
+    for (const HloAttribute& attribute : attributes) {
+      names.insert(attribute.name);
+    }
+  }
+  return !names.insert(std::string(name)).second;
+}
+
 // `to_apply={ ... }`: a computation written in place of its name. It is
 // read as a computation of its own (named after the instruction and the
 // role, made unique), added to the module, and the attribute then names
 // it, so that the printed module defines it once and refers to it by name.
-absl::Status Parser::ParseInlineComputation(HloInstruction& instruction,
-                                            absl::string_view role,
-                                            const char* start) {
+absl::Status Parser::ParseInlineComputation(
+    HloInstruction& instruction, absl::string_view role, const char* start,
+    absl::flat_hash_set<std::string>& seen) {
   if (++nesting_depth_ > kMaxNesting) {
     return cursor_.Error("inline computations nest too deep");
   }
-  std::string name = absl::StrCat(instruction.name(), ".", role);
-  for (int k = 1; computations_by_name_.contains(name); ++k) {
-    name = absl::StrCat(instruction.name(), ".", role, ".", k);
+  // NAME.ROLE, else the first free NAME.ROLE.K (K = 1, 2, ...). Names are
+  // never freed, so the search resumes after the suffix used last for this
+  // base: instructions of the same name in N computations cost O(N), not
+  // O(N^2).
+  const std::string base = absl::StrCat(instruction.name(), ".", role);
+  int64_t& next_suffix = next_inline_suffix_[base];
+  std::string name = base;
+  if (next_suffix == 0 && !computations_by_name_.contains(name)) {
+    next_suffix = 1;
+  } else {
+    next_suffix = std::max<int64_t>(next_suffix, 1);
+    do {
+      name = absl::StrCat(base, ".", next_suffix++);
+    } while (computations_by_name_.contains(name));
   }
   HloComputation* computation =
       module_->AddComputation(std::make_unique<HloComputation>(name));
@@ -802,7 +842,7 @@ absl::Status Parser::ParseInlineComputation(HloInstruction& instruction,
   XI_RETURN_IF_ERROR(ParseInstructionList(*computation, '}'));
   XI_RETURN_IF_ERROR(cursor_.Expect('}', "to close an inline computation"));
   --nesting_depth_;
-  if (instruction.attribute(role).has_value()) {
+  if (AttributeGivenTwice(instruction, role, seen)) {
     return cursor_.ErrorAt(start,
                            absl::StrCat("attribute '", role, "' given twice"));
   }
@@ -819,11 +859,13 @@ absl::StatusOr<absl::string_view> Parser::ScanLiteralValue() {
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
   XI_ASSIGN_OR_RETURN(Shape shape, ParseShapeAtCursor(cursor_));
-  XI_RETURN_IF_ERROR(ParseLiteralAtCursor(cursor_, shape).status());
+  XI_RETURN_IF_ERROR(
+      ParseLiteralAtCursor(cursor_, shape, &broadcast_elements_left_).status());
   return absl::string_view(start, cursor_.pos() - start);
 }
 
-absl::Status Parser::ParseAttribute(HloInstruction& instruction) {
+absl::Status Parser::ParseAttribute(HloInstruction& instruction,
+                                    absl::flat_hash_set<std::string>& seen) {
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
   absl::string_view name = cursor_.ParseWord();
@@ -836,7 +878,7 @@ absl::Status Parser::ParseAttribute(HloInstruction& instruction) {
                           absl::StrCat("after attribute name '", name, "'"));
   }
   if (IsComputationRole(name) && cursor_.Peek() == '{') {
-    return ParseInlineComputation(instruction, name, start);
+    return ParseInlineComputation(instruction, name, start, seen);
   }
   absl::string_view value;
   if (name == "literal") {
@@ -844,7 +886,7 @@ absl::Status Parser::ParseAttribute(HloInstruction& instruction) {
   } else {
     XI_ASSIGN_OR_RETURN(value, ScanRawValue(name));
   }
-  if (instruction.attribute(name).has_value()) {
+  if (AttributeGivenTwice(instruction, name, seen)) {
     return cursor_.ErrorAt(start,
                            absl::StrCat("attribute '", name, "' given twice"));
   }
@@ -944,8 +986,9 @@ absl::Status Parser::ParseInstructionArguments(
           opcode_start,
           absl::StrCat("constant '", inst.name(), "' needs a written shape"));
     }
-    XI_ASSIGN_OR_RETURN(Literal literal,
-                        ParseLiteralAtCursor(cursor_, inst.shape()));
+    XI_ASSIGN_OR_RETURN(
+        Literal literal,
+        ParseLiteralAtCursor(cursor_, inst.shape(), &broadcast_elements_left_));
     inst.set_literal(std::move(literal));
     return cursor_.Expect(')', "after the constant's value");
   }
@@ -996,8 +1039,9 @@ absl::StatusOr<HloInstruction*> Parser::ParseInstructionRhs(
       inst, start, {}, shape != nullptr, std::move(leading_shape)};
   XI_RETURN_IF_ERROR(
       ParseInstructionArguments(computation, pending, entry, opcode_start));
+  absl::flat_hash_set<std::string> attribute_names;
   while (allow_attributes && cursor_.TryConsume(',')) {
-    XI_RETURN_IF_ERROR(ParseAttribute(*inst));
+    XI_RETURN_IF_ERROR(ParseAttribute(*inst, attribute_names));
   }
   for (absl::string_view required : RequiredAttributes(opcode)) {
     if (!inst->attribute(required).has_value()) {
@@ -1143,34 +1187,52 @@ absl::StatusOr<int64_t> Parser::CheckNamesAndParameters(
 absl::Status Parser::ResolveOperands(HloComputation& computation,
                                      std::vector<PendingInstruction>& pending,
                                      int64_t next_parameter) {
+  // Implicit parameters are collected here and put first in one pass at
+  // the end: putting each first as it is made moved every instruction once
+  // per parameter (a snippet of n undefined operands cost O(n^2)).
+  std::vector<std::unique_ptr<HloInstruction>> implicit;
+  absl::flat_hash_map<absl::string_view, HloInstruction*> implicit_by_name;
+  auto implicit_parameter = [&](const PendingInstruction& p,
+                                const PendingOperand& operand) {
+    auto it = implicit_by_name.find(operand.name);
+    if (it != implicit_by_name.end()) return it->second;
+    std::shared_ptr<const Shape> implicit_shape = operand.written_shape;
+    if (implicit_shape == nullptr && p.has_shape &&
+        OperandShapeIsResultShape(p.instruction->opcode())) {
+      implicit_shape = std::make_shared<const Shape>(p.instruction->shape());
+    }
+    if (implicit_shape == nullptr) return static_cast<HloInstruction*>(nullptr);
+    auto parameter = std::make_unique<HloInstruction>(
+        std::string(operand.name), HloOpcode::kParameter, "parameter");
+    parameter->set_shape(std::move(implicit_shape));
+    parameter->set_parameter_number(next_parameter++);
+    HloInstruction* made = parameter.get();
+    implicit_by_name.emplace(made->name(), made);
+    implicit.push_back(std::move(parameter));
+    return made;
+  };
+  absl::Status status = absl::OkStatus();
   for (PendingInstruction& p : pending) {
     for (PendingOperand& operand : p.operands) {
       HloInstruction* target = computation.GetInstruction(operand.name);
-      if (target == nullptr && snippet_) {
-        std::shared_ptr<const Shape> implicit_shape = operand.written_shape;
-        if (implicit_shape == nullptr && p.has_shape &&
-            OperandShapeIsResultShape(p.instruction->opcode())) {
-          implicit_shape =
-              std::make_shared<const Shape>(p.instruction->shape());
-        }
-        if (implicit_shape != nullptr) {
-          auto parameter = std::make_unique<HloInstruction>(
-              std::string(operand.name), HloOpcode::kParameter, "parameter");
-          parameter->set_shape(std::move(implicit_shape));
-          parameter->set_parameter_number(next_parameter++);
-          target = computation.PrependInstruction(std::move(parameter));
-        }
-      }
+      if (target == nullptr && snippet_)
+        target = implicit_parameter(p, operand);
       if (target == nullptr) {
-        return cursor_.ErrorAt(
+        status = cursor_.ErrorAt(
             operand.position,
             absl::StrCat("unknown operand '", operand.name,
                          "' of instruction '", p.instruction->name(), "'"));
+        break;
       }
       p.instruction->AppendOperand(target);
     }
+    if (!status.ok()) break;
   }
-  return absl::OkStatus();
+  // Each implicit parameter comes before the ones made earlier, the order
+  // that putting them first one at a time gave.
+  std::reverse(implicit.begin(), implicit.end());
+  computation.PrependInstructions(std::move(implicit));
+  return status;
 }
 
 // Operands must not form a cycle: colour-marking DFS over operands (1 open,

@@ -251,7 +251,12 @@ class EncodingParser {
   // Affine expressions, with MLIR's precedence: '+'/'-' < '*', 'floordiv',
   // 'ceildiv', 'mod' < unary '-' < atoms; all binary operators are left
   // associative.
+  /// One whole expression (a level expression, a dimension binding):
+  /// ParseExpr with the operator budget reset.
+  absl::StatusOr<mlir::AffineExpr> ParseExpression(const Scope& scope);
   absl::StatusOr<mlir::AffineExpr> ParseExpr(const Scope& scope);
+  /// Counts the binary operator `op` against kMaxOperators.
+  absl::Status CountOperator(const Token& op);
   absl::StatusOr<mlir::AffineExpr> ParseTerm(const Scope& scope);
   absl::StatusOr<mlir::AffineExpr> ParseUnary(const Scope& scope);
   absl::StatusOr<mlir::AffineExpr> ParseUnaryNested(const Scope& scope);
@@ -259,6 +264,13 @@ class EncodingParser {
 
   static constexpr int kMaxNesting = 256;
   int depth_ = 0;
+  // Binary operators in the current expression. A chain `i floordiv 2 +
+  // i floordiv 3 + ...` is a tree as deep as it is long, and MLIR's
+  // expression builders and printer recurse into it: 100,000 terms (1.9
+  // MB of text) overflowed the stack, and each '+' costs the length of the
+  // sum so far. The same bound as the indexing-map text parser's.
+  static constexpr int kMaxOperators = 1024;
+  int operators_ = 0;
 
   std::vector<Token> tokens_;
   size_t pos_ = 0;
@@ -595,7 +607,7 @@ absl::Status EncodingParser::ParseDimensions(SparseEncoding& encoding) {
                                   "' has a binding but no level variables "
                                   "were declared with '{l0, ...}'"));
       }
-      XI_ASSIGN_OR_RETURN(mlir::AffineExpr expr, ParseExpr(level_scope_));
+      XI_ASSIGN_OR_RETURN(mlir::AffineExpr expr, ParseExpression(level_scope_));
       binding = expr;
     }
     dim_bindings_.push_back(binding);
@@ -756,7 +768,7 @@ absl::Status EncodingParser::ParseLevels(SparseEncoding& encoding) {
                                            : "?",
                                        " = ...'"));
     }
-    XI_ASSIGN_OR_RETURN(mlir::AffineExpr expr, ParseExpr(dim_scope_));
+    XI_ASSIGN_OR_RETURN(mlir::AffineExpr expr, ParseExpression(dim_scope_));
     XI_RETURN_IF_ERROR(
         ExpectPunct(":", "between a level expression and its type"));
     XI_ASSIGN_OR_RETURN(LevelType type, ParseLevelType(encoding));
@@ -811,11 +823,26 @@ absl::Status EncodingParser::ParseMap(SparseEncoding& encoding) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseExpression(
+    const Scope& scope) {
+  operators_ = 0;
+  return ParseExpr(scope);
+}
+
+absl::Status EncodingParser::CountOperator(const Token& op) {
+  if (++operators_ > kMaxOperators) {
+    return Error(op, absl::StrCat("expression has more than ", kMaxOperators,
+                                  " operators"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseExpr(const Scope& scope) {
   absl::StatusOr<mlir::AffineExpr> lhs = ParseTerm(scope);
   if (!lhs.ok()) return lhs;
   mlir::AffineExpr result = *lhs;
   while (IsPunct("+") || IsPunct("-")) {
+    XI_RETURN_IF_ERROR(CountOperator(Peek()));
     bool subtract = Next().text == "-";
     absl::StatusOr<mlir::AffineExpr> rhs = ParseTerm(scope);
     if (!rhs.ok()) return rhs;
@@ -835,6 +862,7 @@ absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseTerm(const Scope& scope) {
         op.kind == TokenKind::kIdentifier &&
         (op.text == "floordiv" || op.text == "ceildiv" || op.text == "mod");
     if (!multiply && !divide) return result;
+    XI_RETURN_IF_ERROR(CountOperator(op));
     Next();
     absl::StatusOr<mlir::AffineExpr> rhs = ParseUnary(scope);
     if (!rhs.ok()) return rhs;

@@ -325,6 +325,49 @@ CASES = {
         "shape_mismatch_written": "p = f32[10] parameter(0)\nROOT n = f32[11] negate(p)",
         "attribute_unclosed_brace":
             "p = f32[2,3] parameter(0)\nROOT t = f32[3,2] transpose(p), dimensions={1,0",
+        # Input limits (docs/API.md, "Input limits"): a few bytes of text
+        # that cost without bound. A scalar broadcast to 2^20 complex
+        # elements is 16 MiB of values from 36 bytes (200 lines took 3.4
+        # GB); the broadcasts of one text now keep 2^20 values in all and
+        # the later constants are elided.
+        "broadcast_constants_200":
+            "HloModule m\n\nENTRY e {\n" +
+            "".join(f"  c{i} = c64[1048576] constant((0,0))\n" for i in range(200)) +
+            "  ROOT r = c64[1048576] add(c0, c199)\n}\n",
+        # A tuple constant allocated every element array before reading
+        # it: an elided 2^40-element element aborted with std::bad_alloc.
+        "tuple_constant_2_40_elided":
+            "ROOT c = (f32[1099511627776], s8[2]) constant(({...}, {1, 2}))",
+        # Each undefined operand of a snippet becomes a parameter put first;
+        # one insertion at the front each made n of them cost O(n^2).
+        "implicit_parameters_5000":
+            "\n".join(f"x{i} = f32[] negate(p{i})" for i in range(5000)) +
+            "\nROOT t = f32[] add(x0, p4999)",
+        # An inline computation is named NAME.ROLE.K with the first free K;
+        # counting K from 1 for every instruction of the same name made N
+        # computations cost O(N^2).
+        "inline_computations_same_name_1000":
+            "HloModule m\n\n" + "".join(
+                f"c{i} {{\n  p = f32[8] parameter(0)\n  z = f32[] constant(0)\n"
+                "  ROOT r = f32[] reduce(p, z), dimensions={0}, to_apply={\n"
+                "    a = f32[] parameter(0)\n    b = f32[] parameter(1)\n"
+                "    ROOT s = f32[] add(a, b)\n  }\n}\n" for i in range(1000)) +
+            "ENTRY e {\n  p = f32[8] parameter(0)\n  ROOT r = f32[] call(p), "
+            "to_apply=c999\n}\n",
+        # An array literal is allocated before it is read, so its element
+        # count must be one the remaining text can hold: two characters per
+        # element ("0,"), six per complex one ("(0,0),"). One character
+        # each let 64 MiB of spaces after `c64[60000000] constant({0}`
+        # allocate 1 GB before the error.
+        "constant_count_beyond_text":
+            "ROOT c = s8[40] constant({1})" + " " * 50,
+        "complex_constant_count_beyond_text":
+            "ROOT c = c64[20] constant({(1,2)})" + " " * 60,
+        # A duplicate attribute was found by scanning the earlier ones, so
+        # A attributes cost O(A^2); the duplicate must still be refused.
+        "attributes_20000_duplicate":
+            "p = f32[8] parameter(0)\nROOT r = f32[8] negate(p)" +
+            "".join(f", a{i}=1" for i in range(20000)) + ", a0=2",
     },
     # #sparse_tensor.encoding: ParseSparseEncoding (parse + verify).
     "sparse": {
@@ -389,6 +432,13 @@ CASES = {
             " : dense) }>",
         "singleton_first":
             "#sparse_tensor.encoding<{ map = (i, j) -> (i : singleton, j : dense) }>",
+        # A sum MLIR cannot fold is a tree as deep as it is long: 100,000
+        # terms overflowed the stack (and took a minute: each '+' costs the
+        # sum so far). Expressions have at most 1,024 binary operators.
+        "floordiv_chain_5000":
+            "#sparse_tensor.encoding<{ map = (i, j) -> (" +
+            " + ".join(f"i floordiv {k + 2}" for k in range(5000)) +
+            " : dense, j : compressed) }>",
     },
 }
 
