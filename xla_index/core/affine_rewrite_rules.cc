@@ -1023,9 +1023,21 @@ bool AffineSimplifier::Rules::UnwrapFloorDiv(Self& s, Constraint& k) {
   }
   const Atom& atom = s.forms_.atom(s.forms_.TermAt(k.lin, 0).atom);
   const int64_t c = atom.divisor;
-  k.interval = {SaturatingMul(k.interval.lower, c),
-                SaturatingAdd(SaturatingMul(k.interval.upper, c), c - 1)};
-  k.lin = s.forms_.ArgOf(atom);
+  // In 128 bits: a saturated lo*c plus c - 1 was a bound c - 1 too far.
+  const __int128 lo = __int128{k.interval.lower} * c;
+  const __int128 hi = __int128{k.interval.upper} * c + (c - 1);
+  const Lin& y = s.forms_.ArgOf(atom);
+  const bool fits = lo >= Interval::kMin && hi <= Interval::kMax;
+  if (!fits) {
+    // Exact as ConstraintBoundsInInt64 says only for y's values in int64.
+    const std::optional<Interval> terms = s.forms_.CheckedTermsRange(y);
+    if (!terms || !CheckedAdd(*terms, Interval::Point(y.constant))) {
+      s.forms_.set_overflow(true);
+      return true;
+    }
+  }
+  k.interval = ConstraintBoundsInInt64(lo, hi);
+  k.lin = y;
   return true;
 }
 

@@ -1078,6 +1078,10 @@ TEST_F(SimplifyTest, ValuesBeyondInt64KeepTheExactRelation) {
       "(d0)[s0] -> ((s0 * 2) mod 9)\ndomain:\nd0 in [1, 1]\n" + kNearMax,
       "(d0)[s0] -> ((s0 * 2) ceildiv 3)\ndomain:\nd0 in [1, 1]\n" + kNearMax,
       "(d0)[s0] -> ((s0 * 2) mod 5)\ndomain:\nd0 in [1, 1]\n" + kNearMin,
+      // y floordiv 3 in [q, q] unwraps to y in [3q, 3q + 2] with 3q below
+      // INT64_MIN (y = -d0): only d0 = INT64_MAX satisfies it.
+      "(d0) -> (d0)\ndomain:\nd0 in [9223372036854775805, " + kMax +
+          "]\n(d0 floordiv -3) mod 4 in [0, 1]",
       // The coefficients' gcd is 2^63, beyond int64: d0 = 1 is a solution.
       "(d0) -> (d0)\ndomain:\nd0 in [0, 1]\nd0 * " + kMin + " in [" + kMin +
           ", " + kMin + "]",
