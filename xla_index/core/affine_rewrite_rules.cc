@@ -861,7 +861,8 @@ bool AffineSimplifier::Rules::ModPlusQuotient(Self& s, const Lin& lin,
       } else {
         continue;
       }
-      return Set(out, f.Add(f.Without(lin, i, j), replacement));
+      uint8_t kinds;
+      return Set(out, f.AddWithout(lin, i, j, replacement, kinds));
     }
   }
   return false;
@@ -894,7 +895,8 @@ bool AffineSimplifier::Rules::FloorDivPlusMod(Self& s, const Lin& lin,
       if (f.TermAt(lin, j).atom != *remainder || f.TermAt(lin, j).coeff != k) {
         continue;
       }
-      return Set(out, f.Add(f.Without(lin, i, j), f.Scale(f.ArgOf(fd), k)));
+      uint8_t kinds;
+      return Set(out, f.AddWithout(lin, i, j, f.Scale(f.ArgOf(fd), k), kinds));
     }
   }
   return false;

@@ -83,10 +83,11 @@ AffineSimplifier::Lin AffineSimplifier::VisitNode(AffineExpr expr,
       // Nested sums recurse (cheapest for the few levels of real maps) up
       // to a bound; a deeper sum is flattened without recursion.
       if (sum_depth_ >= kMaxSumRecursion) return VisitSum(expr);
-      return VisitBinary(expr, kind);
+      break;
     default:
-      return VisitBinary(expr, kind);
+      break;
   }
+  return VisitBinary(expr, kind);
 }
 
 // The summands are visited left to right from an explicit stack (a sum

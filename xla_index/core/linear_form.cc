@@ -149,6 +149,48 @@ LinearForm LinearForms::Add(const LinearForm& a, const LinearForm& b,
   return out;
 }
 
+LinearForm LinearForms::AddWithout(const LinearForm& a, size_t skip_i,
+                                   size_t skip_j, const LinearForm& b,
+                                   uint8_t& kinds) {
+  // Add(Without(a, skip_i, skip_j), b) in one merge, without the
+  // intermediate form: the same terms, constant and bounds (the kept terms'
+  // bounds are summed in the same order, then b's), and the same flags.
+  LinearForm out = Start(AddOrFlag(a.constant, b.constant));
+  Interval kept_bounds = Interval::Point(a.constant);
+  size_t i = 0, j = 0;
+  uint8_t kind_bits = 0;
+  bool merged = false;
+  while (true) {
+    while (i < a.size && (i == skip_i || i == skip_j)) ++i;
+    if (i == a.size && j == b.size) break;
+    Term t;
+    if (j == b.size ||
+        (i < a.size && AtomLess(TermAt(a, i).atom, TermAt(b, j).atom))) {
+      t = TermAt(a, i++);
+      kept_bounds = AddBoundsOrFlag(
+          kept_bounds, ScaleBoundsOrFlag(atoms_[t.atom].bounds, t.coeff));
+    } else if (i == a.size || TermAt(a, i).atom != TermAt(b, j).atom) {
+      t = TermAt(b, j++);
+    } else {
+      t = TermAt(a, i++);
+      kept_bounds = AddBoundsOrFlag(
+          kept_bounds, ScaleBoundsOrFlag(atoms_[t.atom].bounds, t.coeff));
+      t.coeff = AddOrFlag(t.coeff, TermAt(b, j++).coeff);
+      merged = true;
+      if (t.coeff == 0) continue;
+    }
+    kind_bits |= KindBit(atoms_[t.atom].kind);
+    Append(out, t);
+  }
+  if (merged) {
+    ComputeBounds(out);
+  } else {
+    out.bounds = AddBoundsOrFlag(kept_bounds, b.bounds);
+  }
+  kinds = kind_bits;
+  return out;
+}
+
 LinearForm LinearForms::AddAll(llvm::ArrayRef<LinearForm> forms, uint8_t& kinds,
                                bool& merged) {
   int64_t constant = 0;
