@@ -183,33 +183,20 @@ AffineSimplifier::Lin AffineSimplifier::VisitVariable(AffineExpr expr,
 AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
                                                     AffineExprKind kind) {
   auto binary = mlir::cast<mlir::AffineBinaryOpExpr>(expr);
+  // Read once: each is an out-of-line call into MLIR.
+  const AffineExpr lhs_expr = binary.getLHS(), rhs_expr = binary.getRHS();
   const bool is_sum = kind == AffineExprKind::Add;
   sum_depth_ += is_sum;
   // Division numerators are cached (see SimplifierCaches::visited).
-  Lin lhs = Visit(binary.getLHS(), !is_sum && kind != AffineExprKind::Mul);
-  Lin rhs = Visit(binary.getRHS(), /*cache=*/false);
+  Lin lhs = Visit(lhs_expr, !is_sum && kind != AffineExprKind::Mul);
+  Lin rhs = Visit(rhs_expr, /*cache=*/false);
   sum_depth_ -= is_sum;
   // `expr` is reused when its operands came back unchanged; an operand that
   // simplified to another expression (whose source is that expression) must
   // not count as unchanged.
-  if (lhs.source != binary.getLHS()) lhs.source = AffineExpr();
-  if (rhs.source != binary.getRHS()) rhs.source = AffineExpr();
+  if (lhs.source != lhs_expr) lhs.source = AffineExpr();
+  if (rhs.source != rhs_expr) rhs.source = AffineExpr();
   int64_t divisor = rhs.size == 0 ? rhs.constant : 0;
-  // x floordiv -c == (-x) floordiv c and x ceildiv -c == (-x) ceildiv c
-  // (the same rational quotient x / -c == -x / c, rounded the same way).
-  // `mod` by a negative constant is left alone: MLIR's affine `mod` needs a
-  // positive divisor (its lowering rejects it), so it stays an opaque atom.
-  const bool negated =
-      divisor < 0 && divisor != Interval::kMin &&
-      (kind == AffineExprKind::FloorDiv || kind == AffineExprKind::CeilDiv);
-  if (negated) {
-    // New forms, not `expr`'s operands (an opaque atom's bounds below come
-    // from them: (-x) ceildiv c, not (-x) ceildiv -c).
-    lhs = forms_.Scale(lhs, -1);
-    divisor = -divisor;
-    rhs = forms_.Constant(divisor);
-  }
-  const bool constant_divisor = divisor > 0;
   switch (kind) {
     case AffineExprKind::Add: {
       // The source is kept when it already has the canonical left-deep shape
@@ -237,20 +224,33 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
       if (lhs.size == 0) return forms_.Scale(rhs, lhs.constant);
       break;  // Not affine: opaque below.
     case AffineExprKind::FloorDiv:
-      if (!constant_divisor) break;
-      if (!in_chain_ || lhs.source) return FloorDivBy(lhs, divisor, 0, expr);
-      return DivideInChain(AtomKind::kFloorDiv, lhs, divisor);
     case AffineExprKind::CeilDiv:
+      // x floordiv -c == (-x) floordiv c and x ceildiv -c == (-x) ceildiv c
+      // (the same rational quotient x / -c == -x / c, rounded the same way).
+      if (divisor < 0 && divisor != Interval::kMin) {
+        // New forms, not `expr`'s operands (an opaque atom's bounds below
+        // come from them: (-x) ceildiv c, not (-x) ceildiv -c).
+        lhs = forms_.Scale(lhs, -1);
+        divisor = -divisor;
+        rhs = forms_.Constant(divisor);
+      }
+      if (divisor <= 0) break;
+      if (kind == AffineExprKind::FloorDiv) {
+        if (!in_chain_ || lhs.source) return FloorDivBy(lhs, divisor, 0, expr);
+        return DivideInChain(AtomKind::kFloorDiv, lhs, divisor);
+      }
       // ceil(x / c) == floor((x + c - 1) / c) for c > 0, unless x + c - 1
       // may leave int64 (the ceildiv itself cannot overflow).
-      if (constant_divisor &&
-          lhs.bounds.upper < Interval::kMax - (divisor - 1)) {
+      if (lhs.bounds.upper < Interval::kMax - (divisor - 1)) {
         return FloorDivBy(Sum(lhs, forms_.Constant(divisor - 1)), divisor, 0,
                           AffineExpr());
       }
       break;
     case AffineExprKind::Mod:
-      if (!constant_divisor) break;
+      // `mod` by a negative constant is left alone: MLIR's affine `mod`
+      // needs a positive divisor (its lowering rejects it), so it stays an
+      // opaque atom.
+      if (divisor <= 0) break;
       if (!in_chain_ || lhs.source) return ModBy(lhs, divisor, 0, expr);
       return DivideInChain(AtomKind::kMod, lhs, divisor);
     default:
