@@ -521,6 +521,7 @@ void AffineSimplifier::TightenModuloBound(const Lin& lin, Interval residues,
     out.tightened.push_back({var.kind == AtomKind::kDim, var.var, {lo, hi}});
   }
   out.only_tightens_itself = lo <= hi && FloorDiv(lo, c) != FloorDiv(hi, c);
+  out.self_bound = {lo, hi};
   out.is_dim = var.kind == AtomKind::kDim;
   out.variable = var.var;
 }

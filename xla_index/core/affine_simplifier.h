@@ -90,6 +90,9 @@ class AffineSimplifier {
     /// again under that bound gives it back unchanged, so the new bound
     /// only matters to other constraints on v.
     bool only_tightens_itself = false;
+    /// With only_tightens_itself: that bound of v (v's bound moved inward
+    /// to residues in [r, s]; v's bound as it was when nothing moved).
+    Interval self_bound;
   };
   NormalConstraint NormalizeConstraint(mlir::AffineExpr expr,
                                        Interval interval);
