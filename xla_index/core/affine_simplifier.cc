@@ -67,12 +67,8 @@ AffineSimplifier::Lin AffineSimplifier::VisitCached(AffineExpr expr,
 AffineSimplifier::Lin AffineSimplifier::VisitNode(AffineExpr expr,
                                                   AffineExprKind kind) {
   switch (kind) {
-    case AffineExprKind::Constant: {
-      Lin lin = forms_.Constant(
-          mlir::cast<mlir::AffineConstantExpr>(expr).getValue());
-      lin.source = expr;
-      return lin;
-    }
+    case AffineExprKind::Constant:
+      return VisitConstant(expr);
     case AffineExprKind::DimId:
       return VisitVariable(expr, true,
                            mlir::cast<mlir::AffineDimExpr>(expr).getPosition());
@@ -189,7 +185,12 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
   sum_depth_ += is_sum;
   // Division numerators are cached (see SimplifierCaches::visited).
   Lin lhs = Visit(lhs_expr, !is_sum && kind != AffineExprKind::Mul);
-  Lin rhs = Visit(rhs_expr, /*cache=*/false);
+  // Most right operands are constants (`x * c`, `x floordiv c`): read here,
+  // without a call.
+  const AffineExprKind rhs_kind = rhs_expr.getKind();
+  Lin rhs = rhs_kind == AffineExprKind::Constant
+                ? VisitConstant(rhs_expr)
+                : VisitNode(rhs_expr, rhs_kind);
   sum_depth_ -= is_sum;
   // `expr` is reused when its operands came back unchanged; an operand that
   // simplified to another expression (whose source is that expression) must

@@ -153,6 +153,12 @@ class AffineSimplifier {
   }
   Lin VisitCached(mlir::AffineExpr expr, mlir::AffineExprKind kind);
   Lin VisitNode(mlir::AffineExpr expr, mlir::AffineExprKind kind);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE Lin VisitConstant(mlir::AffineExpr expr) {
+    Lin lin =
+        forms_.Constant(mlir::cast<mlir::AffineConstantExpr>(expr).getValue());
+    lin.source = expr;
+    return lin;
+  }
   // Inlined into VisitNode: every leaf of every expression comes here.
   LLVM_ATTRIBUTE_ALWAYS_INLINE Lin VisitVariable(mlir::AffineExpr expr,
                                                  bool is_dim,
