@@ -184,7 +184,16 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
   const bool is_sum = kind == AffineExprKind::Add;
   sum_depth_ += is_sum;
   // Division numerators are cached (see SimplifierCaches::visited).
-  Lin lhs = Visit(lhs_expr, !is_sum && kind != AffineExprKind::Mul);
+  // A dim on the left (`d0 * c`, `d0 floordiv c`) is read in place too.
+  const AffineExprKind lhs_kind = lhs_expr.getKind();
+  Lin lhs = lhs_kind == AffineExprKind::DimId
+                ? VisitVariable(
+                      lhs_expr, true,
+                      mlir::cast<mlir::AffineDimExpr>(lhs_expr).getPosition())
+            : !is_sum && kind != AffineExprKind::Mul &&
+                    lhs_kind <= AffineExprKind::LAST_AFFINE_BINARY_OP
+                ? VisitCached(lhs_expr, lhs_kind)
+                : VisitNode(lhs_expr, lhs_kind);
   // Most right operands are constants (`x * c`, `x floordiv c`): read here,
   // without a call.
   const AffineExprKind rhs_kind = rhs_expr.getKind();
