@@ -472,12 +472,14 @@ bool AffineSimplifier::ScaleDownConstraint(AffineExpr expr, Lin& lin,
 AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
     AffineExpr expr, Interval interval) {
   using Kind = NormalConstraint::Kind;
+  // One result object, returned from every path (no copy of it).
+  NormalConstraint out{Kind::kExpression, expr, interval};
   forms_.set_overflow(false);
   caches_.ForgetStaleVisits();
   Lin lin = Visit(expr, /*cache=*/true);  // For SetAtomRange.
   Interval scaled_interval = interval;
   if (forms_.overflow() && !ScaleDownConstraint(expr, lin, scaled_interval)) {
-    return {Kind::kExpression, expr, interval};
+    return out;
   }
   Rules::Constraint k{lin, scaled_interval, std::nullopt};
   for (int step = 0; step < kMaxDepth; ++step) {
@@ -489,27 +491,34 @@ AffineSimplifier::NormalConstraint AffineSimplifier::NormalizeConstraint(
             ? Rules::WalkConstraintRules<true>(*this, k, restart, kIndices)
             : Rules::WalkConstraintRules<false>(*this, k, restart, kIndices)) {
       // A rule that needed a value beyond int64: keep the constraint.
-      if (forms_.overflow()) return {Kind::kExpression, expr, interval};
-      if (k.verdict) return {*k.verdict, expr, k.interval};
+      if (forms_.overflow()) return out;
+      if (k.verdict) {
+        out.kind = *k.verdict;
+        out.interval = k.interval;
+        return out;
+      }
       continue;  // Restart the table on the rewritten constraint.
     }
-    if (forms_.overflow()) return {Kind::kExpression, expr, interval};
+    if (forms_.overflow()) return out;
     const LinearForm& n = k.lin;
+    out.expr = Build(n);
+    out.interval = k.interval;
     if (forms_.IsAtom(n)) {
       const Atom& atom = forms_.atom(forms_.TermAt(n, 0).atom);
       if (atom.kind == AtomKind::kDim || atom.kind == AtomKind::kSymbol) {
-        NormalConstraint out{Kind::kVariable, Build(n), k.interval};
+        out.kind = Kind::kVariable;
         out.is_dim = atom.kind == AtomKind::kDim;
         out.variable = atom.var;
         return out;
       }
     }
-    NormalConstraint out{Kind::kExpression, Build(n), k.interval};
     TightenVariableBounds(n, k.interval, out);
     TightenModuloBound(n, k.interval, out);
     return out;
   }
-  return {Kind::kExpression, Build(k.lin), k.interval};
+  out.expr = Build(k.lin);
+  out.interval = k.interval;
+  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -861,7 +870,8 @@ bool AffineSimplifier::Rules::ModPlusQuotient(Self& s, const Lin& lin,
       } else {
         continue;
       }
-      return Set(out, f.Add(f.Without(lin, i, j), replacement));
+      uint8_t kinds;
+      return Set(out, f.AddWithout(lin, i, j, replacement, kinds));
     }
   }
   return false;
@@ -894,7 +904,8 @@ bool AffineSimplifier::Rules::FloorDivPlusMod(Self& s, const Lin& lin,
       if (f.TermAt(lin, j).atom != *remainder || f.TermAt(lin, j).coeff != k) {
         continue;
       }
-      return Set(out, f.Add(f.Without(lin, i, j), f.Scale(f.ArgOf(fd), k)));
+      uint8_t kinds;
+      return Set(out, f.AddWithout(lin, i, j, f.Scale(f.ArgOf(fd), k), kinds));
     }
   }
   return false;

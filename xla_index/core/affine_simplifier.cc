@@ -67,12 +67,8 @@ AffineSimplifier::Lin AffineSimplifier::VisitCached(AffineExpr expr,
 AffineSimplifier::Lin AffineSimplifier::VisitNode(AffineExpr expr,
                                                   AffineExprKind kind) {
   switch (kind) {
-    case AffineExprKind::Constant: {
-      Lin lin = forms_.Constant(
-          mlir::cast<mlir::AffineConstantExpr>(expr).getValue());
-      lin.source = expr;
-      return lin;
-    }
+    case AffineExprKind::Constant:
+      return VisitConstant(expr);
     case AffineExprKind::DimId:
       return VisitVariable(expr, true,
                            mlir::cast<mlir::AffineDimExpr>(expr).getPosition());
@@ -83,10 +79,11 @@ AffineSimplifier::Lin AffineSimplifier::VisitNode(AffineExpr expr,
       // Nested sums recurse (cheapest for the few levels of real maps) up
       // to a bound; a deeper sum is flattened without recursion.
       if (sum_depth_ >= kMaxSumRecursion) return VisitSum(expr);
-      return VisitBinary(expr, kind);
+      break;
     default:
-      return VisitBinary(expr, kind);
+      break;
   }
+  return VisitBinary(expr, kind);
 }
 
 // The summands are visited left to right from an explicit stack (a sum
@@ -182,33 +179,34 @@ AffineSimplifier::Lin AffineSimplifier::VisitVariable(AffineExpr expr,
 AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
                                                     AffineExprKind kind) {
   auto binary = mlir::cast<mlir::AffineBinaryOpExpr>(expr);
+  // Read once: each is an out-of-line call into MLIR.
+  const AffineExpr lhs_expr = binary.getLHS(), rhs_expr = binary.getRHS();
   const bool is_sum = kind == AffineExprKind::Add;
   sum_depth_ += is_sum;
   // Division numerators are cached (see SimplifierCaches::visited).
-  Lin lhs = Visit(binary.getLHS(), !is_sum && kind != AffineExprKind::Mul);
-  Lin rhs = Visit(binary.getRHS(), /*cache=*/false);
+  // A dim on the left (`d0 * c`, `d0 floordiv c`) is read in place too.
+  const AffineExprKind lhs_kind = lhs_expr.getKind();
+  Lin lhs = lhs_kind == AffineExprKind::DimId
+                ? VisitVariable(
+                      lhs_expr, true,
+                      mlir::cast<mlir::AffineDimExpr>(lhs_expr).getPosition())
+            : !is_sum && kind != AffineExprKind::Mul &&
+                    lhs_kind <= AffineExprKind::LAST_AFFINE_BINARY_OP
+                ? VisitCached(lhs_expr, lhs_kind)
+                : VisitNode(lhs_expr, lhs_kind);
+  // Most right operands are constants (`x * c`, `x floordiv c`): read here,
+  // without a call.
+  const AffineExprKind rhs_kind = rhs_expr.getKind();
+  Lin rhs = rhs_kind == AffineExprKind::Constant
+                ? VisitConstant(rhs_expr)
+                : VisitNode(rhs_expr, rhs_kind);
   sum_depth_ -= is_sum;
   // `expr` is reused when its operands came back unchanged; an operand that
   // simplified to another expression (whose source is that expression) must
   // not count as unchanged.
-  if (lhs.source != binary.getLHS()) lhs.source = AffineExpr();
-  if (rhs.source != binary.getRHS()) rhs.source = AffineExpr();
+  if (lhs.source != lhs_expr) lhs.source = AffineExpr();
+  if (rhs.source != rhs_expr) rhs.source = AffineExpr();
   int64_t divisor = rhs.size == 0 ? rhs.constant : 0;
-  // x floordiv -c == (-x) floordiv c and x ceildiv -c == (-x) ceildiv c
-  // (the same rational quotient x / -c == -x / c, rounded the same way).
-  // `mod` by a negative constant is left alone: MLIR's affine `mod` needs a
-  // positive divisor (its lowering rejects it), so it stays an opaque atom.
-  const bool negated =
-      divisor < 0 && divisor != Interval::kMin &&
-      (kind == AffineExprKind::FloorDiv || kind == AffineExprKind::CeilDiv);
-  if (negated) {
-    // New forms, not `expr`'s operands (an opaque atom's bounds below come
-    // from them: (-x) ceildiv c, not (-x) ceildiv -c).
-    lhs = forms_.Scale(lhs, -1);
-    divisor = -divisor;
-    rhs = forms_.Constant(divisor);
-  }
-  const bool constant_divisor = divisor > 0;
   switch (kind) {
     case AffineExprKind::Add: {
       // The source is kept when it already has the canonical left-deep shape
@@ -236,20 +234,33 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
       if (lhs.size == 0) return forms_.Scale(rhs, lhs.constant);
       break;  // Not affine: opaque below.
     case AffineExprKind::FloorDiv:
-      if (!constant_divisor) break;
-      if (!in_chain_ || lhs.source) return FloorDivBy(lhs, divisor, 0, expr);
-      return DivideInChain(AtomKind::kFloorDiv, lhs, divisor);
     case AffineExprKind::CeilDiv:
+      // x floordiv -c == (-x) floordiv c and x ceildiv -c == (-x) ceildiv c
+      // (the same rational quotient x / -c == -x / c, rounded the same way).
+      if (divisor < 0 && divisor != Interval::kMin) {
+        // New forms, not `expr`'s operands (an opaque atom's bounds below
+        // come from them: (-x) ceildiv c, not (-x) ceildiv -c).
+        lhs = forms_.Scale(lhs, -1);
+        divisor = -divisor;
+        rhs = forms_.Constant(divisor);
+      }
+      if (divisor <= 0) break;
+      if (kind == AffineExprKind::FloorDiv) {
+        if (!in_chain_ || lhs.source) return FloorDivBy(lhs, divisor, 0, expr);
+        return DivideInChain(AtomKind::kFloorDiv, lhs, divisor);
+      }
       // ceil(x / c) == floor((x + c - 1) / c) for c > 0, unless x + c - 1
       // may leave int64 (the ceildiv itself cannot overflow).
-      if (constant_divisor &&
-          lhs.bounds.upper < Interval::kMax - (divisor - 1)) {
+      if (lhs.bounds.upper < Interval::kMax - (divisor - 1)) {
         return FloorDivBy(Sum(lhs, forms_.Constant(divisor - 1)), divisor, 0,
                           AffineExpr());
       }
       break;
     case AffineExprKind::Mod:
-      if (!constant_divisor) break;
+      // `mod` by a negative constant is left alone: MLIR's affine `mod`
+      // needs a positive divisor (its lowering rejects it), so it stays an
+      // opaque atom.
+      if (divisor <= 0) break;
       if (!in_chain_ || lhs.source) return ModBy(lhs, divisor, 0, expr);
       return DivideInChain(AtomKind::kMod, lhs, divisor);
     default:
@@ -514,6 +525,7 @@ void AffineSimplifier::TightenModuloBound(const Lin& lin, Interval residues,
     out.tightened.push_back({var.kind == AtomKind::kDim, var.var, {lo, hi}});
   }
   out.only_tightens_itself = lo <= hi && FloorDiv(lo, c) != FloorDiv(hi, c);
+  out.self_bound = {lo, hi};
   out.is_dim = var.kind == AtomKind::kDim;
   out.variable = var.var;
 }

@@ -90,6 +90,9 @@ class AffineSimplifier {
     /// again under that bound gives it back unchanged, so the new bound
     /// only matters to other constraints on v.
     bool only_tightens_itself = false;
+    /// With only_tightens_itself: that bound of v (v's bound moved inward
+    /// to residues in [r, s]; v's bound as it was when nothing moved).
+    Interval self_bound;
   };
   NormalConstraint NormalizeConstraint(mlir::AffineExpr expr,
                                        Interval interval);
@@ -150,11 +153,20 @@ class AffineSimplifier {
   }
   Lin VisitCached(mlir::AffineExpr expr, mlir::AffineExprKind kind);
   Lin VisitNode(mlir::AffineExpr expr, mlir::AffineExprKind kind);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE Lin VisitConstant(mlir::AffineExpr expr) {
+    Lin lin =
+        forms_.Constant(mlir::cast<mlir::AffineConstantExpr>(expr).getValue());
+    lin.source = expr;
+    return lin;
+  }
   // Inlined into VisitNode: every leaf of every expression comes here.
   LLVM_ATTRIBUTE_ALWAYS_INLINE Lin VisitVariable(mlir::AffineExpr expr,
                                                  bool is_dim,
                                                  unsigned position);
-  Lin VisitBinary(mlir::AffineExpr expr, mlir::AffineExprKind kind);
+  // Inlined into VisitNode (its one caller): a call per `+`, `*`, floordiv
+  // and mod node would cost a prologue and a form copy each.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE Lin VisitBinary(mlir::AffineExpr expr,
+                                               mlir::AffineExprKind kind);
   // A sum of any length and shape, without recursion over its `+` nodes.
   Lin VisitSum(mlir::AffineExpr expr);
   // `sum` (of `expr`'s summands, with the KindBits `kinds`) after the sum

@@ -39,11 +39,78 @@ class IndexingMapSimplifier {
   // modulo lcm(a, b) (Chinese remainder). Returns false if they conflict.
   bool MergeModConstraints(bool& merged);
 
+  // A constraint `v mod c in [r, s]` kept as NormalizeConstraint returned
+  // it, with only_tightens_itself, whose tightening of v was v's last
+  // change: normalized again while v keeps that bound, it comes back
+  // unchanged and tightens nothing (see only_tightens_itself), so the next
+  // round reuses it instead.
+  struct Settled {
+    bool settled = false;
+    bool is_dim = false;
+    int variable = -1;
+    Interval bound;
+  };
+  Interval& Bound(bool is_dim, int variable) {
+    return is_dim ? dims_[variable] : symbols_[variable];
+  }
+  // NormalizeConstraint(c), or what it returns for a settled constraint
+  // whose variable still has its bound.
+  AffineSimplifier::NormalConstraint Normalize(AffineSimplifier& simplifier,
+                                               const IndexingConstraint& c,
+                                               const Settled& settled);
+
+  // Whether a result of `map` has a floordiv, ceildiv or mod node.
+  static bool HasDivision(mlir::AffineMap map);
+
   IndexingMap& map_;
   // Inline capacity: no heap allocation for typical maps.
   llvm::SmallVector<Interval, 8> dims_, symbols_;
   llvm::SmallVector<IndexingConstraint, 4> constraints_;
+  llvm::SmallVector<Settled, 4> settled_;  // One per constraint.
 };
+
+bool IndexingMapSimplifier::HasDivision(mlir::AffineMap map) {
+  // An explicit stack with an early exit (cheaper than AffineExpr::walk's
+  // callback per node).
+  llvm::SmallVector<mlir::AffineExpr, 8> pending(map.getResults().begin(),
+                                                 map.getResults().end());
+  while (!pending.empty()) {
+    const mlir::AffineExpr e = pending.pop_back_val();
+    switch (e.getKind()) {
+      case mlir::AffineExprKind::FloorDiv:
+      case mlir::AffineExprKind::CeilDiv:
+      case mlir::AffineExprKind::Mod:
+        return true;
+      case mlir::AffineExprKind::Add:
+      case mlir::AffineExprKind::Mul: {
+        auto binary = mlir::cast<mlir::AffineBinaryOpExpr>(e);
+        pending.push_back(binary.getLHS());
+        pending.push_back(binary.getRHS());
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
+AffineSimplifier::NormalConstraint IndexingMapSimplifier::Normalize(
+    AffineSimplifier& simplifier, const IndexingConstraint& c,
+    const Settled& settled) {
+  if (!settled.settled ||
+      Bound(settled.is_dim, settled.variable) != settled.bound) {
+    return simplifier.NormalizeConstraint(c.expr, c.interval);
+  }
+  AffineSimplifier::NormalConstraint n{
+      AffineSimplifier::NormalConstraint::Kind::kExpression, c.expr,
+      c.interval};
+  n.is_dim = settled.is_dim;
+  n.variable = settled.variable;
+  n.only_tightens_itself = true;
+  n.self_bound = settled.bound;
+  return n;
+}
 
 bool IndexingMapSimplifier::SimplifyConstraints(AffineSimplifier& simplifier,
                                                 bool& bounds_changed,
@@ -51,13 +118,16 @@ bool IndexingMapSimplifier::SimplifyConstraints(AffineSimplifier& simplifier,
                                                 bool& another_round) {
   using Kind = AffineSimplifier::NormalConstraint::Kind;
   llvm::SmallVector<IndexingConstraint, 4> kept;
+  llvm::SmallVector<Settled, 4> kept_settled;
   // Whether every kept constraint is an only_tightens_itself one, each on
   // its own variable (their variables, dims as -1 - position).
   bool all_self_contained = true;
   llvm::SmallVector<int, 4> own_variables;
-  for (const IndexingConstraint& c : constraints_) {
+  settled_.resize(constraints_.size());
+  for (size_t i = 0; i < constraints_.size(); ++i) {
+    const IndexingConstraint& c = constraints_[i];
     AffineSimplifier::NormalConstraint n =
-        simplifier.NormalizeConstraint(c.expr, c.interval);
+        Normalize(simplifier, c, settled_[i]);
     switch (n.kind) {
       case Kind::kAlwaysTrue:
         break;
@@ -91,20 +161,31 @@ bool IndexingMapSimplifier::SimplifyConstraints(AffineSimplifier& simplifier,
           }
         }
         bool merged = false;
-        for (IndexingConstraint& k : kept) {
-          if (k.expr == n.expr) {
-            k.interval = k.interval.Intersect(n.interval);
-            if (k.interval.IsEmpty()) return false;
+        for (size_t k = 0; k < kept.size(); ++k) {
+          if (kept[k].expr == n.expr) {
+            kept[k].interval = kept[k].interval.Intersect(n.interval);
+            if (kept[k].interval.IsEmpty()) return false;
+            kept_settled[k].settled = false;
             merged = true;
             break;
           }
         }
-        if (!merged) kept.push_back({n.expr, n.interval});
+        if (!merged) {
+          kept.push_back({n.expr, n.interval});
+          Settled settled;
+          settled.settled = n.only_tightens_itself &&
+                            Bound(n.is_dim, n.variable) == n.self_bound;
+          settled.is_dim = n.is_dim;
+          settled.variable = n.variable;
+          settled.bound = n.self_bound;
+          kept_settled.push_back(settled);
+        }
         break;
       }
     }
   }
   constraints_ = std::move(kept);
+  settled_ = std::move(kept_settled);
   another_round = bounds_changed && !all_self_contained;
   return MergeModConstraints(merged);
 }
@@ -146,6 +227,8 @@ bool IndexingMapSimplifier::MergeModConstraints(bool& merged) {
       if (found < 0) return false;  // No x satisfies both.
       constraints_[i] = {mod_i.getLHS() % lcm, Interval::Point(found)};
       constraints_.erase(constraints_.begin() + j);
+      settled_[i].settled = false;
+      settled_.erase(settled_.begin() + j);
       merged = true;
       return MergeModConstraints(merged);
     }
@@ -194,8 +277,18 @@ bool IndexingMapSimplifier::Run() {
     }
     // Results may use the constraints' ranges of their subexpressions. (Not
     // the constraints themselves: a constraint must not justify itself.)
-    for (const IndexingConstraint& c : constraints_) {
-      simplifier.SetAtomRange(c.expr, c.interval);
+    std::optional<bool> results_divide;
+    for (size_t i = 0; i < constraints_.size(); ++i) {
+      // A settled `v mod c` (v still over more than one period of c)
+      // simplifies to the atom `v mod c`, which only a division in a result
+      // can meet: without one, its range changes no result.
+      const Settled& settled = settled_[i];
+      if (settled.settled &&
+          Bound(settled.is_dim, settled.variable) == settled.bound) {
+        if (!results_divide) results_divide = HasDivision(map_.affine_map_);
+        if (!*results_divide) continue;
+      }
+      simplifier.SetAtomRange(constraints_[i].expr, constraints_[i].interval);
     }
   }
 

@@ -731,6 +731,38 @@ TEST_F(SimplifyTest, ModConstraintsMergeAndTighten) {
   ExpectSameOnDomain(original, simplified);
 }
 
+// A mod constraint of one variable that only tightened that variable is not
+// normalized again while the variable keeps that bound; once another
+// constraint moves the bound, it is, and tightens it again: s0 = 1 (mod 5)
+// and s0 <= 20 - d0 <= 20 leave s0 in [1, 16].
+TEST_F(SimplifyTest, SettledModConstraintIsRenormalizedWhenItsBoundMoves) {
+  const std::string text =
+      "(d0)[s0] -> (d0, s0)\ndomain:\nd0 in [0, 10]\ns0 in [0, 40]\n"
+      "s0 mod 5 in [1, 1]\nd0 + s0 in [0, 20]";
+  EXPECT_EQ(Simplified(text),
+            "(d0)[s0] -> (d0, s0)\ndomain:\nd0 in [0, 10]\ns0 in [1, 16]\n"
+            "d0 + s0 in [1, 20]\ns0 mod 5 in [1, 1]");
+  IndexingMap original = Parse(text);
+  IndexingMap simplified = original;
+  simplified.Simplify();
+  ExpectSameOnDomain(original, simplified);
+}
+
+// The range a mod constraint gives its atom still reaches a result that
+// divides: s0 = 0 (mod 2) and (mod 3) make s0 mod 6 zero.
+TEST_F(SimplifyTest, ModConstraintRangeReachesADividingResult) {
+  const std::string text =
+      "(d0)[s0] -> (s0 mod 6, s0 floordiv 6, d0)\ndomain:\nd0 in [0, 10]\n"
+      "s0 in [-21, -2]\ns0 mod 2 in [0, 0]\ns0 mod 3 in [0, 0]";
+  EXPECT_EQ(Simplified(text),
+            "(d0)[s0] -> (0, s0 floordiv 6, d0)\ndomain:\nd0 in [0, 10]\n"
+            "s0 in [-18, -6]\ns0 mod 6 in [0, 0]");
+  IndexingMap original = Parse(text);
+  IndexingMap simplified = original;
+  simplified.Simplify();
+  ExpectSameOnDomain(original, simplified);
+}
+
 // --- Extremes: long sums, coefficients near 2^63 -----------------------------
 
 std::string Text(mlir::AffineExpr expr) {

@@ -118,26 +118,34 @@ LinearForm LinearForms::Add(const LinearForm& a, const LinearForm& b,
     return out;
   }
   LinearForm out = Start(AddOrFlag(a.constant, b.constant));
-  size_t i = 0, j = 0;
-  uint8_t kind_bits = 0;
+  // A merge of the two sorted term lists, written in place past the end of
+  // the pool (room for all terms first, so no pointer moves).
+  terms_.resize_for_overwrite(out.begin + a.size + b.size);
+  const Term* x = terms_.data() + a.begin;
+  const Term* const x_end = x + a.size;
+  const Term* y = terms_.data() + b.begin;
+  const Term* const y_end = y + b.size;
+  Term* const first = terms_.data() + out.begin;
+  Term* to = first;
   bool merged = false;
-  // A merge of the two sorted term lists.
-  while (i < a.size || j < b.size) {
-    Term t;
-    if (j == b.size ||
-        (i < a.size && AtomLess(TermAt(a, i).atom, TermAt(b, j).atom))) {
-      t = TermAt(a, i++);
-    } else if (i == a.size || TermAt(a, i).atom != TermAt(b, j).atom) {
-      t = TermAt(b, j++);
-    } else {
-      t = TermAt(a, i++);
-      t.coeff = AddOrFlag(t.coeff, TermAt(b, j++).coeff);
+  while (x != x_end && y != y_end) {
+    if (x->atom == y->atom) {
+      const Term t{AddOrFlag(x->coeff, y->coeff), x->atom};
+      ++x;
+      ++y;
       merged = true;
-      if (t.coeff == 0) continue;
+      if (t.coeff != 0) *to++ = t;
+    } else if (AtomLess(x->atom, y->atom)) {
+      *to++ = *x++;
+    } else {
+      *to++ = *y++;
     }
-    kind_bits |= KindBit(atoms_[t.atom].kind);
-    Append(out, t);
   }
+  while (x != x_end) *to++ = *x++;
+  while (y != y_end) *to++ = *y++;
+  out.size = to - first;
+  terms_.truncate(out.begin + out.size);
+  if (kinds != nullptr) *kinds = Kinds(out);
   // Without a shared atom, the range of the sum is the sum of the ranges
   // (interval addition is exact for independent terms).
   if (merged) {
@@ -145,7 +153,57 @@ LinearForm LinearForms::Add(const LinearForm& a, const LinearForm& b,
   } else {
     out.bounds = AddBoundsOrFlag(a.bounds, b.bounds);
   }
-  if (kinds != nullptr) *kinds = kind_bits;
+  return out;
+}
+
+LinearForm LinearForms::AddWithout(const LinearForm& a, size_t skip_i,
+                                   size_t skip_j, const LinearForm& b,
+                                   uint8_t& kinds) {
+  // Add(Without(a, skip_i, skip_j), b) in one merge, without the
+  // intermediate form: the same terms, constant and bounds (the kept terms'
+  // bounds are summed in the same order, then b's), and the same flags.
+  LinearForm out = Start(AddOrFlag(a.constant, b.constant));
+  Interval kept_bounds = Interval::Point(a.constant);
+  terms_.resize_for_overwrite(out.begin + a.size + b.size);
+  const Term* x = terms_.data() + a.begin;
+  const Term* const x_end = x + a.size;
+  const Term* const skip1 = x + skip_i;
+  const Term* const skip2 = x + skip_j;
+  const Term* y = terms_.data() + b.begin;
+  const Term* const y_end = y + b.size;
+  Term* const first = terms_.data() + out.begin;
+  Term* to = first;
+  bool merged = false;
+  while (true) {
+    while (x != x_end && (x == skip1 || x == skip2)) ++x;
+    if (x == x_end) break;
+    if (y == y_end || x->atom != y->atom) {
+      if (y != y_end && !AtomLess(x->atom, y->atom)) {
+        *to++ = *y++;
+        continue;
+      }
+      kept_bounds = AddBoundsOrFlag(
+          kept_bounds, ScaleBoundsOrFlag(atoms_[x->atom].bounds, x->coeff));
+      *to++ = *x++;
+      continue;
+    }
+    kept_bounds = AddBoundsOrFlag(
+        kept_bounds, ScaleBoundsOrFlag(atoms_[x->atom].bounds, x->coeff));
+    const Term t{AddOrFlag(x->coeff, y->coeff), x->atom};
+    ++x;
+    ++y;
+    merged = true;
+    if (t.coeff != 0) *to++ = t;
+  }
+  while (y != y_end) *to++ = *y++;
+  out.size = to - first;
+  terms_.truncate(out.begin + out.size);
+  kinds = Kinds(out);
+  if (merged) {
+    ComputeBounds(out);
+  } else {
+    out.bounds = AddBoundsOrFlag(kept_bounds, b.bounds);
+  }
   return out;
 }
 
@@ -205,11 +263,14 @@ LinearForm LinearForms::Scale(const LinearForm& a, int64_t k) {
     return out;
   }
   out.constant = MulOrFlag(a.constant, k);
+  // Room for the terms first: no capacity check per term.
+  terms_.resize_for_overwrite(out.begin + a.size);
+  const Term* from = terms_.data() + a.begin;
+  Term* to = terms_.data() + out.begin;
   for (size_t i = 0; i < a.size; ++i) {
-    Term t = TermAt(a, i);
-    t.coeff = MulOrFlag(t.coeff, k);
-    Append(out, t);
+    to[i] = {MulOrFlag(from[i].coeff, k), from[i].atom};
   }
+  out.size = a.size;
   // k * sum(ranges) == sum(k * ranges).
   out.bounds = ScaleBoundsOrFlag(a.bounds, k);
   return out;

@@ -180,6 +180,10 @@ class LinearForms {
   /// zero and the sum is the other operand).
   LinearForm Add(const LinearForm& a, const LinearForm& b,
                  uint8_t* kinds = nullptr);
+  /// Add(Without(a, i, j), b) without the intermediate form; `kinds`
+  /// receives the KindBits of the sum's atoms.
+  LinearForm AddWithout(const LinearForm& a, size_t i, size_t j,
+                        const LinearForm& b, uint8_t& kinds);
   /// The sum of all `forms` (any number: the terms are sorted and merged
   /// once). `kinds` receives the KindBits of the sum's atoms; `merged` is
   /// set when two forms shared an atom.
