@@ -216,7 +216,15 @@ absl::StatusOr<AffineExpr> Node(AffineExprKind kind, AffineExpr lhs,
   return absl::InternalError(text);
 }
 
-absl::StatusOr<AffineExpr> Add(AffineExpr lhs, AffineExpr rhs);
+// An answer to IsSymbolicOrConstant known beforehand: kUnknown, or 0/1.
+constexpr int8_t kUnknown = -1;
+bool Symbolic(AffineExpr e, int8_t known) {
+  return known == kUnknown ? IsSymbolicOrConstant(e) : known != 0;
+}
+
+absl::StatusOr<AffineExpr> Add(AffineExpr lhs, AffineExpr rhs,
+                               int8_t lhs_symbolic = kUnknown,
+                               int8_t rhs_symbolic = kUnknown);
 absl::StatusOr<AffineExpr> Mul(AffineExpr lhs, AffineExpr rhs);
 absl::StatusOr<AffineExpr> Div(AffineExprKind kind, AffineExpr lhs,
                                AffineExpr rhs);
@@ -279,14 +287,17 @@ absl::StatusOr<std::optional<AffineExpr>> AddAsMod(AffineExpr lhs,
   return Div(AffineExprKind::Mod, lhs, q);
 }
 
-absl::StatusOr<AffineExpr> Add(AffineExpr lhs, AffineExpr rhs) {
+// `lhs_symbolic` and `rhs_symbolic`: IsSymbolicOrConstant of the operands
+// when the caller knows it (a sum being built knows it of itself).
+absl::StatusOr<AffineExpr> Add(AffineExpr lhs, AffineExpr rhs,
+                               int8_t lhs_symbolic, int8_t rhs_symbolic) {
   std::optional<int64_t> lc = ConstantValue(lhs), rc = ConstantValue(rhs);
   if (lc && rc) {
     std::optional<int64_t> sum = CheckedAdd(*lc, *rc);
     if (!sum) return DoesNotFit(*lc, "+", *rc);
     return Constant(*sum, lhs);
   }
-  if (lc || (!IsSymbolicOrConstant(rhs) && IsSymbolicOrConstant(lhs)) ||
+  if (lc || (!Symbolic(rhs, rhs_symbolic) && Symbolic(lhs, lhs_symbolic)) ||
       OutOfOrder(lhs, rhs)) {
     return Add(rhs, lhs);
   }
@@ -454,9 +465,90 @@ absl::StatusOr<AffineExpr> CheckedAffineSub(AffineExpr lhs, AffineExpr rhs) {
   return Add(lhs, negated);
 }
 
-CheckedAffineSum::CheckedAffineSum(AffineExpr first) : base_(first) {
+CheckedAffineBuilder::CheckedAffineBuilder(mlir::MLIRContext* context)
+    : context_(context) {}
+
+AffineExpr CheckedAffineBuilder::Constant(int64_t value) {
+  // The top bits of a multiplicative hash (Knuth's golden-ratio constant).
+  ConstantSlot& slot =
+      constants_[(static_cast<uint64_t>(value) * 0x9E3779B97F4A7C15ull) >> 58];
+  if (slot.expr == nullptr || slot.value != value) {
+    slot.value = value;
+    slot.expr =
+        mlir::getAffineConstantExpr(value, context_).getAsOpaquePointer();
+  }
+  return AffineExpr::getFromOpaquePointer(slot.expr);
+}
+
+size_t CheckedAffineBuilder::Slot(uint64_t kind, const void* lhs,
+                                  const void* rhs) const {
+  // Nodes are aligned, so the low bits of the pointers carry nothing: mix
+  // the products' high halves down.
+  uint64_t h = reinterpret_cast<uintptr_t>(lhs) * 0x9E3779B97F4A7C15ull;
+  h ^= (reinterpret_cast<uintptr_t>(rhs) + kind) * 0xC2B2AE3D27D4EB4Full;
+  h ^= h >> 29;
+  h ^= h >> 32;
+  size_t i = h & mask_;
+  while (operations_[i].lhs != nullptr &&
+         (operations_[i].lhs != lhs || operations_[i].rhs != rhs ||
+          operations_[i].kind != kind)) {
+    i = (i + 1) & mask_;
+  }
+  return i;
+}
+
+AffineExpr CheckedAffineBuilder::Lookup(AffineExprKind kind, AffineExpr lhs,
+                                        AffineExpr rhs) const {
+  const Operation& op =
+      operations_[Slot(static_cast<uint64_t>(kind), lhs.getAsOpaquePointer(),
+                       rhs.getAsOpaquePointer())];
+  return AffineExpr::getFromOpaquePointer(op.lhs ? op.result : nullptr);
+}
+
+void CheckedAffineBuilder::Remember(AffineExprKind kind, AffineExpr lhs,
+                                    AffineExpr rhs, AffineExpr result) {
+  if (2 * (count_ + 1) > mask_ + 1) Grow();
+  Operation& op =
+      operations_[Slot(static_cast<uint64_t>(kind), lhs.getAsOpaquePointer(),
+                       rhs.getAsOpaquePointer())];
+  if (op.lhs == nullptr) ++count_;
+  op = {lhs.getAsOpaquePointer(), rhs.getAsOpaquePointer(),
+        result.getAsOpaquePointer(), static_cast<uint64_t>(kind)};
+}
+
+void CheckedAffineBuilder::Grow() {
+  const Operation* old = operations_;
+  const size_t old_size = mask_ + 1;
+  auto bigger = std::make_unique<Operation[]>(2 * old_size);
+  operations_ = bigger.get();
+  mask_ = 2 * old_size - 1;
+  for (size_t i = 0; i < old_size; ++i) {
+    if (old[i].lhs != nullptr) {
+      operations_[Slot(old[i].kind, old[i].lhs, old[i].rhs)] = old[i];
+    }
+  }
+  heap_ = std::move(bigger);  // Frees `old` when it was on the heap.
+}
+
+absl::StatusOr<AffineExpr> CheckedAffineBuilder::BinaryOp(AffineExprKind kind,
+                                                          AffineExpr lhs,
+                                                          AffineExpr rhs) {
+  if (AffineExpr known = Lookup(kind, lhs, rhs)) return known;
+  XI_ASSIGN_OR_RETURN(AffineExpr built, CheckedAffineBinaryOp(kind, lhs, rhs));
+  Remember(kind, lhs, rhs, built);
+  return built;
+}
+
+CheckedAffineSum::CheckedAffineSum(AffineExpr first,
+                                   CheckedAffineBuilder* builder)
+    : base_(first), builder_(builder) {
   // With nothing pending, taking the constant does no arithmetic.
   TakeConstant().IgnoreError();
+}
+
+bool CheckedAffineSum::BaseSymbolic() {
+  if (base_symbolic_ == kUnknown) base_symbolic_ = IsSymbolicOrConstant(base_);
+  return base_symbolic_ != 0;
 }
 
 absl::Status CheckedAffineSum::TakeConstant() {
@@ -475,6 +567,7 @@ absl::Status CheckedAffineSum::TakeConstant() {
     if (!folded) return DoesNotFit(*c, "+", *pending_);
     total = *folded;
   }
+  // e has a dimension exactly when e + c has: base_symbolic_ stays.
   base_ = sum.getLHS();
   pending_ = total;
   if (pending_ == 0) pending_.reset();
@@ -498,6 +591,8 @@ absl::Status CheckedAffineSum::Add(AffineExpr term) {
     if (pending_ == 0) pending_.reset();
     return absl::OkStatus();
   }
+  // Whether the term has no dimension, computed once.
+  const int8_t term_symbolic = IsSymbolicOrConstant(term);
   if (pending_) {
     // The fold builds (e + p) + t as (e + t) + p unless it first swaps the
     // operands (e has no dim and t has one) or merges like terms (t is a
@@ -507,19 +602,47 @@ absl::Status CheckedAffineSum::Add(AffineExpr term) {
     AffineBinaryOpExpr atom_sum = AsBinary(atom, AffineExprKind::Add);
     const bool like = atom_sum && atom_sum.getLHS() == base_ &&
                       ConstantValue(atom_sum.getRHS()) == pending_;
-    if (base_constant || like ||
-        (!IsSymbolicOrConstant(term) && IsSymbolicOrConstant(base_))) {
+    if (base_constant || like || (!term_symbolic && BaseSymbolic())) {
       XI_ASSIGN_OR_RETURN(base_, Finish());
       pending_.reset();
+      base_symbolic_ = kUnknown;
     }
   }
-  XI_ASSIGN_OR_RETURN(base_, xla_index::Add(base_, term));
+  AffineExpr sum =
+      builder_ ? builder_->Lookup(AffineExprKind::Add, base_, term) : nullptr;
+  if (!sum) {
+    XI_ASSIGN_OR_RETURN(
+        sum, xla_index::Add(base_, term, base_symbolic_, term_symbolic));
+    if (builder_) builder_->Remember(AffineExprKind::Add, base_, term, sum);
+  }
+  // A node base_ + term has a dimension when either operand has one; any
+  // other result (a fold) is walked when asked.
+  AffineBinaryOpExpr node = AsBinary(sum, AffineExprKind::Add);
+  if (node && node.getLHS() == base_ && node.getRHS() == term) {
+    base_symbolic_ = !term_symbolic               ? 0
+                     : base_symbolic_ == kUnknown ? kUnknown
+                                                  : base_symbolic_;
+  } else {
+    base_symbolic_ = kUnknown;
+  }
+  base_ = sum;
   return TakeConstant();
 }
 
 absl::StatusOr<AffineExpr> CheckedAffineSum::Finish() const {
   if (!pending_) return base_;
-  return xla_index::Add(base_, Constant(*pending_, base_));
+  AffineExpr constant =
+      builder_ ? builder_->Constant(*pending_) : Constant(*pending_, base_);
+  if (builder_) {
+    if (AffineExpr known =
+            builder_->Lookup(AffineExprKind::Add, base_, constant)) {
+      return known;
+    }
+  }
+  XI_ASSIGN_OR_RETURN(AffineExpr sum,
+                      xla_index::Add(base_, constant, base_symbolic_, 1));
+  if (builder_) builder_->Remember(AffineExprKind::Add, base_, constant, sum);
+  return sum;
 }
 
 absl::StatusOr<AffineExpr> CheckedReplaceDimsAndSymbols(

@@ -1,6 +1,7 @@
 #include "xla_index/core/indexing_map_text.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdint>
 #include <limits>
@@ -12,9 +13,10 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
@@ -316,25 +318,136 @@ std::string IndexingMapToJson(const IndexingMap& map) {
 
 namespace {
 
-enum class TokenKind {
+enum class TokenKind : uint8_t {
   kEnd,
   kIdentifier,
   kInteger,
   kPunct,  // one of ( ) [ ] { } , : + - * and "->"
 };
 
+// Token::punct of "->" (a lone character is its own code, 0-255).
+constexpr int kArrow = 256;
+
 struct Token {
   TokenKind kind = TokenKind::kEnd;
+  int punct = 0;  // kPunct: the character, or kArrow.
   absl::string_view text;
   size_t offset = 0;
 };
 
+// Character classes of the lexer, one table lookup per character.
+enum : uint8_t {
+  kSpaceChar = 1,       // absl::ascii_isspace
+  kIdentStartChar = 2,  // a letter or '_'
+  kIdentChar = 4,       // a letter, a digit, '_' or '.'
+  kDigitChar = 8,
+};
+constexpr std::array<uint8_t, 256> MakeCharClasses() {
+  std::array<uint8_t, 256> classes{};
+  for (char c : {' ', '\t', '\n', '\v', '\f', '\r'}) {
+    classes[static_cast<unsigned char>(c)] = kSpaceChar;
+  }
+  for (int c = 0; c < 256; ++c) {
+    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    const bool digit = c >= '0' && c <= '9';
+    if (letter || c == '_') classes[c] |= kIdentStartChar;
+    if (letter || digit || c == '_' || c == '.') classes[c] |= kIdentChar;
+    if (digit) classes[c] |= kDigitChar;
+  }
+  return classes;
+}
+constexpr std::array<uint8_t, 256> kCharClasses = MakeCharClasses();
+
+uint8_t CharClass(char c) {
+  return kCharClasses[static_cast<unsigned char>(c)];
+}
+
+// The variables in scope (a map's header, or an access map's) and their
+// expressions, each looked up in MLIR when first used. Few names (the usual
+// case) are searched linearly, comparing the first 8 bytes as one word;
+// beyond kLinear names a hash index is built.
+class NameTable {
+ public:
+  struct Variable {
+    bool is_dim;
+    int index;
+    AffineExpr expr;  // d<index> or s<index> once used; null before.
+  };
+
+  // Adds a name; false when it is already declared.
+  bool Add(absl::string_view name, bool is_dim, int index) {
+    if (Find(name) != nullptr) return false;
+    Append(name, is_dim, index);
+    return true;
+  }
+  // Adds a name, or rebinds it when it is already declared.
+  void Set(absl::string_view name, bool is_dim, int index) {
+    if (Variable* v = Find(name)) {
+      *v = {is_dim, index, AffineExpr()};
+    } else {
+      Append(name, is_dim, index);
+    }
+  }
+  Variable* Find(absl::string_view name) {
+    if (!index_.empty()) {
+      auto it = index_.find(name);
+      return it == index_.end() ? nullptr : &entries_[it->second].var;
+    }
+    const uint64_t prefix = Prefix(name);
+    for (Entry& e : entries_) {
+      if (e.prefix == prefix && e.name.size() == name.size() &&
+          (name.size() <= 8 || e.name == name)) {
+        return &e.var;
+      }
+    }
+    return nullptr;
+  }
+  // The expression of a variable, looked up in MLIR on first use.
+  static AffineExpr Expr(Variable& v, mlir::MLIRContext* ctx) {
+    if (!v.expr) {
+      v.expr = v.is_dim ? mlir::getAffineDimExpr(v.index, ctx)
+                        : mlir::getAffineSymbolExpr(v.index, ctx);
+    }
+    return v.expr;
+  }
+
+ private:
+  static constexpr size_t kLinear = 16;
+  struct Entry {
+    uint64_t prefix;
+    absl::string_view name;
+    Variable var;
+  };
+  static uint64_t Prefix(absl::string_view name) {
+    uint64_t prefix = 0;
+    const size_t n = std::min<size_t>(name.size(), 8);
+    for (size_t i = 0; i < n; ++i) {
+      prefix |= uint64_t{static_cast<unsigned char>(name[i])} << (8 * i);
+    }
+    return prefix;
+  }
+  void Append(absl::string_view name, bool is_dim, int index) {
+    entries_.push_back({Prefix(name), name, {is_dim, index, AffineExpr()}});
+    if (!index_.empty()) {
+      index_[name] = entries_.size() - 1;
+    } else if (entries_.size() > kLinear) {
+      for (size_t i = 0; i < entries_.size(); ++i) {
+        index_[entries_[i].name] = i;
+      }
+    }
+  }
+  llvm::SmallVector<Entry, 8> entries_;
+  absl::flat_hash_map<absl::string_view, size_t> index_;
+};
+
+using Variable = NameTable::Variable;
+using NameList = llvm::SmallVector<absl::string_view, 8>;
+using ExprList = llvm::SmallVector<AffineExpr, 8>;
+
 class MapParser {
  public:
   MapParser(absl::string_view text, mlir::MLIRContext* ctx)
-      : text_(text),
-        ctx_(ctx),
-        minus_one_(mlir::getAffineConstantExpr(-1, ctx)) {
+      : text_(text), ctx_(ctx), builder_(ctx) {
     Advance();
   }
 
@@ -345,22 +458,14 @@ class MapParser {
       const std::vector<std::string>& symbols);
 
  private:
-  struct Variable {
-    bool is_dim;
-    int index;
-    AffineExpr expr;  // d<index> or s<index>.
-  };
-  Variable MakeVariable(bool is_dim, int index) const {
-    return {is_dim, index,
-            is_dim ? mlir::getAffineDimExpr(index, ctx_)
-                   : mlir::getAffineSymbolExpr(index, ctx_)};
-  }
-
   // Lexing.
   void Advance();
-  void SkipSpace();
-  bool AtPunct(absl::string_view p) const {
-    return tok_.kind == TokenKind::kPunct && tok_.text == p;
+  bool AtPunct(char p) const {
+    return tok_.kind == TokenKind::kPunct &&
+           tok_.punct == static_cast<unsigned char>(p);
+  }
+  bool AtArrow() const {
+    return tok_.kind == TokenKind::kPunct && tok_.punct == kArrow;
   }
   bool AtWord(absl::string_view w) const {
     return tok_.kind == TokenKind::kIdentifier && tok_.text == w;
@@ -372,21 +477,23 @@ class MapParser {
     return Error(tok_.offset, absl::StrCat(what, ", found ", Describe()));
   }
   std::string Describe() const;
-  absl::Status Expect(absl::string_view punct);
+  absl::Status Expect(char punct);
+  absl::Status ExpectArrow();
   /// `lhs kind rhs` through the checked builder: a folded constant that does
   /// not fit in int64 is an error at `offset` (the operator).
   absl::StatusOr<AffineExpr> Build(mlir::AffineExprKind kind, AffineExpr lhs,
-                                   AffineExpr rhs, size_t offset) const;
+                                   AffineExpr rhs, size_t offset);
   /// A checked builder's error, at `offset`.
   absl::Status Located(const absl::Status& status, size_t offset) const;
   absl::StatusOr<int64_t> ParseInteger();  // Optional leading '-'.
+  /// The integer token's value, negated when `negative`; `start` is where
+  /// the integer (its '-') begins.
+  absl::StatusOr<int64_t> IntegerValue(bool negative, size_t start);
 
   // Grammar.
-  absl::StatusOr<std::vector<absl::string_view>> ParseNameList(
-      absl::string_view open, absl::string_view close);
-  absl::Status ParseHeader(std::vector<absl::string_view>& dims,
-                           std::vector<absl::string_view>& symbols,
-                           std::vector<absl::string_view>& runtime);
+  absl::Status ParseNameList(char open, char close, NameList& names);
+  absl::Status ParseHeader(NameList& dims, NameList& symbols,
+                           NameList& runtime);
   /// One whole expression (a result, a constraint, a standalone
   /// expression): ParseSum with the operator budget reset.
   absl::StatusOr<AffineExpr> ParseExpression();
@@ -396,13 +503,13 @@ class MapParser {
   absl::StatusOr<AffineExpr> ParseTerm();
   absl::StatusOr<AffineExpr> ParseUnary();
   absl::StatusOr<AffineExpr> ParsePrimary();
-  absl::StatusOr<std::vector<AffineExpr>> ParseResults();
+  absl::Status ParseResults(ExprList& results);
   absl::StatusOr<Interval> ParseInterval();
 
   // The variables a map's header declares: dims, range symbols, runtime
   // symbols (declared in {...}).
   struct Header {
-    std::vector<absl::string_view> dims, symbols, runtime;
+    NameList dims, symbols, runtime;
     int num_dims() const { return dims.size(); }
     int num_symbols() const { return symbols.size() + runtime.size(); }
     // The name of variable i (dims, then symbols, then runtime symbols).
@@ -425,9 +532,9 @@ class MapParser {
         is_runtime[i] = true;
       }
     }
-    std::vector<std::optional<Interval>> bounds;
-    std::vector<bool> is_runtime;
-    std::vector<RuntimeVar> runtime;
+    llvm::SmallVector<std::optional<Interval>, 12> bounds;
+    llvm::SmallVector<bool, 4> is_runtime;
+    llvm::SmallVector<RuntimeVar, 2> runtime;
     std::vector<IndexingConstraint> constraints;
   };
   // "UNDEFINED", "KNOWN EMPTY" or "KNOWN_EMPTY"; nullopt for anything else.
@@ -435,18 +542,19 @@ class MapParser {
   absl::Status ParseDomainEntry(int num_dims, Domain& domain);
   absl::Status ParseRuntimeVariable(int symbol, Domain& domain);
   absl::StatusOr<IndexingMap> BuildMap(const Header& header,
-                                       const std::vector<AffineExpr>& results,
+                                       llvm::ArrayRef<AffineExpr> results,
                                        Domain domain);
 
   absl::string_view text_;
   mlir::MLIRContext* ctx_;
   size_t pos_ = 0;
   Token tok_;
-  // Declared names (views into the text or the caller's names) and their
-  // expressions, built once per parse.
-  absl::flat_hash_map<absl::string_view, Variable> names_;
-  // -1, the factor of every negation.
-  AffineExpr minus_one_;
+  // Declared names (views into the text or the caller's names).
+  NameTable names_;
+  // Every expression of the parse is built through here: constants once
+  // per value, a repeated operation (the same term in several results, a
+  // constraint on a result) once.
+  CheckedAffineBuilder builder_;
   int depth_ = 0;  // Parenthesis nesting, bounded against stack overflow.
   // Binary operators in the current expression. A chain like
   // d0 + d1 + ... + dN is a tree N deep, and every pass over affine
@@ -457,44 +565,39 @@ class MapParser {
   int operators_ = 0;
 };
 
-void MapParser::SkipSpace() {
-  while (pos_ < text_.size() &&
-         absl::ascii_isspace(static_cast<unsigned char>(text_[pos_]))) {
-    ++pos_;
-  }
-}
-
 void MapParser::Advance() {
-  SkipSpace();
-  tok_.offset = pos_;
-  if (pos_ >= text_.size()) {
+  const char* data = text_.data();
+  const size_t size = text_.size();
+  size_t pos = pos_;
+  while (pos < size && (CharClass(data[pos]) & kSpaceChar)) ++pos;
+  tok_.offset = pos;
+  if (pos >= size) {
+    pos_ = pos;
     tok_.kind = TokenKind::kEnd;
     tok_.text = absl::string_view();
     return;
   }
-  unsigned char c = text_[pos_];
-  size_t start = pos_;
-  if (absl::ascii_isalpha(c) || c == '_') {
-    while (pos_ < text_.size() &&
-           (absl::ascii_isalnum(static_cast<unsigned char>(text_[pos_])) ||
-            text_[pos_] == '_' || text_[pos_] == '.')) {
-      ++pos_;
-    }
+  const size_t start = pos;
+  const uint8_t first = CharClass(data[pos]);
+  if (first & kIdentStartChar) {
+    ++pos;
+    while (pos < size && (CharClass(data[pos]) & kIdentChar)) ++pos;
     tok_.kind = TokenKind::kIdentifier;
-  } else if (absl::ascii_isdigit(c)) {
-    while (pos_ < text_.size() &&
-           absl::ascii_isdigit(static_cast<unsigned char>(text_[pos_]))) {
-      ++pos_;
-    }
+  } else if (first & kDigitChar) {
+    ++pos;
+    while (pos < size && (CharClass(data[pos]) & kDigitChar)) ++pos;
     tok_.kind = TokenKind::kInteger;
-  } else if (c == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '>') {
-    pos_ += 2;
+  } else if (data[pos] == '-' && pos + 1 < size && data[pos + 1] == '>') {
+    pos += 2;
     tok_.kind = TokenKind::kPunct;
+    tok_.punct = kArrow;
   } else {
-    ++pos_;
     tok_.kind = TokenKind::kPunct;
+    tok_.punct = static_cast<unsigned char>(data[pos]);
+    ++pos;
   }
-  tok_.text = text_.substr(start, pos_ - start);
+  pos_ = pos;
+  tok_.text = absl::string_view(data + start, pos - start);
 }
 
 absl::Status MapParser::Error(size_t offset, absl::string_view what) const {
@@ -517,16 +620,25 @@ std::string MapParser::Describe() const {
   return absl::StrCat("'", shown, "'");
 }
 
-absl::Status MapParser::Expect(absl::string_view punct) {
-  if (!AtPunct(punct)) return ErrorHere(absl::StrCat("expected '", punct, "'"));
+absl::Status MapParser::Expect(char punct) {
+  if (!AtPunct(punct)) {
+    return ErrorHere(
+        absl::StrCat("expected '", absl::string_view(&punct, 1), "'"));
+  }
+  Advance();
+  return absl::OkStatus();
+}
+
+absl::Status MapParser::ExpectArrow() {
+  if (!AtArrow()) return ErrorHere("expected '->'");
   Advance();
   return absl::OkStatus();
 }
 
 absl::StatusOr<AffineExpr> MapParser::Build(mlir::AffineExprKind kind,
                                             AffineExpr lhs, AffineExpr rhs,
-                                            size_t offset) const {
-  absl::StatusOr<AffineExpr> built = CheckedAffineBinaryOp(kind, lhs, rhs);
+                                            size_t offset) {
+  absl::StatusOr<AffineExpr> built = builder_.BinaryOp(kind, lhs, rhs);
   XI_RETURN_IF_ERROR(Located(built.status(), offset));
   return built;
 }
@@ -541,14 +653,23 @@ absl::Status MapParser::Located(const absl::Status& status,
 absl::StatusOr<int64_t> MapParser::ParseInteger() {
   size_t start = tok_.offset;
   bool negative = false;
-  if (AtPunct("-")) {
+  if (AtPunct('-')) {
     negative = true;
     Advance();
   }
+  return IntegerValue(negative, start);
+}
+
+absl::StatusOr<int64_t> MapParser::IntegerValue(bool negative, size_t start) {
   if (tok_.kind != TokenKind::kInteger) return ErrorHere("expected an integer");
-  // Parse as unsigned magnitude so that INT64_MIN is accepted.
-  uint64_t magnitude;
-  if (!absl::SimpleAtoi(tok_.text, &magnitude) ||
+  // The unsigned magnitude, so that INT64_MIN is accepted.
+  uint64_t magnitude = 0;
+  bool fits = true;
+  for (char c : tok_.text) {
+    fits = fits && !__builtin_mul_overflow(magnitude, 10, &magnitude) &&
+           !__builtin_add_overflow(magnitude, c - '0', &magnitude);
+  }
+  if (!fits ||
       magnitude > (negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1)) {
     return Error(start, "integer does not fit in 64 bits");
   }
@@ -557,13 +678,11 @@ absl::StatusOr<int64_t> MapParser::ParseInteger() {
                   : static_cast<int64_t>(magnitude);
 }
 
-absl::StatusOr<std::vector<absl::string_view>> MapParser::ParseNameList(
-    absl::string_view open, absl::string_view close) {
-  std::vector<absl::string_view> names;
+absl::Status MapParser::ParseNameList(char open, char close, NameList& names) {
   XI_RETURN_IF_ERROR(Expect(open));
   if (AtPunct(close)) {
     Advance();
-    return names;
+    return absl::OkStatus();
   }
   while (true) {
     if (tok_.kind != TokenKind::kIdentifier) {
@@ -573,35 +692,21 @@ absl::StatusOr<std::vector<absl::string_view>> MapParser::ParseNameList(
     Advance();
     if (AtPunct(close)) {
       Advance();
-      return names;
+      return absl::OkStatus();
     }
-    XI_RETURN_IF_ERROR(Expect(","));
+    XI_RETURN_IF_ERROR(Expect(','));
   }
 }
 
-absl::Status MapParser::ParseHeader(std::vector<absl::string_view>& dims,
-                                    std::vector<absl::string_view>& symbols,
-                                    std::vector<absl::string_view>& runtime) {
+absl::Status MapParser::ParseHeader(NameList& dims, NameList& symbols,
+                                    NameList& runtime) {
   size_t start = tok_.offset;
-  auto d = ParseNameList("(", ")");
-  if (!d.ok()) return d.status();
-  dims = *std::move(d);
-  if (AtPunct("[")) {
-    auto s = ParseNameList("[", "]");
-    if (!s.ok()) return s.status();
-    symbols = *std::move(s);
-  }
-  if (AtPunct("{")) {
-    auto r = ParseNameList("{", "}");
-    if (!r.ok()) return r.status();
-    runtime = *std::move(r);
-  }
-  names_.clear();
-  auto add = [&](absl::string_view name, bool is_dim, int index) {
-    return names_.insert({name, MakeVariable(is_dim, index)}).second;
-  };
+  XI_RETURN_IF_ERROR(ParseNameList('(', ')', dims));
+  if (AtPunct('[')) XI_RETURN_IF_ERROR(ParseNameList('[', ']', symbols));
+  if (AtPunct('{')) XI_RETURN_IF_ERROR(ParseNameList('{', '}', runtime));
+  names_ = NameTable();
   for (size_t i = 0; i < dims.size(); ++i) {
-    if (!add(dims[i], true, i)) {
+    if (!names_.Add(dims[i], true, i)) {
       return Error(start,
                    absl::StrCat("variable '", dims[i], "' declared twice"));
     }
@@ -609,7 +714,7 @@ absl::Status MapParser::ParseHeader(std::vector<absl::string_view>& dims,
   for (size_t i = 0; i < symbols.size() + runtime.size(); ++i) {
     absl::string_view name =
         i < symbols.size() ? symbols[i] : runtime[i - symbols.size()];
-    if (!add(name, false, i)) {
+    if (!names_.Add(name, false, i)) {
       return Error(start, absl::StrCat("variable '", name, "' declared twice"));
     }
   }
@@ -631,17 +736,17 @@ absl::Status MapParser::CountOperator() {
 
 absl::StatusOr<AffineExpr> MapParser::ParseSum() {
   XI_ASSIGN_OR_RETURN(AffineExpr first, ParseTerm());
-  CheckedAffineSum sum(first);
+  CheckedAffineSum sum(first, &builder_);
   size_t op_offset = tok_.offset;
-  while (AtPunct("+") || AtPunct("-")) {
+  while (AtPunct('+') || AtPunct('-')) {
     XI_RETURN_IF_ERROR(CountOperator());
-    bool minus = AtPunct("-");
+    bool minus = AtPunct('-');
     op_offset = tok_.offset;
     Advance();
     XI_ASSIGN_OR_RETURN(AffineExpr rhs, ParseTerm());
     if (minus) {
-      XI_ASSIGN_OR_RETURN(
-          rhs, Build(mlir::AffineExprKind::Mul, rhs, minus_one_, op_offset));
+      XI_ASSIGN_OR_RETURN(rhs, Build(mlir::AffineExprKind::Mul, rhs,
+                                     builder_.Constant(-1), op_offset));
     }
     XI_RETURN_IF_ERROR(Located(sum.Add(rhs), op_offset));
   }
@@ -651,18 +756,18 @@ absl::StatusOr<AffineExpr> MapParser::ParseSum() {
 }
 
 absl::StatusOr<AffineExpr> MapParser::ParseTerm() {
-  auto lhs = ParseUnary();
-  if (!lhs.ok()) return lhs;
-  AffineExpr result = *lhs;
+  XI_ASSIGN_OR_RETURN(AffineExpr result, ParseUnary());
   while (true) {
     mlir::AffineExprKind kind;
-    if (AtPunct("*")) {
+    if (AtPunct('*')) {
       kind = mlir::AffineExprKind::Mul;
-    } else if (AtWord("floordiv")) {
+    } else if (tok_.kind != TokenKind::kIdentifier) {
+      return result;
+    } else if (tok_.text == "floordiv") {
       kind = mlir::AffineExprKind::FloorDiv;
-    } else if (AtWord("ceildiv")) {
+    } else if (tok_.text == "ceildiv") {
       kind = mlir::AffineExprKind::CeilDiv;
-    } else if (AtWord("mod")) {
+    } else if (tok_.text == "mod") {
       kind = mlir::AffineExprKind::Mod;
     } else {
       return result;
@@ -670,20 +775,19 @@ absl::StatusOr<AffineExpr> MapParser::ParseTerm() {
     XI_RETURN_IF_ERROR(CountOperator());
     size_t op_offset = tok_.offset;
     Advance();
-    auto rhs = ParseUnary();
-    if (!rhs.ok()) return rhs;
+    XI_ASSIGN_OR_RETURN(AffineExpr rhs, ParseUnary());
     if (kind != mlir::AffineExprKind::Mul) {
-      if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(*rhs)) {
+      if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(rhs)) {
         XI_RETURN_IF_ERROR(CheckDivisor(kind, c.getValue(), op_offset));
       } else {
         return Error(op_offset,
                      "divisor of floordiv/ceildiv/mod must be a constant");
       }
     } else if (!mlir::isa<mlir::AffineConstantExpr>(result) &&
-               !mlir::isa<mlir::AffineConstantExpr>(*rhs)) {
+               !mlir::isa<mlir::AffineConstantExpr>(rhs)) {
       return Error(op_offset, "one side of '*' must be a constant");
     }
-    XI_ASSIGN_OR_RETURN(result, Build(kind, result, *rhs, op_offset));
+    XI_ASSIGN_OR_RETURN(result, Build(kind, result, rhs, op_offset));
   }
 }
 
@@ -711,104 +815,93 @@ absl::Status MapParser::CheckDivisor(mlir::AffineExprKind kind, int64_t divisor,
 }
 
 absl::StatusOr<AffineExpr> MapParser::ParseUnary() {
-  if (AtPunct("-")) {
+  if (AtPunct('-')) {
     // "-9223372036854775808" is one integer: its magnitude alone does not
     // fit in int64.
-    size_t save_pos = pos_;
-    Token save_tok = tok_;
+    size_t minus_offset = tok_.offset;
     Advance();
     if (tok_.kind == TokenKind::kInteger) {
-      pos_ = save_pos;
-      tok_ = save_tok;
-      auto v = ParseInteger();
-      if (!v.ok()) return v.status();
-      return mlir::getAffineConstantExpr(*v, ctx_);
+      XI_ASSIGN_OR_RETURN(int64_t v, IntegerValue(true, minus_offset));
+      return builder_.Constant(v);
     }
-    size_t minus_offset = save_tok.offset;
     if (++depth_ > 200) return ErrorHere("expression nested too deeply");
     auto operand = ParseUnary();
     --depth_;
     if (!operand.ok()) return operand;
-    return Build(mlir::AffineExprKind::Mul, *operand, minus_one_, minus_offset);
+    return Build(mlir::AffineExprKind::Mul, *operand, builder_.Constant(-1),
+                 minus_offset);
   }
   return ParsePrimary();
 }
 
 absl::StatusOr<AffineExpr> MapParser::ParsePrimary() {
   if (tok_.kind == TokenKind::kInteger) {
-    auto v = ParseInteger();
-    if (!v.ok()) return v.status();
-    return mlir::getAffineConstantExpr(*v, ctx_);
+    XI_ASSIGN_OR_RETURN(int64_t v, IntegerValue(false, tok_.offset));
+    return builder_.Constant(v);
   }
   if (tok_.kind == TokenKind::kIdentifier) {
-    auto it = names_.find(tok_.text);
-    if (it == names_.end()) {
+    Variable* v = names_.Find(tok_.text);
+    if (v == nullptr) {
       return ErrorHere("expected a declared variable, an integer or '('");
     }
     Advance();
-    return it->second.expr;
+    return NameTable::Expr(*v, ctx_);
   }
-  if (AtPunct("(")) {
+  if (AtPunct('(')) {
     if (++depth_ > 200) return ErrorHere("expression nested too deeply");
     Advance();
     auto inner = ParseSum();
     --depth_;
     if (!inner.ok()) return inner;
-    XI_RETURN_IF_ERROR(Expect(")"));
+    XI_RETURN_IF_ERROR(Expect(')'));
     return inner;
   }
   return ErrorHere("expected a variable, an integer or '('");
 }
 
-absl::StatusOr<std::vector<AffineExpr>> MapParser::ParseResults() {
-  std::vector<AffineExpr> results;
-  XI_RETURN_IF_ERROR(Expect("("));
-  if (AtPunct(")")) {
+absl::Status MapParser::ParseResults(ExprList& results) {
+  XI_RETURN_IF_ERROR(Expect('('));
+  if (AtPunct(')')) {
     Advance();
-    return results;
+    return absl::OkStatus();
   }
   while (true) {
-    auto e = ParseExpression();
-    if (!e.ok()) return e.status();
-    results.push_back(*e);
-    if (AtPunct(")")) {
+    XI_ASSIGN_OR_RETURN(AffineExpr e, ParseExpression());
+    results.push_back(e);
+    if (AtPunct(')')) {
       Advance();
-      return results;
+      return absl::OkStatus();
     }
-    XI_RETURN_IF_ERROR(Expect(","));
+    XI_RETURN_IF_ERROR(Expect(','));
   }
 }
 
 absl::StatusOr<Interval> MapParser::ParseInterval() {
-  XI_RETURN_IF_ERROR(Expect("["));
-  auto lo = ParseInteger();
-  if (!lo.ok()) return lo.status();
-  XI_RETURN_IF_ERROR(Expect(","));
-  auto hi = ParseInteger();
-  if (!hi.ok()) return hi.status();
-  XI_RETURN_IF_ERROR(Expect("]"));
-  return Interval{*lo, *hi};
+  XI_RETURN_IF_ERROR(Expect('['));
+  XI_ASSIGN_OR_RETURN(int64_t lo, ParseInteger());
+  XI_RETURN_IF_ERROR(Expect(','));
+  XI_ASSIGN_OR_RETURN(int64_t hi, ParseInteger());
+  XI_RETURN_IF_ERROR(Expect(']'));
+  return Interval{lo, hi};
 }
 
 absl::StatusOr<AffineMap> MapParser::ParseBareAffineMap() {
-  std::vector<absl::string_view> dims, symbols, runtime;
-  XI_RETURN_IF_ERROR(ParseHeader(dims, symbols, runtime));
-  XI_RETURN_IF_ERROR(Expect("->"));
-  auto results = ParseResults();
-  if (!results.ok()) return results.status();
-  return AffineMap::get(dims.size(), symbols.size() + runtime.size(), *results,
-                        ctx_);
+  Header header;
+  XI_RETURN_IF_ERROR(ParseHeader(header.dims, header.symbols, header.runtime));
+  XI_RETURN_IF_ERROR(ExpectArrow());
+  ExprList results;
+  XI_RETURN_IF_ERROR(ParseResults(results));
+  return AffineMap::get(header.num_dims(), header.num_symbols(), results, ctx_);
 }
 
 absl::StatusOr<AffineExpr> MapParser::ParseStandaloneExpr(
     const std::vector<std::string>& dims,
     const std::vector<std::string>& symbols) {
-  names_.clear();
-  for (size_t i = 0; i < dims.size(); ++i) {
-    names_[dims[i]] = MakeVariable(true, i);
-  }
+  // A name given twice means its last position.
+  names_ = NameTable();
+  for (size_t i = 0; i < dims.size(); ++i) names_.Set(dims[i], true, i);
   for (size_t i = 0; i < symbols.size(); ++i) {
-    names_[symbols[i]] = MakeVariable(false, i);
+    names_.Set(symbols[i], false, i);
   }
   auto e = ParseExpression();
   if (!e.ok()) return e;
@@ -822,19 +915,20 @@ absl::StatusOr<IndexingMap> MapParser::ParseMap() {
   }
   Header header;
   XI_RETURN_IF_ERROR(ParseHeader(header.dims, header.symbols, header.runtime));
-  XI_RETURN_IF_ERROR(Expect("->"));
-  XI_ASSIGN_OR_RETURN(std::vector<AffineExpr> results, ParseResults());
+  XI_RETURN_IF_ERROR(ExpectArrow());
+  ExprList results;
+  XI_RETURN_IF_ERROR(ParseResults(results));
   Domain domain(header.num_dims(), header.num_symbols(), header.symbols.size());
   // Entries are separated by newlines (the printed form) or by commas (XLA's
   // one-line form); a comma must be followed by an entry.
-  const bool one_line = AtPunct(",");
+  const bool one_line = AtPunct(',');
   if (one_line) Advance();
   if (AtWord("domain")) {
     Advance();
-    XI_RETURN_IF_ERROR(Expect(":"));
+    XI_RETURN_IF_ERROR(Expect(':'));
     while (tok_.kind != TokenKind::kEnd) {
       XI_RETURN_IF_ERROR(ParseDomainEntry(header.num_dims(), domain));
-      if (AtPunct(",")) {
+      if (AtPunct(',')) {
         Advance();
         if (tok_.kind == TokenKind::kEnd) {
           return ErrorHere("expected a domain entry after ','");
@@ -876,19 +970,25 @@ absl::Status MapParser::ParseDomainEntry(int num_dims, Domain& domain) {
   size_t entry_offset = tok_.offset;
   std::optional<Variable> lone;
   if (tok_.kind == TokenKind::kIdentifier) {
-    auto it = names_.find(tok_.text);
-    if (it != names_.end()) {
-      // Peek: the variable is lone if "in" follows.
+    if (Variable* v = names_.Find(tok_.text)) {
+      // The variable is lone if "in" follows; then its expression (the
+      // variable itself, which cannot fail to parse) is not needed.
       size_t save_pos = pos_;
       Token save_tok = tok_;
       Advance();
-      if (AtWord("in")) lone = it->second;
-      pos_ = save_pos;
-      tok_ = save_tok;
+      if (AtWord("in")) {
+        lone = *v;
+      } else {
+        pos_ = save_pos;
+        tok_ = save_tok;
+      }
     }
   }
-  XI_ASSIGN_OR_RETURN(AffineExpr expr, ParseExpression());
-  if (!AtWord("in")) return ErrorHere("expected 'in'");
+  AffineExpr expr;
+  if (!lone) {
+    XI_ASSIGN_OR_RETURN(expr, ParseExpression());
+    if (!AtWord("in")) return ErrorHere("expected 'in'");
+  }
   Advance();
   XI_ASSIGN_OR_RETURN(Interval interval, ParseInterval());
   if (!lone) {
@@ -908,17 +1008,17 @@ absl::Status MapParser::ParseDomainEntry(int num_dims, Domain& domain) {
 // optionally the access map, which names its own dims.
 absl::Status MapParser::ParseRuntimeVariable(int symbol, Domain& domain) {
   Advance();
-  if (!AtPunct(":")) return ErrorHere("expected ':' after 'hlo'");
+  if (!AtPunct(':')) return ErrorHere("expected ':' after 'hlo'");
   size_t line_end = text_.find('\n', tok_.offset);
   if (line_end == absl::string_view::npos) line_end = text_.size();
-  std::string hlo(absl::StripAsciiWhitespace(
-      text_.substr(tok_.offset + 1, line_end - tok_.offset - 1)));
+  absl::string_view hlo = absl::StripAsciiWhitespace(
+      text_.substr(tok_.offset + 1, line_end - tok_.offset - 1));
   pos_ = line_end;
   Advance();
   domain.is_runtime[symbol] = true;
-  domain.runtime[symbol].hlo_text = hlo == "NULL" ? "" : hlo;
-  if (AtPunct("(")) {
-    absl::flat_hash_map<absl::string_view, Variable> saved = names_;
+  domain.runtime[symbol].hlo_text = hlo == "NULL" ? "" : std::string(hlo);
+  if (AtPunct('(')) {
+    NameTable saved = std::move(names_);
     absl::StatusOr<AffineMap> access = ParseBareAffineMap();
     names_ = std::move(saved);
     XI_RETURN_IF_ERROR(access.status());
@@ -930,8 +1030,7 @@ absl::Status MapParser::ParseRuntimeVariable(int symbol, Domain& domain) {
 // Every variable needs a bound; symbols are renumbered range variables
 // first, then runtime variables, each in the order given.
 absl::StatusOr<IndexingMap> MapParser::BuildMap(
-    const Header& header, const std::vector<AffineExpr>& results,
-    Domain domain) {
+    const Header& header, llvm::ArrayRef<AffineExpr> results, Domain domain) {
   const int num_dims = header.num_dims();
   const int num_symbols = header.num_symbols();
   for (int i = 0; i < num_dims + num_symbols; ++i) {
@@ -940,7 +1039,7 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
                    absl::StrCat("no bounds for '", header.Name(i), "'"));
     }
   }
-  std::vector<int> order;
+  llvm::SmallVector<int, 8> order;
   for (int i = 0; i < num_symbols; ++i) {
     if (!domain.is_runtime[i]) order.push_back(i);
   }
@@ -968,20 +1067,25 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
     if (!r.ok()) return Error(text_.size(), r.status().message());
     return r;
   };
-  std::vector<AffineExpr> remapped;
-  for (AffineExpr e : results) {
-    XI_ASSIGN_OR_RETURN(AffineExpr r, remap(e));
-    remapped.push_back(r);
+  ExprList remapped;
+  if (identity) {
+    remapped.assign(results.begin(), results.end());
+  } else {
+    for (AffineExpr e : results) {
+      XI_ASSIGN_OR_RETURN(AffineExpr r, remap(e));
+      remapped.push_back(r);
+    }
   }
   std::vector<Interval> dim_bounds, range_bounds;
   std::vector<RuntimeVar> runtime_vars;
+  dim_bounds.reserve(num_dims);
   for (int i = 0; i < num_dims; ++i) dim_bounds.push_back(*domain.bounds[i]);
   for (int i : order) {
     if (!domain.is_runtime[i]) {
       range_bounds.push_back(*domain.bounds[num_dims + i]);
       continue;
     }
-    RuntimeVar rt = domain.runtime[i];
+    RuntimeVar rt = std::move(domain.runtime[i]);
     rt.feasible_values = *domain.bounds[num_dims + i];
     if (!rt.access) {
       rt.access = AffineMap::get(num_dims, 0, {}, ctx_);
