@@ -471,7 +471,7 @@ CheckedAffineBuilder::CheckedAffineBuilder(mlir::MLIRContext* context)
 AffineExpr CheckedAffineBuilder::Constant(int64_t value) {
   // The top bits of a multiplicative hash (Knuth's golden-ratio constant).
   ConstantSlot& slot =
-      constants_[(static_cast<uint64_t>(value) * 0x9E3779B97F4A7C15ull) >> 58];
+      constants_[(static_cast<uint64_t>(value) * 0x9E3779B97F4A7C15ull) >> 60];
   if (slot.expr == nullptr || slot.value != value) {
     slot.value = value;
     slot.expr =
@@ -539,6 +539,36 @@ absl::StatusOr<AffineExpr> CheckedAffineBuilder::BinaryOp(AffineExprKind kind,
   return built;
 }
 
+absl::StatusOr<AffineExpr> CheckedAffineBuilder::VariableOp(AffineExprKind kind,
+                                                            AffineExpr variable,
+                                                            int64_t k) {
+  // What Mul and Div do for a dim or symbol times / by a constant: x * 0 is
+  // 0, x * 1, x floordiv 1 and x ceildiv 1 are x, x mod 1 is 0 (a variable's
+  // known divisor is 1); divisors < 1 take the general path.
+  switch (kind) {
+    case AffineExprKind::Mul:
+      if (k == 0) return Constant(0);
+      if (k == 1) return variable;
+      break;
+    case AffineExprKind::FloorDiv:
+    case AffineExprKind::CeilDiv:
+      if (k < 1) return BinaryOp(kind, variable, Constant(k));
+      if (k == 1) return variable;
+      break;
+    case AffineExprKind::Mod:
+      if (k < 1) return BinaryOp(kind, variable, Constant(k));
+      if (k == 1) return Constant(0);
+      break;
+    default:
+      return BinaryOp(kind, variable, Constant(k));
+  }
+  AffineExpr constant = Constant(k);
+  if (AffineExpr known = Lookup(kind, variable, constant)) return known;
+  XI_ASSIGN_OR_RETURN(AffineExpr built, Node(kind, variable, constant));
+  Remember(kind, variable, constant, built);
+  return built;
+}
+
 CheckedAffineSum::CheckedAffineSum(AffineExpr first,
                                    CheckedAffineBuilder* builder)
     : base_(first), builder_(builder) {
@@ -574,22 +604,35 @@ absl::Status CheckedAffineSum::TakeConstant() {
   return absl::OkStatus();
 }
 
+bool CheckedAffineSum::BaseIsConstant() const {
+  if (base_plain_) return false;
+  return mlir::isa<AffineConstantExpr>(base_) || EndsInConstant(base_);
+}
+
+absl::Status CheckedAffineSum::AddPending(int64_t k) {
+  // (e + p) + k -> e + (p + k); e + k is built only at the end.
+  int64_t total = k;
+  if (pending_) {
+    std::optional<int64_t> folded = CheckedAdd(*pending_, k);
+    if (!folded) return DoesNotFit(*pending_, "+", k);
+    total = *folded;
+  }
+  pending_ = total;
+  if (pending_ == 0) pending_.reset();
+  return absl::OkStatus();
+}
+
+absl::Status CheckedAffineSum::AddConstant(int64_t k) {
+  if (!BaseIsConstant()) return AddPending(k);
+  return Add(builder_ ? builder_->Constant(k) : Constant(k, base_));
+}
+
 absl::Status CheckedAffineSum::Add(AffineExpr term) {
   // Only a base that is neither a constant nor e + c (which TakeConstant
   // leaves only for nodes MLIR itself never builds) takes the short cuts.
-  const bool base_constant =
-      mlir::isa<AffineConstantExpr>(base_) || EndsInConstant(base_);
+  const bool base_constant = BaseIsConstant();
   if (std::optional<int64_t> k = ConstantValue(term); k && !base_constant) {
-    // (e + p) + k -> e + (p + k); e + k is built only at the end.
-    int64_t total = *k;
-    if (pending_) {
-      std::optional<int64_t> folded = CheckedAdd(*pending_, *k);
-      if (!folded) return DoesNotFit(*pending_, "+", *k);
-      total = *folded;
-    }
-    pending_ = total;
-    if (pending_ == 0) pending_.reset();
-    return absl::OkStatus();
+    return AddPending(*k);
   }
   // Whether the term has no dimension, computed once.
   const int8_t term_symbolic = IsSymbolicOrConstant(term);
@@ -606,6 +649,7 @@ absl::Status CheckedAffineSum::Add(AffineExpr term) {
       XI_ASSIGN_OR_RETURN(base_, Finish());
       pending_.reset();
       base_symbolic_ = kUnknown;
+      base_plain_ = false;
     }
   }
   AffineExpr sum =
@@ -619,12 +663,15 @@ absl::Status CheckedAffineSum::Add(AffineExpr term) {
   // other result (a fold) is walked when asked.
   AffineBinaryOpExpr node = AsBinary(sum, AffineExprKind::Add);
   if (node && node.getLHS() == base_ && node.getRHS() == term) {
-    base_symbolic_ = !term_symbolic               ? 0
-                     : base_symbolic_ == kUnknown ? kUnknown
-                                                  : base_symbolic_;
-  } else {
-    base_symbolic_ = kUnknown;
+    base_symbolic_ = term_symbolic ? base_symbolic_ : 0;
+    base_ = sum;
+    // A constant term went to pending_ unless the base was a constant.
+    base_plain_ = !mlir::isa<AffineConstantExpr>(term);
+    if (base_plain_) return absl::OkStatus();  // No constant to take.
+    return TakeConstant();
   }
+  base_symbolic_ = kUnknown;
+  base_plain_ = false;
   base_ = sum;
   return TakeConstant();
 }

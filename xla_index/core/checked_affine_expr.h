@@ -76,6 +76,12 @@ class CheckedAffineBuilder {
   absl::StatusOr<mlir::AffineExpr> BinaryOp(mlir::AffineExprKind kind,
                                             mlir::AffineExpr lhs,
                                             mlir::AffineExpr rhs);
+  /// BinaryOp(kind, variable, Constant(k)) for a `variable` the caller knows
+  /// is a dimension or a symbol: none of MLIR's folds but the ones by 0 and
+  /// 1 apply to it, so the node is built without testing for them.
+  absl::StatusOr<mlir::AffineExpr> VariableOp(mlir::AffineExprKind kind,
+                                              mlir::AffineExpr variable,
+                                              int64_t k);
   /// The node this builder built for `kind lhs rhs`, or a null expression.
   mlir::AffineExpr Lookup(mlir::AffineExprKind kind, mlir::AffineExpr lhs,
                           mlir::AffineExpr rhs) const;
@@ -94,8 +100,8 @@ class CheckedAffineBuilder {
     int64_t value = 0;
     const void* expr = nullptr;  // null: an empty slot
   };
-  static constexpr int kInlineOperations = 64;
-  static constexpr int kConstantSlots = 64;
+  static constexpr int kInlineOperations = 32;
+  static constexpr int kConstantSlots = 16;
   size_t Slot(uint64_t kind, const void* lhs, const void* rhs) const;
   void Grow();
 
@@ -127,12 +133,19 @@ class CheckedAffineSum {
                             CheckedAffineBuilder* builder = nullptr);
   /// Adds `term`; an error when a constant the fold computes does not fit.
   absl::Status Add(mlir::AffineExpr term);
+  /// Add(the constant k), without looking k up in MLIR when the fold only
+  /// adds it to the sum's constant.
+  absl::Status AddConstant(int64_t k);
   /// The sum so far.
   absl::StatusOr<mlir::AffineExpr> Finish() const;
 
  private:
   // Moves the constant c of base_ = e + c into pending_.
   absl::Status TakeConstant();
+  // base_ is a constant or e + c: then constants are added as terms.
+  bool BaseIsConstant() const;
+  // pending_ += k.
+  absl::Status AddPending(int64_t k);
   // Whether base_ has no dimension (AffineExpr::isSymbolicOrConstant).
   bool BaseSymbolic();
   mlir::AffineExpr base_;
@@ -142,6 +155,9 @@ class CheckedAffineSum {
   CheckedAffineBuilder* builder_;
   // BaseSymbolic() of the current base_, when known: -1 unknown, 0, 1.
   int8_t base_symbolic_ = -1;
+  // base_ is known to be a sum whose right operand is not a constant (so
+  // it is not a constant and has no constant to take).
+  bool base_plain_ = false;
 };
 
 /// expr.replaceDimsAndSymbols(dims, symbols), rebuilding the changed nodes

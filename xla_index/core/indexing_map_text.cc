@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/attributes.h"
+#include "absl/base/optimization.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
@@ -21,6 +23,7 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/core/checked_affine_expr.h"
+#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/status_macros.h"
 
 namespace xla_index {
@@ -374,12 +377,17 @@ class NameTable {
     AffineExpr expr;  // d<index> or s<index> once used; null before.
   };
 
+  void Clear() {
+    entries_.clear();
+    if (!index_.empty()) index_.clear();
+  }
   // Adds a name; false when it is already declared.
   bool Add(absl::string_view name, bool is_dim, int index) {
     if (Find(name) != nullptr) return false;
     Append(name, is_dim, index);
     return true;
   }
+  // The last Find's name prefix (Append reuses it).
   // Adds a name, or rebinds it when it is already declared.
   void Set(absl::string_view name, bool is_dim, int index) {
     if (Variable* v = Find(name)) {
@@ -389,10 +397,7 @@ class NameTable {
     }
   }
   Variable* Find(absl::string_view name) {
-    if (!index_.empty()) {
-      auto it = index_.find(name);
-      return it == index_.end() ? nullptr : &entries_[it->second].var;
-    }
+    if (ABSL_PREDICT_FALSE(!index_.empty())) return FindIndexed(name);
     const uint64_t prefix = Prefix(name);
     for (Entry& e : entries_) {
       if (e.prefix == prefix && e.name.size() == name.size() &&
@@ -413,6 +418,10 @@ class NameTable {
 
  private:
   static constexpr size_t kLinear = 16;
+  ABSL_ATTRIBUTE_NOINLINE Variable* FindIndexed(absl::string_view name) {
+    auto it = index_.find(name);
+    return it == index_.end() ? nullptr : &entries_[it->second].var;
+  }
   struct Entry {
     uint64_t prefix;
     absl::string_view name;
@@ -441,6 +450,25 @@ class NameTable {
 };
 
 using Variable = NameTable::Variable;
+
+// A parsed subexpression. A constant is kept as its value until it becomes
+// an operand of a node: folding it with another constant (d0 - 5 is
+// d0 + 5 * -1) is then computed here, checked, as the checked builder
+// computes it, without looking up 5, -1 and -5 in MLIR. Anything else is an
+// MLIR expression.
+struct Value {
+  enum State : uint8_t {
+    kNumber,       // The constant `number`; `expr` is it once looked up.
+    kVariable,     // A dimension or a symbol.
+    kBuilt,        // Built: whether it is a constant is not known yet.
+    kNonConstant,  // Built, and not a constant.
+  };
+  static Value Number(int64_t v) { return {kNumber, v, AffineExpr()}; }
+  static Value Built(AffineExpr e) { return {kBuilt, 0, e}; }
+  State state;
+  int64_t number;
+  AffineExpr expr;
+};
 using NameList = llvm::SmallVector<absl::string_view, 8>;
 using ExprList = llvm::SmallVector<AffineExpr, 8>;
 
@@ -470,21 +498,34 @@ class MapParser {
   bool AtWord(absl::string_view w) const {
     return tok_.kind == TokenKind::kIdentifier && tok_.text == w;
   }
-  absl::Status Error(size_t offset, absl::string_view what) const;
+  // Errors are built out of line, so that the paths that do not fail stay
+  // small.
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status Error(
+      size_t offset, absl::string_view what) const;
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status ErrorHere(
+      absl::string_view what) const;
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status ExpectError(
+      char punct) const;
   absl::Status CheckDivisor(mlir::AffineExprKind kind, int64_t divisor,
                             size_t offset) const;
-  absl::Status ErrorHere(absl::string_view what) const {
-    return Error(tok_.offset, absl::StrCat(what, ", found ", Describe()));
-  }
   std::string Describe() const;
-  absl::Status Expect(char punct);
+  absl::Status Expect(char punct) {
+    if (ABSL_PREDICT_FALSE(!AtPunct(punct))) return ExpectError(punct);
+    Advance();
+    return absl::OkStatus();
+  }
   absl::Status ExpectArrow();
   /// `lhs kind rhs` through the checked builder: a folded constant that does
   /// not fit in int64 is an error at `offset` (the operator).
   absl::StatusOr<AffineExpr> Build(mlir::AffineExprKind kind, AffineExpr lhs,
                                    AffineExpr rhs, size_t offset);
   /// A checked builder's error, at `offset`.
-  absl::Status Located(const absl::Status& status, size_t offset) const;
+  absl::Status Located(const absl::Status& status, size_t offset) const {
+    if (ABSL_PREDICT_TRUE(status.ok())) return absl::OkStatus();
+    return LocatedError(status, offset);
+  }
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status LocatedError(
+      const absl::Status& status, size_t offset) const;
   absl::StatusOr<int64_t> ParseInteger();  // Optional leading '-'.
   /// The integer token's value, negated when `negative`; `start` is where
   /// the integer (its '-') begins.
@@ -497,14 +538,39 @@ class MapParser {
   /// One whole expression (a result, a constraint, a standalone
   /// expression): ParseSum with the operator budget reset.
   absl::StatusOr<AffineExpr> ParseExpression();
-  absl::StatusOr<AffineExpr> ParseSum();
+  absl::StatusOr<Value> ParseSum();
   /// Counts a binary operator against kMaxOperators.
-  absl::Status CountOperator();
-  absl::StatusOr<AffineExpr> ParseTerm();
-  absl::StatusOr<AffineExpr> ParseUnary();
-  absl::StatusOr<AffineExpr> ParsePrimary();
+  absl::Status CountOperator() {
+    if (ABSL_PREDICT_FALSE(++operators_ > kMaxOperators)) {
+      return TooManyOperators();
+    }
+    return absl::OkStatus();
+  }
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status TooManyOperators()
+      const;
+  absl::StatusOr<Value> ParseTerm();
+  absl::StatusOr<Value> ParseUnary();
+  absl::StatusOr<Value> ParsePrimary();
+  /// Whether `v` is a constant (then v.number is its value).
+  static bool IsConstant(Value& v) {
+    if (v.state == Value::kNumber) return true;
+    return v.state == Value::kBuilt && BuiltIsConstant(v);
+  }
+  static bool BuiltIsConstant(Value& v);
+  /// v's expression, looking a constant up in MLIR if it is not yet.
+  AffineExpr Materialize(Value& v);
+  /// `lhs kind rhs` (kind Mul, FloorDiv, CeilDiv or Mod), as Build.
+  absl::StatusOr<Value> Apply(mlir::AffineExprKind kind, Value& lhs, Value& rhs,
+                              size_t offset);
+  /// v * -1, as Build.
+  absl::StatusOr<Value> Negate(Value& v, size_t offset);
   absl::Status ParseResults(ExprList& results);
   absl::StatusOr<Interval> ParseInterval();
+  /// "[lo, hi]" read straight from the text when it is written plainly
+  /// (optional spaces, '-' right before the digits, values that fit), and
+  /// the parser advanced past it; nullopt, and nothing consumed, otherwise
+  /// (then ParseInterval reads it token by token and names the error).
+  std::optional<Interval> ScanInterval();
 
   // The variables a map's header declares: dims, range symbols, runtime
   // symbols (declared in {...}).
@@ -614,19 +680,19 @@ absl::Status MapParser::Error(size_t offset, absl::string_view what) const {
       absl::StrCat(line, ":", column, ": ", what));
 }
 
+absl::Status MapParser::ErrorHere(absl::string_view what) const {
+  return Error(tok_.offset, absl::StrCat(what, ", found ", Describe()));
+}
+
+absl::Status MapParser::ExpectError(char punct) const {
+  return ErrorHere(
+      absl::StrCat("expected '", absl::string_view(&punct, 1), "'"));
+}
+
 std::string MapParser::Describe() const {
   if (tok_.kind == TokenKind::kEnd) return "end of input";
   std::string shown(tok_.text.substr(0, 20));
   return absl::StrCat("'", shown, "'");
-}
-
-absl::Status MapParser::Expect(char punct) {
-  if (!AtPunct(punct)) {
-    return ErrorHere(
-        absl::StrCat("expected '", absl::string_view(&punct, 1), "'"));
-  }
-  Advance();
-  return absl::OkStatus();
 }
 
 absl::Status MapParser::ExpectArrow() {
@@ -643,9 +709,8 @@ absl::StatusOr<AffineExpr> MapParser::Build(mlir::AffineExprKind kind,
   return built;
 }
 
-absl::Status MapParser::Located(const absl::Status& status,
-                                size_t offset) const {
-  if (status.ok()) return status;
+absl::Status MapParser::LocatedError(const absl::Status& status,
+                                     size_t offset) const {
   return Error(offset, absl::StrCat("the map cannot be represented exactly: ",
                                     status.message()));
 }
@@ -660,22 +725,35 @@ absl::StatusOr<int64_t> MapParser::ParseInteger() {
   return IntegerValue(negative, start);
 }
 
-absl::StatusOr<int64_t> MapParser::IntegerValue(bool negative, size_t start) {
-  if (tok_.kind != TokenKind::kInteger) return ErrorHere("expected an integer");
-  // The unsigned magnitude, so that INT64_MIN is accepted.
+// The value of `digits` (decimal digits only), negated when `negative`, or
+// nullopt when it does not fit in int64 (-2^63 does).
+std::optional<int64_t> DecimalValue(absl::string_view digits, bool negative) {
+  // The unsigned magnitude, so that INT64_MIN is accepted. 18 digits always
+  // fit in 63 bits.
   uint64_t magnitude = 0;
-  bool fits = true;
-  for (char c : tok_.text) {
-    fits = fits && !__builtin_mul_overflow(magnitude, 10, &magnitude) &&
-           !__builtin_add_overflow(magnitude, c - '0', &magnitude);
+  if (digits.size() <= 18) {
+    for (char c : digits) magnitude = magnitude * 10 + (c - '0');
+  } else {
+    for (char c : digits) {
+      if (__builtin_mul_overflow(magnitude, 10, &magnitude) ||
+          __builtin_add_overflow(magnitude, c - '0', &magnitude)) {
+        return std::nullopt;
+      }
+    }
+    if (magnitude > (negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1)) {
+      return std::nullopt;
+    }
   }
-  if (!fits ||
-      magnitude > (negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1)) {
-    return Error(start, "integer does not fit in 64 bits");
-  }
-  Advance();
   return negative ? static_cast<int64_t>(0 - magnitude)
                   : static_cast<int64_t>(magnitude);
+}
+
+absl::StatusOr<int64_t> MapParser::IntegerValue(bool negative, size_t start) {
+  if (tok_.kind != TokenKind::kInteger) return ErrorHere("expected an integer");
+  std::optional<int64_t> value = DecimalValue(tok_.text, negative);
+  if (!value) return Error(start, "integer does not fit in 64 bits");
+  Advance();
+  return *value;
 }
 
 absl::Status MapParser::ParseNameList(char open, char close, NameList& names) {
@@ -704,7 +782,7 @@ absl::Status MapParser::ParseHeader(NameList& dims, NameList& symbols,
   XI_RETURN_IF_ERROR(ParseNameList('(', ')', dims));
   if (AtPunct('[')) XI_RETURN_IF_ERROR(ParseNameList('[', ']', symbols));
   if (AtPunct('{')) XI_RETURN_IF_ERROR(ParseNameList('{', '}', runtime));
-  names_ = NameTable();
+  names_.Clear();
   for (size_t i = 0; i < dims.size(); ++i) {
     if (!names_.Add(dims[i], true, i)) {
       return Error(start,
@@ -723,40 +801,127 @@ absl::Status MapParser::ParseHeader(NameList& dims, NameList& symbols,
 
 absl::StatusOr<AffineExpr> MapParser::ParseExpression() {
   operators_ = 0;
-  return ParseSum();
+  XI_ASSIGN_OR_RETURN(Value v, ParseSum());
+  return Materialize(v);
 }
 
-absl::Status MapParser::CountOperator() {
-  if (++operators_ > kMaxOperators) {
-    return ErrorHere(
-        absl::StrCat("expression has more than ", kMaxOperators, " operators"));
+absl::Status MapParser::TooManyOperators() const {
+  return ErrorHere(
+      absl::StrCat("expression has more than ", kMaxOperators, " operators"));
+}
+
+bool MapParser::BuiltIsConstant(Value& v) {
+  if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(v.expr)) {
+    v.state = Value::kNumber;
+    v.number = c.getValue();
+    return true;
   }
-  return absl::OkStatus();
+  v.state = Value::kNonConstant;
+  return false;
 }
 
-absl::StatusOr<AffineExpr> MapParser::ParseSum() {
-  XI_ASSIGN_OR_RETURN(AffineExpr first, ParseTerm());
-  CheckedAffineSum sum(first, &builder_);
+AffineExpr MapParser::Materialize(Value& v) {
+  if (!v.expr) v.expr = builder_.Constant(v.number);
+  return v.expr;
+}
+
+absl::StatusOr<Value> MapParser::Apply(mlir::AffineExprKind kind, Value& lhs,
+                                       Value& rhs, size_t offset) {
+  // Two constants fold to a constant, as CheckedAffineBinaryOp folds them;
+  // a product that does not fit and a divisor < 1 go through the builder,
+  // which names the error or does what MLIR does.
+  if (IsConstant(lhs) && IsConstant(rhs)) {
+    const int64_t a = lhs.number, k = rhs.number;
+    switch (kind) {
+      case mlir::AffineExprKind::Mul:
+        if (std::optional<int64_t> p = CheckedMul(a, k)) {
+          return Value::Number(*p);
+        }
+        break;
+      case mlir::AffineExprKind::FloorDiv:
+        if (k >= 1) return Value::Number(FloorDiv(a, k));
+        break;
+      case mlir::AffineExprKind::CeilDiv:
+        if (k >= 1) return Value::Number(CeilDiv(a, k));
+        break;
+      default:
+        if (k >= 1) return Value::Number(FloorMod(a, k));
+        break;
+    }
+  }
+  // A dimension or symbol times or by a constant (k * x is built as
+  // x * k).
+  Value* variable = lhs.state == Value::kVariable ? &lhs : nullptr;
+  Value* constant = &rhs;
+  if (!variable && kind == mlir::AffineExprKind::Mul &&
+      rhs.state == Value::kVariable) {
+    variable = &rhs;
+    constant = &lhs;
+  }
+  if (variable && IsConstant(*constant)) {
+    absl::StatusOr<AffineExpr> e =
+        builder_.VariableOp(kind, variable->expr, constant->number);
+    XI_RETURN_IF_ERROR(Located(e.status(), offset));
+    return Value::Built(*e);
+  }
+  XI_ASSIGN_OR_RETURN(AffineExpr e,
+                      Build(kind, Materialize(lhs), Materialize(rhs), offset));
+  return Value::Built(e);
+}
+
+absl::StatusOr<Value> MapParser::Negate(Value& v, size_t offset) {
+  if (IsConstant(v) && v.number != std::numeric_limits<int64_t>::min()) {
+    return Value::Number(-v.number);
+  }
+  Value minus_one = Value::Number(-1);
+  return Apply(mlir::AffineExprKind::Mul, v, minus_one, offset);
+}
+
+absl::StatusOr<Value> MapParser::ParseSum() {
+  XI_ASSIGN_OR_RETURN(Value first, ParseTerm());
+  if (!AtPunct('+') && !AtPunct('-') &&
+      (first.state == Value::kNumber || first.state == Value::kVariable)) {
+    return first;  // A lone constant or variable.
+  }
+  // While every term is a constant the sum is their checked total (the
+  // fold of constants); the first other term starts the checked sum.
+  std::optional<CheckedAffineSum> sum;
+  if (!IsConstant(first)) sum.emplace(first.expr, &builder_);
+  int64_t total = first.number;
   size_t op_offset = tok_.offset;
   while (AtPunct('+') || AtPunct('-')) {
     XI_RETURN_IF_ERROR(CountOperator());
     bool minus = AtPunct('-');
     op_offset = tok_.offset;
     Advance();
-    XI_ASSIGN_OR_RETURN(AffineExpr rhs, ParseTerm());
+    XI_ASSIGN_OR_RETURN(Value term, ParseTerm());
     if (minus) {
-      XI_ASSIGN_OR_RETURN(rhs, Build(mlir::AffineExprKind::Mul, rhs,
-                                     builder_.Constant(-1), op_offset));
+      XI_ASSIGN_OR_RETURN(term, Negate(term, op_offset));
     }
-    XI_RETURN_IF_ERROR(Located(sum.Add(rhs), op_offset));
+    const bool constant = IsConstant(term);
+    if (!sum && constant) {
+      if (std::optional<int64_t> t = CheckedAdd(total, term.number)) {
+        total = *t;
+        continue;
+      }
+      Value so_far = Value::Number(total);  // The builder names the error.
+      return Build(mlir::AffineExprKind::Add, Materialize(so_far),
+                   Materialize(term), op_offset)
+          .status();
+    }
+    if (!sum) sum.emplace(builder_.Constant(total), &builder_);
+    XI_RETURN_IF_ERROR(
+        Located(constant ? sum->AddConstant(term.number) : sum->Add(term.expr),
+                op_offset));
   }
-  absl::StatusOr<AffineExpr> result = sum.Finish();
+  if (!sum) return Value::Number(total);
+  absl::StatusOr<AffineExpr> result = sum->Finish();
   XI_RETURN_IF_ERROR(Located(result.status(), op_offset));
-  return result;
+  return Value::Built(*result);
 }
 
-absl::StatusOr<AffineExpr> MapParser::ParseTerm() {
-  XI_ASSIGN_OR_RETURN(AffineExpr result, ParseUnary());
+absl::StatusOr<Value> MapParser::ParseTerm() {
+  XI_ASSIGN_OR_RETURN(Value result, ParseUnary());
   while (true) {
     mlir::AffineExprKind kind;
     if (AtPunct('*')) {
@@ -775,19 +940,17 @@ absl::StatusOr<AffineExpr> MapParser::ParseTerm() {
     XI_RETURN_IF_ERROR(CountOperator());
     size_t op_offset = tok_.offset;
     Advance();
-    XI_ASSIGN_OR_RETURN(AffineExpr rhs, ParseUnary());
+    XI_ASSIGN_OR_RETURN(Value rhs, ParseUnary());
     if (kind != mlir::AffineExprKind::Mul) {
-      if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(rhs)) {
-        XI_RETURN_IF_ERROR(CheckDivisor(kind, c.getValue(), op_offset));
-      } else {
+      if (!IsConstant(rhs)) {
         return Error(op_offset,
                      "divisor of floordiv/ceildiv/mod must be a constant");
       }
-    } else if (!mlir::isa<mlir::AffineConstantExpr>(result) &&
-               !mlir::isa<mlir::AffineConstantExpr>(rhs)) {
+      XI_RETURN_IF_ERROR(CheckDivisor(kind, rhs.number, op_offset));
+    } else if (!IsConstant(result) && !IsConstant(rhs)) {
       return Error(op_offset, "one side of '*' must be a constant");
     }
-    XI_ASSIGN_OR_RETURN(result, Build(kind, result, rhs, op_offset));
+    XI_ASSIGN_OR_RETURN(result, Apply(kind, result, rhs, op_offset));
   }
 }
 
@@ -814,7 +977,7 @@ absl::Status MapParser::CheckDivisor(mlir::AffineExprKind kind, int64_t divisor,
   return absl::OkStatus();
 }
 
-absl::StatusOr<AffineExpr> MapParser::ParseUnary() {
+absl::StatusOr<Value> MapParser::ParseUnary() {
   if (AtPunct('-')) {
     // "-9223372036854775808" is one integer: its magnitude alone does not
     // fit in int64.
@@ -822,22 +985,21 @@ absl::StatusOr<AffineExpr> MapParser::ParseUnary() {
     Advance();
     if (tok_.kind == TokenKind::kInteger) {
       XI_ASSIGN_OR_RETURN(int64_t v, IntegerValue(true, minus_offset));
-      return builder_.Constant(v);
+      return Value::Number(v);
     }
     if (++depth_ > 200) return ErrorHere("expression nested too deeply");
-    auto operand = ParseUnary();
+    absl::StatusOr<Value> operand = ParseUnary();
     --depth_;
     if (!operand.ok()) return operand;
-    return Build(mlir::AffineExprKind::Mul, *operand, builder_.Constant(-1),
-                 minus_offset);
+    return Negate(*operand, minus_offset);
   }
   return ParsePrimary();
 }
 
-absl::StatusOr<AffineExpr> MapParser::ParsePrimary() {
+absl::StatusOr<Value> MapParser::ParsePrimary() {
   if (tok_.kind == TokenKind::kInteger) {
     XI_ASSIGN_OR_RETURN(int64_t v, IntegerValue(false, tok_.offset));
-    return builder_.Constant(v);
+    return Value::Number(v);
   }
   if (tok_.kind == TokenKind::kIdentifier) {
     Variable* v = names_.Find(tok_.text);
@@ -845,12 +1007,12 @@ absl::StatusOr<AffineExpr> MapParser::ParsePrimary() {
       return ErrorHere("expected a declared variable, an integer or '('");
     }
     Advance();
-    return NameTable::Expr(*v, ctx_);
+    return Value{Value::kVariable, 0, NameTable::Expr(*v, ctx_)};
   }
   if (AtPunct('(')) {
     if (++depth_ > 200) return ErrorHere("expression nested too deeply");
     Advance();
-    auto inner = ParseSum();
+    absl::StatusOr<Value> inner = ParseSum();
     --depth_;
     if (!inner.ok()) return inner;
     XI_RETURN_IF_ERROR(Expect(')'));
@@ -877,11 +1039,47 @@ absl::Status MapParser::ParseResults(ExprList& results) {
 }
 
 absl::StatusOr<Interval> MapParser::ParseInterval() {
+  if (std::optional<Interval> quick = ScanInterval()) return *quick;
   XI_RETURN_IF_ERROR(Expect('['));
   XI_ASSIGN_OR_RETURN(int64_t lo, ParseInteger());
   XI_RETURN_IF_ERROR(Expect(','));
   XI_ASSIGN_OR_RETURN(int64_t hi, ParseInteger());
   XI_RETURN_IF_ERROR(Expect(']'));
+  return Interval{lo, hi};
+}
+
+// Reads "  -123  " from p: spaces, '-' right before the digits, at most 18
+// digits (so the value fits), spaces; null when the text there is anything
+// else (a digit run followed by a letter is two tokens).
+const char* ScanInteger(const char* p, const char* end, int64_t* value) {
+  while (p < end && (CharClass(*p) & kSpaceChar)) ++p;
+  const bool negative = p < end && *p == '-';
+  if (negative) ++p;
+  const char* digits = p;
+  uint64_t magnitude = 0;
+  while (p < end && (CharClass(*p) & kDigitChar)) {
+    magnitude = magnitude * 10 + (*p - '0');
+    ++p;
+  }
+  if (p == digits || p - digits > 18) return nullptr;
+  if (p < end && (CharClass(*p) & kIdentChar)) return nullptr;
+  while (p < end && (CharClass(*p) & kSpaceChar)) ++p;
+  *value = negative ? -static_cast<int64_t>(magnitude)
+                    : static_cast<int64_t>(magnitude);
+  return p;
+}
+
+std::optional<Interval> MapParser::ScanInterval() {
+  if (!AtPunct('[')) return std::nullopt;
+  const char* const begin = text_.data();
+  const char* const end = begin + text_.size();
+  int64_t lo, hi;
+  const char* p = ScanInteger(begin + pos_, end, &lo);  // pos_: after '['.
+  if (p == nullptr || p == end || *p != ',') return std::nullopt;
+  p = ScanInteger(p + 1, end, &hi);
+  if (p == nullptr || p == end || *p != ']') return std::nullopt;
+  pos_ = p + 1 - begin;
+  Advance();
   return Interval{lo, hi};
 }
 
@@ -898,7 +1096,7 @@ absl::StatusOr<AffineExpr> MapParser::ParseStandaloneExpr(
     const std::vector<std::string>& dims,
     const std::vector<std::string>& symbols) {
   // A name given twice means its last position.
-  names_ = NameTable();
+  names_.Clear();
   for (size_t i = 0; i < dims.size(); ++i) names_.Set(dims[i], true, i);
   for (size_t i = 0; i < symbols.size(); ++i) {
     names_.Set(symbols[i], false, i);
