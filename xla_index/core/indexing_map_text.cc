@@ -331,10 +331,12 @@ enum class TokenKind : uint8_t {
 // Token::punct of "->" (a lone character is its own code, 0-255).
 constexpr int kArrow = 256;
 
+// The current token; its text ends where the lexer stands (MapParser::pos_).
+// Kept to scalars: a string_view here, written as two words and read back
+// as one 16-byte copy, stalls the store-to-load forwarding.
 struct Token {
   TokenKind kind = TokenKind::kEnd;
   int punct = 0;  // kPunct: the character, or kArrow.
-  absl::string_view text;
   size_t offset = 0;
 };
 
@@ -465,8 +467,8 @@ struct Value {
   };
   static Value Number(int64_t v) { return {kNumber, v, AffineExpr()}; }
   static Value Built(AffineExpr e) { return {kBuilt, 0, e}; }
-  State state;
-  int64_t number;
+  State state = kNumber;
+  int64_t number = 0;
   AffineExpr expr;
 };
 using NameList = llvm::SmallVector<absl::string_view, 8>;
@@ -495,8 +497,11 @@ class MapParser {
   bool AtArrow() const {
     return tok_.kind == TokenKind::kPunct && tok_.punct == kArrow;
   }
+  absl::string_view TokText() const {
+    return absl::string_view(text_.data() + tok_.offset, pos_ - tok_.offset);
+  }
   bool AtWord(absl::string_view w) const {
-    return tok_.kind == TokenKind::kIdentifier && tok_.text == w;
+    return tok_.kind == TokenKind::kIdentifier && TokText() == w;
   }
   // Errors are built out of line, so that the paths that do not fail stay
   // small.
@@ -515,15 +520,7 @@ class MapParser {
     return absl::OkStatus();
   }
   absl::Status ExpectArrow();
-  /// `lhs kind rhs` through the checked builder: a folded constant that does
-  /// not fit in int64 is an error at `offset` (the operator).
-  absl::StatusOr<AffineExpr> Build(mlir::AffineExprKind kind, AffineExpr lhs,
-                                   AffineExpr rhs, size_t offset);
   /// A checked builder's error, at `offset`.
-  absl::Status Located(const absl::Status& status, size_t offset) const {
-    if (ABSL_PREDICT_TRUE(status.ok())) return absl::OkStatus();
-    return LocatedError(status, offset);
-  }
   ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status LocatedError(
       const absl::Status& status, size_t offset) const;
   absl::StatusOr<int64_t> ParseInteger();  // Optional leading '-'.
@@ -538,19 +535,27 @@ class MapParser {
   /// One whole expression (a result, a constraint, a standalone
   /// expression): ParseSum with the operator budget reset.
   absl::StatusOr<AffineExpr> ParseExpression();
-  absl::StatusOr<Value> ParseSum();
+
+  // The expression grammar returns false on an error, which it leaves in
+  // error_, and its value through `out`: no StatusOr<Value> is built and
+  // copied per operand.
+  bool Fail(absl::Status status) {
+    error_ = std::move(status);
+    return false;
+  }
+  bool ParseSum(Value& out);
   /// Counts a binary operator against kMaxOperators.
-  absl::Status CountOperator() {
+  bool CountOperator() {
     if (ABSL_PREDICT_FALSE(++operators_ > kMaxOperators)) {
-      return TooManyOperators();
+      return Fail(TooManyOperators());
     }
-    return absl::OkStatus();
+    return true;
   }
   ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status TooManyOperators()
       const;
-  absl::StatusOr<Value> ParseTerm();
-  absl::StatusOr<Value> ParseUnary();
-  absl::StatusOr<Value> ParsePrimary();
+  bool ParseTerm(Value& out);
+  bool ParseUnary(Value& out);
+  bool ParsePrimary(Value& out);
   /// Whether `v` is a constant (then v.number is its value).
   static bool IsConstant(Value& v) {
     if (v.state == Value::kNumber) return true;
@@ -559,11 +564,19 @@ class MapParser {
   static bool BuiltIsConstant(Value& v);
   /// v's expression, looking a constant up in MLIR if it is not yet.
   AffineExpr Materialize(Value& v);
-  /// `lhs kind rhs` (kind Mul, FloorDiv, CeilDiv or Mod), as Build.
-  absl::StatusOr<Value> Apply(mlir::AffineExprKind kind, Value& lhs, Value& rhs,
-                              size_t offset);
-  /// v * -1, as Build.
-  absl::StatusOr<Value> Negate(Value& v, size_t offset);
+  /// out = `lhs kind rhs` (kind Mul, FloorDiv, CeilDiv or Mod), as Build.
+  bool Apply(mlir::AffineExprKind kind, Value& lhs, Value& rhs, size_t offset,
+             Value& out);
+  /// v = v * -1, as Build.
+  bool Negate(Value& v, size_t offset);
+  /// out = `expr` when it was built, else fails with its error at `offset`.
+  bool Take(absl::StatusOr<AffineExpr> expr, size_t offset, Value& out) {
+    if (ABSL_PREDICT_FALSE(!expr.ok())) {
+      return Fail(LocatedError(expr.status(), offset));
+    }
+    out = Value::Built(*expr);
+    return true;
+  }
   absl::Status ParseResults(ExprList& results);
   absl::StatusOr<Interval> ParseInterval();
   /// "[lo, hi]" read straight from the text when it is written plainly
@@ -629,6 +642,7 @@ class MapParser {
   // AddressSanitizer).
   static constexpr int kMaxOperators = 1024;
   int operators_ = 0;
+  absl::Status error_;  // The expression grammar's error.
 };
 
 void MapParser::Advance() {
@@ -640,10 +654,8 @@ void MapParser::Advance() {
   if (pos >= size) {
     pos_ = pos;
     tok_.kind = TokenKind::kEnd;
-    tok_.text = absl::string_view();
     return;
   }
-  const size_t start = pos;
   const uint8_t first = CharClass(data[pos]);
   if (first & kIdentStartChar) {
     ++pos;
@@ -663,7 +675,6 @@ void MapParser::Advance() {
     ++pos;
   }
   pos_ = pos;
-  tok_.text = absl::string_view(data + start, pos - start);
 }
 
 absl::Status MapParser::Error(size_t offset, absl::string_view what) const {
@@ -691,7 +702,7 @@ absl::Status MapParser::ExpectError(char punct) const {
 
 std::string MapParser::Describe() const {
   if (tok_.kind == TokenKind::kEnd) return "end of input";
-  std::string shown(tok_.text.substr(0, 20));
+  std::string shown(TokText().substr(0, 20));
   return absl::StrCat("'", shown, "'");
 }
 
@@ -699,14 +710,6 @@ absl::Status MapParser::ExpectArrow() {
   if (!AtArrow()) return ErrorHere("expected '->'");
   Advance();
   return absl::OkStatus();
-}
-
-absl::StatusOr<AffineExpr> MapParser::Build(mlir::AffineExprKind kind,
-                                            AffineExpr lhs, AffineExpr rhs,
-                                            size_t offset) {
-  absl::StatusOr<AffineExpr> built = builder_.BinaryOp(kind, lhs, rhs);
-  XI_RETURN_IF_ERROR(Located(built.status(), offset));
-  return built;
 }
 
 absl::Status MapParser::LocatedError(const absl::Status& status,
@@ -750,7 +753,7 @@ std::optional<int64_t> DecimalValue(absl::string_view digits, bool negative) {
 
 absl::StatusOr<int64_t> MapParser::IntegerValue(bool negative, size_t start) {
   if (tok_.kind != TokenKind::kInteger) return ErrorHere("expected an integer");
-  std::optional<int64_t> value = DecimalValue(tok_.text, negative);
+  std::optional<int64_t> value = DecimalValue(TokText(), negative);
   if (!value) return Error(start, "integer does not fit in 64 bits");
   Advance();
   return *value;
@@ -766,7 +769,7 @@ absl::Status MapParser::ParseNameList(char open, char close, NameList& names) {
     if (tok_.kind != TokenKind::kIdentifier) {
       return ErrorHere("expected a variable name");
     }
-    names.push_back(tok_.text);
+    names.push_back(TokText());
     Advance();
     if (AtPunct(close)) {
       Advance();
@@ -801,7 +804,8 @@ absl::Status MapParser::ParseHeader(NameList& dims, NameList& symbols,
 
 absl::StatusOr<AffineExpr> MapParser::ParseExpression() {
   operators_ = 0;
-  XI_ASSIGN_OR_RETURN(Value v, ParseSum());
+  Value v;
+  if (!ParseSum(v)) return std::move(error_);
   return Materialize(v);
 }
 
@@ -825,28 +829,31 @@ AffineExpr MapParser::Materialize(Value& v) {
   return v.expr;
 }
 
-absl::StatusOr<Value> MapParser::Apply(mlir::AffineExprKind kind, Value& lhs,
-                                       Value& rhs, size_t offset) {
+bool MapParser::Apply(mlir::AffineExprKind kind, Value& lhs, Value& rhs,
+                      size_t offset, Value& out) {
   // Two constants fold to a constant, as CheckedAffineBinaryOp folds them;
   // a product that does not fit and a divisor < 1 go through the builder,
   // which names the error or does what MLIR does.
   if (IsConstant(lhs) && IsConstant(rhs)) {
     const int64_t a = lhs.number, k = rhs.number;
+    std::optional<int64_t> folded;
     switch (kind) {
       case mlir::AffineExprKind::Mul:
-        if (std::optional<int64_t> p = CheckedMul(a, k)) {
-          return Value::Number(*p);
-        }
+        folded = CheckedMul(a, k);
         break;
       case mlir::AffineExprKind::FloorDiv:
-        if (k >= 1) return Value::Number(FloorDiv(a, k));
+        if (k >= 1) folded = FloorDiv(a, k);
         break;
       case mlir::AffineExprKind::CeilDiv:
-        if (k >= 1) return Value::Number(CeilDiv(a, k));
+        if (k >= 1) folded = CeilDiv(a, k);
         break;
       default:
-        if (k >= 1) return Value::Number(FloorMod(a, k));
+        if (k >= 1) folded = FloorMod(a, k);
         break;
+    }
+    if (folded) {
+      out = Value::Number(*folded);
+      return true;
     }
   }
   // A dimension or symbol times or by a constant (k * x is built as
@@ -859,29 +866,29 @@ absl::StatusOr<Value> MapParser::Apply(mlir::AffineExprKind kind, Value& lhs,
     constant = &lhs;
   }
   if (variable && IsConstant(*constant)) {
-    absl::StatusOr<AffineExpr> e =
-        builder_.VariableOp(kind, variable->expr, constant->number);
-    XI_RETURN_IF_ERROR(Located(e.status(), offset));
-    return Value::Built(*e);
+    return Take(builder_.VariableOp(kind, variable->expr, constant->number),
+                offset, out);
   }
-  XI_ASSIGN_OR_RETURN(AffineExpr e,
-                      Build(kind, Materialize(lhs), Materialize(rhs), offset));
-  return Value::Built(e);
+  return Take(builder_.BinaryOp(kind, Materialize(lhs), Materialize(rhs)),
+              offset, out);
 }
 
-absl::StatusOr<Value> MapParser::Negate(Value& v, size_t offset) {
+bool MapParser::Negate(Value& v, size_t offset) {
   if (IsConstant(v) && v.number != std::numeric_limits<int64_t>::min()) {
-    return Value::Number(-v.number);
+    v = Value::Number(-v.number);
+    return true;
   }
   Value minus_one = Value::Number(-1);
-  return Apply(mlir::AffineExprKind::Mul, v, minus_one, offset);
+  Value operand = v;
+  return Apply(mlir::AffineExprKind::Mul, operand, minus_one, offset, v);
 }
 
-absl::StatusOr<Value> MapParser::ParseSum() {
-  XI_ASSIGN_OR_RETURN(Value first, ParseTerm());
+bool MapParser::ParseSum(Value& out) {
+  Value& first = out;
+  if (!ParseTerm(first)) return false;
   if (!AtPunct('+') && !AtPunct('-') &&
       (first.state == Value::kNumber || first.state == Value::kVariable)) {
-    return first;  // A lone constant or variable.
+    return true;  // A lone constant or variable.
   }
   // While every term is a constant the sum is their checked total (the
   // fold of constants); the first other term starts the checked sum.
@@ -889,15 +896,14 @@ absl::StatusOr<Value> MapParser::ParseSum() {
   if (!IsConstant(first)) sum.emplace(first.expr, &builder_);
   int64_t total = first.number;
   size_t op_offset = tok_.offset;
+  Value term;
   while (AtPunct('+') || AtPunct('-')) {
-    XI_RETURN_IF_ERROR(CountOperator());
+    if (!CountOperator()) return false;
     bool minus = AtPunct('-');
     op_offset = tok_.offset;
     Advance();
-    XI_ASSIGN_OR_RETURN(Value term, ParseTerm());
-    if (minus) {
-      XI_ASSIGN_OR_RETURN(term, Negate(term, op_offset));
-    }
+    if (!ParseTerm(term)) return false;
+    if (minus && !Negate(term, op_offset)) return false;
     const bool constant = IsConstant(term);
     if (!sum && constant) {
       if (std::optional<int64_t> t = CheckedAdd(total, term.number)) {
@@ -905,52 +911,59 @@ absl::StatusOr<Value> MapParser::ParseSum() {
         continue;
       }
       Value so_far = Value::Number(total);  // The builder names the error.
-      return Build(mlir::AffineExprKind::Add, Materialize(so_far),
-                   Materialize(term), op_offset)
-          .status();
+      return Take(builder_.BinaryOp(mlir::AffineExprKind::Add,
+                                    Materialize(so_far), Materialize(term)),
+                  op_offset, out);
     }
     if (!sum) sum.emplace(builder_.Constant(total), &builder_);
-    XI_RETURN_IF_ERROR(
-        Located(constant ? sum->AddConstant(term.number) : sum->Add(term.expr),
-                op_offset));
+    absl::Status added =
+        constant ? sum->AddConstant(term.number) : sum->Add(term.expr);
+    if (ABSL_PREDICT_FALSE(!added.ok())) {
+      return Fail(LocatedError(added, op_offset));
+    }
   }
-  if (!sum) return Value::Number(total);
-  absl::StatusOr<AffineExpr> result = sum->Finish();
-  XI_RETURN_IF_ERROR(Located(result.status(), op_offset));
-  return Value::Built(*result);
+  if (!sum) {
+    out = Value::Number(total);
+    return true;
+  }
+  return Take(sum->Finish(), op_offset, out);
 }
 
-absl::StatusOr<Value> MapParser::ParseTerm() {
-  XI_ASSIGN_OR_RETURN(Value result, ParseUnary());
+bool MapParser::ParseTerm(Value& out) {
+  Value& result = out;
+  if (!ParseUnary(result)) return false;
+  Value rhs;
   while (true) {
     mlir::AffineExprKind kind;
     if (AtPunct('*')) {
       kind = mlir::AffineExprKind::Mul;
     } else if (tok_.kind != TokenKind::kIdentifier) {
-      return result;
-    } else if (tok_.text == "floordiv") {
+      return true;
+    } else if (TokText() == "floordiv") {
       kind = mlir::AffineExprKind::FloorDiv;
-    } else if (tok_.text == "ceildiv") {
+    } else if (TokText() == "ceildiv") {
       kind = mlir::AffineExprKind::CeilDiv;
-    } else if (tok_.text == "mod") {
+    } else if (TokText() == "mod") {
       kind = mlir::AffineExprKind::Mod;
     } else {
-      return result;
+      return true;
     }
-    XI_RETURN_IF_ERROR(CountOperator());
+    if (!CountOperator()) return false;
     size_t op_offset = tok_.offset;
     Advance();
-    XI_ASSIGN_OR_RETURN(Value rhs, ParseUnary());
+    if (!ParseUnary(rhs)) return false;
     if (kind != mlir::AffineExprKind::Mul) {
       if (!IsConstant(rhs)) {
-        return Error(op_offset,
-                     "divisor of floordiv/ceildiv/mod must be a constant");
+        return Fail(Error(
+            op_offset, "divisor of floordiv/ceildiv/mod must be a constant"));
       }
-      XI_RETURN_IF_ERROR(CheckDivisor(kind, rhs.number, op_offset));
+      absl::Status divisor = CheckDivisor(kind, rhs.number, op_offset);
+      if (!divisor.ok()) return Fail(std::move(divisor));
     } else if (!IsConstant(result) && !IsConstant(rhs)) {
-      return Error(op_offset, "one side of '*' must be a constant");
+      return Fail(Error(op_offset, "one side of '*' must be a constant"));
     }
-    XI_ASSIGN_OR_RETURN(result, Apply(kind, result, rhs, op_offset));
+    Value lhs = result;
+    if (!Apply(kind, lhs, rhs, op_offset, result)) return false;
   }
 }
 
@@ -977,48 +990,53 @@ absl::Status MapParser::CheckDivisor(mlir::AffineExprKind kind, int64_t divisor,
   return absl::OkStatus();
 }
 
-absl::StatusOr<Value> MapParser::ParseUnary() {
+bool MapParser::ParseUnary(Value& out) {
   if (AtPunct('-')) {
     // "-9223372036854775808" is one integer: its magnitude alone does not
     // fit in int64.
     size_t minus_offset = tok_.offset;
     Advance();
     if (tok_.kind == TokenKind::kInteger) {
-      XI_ASSIGN_OR_RETURN(int64_t v, IntegerValue(true, minus_offset));
-      return Value::Number(v);
+      absl::StatusOr<int64_t> v = IntegerValue(true, minus_offset);
+      if (!v.ok()) return Fail(v.status());
+      out = Value::Number(*v);
+      return true;
     }
-    if (++depth_ > 200) return ErrorHere("expression nested too deeply");
-    absl::StatusOr<Value> operand = ParseUnary();
+    if (++depth_ > 200) return Fail(ErrorHere("expression nested too deeply"));
+    const bool parsed = ParseUnary(out);
     --depth_;
-    if (!operand.ok()) return operand;
-    return Negate(*operand, minus_offset);
+    return parsed && Negate(out, minus_offset);
   }
-  return ParsePrimary();
+  return ParsePrimary(out);
 }
 
-absl::StatusOr<Value> MapParser::ParsePrimary() {
+bool MapParser::ParsePrimary(Value& out) {
   if (tok_.kind == TokenKind::kInteger) {
-    XI_ASSIGN_OR_RETURN(int64_t v, IntegerValue(false, tok_.offset));
-    return Value::Number(v);
+    absl::StatusOr<int64_t> v = IntegerValue(false, tok_.offset);
+    if (!v.ok()) return Fail(v.status());
+    out = Value::Number(*v);
+    return true;
   }
   if (tok_.kind == TokenKind::kIdentifier) {
-    Variable* v = names_.Find(tok_.text);
+    Variable* v = names_.Find(TokText());
     if (v == nullptr) {
-      return ErrorHere("expected a declared variable, an integer or '('");
+      return Fail(ErrorHere("expected a declared variable, an integer or '('"));
     }
     Advance();
-    return Value{Value::kVariable, 0, NameTable::Expr(*v, ctx_)};
+    out = Value{Value::kVariable, 0, NameTable::Expr(*v, ctx_)};
+    return true;
   }
   if (AtPunct('(')) {
-    if (++depth_ > 200) return ErrorHere("expression nested too deeply");
+    if (++depth_ > 200) return Fail(ErrorHere("expression nested too deeply"));
     Advance();
-    absl::StatusOr<Value> inner = ParseSum();
+    const bool parsed = ParseSum(out);
     --depth_;
-    if (!inner.ok()) return inner;
-    XI_RETURN_IF_ERROR(Expect(')'));
-    return inner;
+    if (!parsed) return false;
+    absl::Status closed = Expect(')');
+    if (!closed.ok()) return Fail(std::move(closed));
+    return true;
   }
-  return ErrorHere("expected a variable, an integer or '('");
+  return Fail(ErrorHere("expected a variable, an integer or '('"));
 }
 
 absl::Status MapParser::ParseResults(ExprList& results) {
@@ -1168,7 +1186,7 @@ absl::Status MapParser::ParseDomainEntry(int num_dims, Domain& domain) {
   size_t entry_offset = tok_.offset;
   std::optional<Variable> lone;
   if (tok_.kind == TokenKind::kIdentifier) {
-    if (Variable* v = names_.Find(tok_.text)) {
+    if (Variable* v = names_.Find(TokText())) {
       // The variable is lone if "in" follows; then its expression (the
       // variable itself, which cannot fail to parse) is not needed.
       size_t save_pos = pos_;
