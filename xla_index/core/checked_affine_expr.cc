@@ -1,6 +1,8 @@
 #include "xla_index/core/checked_affine_expr.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -499,6 +501,7 @@ size_t CheckedAffineBuilder::Slot(uint64_t kind, const void* lhs,
 
 AffineExpr CheckedAffineBuilder::Lookup(AffineExprKind kind, AffineExpr lhs,
                                         AffineExpr rhs) const {
+  if (count_ == 0) return AffineExpr();
   const Operation& op =
       operations_[Slot(static_cast<uint64_t>(kind), lhs.getAsOpaquePointer(),
                        rhs.getAsOpaquePointer())];
@@ -507,6 +510,9 @@ AffineExpr CheckedAffineBuilder::Lookup(AffineExprKind kind, AffineExpr lhs,
 
 void CheckedAffineBuilder::Remember(AffineExprKind kind, AffineExpr lhs,
                                     AffineExpr rhs, AffineExpr result) {
+  if (count_ == 0 && operations_ == inline_) {
+    std::fill(std::begin(inline_), std::end(inline_), Operation{});
+  }
   if (2 * (count_ + 1) > mask_ + 1) Grow();
   Operation& op =
       operations_[Slot(static_cast<uint64_t>(kind), lhs.getAsOpaquePointer(),
@@ -519,7 +525,7 @@ void CheckedAffineBuilder::Remember(AffineExprKind kind, AffineExpr lhs,
 void CheckedAffineBuilder::Grow() {
   const Operation* old = operations_;
   const size_t old_size = mask_ + 1;
-  auto bigger = std::make_unique<Operation[]>(2 * old_size);
+  auto bigger = std::make_unique<Operation[]>(2 * old_size);  // Zeroed.
   operations_ = bigger.get();
   mask_ = 2 * old_size - 1;
   for (size_t i = 0; i < old_size; ++i) {

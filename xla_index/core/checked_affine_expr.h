@@ -91,10 +91,10 @@ class CheckedAffineBuilder {
 
  private:
   struct Operation {
-    const void* lhs = nullptr;  // null: an empty slot
-    const void* rhs = nullptr;
-    const void* result = nullptr;
-    uint64_t kind = 0;
+    const void* lhs;  // null: an empty slot
+    const void* rhs;
+    const void* result;
+    uint64_t kind;
   };
   struct ConstantSlot {
     int64_t value = 0;
@@ -107,7 +107,9 @@ class CheckedAffineBuilder {
 
   mlir::MLIRContext* context_;
   // Open addressing with linear probing; a power-of-two size, at most half
-  // full. Starts in inline_ (no allocation for small maps).
+  // full. Starts in inline_ (no allocation for small maps), which is
+  // cleared on the first Remember (count_ == 0 before: Lookup reads
+  // nothing).
   Operation inline_[kInlineOperations];
   std::unique_ptr<Operation[]> heap_;
   Operation* operations_ = inline_;

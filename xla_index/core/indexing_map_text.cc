@@ -379,6 +379,8 @@ class NameTable {
     AffineExpr expr;  // d<index> or s<index> once used; null before.
   };
 
+  // The name of the i-th declared variable.
+  absl::string_view NameAt(size_t i) const { return entries_[i].name(); }
   void Clear() {
     entries_.clear();
     if (!index_.empty()) index_.clear();
@@ -402,8 +404,8 @@ class NameTable {
     if (ABSL_PREDICT_FALSE(!index_.empty())) return FindIndexed(name);
     const uint64_t prefix = Prefix(name);
     for (Entry& e : entries_) {
-      if (e.prefix == prefix && e.name.size() == name.size() &&
-          (name.size() <= 8 || e.name == name)) {
+      if (e.prefix == prefix && e.size == name.size() &&
+          (name.size() <= 8 || e.name() == name)) {
         return &e.var;
       }
     }
@@ -426,8 +428,10 @@ class NameTable {
   }
   struct Entry {
     uint64_t prefix;
-    absl::string_view name;
+    const char* data;
+    size_t size;
     Variable var;
+    absl::string_view name() const { return absl::string_view(data, size); }
   };
   static uint64_t Prefix(absl::string_view name) {
     uint64_t prefix = 0;
@@ -438,12 +442,20 @@ class NameTable {
     return prefix;
   }
   void Append(absl::string_view name, bool is_dim, int index) {
-    entries_.push_back({Prefix(name), name, {is_dim, index, AffineExpr()}});
+    // Field by field into the vector: a temporary Entry copied in would be
+    // read back in 16-byte pieces right after being written in 8-byte ones.
+    Entry& e = entries_.emplace_back();
+    e.prefix = Prefix(name);
+    e.data = name.data();
+    e.size = name.size();
+    e.var.is_dim = is_dim;
+    e.var.index = index;
+    e.var.expr = AffineExpr();
     if (!index_.empty()) {
       index_[name] = entries_.size() - 1;
     } else if (entries_.size() > kLinear) {
       for (size_t i = 0; i < entries_.size(); ++i) {
-        index_[entries_[i].name] = i;
+        index_[entries_[i].name()] = i;
       }
     }
   }
@@ -471,7 +483,6 @@ struct Value {
   int64_t number = 0;
   AffineExpr expr;
 };
-using NameList = llvm::SmallVector<absl::string_view, 8>;
 using ExprList = llvm::SmallVector<AffineExpr, 8>;
 
 class MapParser {
@@ -529,9 +540,23 @@ class MapParser {
   absl::StatusOr<int64_t> IntegerValue(bool negative, size_t start);
 
   // Grammar.
-  absl::Status ParseNameList(char open, char close, NameList& names);
-  absl::Status ParseHeader(NameList& dims, NameList& symbols,
-                           NameList& runtime);
+  // The variables a map's header declares, in names_ in this order: dims,
+  // range symbols, runtime symbols (declared in {...}).
+  struct Header {
+    int dims = 0, symbols = 0, runtime = 0;
+    int num_dims() const { return dims; }
+    int num_symbols() const { return symbols + runtime; }
+  };
+  /// "(a, b)", "[...]" or "{...}": adds each name to names_ (variable number
+  /// `first` on) and counts them in `count`; the first name declared before
+  /// goes to `duplicate` (reported once the whole header has parsed).
+  absl::Status ParseNameList(char open, char close, bool is_dim, int first,
+                             int& count,
+                             std::optional<absl::string_view>& duplicate);
+  absl::Status ParseHeader(Header& header);
+  /// AffineMap::get(num_dims, num_symbols, {}): the last one is kept (a
+  /// map's runtime variables have the same empty access map).
+  AffineMap EmptyMap(int num_dims, int num_symbols);
   /// One whole expression (a result, a constraint, a standalone
   /// expression): ParseSum with the operator budget reset.
   absl::StatusOr<AffineExpr> ParseExpression();
@@ -585,20 +610,6 @@ class MapParser {
   /// (then ParseInterval reads it token by token and names the error).
   std::optional<Interval> ScanInterval();
 
-  // The variables a map's header declares: dims, range symbols, runtime
-  // symbols (declared in {...}).
-  struct Header {
-    NameList dims, symbols, runtime;
-    int num_dims() const { return dims.size(); }
-    int num_symbols() const { return symbols.size() + runtime.size(); }
-    // The name of variable i (dims, then symbols, then runtime symbols).
-    absl::string_view Name(int i) const {
-      if (i < num_dims()) return dims[i];
-      i -= num_dims();
-      return i < static_cast<int>(symbols.size()) ? symbols[i]
-                                                  : runtime[i - symbols.size()];
-    }
-  };
   // What the "domain:" section gives: a bound per variable (dims, then
   // symbols in header order), runtime symbols and their HLO, constraints.
   struct Domain {
@@ -622,7 +633,7 @@ class MapParser {
   absl::Status ParseRuntimeVariable(int symbol, Domain& domain);
   absl::StatusOr<IndexingMap> BuildMap(const Header& header,
                                        llvm::ArrayRef<AffineExpr> results,
-                                       Domain domain);
+                                       Domain& domain);
 
   absl::string_view text_;
   mlir::MLIRContext* ctx_;
@@ -642,7 +653,8 @@ class MapParser {
   // AddressSanitizer).
   static constexpr int kMaxOperators = 1024;
   int operators_ = 0;
-  absl::Status error_;  // The expression grammar's error.
+  absl::Status error_;   // The expression grammar's error.
+  AffineMap empty_map_;  // EmptyMap's last map.
 };
 
 void MapParser::Advance() {
@@ -759,7 +771,9 @@ absl::StatusOr<int64_t> MapParser::IntegerValue(bool negative, size_t start) {
   return *value;
 }
 
-absl::Status MapParser::ParseNameList(char open, char close, NameList& names) {
+absl::Status MapParser::ParseNameList(
+    char open, char close, bool is_dim, int first, int& count,
+    std::optional<absl::string_view>& duplicate) {
   XI_RETURN_IF_ERROR(Expect(open));
   if (AtPunct(close)) {
     Advance();
@@ -769,7 +783,11 @@ absl::Status MapParser::ParseNameList(char open, char close, NameList& names) {
     if (tok_.kind != TokenKind::kIdentifier) {
       return ErrorHere("expected a variable name");
     }
-    names.push_back(TokText());
+    absl::string_view name = TokText();
+    if (!names_.Add(name, is_dim, first + count) && !duplicate) {
+      duplicate = name;
+    }
+    ++count;
     Advance();
     if (AtPunct(close)) {
       Advance();
@@ -779,27 +797,35 @@ absl::Status MapParser::ParseNameList(char open, char close, NameList& names) {
   }
 }
 
-absl::Status MapParser::ParseHeader(NameList& dims, NameList& symbols,
-                                    NameList& runtime) {
+// Names are declared into names_ as the lists are read; a name declared
+// twice is reported after the whole header has parsed, as the first one in
+// the order dims, symbols, runtime symbols.
+absl::Status MapParser::ParseHeader(Header& header) {
   size_t start = tok_.offset;
-  XI_RETURN_IF_ERROR(ParseNameList('(', ')', dims));
-  if (AtPunct('[')) XI_RETURN_IF_ERROR(ParseNameList('[', ']', symbols));
-  if (AtPunct('{')) XI_RETURN_IF_ERROR(ParseNameList('{', '}', runtime));
   names_.Clear();
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (!names_.Add(dims[i], true, i)) {
-      return Error(start,
-                   absl::StrCat("variable '", dims[i], "' declared twice"));
-    }
+  std::optional<absl::string_view> duplicate;
+  XI_RETURN_IF_ERROR(ParseNameList('(', ')', true, 0, header.dims, duplicate));
+  if (AtPunct('[')) {
+    XI_RETURN_IF_ERROR(
+        ParseNameList('[', ']', false, 0, header.symbols, duplicate));
   }
-  for (size_t i = 0; i < symbols.size() + runtime.size(); ++i) {
-    absl::string_view name =
-        i < symbols.size() ? symbols[i] : runtime[i - symbols.size()];
-    if (!names_.Add(name, false, i)) {
-      return Error(start, absl::StrCat("variable '", name, "' declared twice"));
-    }
+  if (AtPunct('{')) {
+    XI_RETURN_IF_ERROR(ParseNameList('{', '}', false, header.symbols,
+                                     header.runtime, duplicate));
+  }
+  if (duplicate) {
+    return Error(start,
+                 absl::StrCat("variable '", *duplicate, "' declared twice"));
   }
   return absl::OkStatus();
+}
+
+AffineMap MapParser::EmptyMap(int num_dims, int num_symbols) {
+  if (!empty_map_ || static_cast<int>(empty_map_.getNumDims()) != num_dims ||
+      static_cast<int>(empty_map_.getNumSymbols()) != num_symbols) {
+    empty_map_ = AffineMap::get(num_dims, num_symbols, {}, ctx_);
+  }
+  return empty_map_;
 }
 
 absl::StatusOr<AffineExpr> MapParser::ParseExpression() {
@@ -1103,10 +1129,11 @@ std::optional<Interval> MapParser::ScanInterval() {
 
 absl::StatusOr<AffineMap> MapParser::ParseBareAffineMap() {
   Header header;
-  XI_RETURN_IF_ERROR(ParseHeader(header.dims, header.symbols, header.runtime));
+  XI_RETURN_IF_ERROR(ParseHeader(header));
   XI_RETURN_IF_ERROR(ExpectArrow());
   ExprList results;
   XI_RETURN_IF_ERROR(ParseResults(results));
+  if (results.empty()) return EmptyMap(header.num_dims(), header.num_symbols());
   return AffineMap::get(header.num_dims(), header.num_symbols(), results, ctx_);
 }
 
@@ -1130,11 +1157,11 @@ absl::StatusOr<IndexingMap> MapParser::ParseMap() {
     return *std::move(special);
   }
   Header header;
-  XI_RETURN_IF_ERROR(ParseHeader(header.dims, header.symbols, header.runtime));
+  XI_RETURN_IF_ERROR(ParseHeader(header));
   XI_RETURN_IF_ERROR(ExpectArrow());
   ExprList results;
   XI_RETURN_IF_ERROR(ParseResults(results));
-  Domain domain(header.num_dims(), header.num_symbols(), header.symbols.size());
+  Domain domain(header.num_dims(), header.num_symbols(), header.symbols);
   // Entries are separated by newlines (the printed form) or by commas (XLA's
   // one-line form); a comma must be followed by an entry.
   const bool one_line = AtPunct(',');
@@ -1156,7 +1183,7 @@ absl::StatusOr<IndexingMap> MapParser::ParseMap() {
   } else if (tok_.kind != TokenKind::kEnd) {
     return ErrorHere("expected 'domain:' or end of input");
   }
-  return BuildMap(header, results, std::move(domain));
+  return BuildMap(header, results, domain);
 }
 
 std::optional<absl::StatusOr<IndexingMap>> MapParser::ParseSpecialMap() {
@@ -1246,13 +1273,13 @@ absl::Status MapParser::ParseRuntimeVariable(int symbol, Domain& domain) {
 // Every variable needs a bound; symbols are renumbered range variables
 // first, then runtime variables, each in the order given.
 absl::StatusOr<IndexingMap> MapParser::BuildMap(
-    const Header& header, llvm::ArrayRef<AffineExpr> results, Domain domain) {
+    const Header& header, llvm::ArrayRef<AffineExpr> results, Domain& domain) {
   const int num_dims = header.num_dims();
   const int num_symbols = header.num_symbols();
   for (int i = 0; i < num_dims + num_symbols; ++i) {
     if (!domain.bounds[i]) {
       return Error(text_.size(),
-                   absl::StrCat("no bounds for '", header.Name(i), "'"));
+                   absl::StrCat("no bounds for '", names_.NameAt(i), "'"));
     }
   }
   llvm::SmallVector<int, 8> order;
@@ -1304,14 +1331,14 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
     RuntimeVar rt = std::move(domain.runtime[i]);
     rt.feasible_values = *domain.bounds[num_dims + i];
     if (!rt.access) {
-      rt.access = AffineMap::get(num_dims, 0, {}, ctx_);
+      rt.access = EmptyMap(num_dims, 0);
     } else if (static_cast<int>(rt.access.getNumDims()) != num_dims) {
       return Error(text_.size(),
-                   absl::StrCat("access map of '", header.Name(num_dims + i),
+                   absl::StrCat("access map of '", names_.NameAt(num_dims + i),
                                 "' must have ", num_dims, " dims"));
     } else if (static_cast<int>(rt.access.getNumSymbols()) > num_symbols) {
       return Error(text_.size(),
-                   absl::StrCat("access map of '", header.Name(num_dims + i),
+                   absl::StrCat("access map of '", names_.NameAt(num_dims + i),
                                 "' declares ", rt.access.getNumSymbols(),
                                 " symbols but the map has ", num_symbols));
     }
