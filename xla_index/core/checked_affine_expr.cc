@@ -98,6 +98,11 @@ bool OutOfOrder(AffineExpr lhs, AffineExpr rhs) {
   return false;
 }
 
+// |v| as an unsigned (|INT64_MIN| is 2^63).
+uint64_t Magnitude(int64_t v) {
+  return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+}
+
 // MLIR's AffineExpr::getLargestKnownDivisor, which its floordiv and mod folds
 // consult, with the same int64 wrap (a wrapped product only arises for
 // expressions whose nonzero values do not fit in int64, where every divisor
@@ -136,10 +141,7 @@ absl::StatusOr<int64_t> KnownDivisor(AffineExpr e) {
     return static_cast<int64_t>(static_cast<uint64_t>(lhs) *
                                 static_cast<uint64_t>(rhs));
   }
-  auto magnitude = [](int64_t v) {
-    return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-  };
-  return static_cast<int64_t>(std::gcd(magnitude(lhs), magnitude(rhs)));
+  return static_cast<int64_t>(std::gcd(Magnitude(lhs), Magnitude(rhs)));
 }
 
 // An expression as a sum of coefficient * atom plus a constant, in 128-bit
@@ -399,8 +401,28 @@ absl::StatusOr<AffineExpr> Div(AffineExprKind kind, AffineExpr lhs,
                                                       : FloorMod(*lc, *k),
                     lhs);
   }
+  AffineBinaryOpExpr sum = AsBinary(lhs, AffineExprKind::Add);
+  // The known divisors of a sum's operands, computed once (a mod of a sum
+  // needs them twice).
+  int64_t a = 0, b = 0;
+  bool have_operand_divisors = false;
+  auto operand_divisors = [&]() -> absl::Status {
+    if (have_operand_divisors) return absl::OkStatus();
+    XI_ASSIGN_OR_RETURN(a, KnownDivisor(sum.getLHS()));
+    XI_ASSIGN_OR_RETURN(b, KnownDivisor(sum.getRHS()));
+    have_operand_divisors = true;
+    return absl::OkStatus();
+  };
   if (kind == AffineExprKind::Mod) {
-    XI_ASSIGN_OR_RETURN(int64_t divisor, KnownDivisor(lhs));
+    int64_t divisor;
+    if (sum) {
+      // KnownDivisor of a sum: the gcd of its operands' (same order, same
+      // errors).
+      XI_RETURN_IF_ERROR(operand_divisors());
+      divisor = static_cast<int64_t>(std::gcd(Magnitude(a), Magnitude(b)));
+    } else {
+      XI_ASSIGN_OR_RETURN(divisor, KnownDivisor(lhs));
+    }
     if (divisor % *k == 0) return Constant(0, lhs);
   } else {
     if (*k == 1) return lhs;
@@ -409,9 +431,8 @@ absl::StatusOr<AffineExpr> Div(AffineExprKind kind, AffineExpr lhs,
     }
   }
   if (kind == AffineExprKind::CeilDiv) return Node(kind, lhs, rhs);
-  if (AffineBinaryOpExpr sum = AsBinary(lhs, AffineExprKind::Add)) {
-    XI_ASSIGN_OR_RETURN(int64_t a, KnownDivisor(sum.getLHS()));
-    XI_ASSIGN_OR_RETURN(int64_t b, KnownDivisor(sum.getRHS()));
+  if (sum) {
+    XI_RETURN_IF_ERROR(operand_divisors());
     if (kind == AffineExprKind::FloorDiv && (a % *k == 0 || b % *k == 0)) {
       XI_ASSIGN_OR_RETURN(AffineExpr left, Div(kind, sum.getLHS(), rhs));
       XI_ASSIGN_OR_RETURN(AffineExpr right, Div(kind, sum.getRHS(), rhs));
