@@ -609,6 +609,10 @@ class MapParser {
   /// the parser advanced past it; nullopt, and nothing consumed, otherwise
   /// (then ParseInterval reads it token by token and names the error).
   std::optional<Interval> ScanInterval();
+  /// At a declared variable's name: " in [lo, hi]" read straight from the
+  /// text (as ScanInterval reads it) and the parser advanced past it; false,
+  /// and nothing consumed, when the text there is anything else.
+  bool ScanLoneBound(Interval& interval);
 
   // What the "domain:" section gives: a bound per variable (dims, then
   // symbols in header order), runtime symbols and their HLO, constraints.
@@ -1095,7 +1099,7 @@ absl::StatusOr<Interval> MapParser::ParseInterval() {
 // Reads "  -123  " from p: spaces, '-' right before the digits, at most 18
 // digits (so the value fits), spaces; null when the text there is anything
 // else (a digit run followed by a letter is two tokens).
-const char* ScanInteger(const char* p, const char* end, int64_t* value) {
+inline const char* ScanInteger(const char* p, const char* end, int64_t* value) {
   while (p < end && (CharClass(*p) & kSpaceChar)) ++p;
   const bool negative = p < end && *p == '-';
   if (negative) ++p;
@@ -1113,18 +1117,44 @@ const char* ScanInteger(const char* p, const char* end, int64_t* value) {
   return p;
 }
 
+// Reads "lo, hi]" from p (just after '['), as ScanInteger reads each
+// bound; the position after ']', or null.
+inline const char* ScanBounds(const char* p, const char* end,
+                              Interval* interval) {
+  p = ScanInteger(p, end, &interval->lower);
+  if (p == nullptr || p == end || *p != ',') return nullptr;
+  p = ScanInteger(p + 1, end, &interval->upper);
+  if (p == nullptr || p == end || *p != ']') return nullptr;
+  return p + 1;
+}
+
 std::optional<Interval> MapParser::ScanInterval() {
   if (!AtPunct('[')) return std::nullopt;
   const char* const begin = text_.data();
-  const char* const end = begin + text_.size();
-  int64_t lo, hi;
-  const char* p = ScanInteger(begin + pos_, end, &lo);  // pos_: after '['.
-  if (p == nullptr || p == end || *p != ',') return std::nullopt;
-  p = ScanInteger(p + 1, end, &hi);
-  if (p == nullptr || p == end || *p != ']') return std::nullopt;
-  pos_ = p + 1 - begin;
+  Interval interval;
+  const char* p = ScanBounds(begin + pos_, begin + text_.size(), &interval);
+  if (p == nullptr) return std::nullopt;
+  pos_ = p - begin;
   Advance();
-  return Interval{lo, hi};
+  return interval;
+}
+
+bool MapParser::ScanLoneBound(Interval& interval) {
+  // pos_ is just after the variable's name.
+  const char* const begin = text_.data();
+  const char* const end = begin + text_.size();
+  const char* p = begin + pos_;
+  while (p < end && (CharClass(*p) & kSpaceChar)) ++p;
+  if (end - p < 2 || p[0] != 'i' || p[1] != 'n') return false;
+  p += 2;
+  if (p < end && (CharClass(*p) & kIdentChar)) return false;  // "int", ...
+  while (p < end && (CharClass(*p) & kSpaceChar)) ++p;
+  if (p == end || *p != '[') return false;
+  p = ScanBounds(p + 1, end, &interval);
+  if (p == nullptr) return false;
+  pos_ = p - begin;
+  Advance();
+  return true;
 }
 
 absl::StatusOr<AffineMap> MapParser::ParseBareAffineMap() {
@@ -1212,28 +1242,37 @@ std::optional<absl::StatusOr<IndexingMap>> MapParser::ParseSpecialMap() {
 absl::Status MapParser::ParseDomainEntry(int num_dims, Domain& domain) {
   size_t entry_offset = tok_.offset;
   std::optional<Variable> lone;
+  Interval interval;
+  bool scanned = false;
   if (tok_.kind == TokenKind::kIdentifier) {
     if (Variable* v = names_.Find(TokText())) {
       // The variable is lone if "in" follows; then its expression (the
       // variable itself, which cannot fail to parse) is not needed.
-      size_t save_pos = pos_;
-      Token save_tok = tok_;
-      Advance();
-      if (AtWord("in")) {
+      if (ScanLoneBound(interval)) {
         lone = *v;
+        scanned = true;
       } else {
-        pos_ = save_pos;
-        tok_ = save_tok;
+        size_t save_pos = pos_;
+        Token save_tok = tok_;
+        Advance();
+        if (AtWord("in")) {
+          lone = *v;
+        } else {
+          pos_ = save_pos;
+          tok_ = save_tok;
+        }
       }
     }
   }
   AffineExpr expr;
-  if (!lone) {
-    XI_ASSIGN_OR_RETURN(expr, ParseExpression());
-    if (!AtWord("in")) return ErrorHere("expected 'in'");
+  if (!scanned) {
+    if (!lone) {
+      XI_ASSIGN_OR_RETURN(expr, ParseExpression());
+      if (!AtWord("in")) return ErrorHere("expected 'in'");
+    }
+    Advance();
+    XI_ASSIGN_OR_RETURN(interval, ParseInterval());
   }
-  Advance();
-  XI_ASSIGN_OR_RETURN(Interval interval, ParseInterval());
   if (!lone) {
     domain.constraints.push_back({expr, interval});
     return absl::OkStatus();
