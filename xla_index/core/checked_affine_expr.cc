@@ -597,10 +597,58 @@ absl::StatusOr<AffineExpr> CheckedAffineBuilder::VariableOp(AffineExprKind kind,
 }
 
 CheckedAffineSum::CheckedAffineSum(AffineExpr first,
-                                   CheckedAffineBuilder* builder)
+                                   CheckedAffineBuilder* builder,
+                                   const Term& facts)
     : base_(first), builder_(builder) {
+  if (facts.simple) {
+    base_term_ = facts;
+    base_symbolic_ = !facts.is_dim;
+    return;  // Not a sum: no constant to take.
+  }
   // With nothing pending, taking the constant does no arithmetic.
   TakeConstant().IgnoreError();
+}
+
+// Add(base_, term) for a simple term (a variable v, or v * k with k not 0 or
+// 1) when base_ is plain (a sum ending in a non-constant) or simple too. Of
+// the folds in Add then only these can apply: the swap (a term with a dim
+// after a base without one, or two bare dims / two bare symbols out of
+// order), which puts the term first; like terms (the same variable on both
+// sides of a simple base), left to the general fold. A sum is not like a
+// variable; a variable or v * k is neither a constant, nor a sum ending in
+// one, nor a mod pattern's (e floordiv q) * -q. So the result is the node
+// of the two operands, and base_ stays plain.
+bool CheckedAffineSum::AddSimple(AffineExpr term, const Term& facts,
+                                 absl::Status& status) {
+  if (!base_plain_ && !base_term_.simple) return false;
+  const bool term_symbolic = !facts.is_dim;
+  if (pending_ && !term_symbolic && BaseSymbolic()) return false;  // Finish.
+  bool swap = !term_symbolic && BaseSymbolic();
+  if (base_term_.simple) {
+    if (base_term_.variable == facts.variable) return false;  // Like terms.
+    swap = swap || (!base_term_.scaled && !facts.scaled &&
+                    base_term_.is_dim == facts.is_dim &&
+                    base_term_.position > facts.position);
+  }
+  AffineExpr sum =
+      builder_ ? builder_->Lookup(AffineExprKind::Add, base_, term) : nullptr;
+  if (!sum) {
+    absl::StatusOr<AffineExpr> node =
+        swap ? Node(AffineExprKind::Add, term, base_)
+             : Node(AffineExprKind::Add, base_, term);
+    if (!node.ok()) {
+      status = node.status();
+      return true;
+    }
+    sum = *node;
+    if (builder_) builder_->Remember(AffineExprKind::Add, base_, term, sum);
+  }
+  base_symbolic_ = term_symbolic ? (BaseSymbolic() ? 1 : 0) : 0;
+  base_ = sum;
+  base_plain_ = true;
+  base_term_ = Term();
+  status = absl::OkStatus();
+  return true;
 }
 
 bool CheckedAffineSum::BaseSymbolic() {
@@ -654,7 +702,12 @@ absl::Status CheckedAffineSum::AddConstant(int64_t k) {
   return Add(builder_ ? builder_->Constant(k) : Constant(k, base_));
 }
 
-absl::Status CheckedAffineSum::Add(AffineExpr term) {
+absl::Status CheckedAffineSum::Add(AffineExpr term, const Term& facts) {
+  if (facts.simple) {
+    absl::Status status;
+    if (AddSimple(term, facts, status)) return status;
+  }
+  base_term_ = Term();  // The general fold below may change base_.
   // Only a base that is neither a constant nor e + c (which TakeConstant
   // leaves only for nodes MLIR itself never builds) takes the short cuts.
   const bool base_constant = BaseIsConstant();
@@ -713,9 +766,15 @@ absl::StatusOr<AffineExpr> CheckedAffineSum::Finish() const {
       return known;
     }
   }
-  XI_ASSIGN_OR_RETURN(AffineExpr sum,
-                      xla_index::Add(base_, constant, base_symbolic_, 1));
-  if (builder_) builder_->Remember(AffineExprKind::Add, base_, constant, sum);
+  // A plain or simple base plus a nonzero constant is their node (no swap:
+  // a constant is symbolic; no like terms; base_ does not end in a
+  // constant).
+  absl::StatusOr<AffineExpr> sum =
+      base_plain_ || base_term_.simple
+          ? Node(AffineExprKind::Add, base_, constant)
+          : xla_index::Add(base_, constant, base_symbolic_, 1);
+  XI_RETURN_IF_ERROR(sum.status());
+  if (builder_) builder_->Remember(AffineExprKind::Add, base_, constant, *sum);
   return sum;
 }
 

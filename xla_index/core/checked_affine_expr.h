@@ -119,6 +119,18 @@ class CheckedAffineBuilder {
   ConstantSlot constants_[kConstantSlots];
 };
 
+/// What a caller that built a term of a CheckedAffineSum knows of it:
+/// `simple` when it is a dimension or symbol `variable`, or `variable * k`
+/// with k not 0 or 1 (as CheckedAffineBuilder::VariableOp builds it).
+/// Adding such terms needs none of the operand queries of the general fold.
+struct CheckedSumTerm {
+  bool simple = false;
+  mlir::AffineExpr variable;
+  bool is_dim = false;
+  unsigned position = 0;
+  bool scaled = false;  // variable * k
+};
+
 /// t0 + t1 + ... + tn exactly as the left fold of CheckedAffineAdd builds
 /// it, with fewer nodes: MLIR moves a sum's constant to the right on every
 /// addition ((e + c) + t -> (e + t) + c), so a fold builds the sum twice per
@@ -131,10 +143,14 @@ class CheckedAffineBuilder {
 /// term to the next instead of walking the sum again.
 class CheckedAffineSum {
  public:
+  using Term = CheckedSumTerm;
+
   explicit CheckedAffineSum(mlir::AffineExpr first,
-                            CheckedAffineBuilder* builder = nullptr);
+                            CheckedAffineBuilder* builder = nullptr,
+                            const Term& facts = Term());
   /// Adds `term`; an error when a constant the fold computes does not fit.
-  absl::Status Add(mlir::AffineExpr term);
+  /// `facts` must be true of `term` (or say nothing).
+  absl::Status Add(mlir::AffineExpr term, const Term& facts = Term());
   /// Add(the constant k), without looking k up in MLIR when the fold only
   /// adds it to the sum's constant.
   absl::Status AddConstant(int64_t k);
@@ -150,6 +166,10 @@ class CheckedAffineSum {
   absl::Status AddPending(int64_t k);
   // Whether base_ has no dimension (AffineExpr::isSymbolicOrConstant).
   bool BaseSymbolic();
+  // Add for a simple term when base_ is plain or simple and the fold is a
+  // node of the two (in one order or the other); false when it is not.
+  bool AddSimple(mlir::AffineExpr term, const Term& facts,
+                 absl::Status& status);
   mlir::AffineExpr base_;
   // The sum is base_ + pending_ (base_ alone when unset); base_ never ends
   // in a constant while pending_ is set, and pending_ is never 0.
@@ -160,6 +180,8 @@ class CheckedAffineSum {
   // base_ is known to be a sum whose right operand is not a constant (so
   // it is not a constant and has no constant to take).
   bool base_plain_ = false;
+  // What is known of base_ when it is a single simple term.
+  Term base_term_;
 };
 
 /// expr.replaceDimsAndSymbols(dims, symbols), rebuilding the changed nodes

@@ -473,15 +473,40 @@ using Variable = NameTable::Variable;
 struct Value {
   enum State : uint8_t {
     kNumber,       // The constant `number`; `expr` is it once looked up.
-    kVariable,     // A dimension or a symbol.
+    kVariable,     // A dimension or a symbol (`variable` == `expr`).
+    kScaled,       // `variable` * `number`, a node, number not 0 or 1.
     kBuilt,        // Built: whether it is a constant is not known yet.
     kNonConstant,  // Built, and not a constant.
   };
-  static Value Number(int64_t v) { return {kNumber, v, AffineExpr()}; }
-  static Value Built(AffineExpr e) { return {kBuilt, 0, e}; }
+  static Value Number(int64_t v) {
+    Value value;
+    value.number = v;
+    return value;
+  }
+  static Value Built(AffineExpr e) {
+    Value value;
+    value.state = kBuilt;
+    value.expr = e;
+    return value;
+  }
+  // What a sum may assume of a variable or scaled variable.
+  CheckedAffineSum::Term Facts() const {
+    CheckedAffineSum::Term facts;
+    if (state == kVariable || state == kScaled) {
+      facts.simple = true;
+      facts.variable = variable;
+      facts.is_dim = is_dim;
+      facts.position = position;
+      facts.scaled = state == kScaled;
+    }
+    return facts;
+  }
   State state = kNumber;
+  bool is_dim = false;    // kVariable, kScaled: the variable's kind
+  unsigned position = 0;  // and position.
   int64_t number = 0;
   AffineExpr expr;
+  AffineExpr variable;
 };
 using ExprList = llvm::SmallVector<AffineExpr, 8>;
 
@@ -896,8 +921,18 @@ bool MapParser::Apply(mlir::AffineExprKind kind, Value& lhs, Value& rhs,
     constant = &lhs;
   }
   if (variable && IsConstant(*constant)) {
-    return Take(builder_.VariableOp(kind, variable->expr, constant->number),
-                offset, out);
+    const int64_t k = constant->number;
+    const Value x = *variable;
+    if (!Take(builder_.VariableOp(kind, x.expr, k), offset, out)) return false;
+    if (kind == mlir::AffineExprKind::Mul && k != 0 && k != 1) {
+      // VariableOp built the node x * k.
+      out.state = Value::kScaled;
+      out.variable = x.expr;
+      out.is_dim = x.is_dim;
+      out.position = x.position;
+      out.number = k;
+    }
+    return true;
   }
   return Take(builder_.BinaryOp(kind, Materialize(lhs), Materialize(rhs)),
               offset, out);
@@ -923,7 +958,7 @@ bool MapParser::ParseSum(Value& out) {
   // While every term is a constant the sum is their checked total (the
   // fold of constants); the first other term starts the checked sum.
   std::optional<CheckedAffineSum> sum;
-  if (!IsConstant(first)) sum.emplace(first.expr, &builder_);
+  if (!IsConstant(first)) sum.emplace(first.expr, &builder_, first.Facts());
   int64_t total = first.number;
   size_t op_offset = tok_.offset;
   Value term;
@@ -946,8 +981,8 @@ bool MapParser::ParseSum(Value& out) {
                   op_offset, out);
     }
     if (!sum) sum.emplace(builder_.Constant(total), &builder_);
-    absl::Status added =
-        constant ? sum->AddConstant(term.number) : sum->Add(term.expr);
+    absl::Status added = constant ? sum->AddConstant(term.number)
+                                  : sum->Add(term.expr, term.Facts());
     if (ABSL_PREDICT_FALSE(!added.ok())) {
       return Fail(LocatedError(added, op_offset));
     }
@@ -1053,7 +1088,11 @@ bool MapParser::ParsePrimary(Value& out) {
       return Fail(ErrorHere("expected a declared variable, an integer or '('"));
     }
     Advance();
-    out = Value{Value::kVariable, 0, NameTable::Expr(*v, ctx_)};
+    out = Value();
+    out.state = Value::kVariable;
+    out.is_dim = v->is_dim;
+    out.position = v->index;
+    out.expr = out.variable = NameTable::Expr(*v, ctx_);
     return true;
   }
   if (AtPunct('(')) {
