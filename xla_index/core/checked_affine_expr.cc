@@ -492,13 +492,15 @@ CheckedAffineBuilder::CheckedAffineBuilder(mlir::MLIRContext* context)
     : context_(context) {}
 
 AffineExpr CheckedAffineBuilder::Constant(int64_t value) {
+  static_assert(kConstantSlots <= 32, "constants_filled_ has 32 bits");
   // The top bits of a multiplicative hash (Knuth's golden-ratio constant).
-  ConstantSlot& slot =
-      constants_[(static_cast<uint64_t>(value) * 0x9E3779B97F4A7C15ull) >> 60];
-  if (slot.expr == nullptr || slot.value != value) {
+  const int i = (static_cast<uint64_t>(value) * 0x9E3779B97F4A7C15ull) >> 60;
+  ConstantSlot& slot = constants_[i];
+  if (!(constants_filled_ >> i & 1) || slot.value != value) {
     slot.value = value;
     slot.expr =
         mlir::getAffineConstantExpr(value, context_).getAsOpaquePointer();
+    constants_filled_ |= uint32_t{1} << i;
   }
   return AffineExpr::getFromOpaquePointer(slot.expr);
 }

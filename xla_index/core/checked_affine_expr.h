@@ -97,8 +97,8 @@ class CheckedAffineBuilder {
     uint64_t kind;
   };
   struct ConstantSlot {
-    int64_t value = 0;
-    const void* expr = nullptr;  // null: an empty slot
+    int64_t value;
+    const void* expr;
   };
   static constexpr int kInlineOperations = 32;
   static constexpr int kConstantSlots = 16;
@@ -115,8 +115,11 @@ class CheckedAffineBuilder {
   Operation* operations_ = inline_;
   size_t mask_ = kInlineOperations - 1;
   size_t count_ = 0;
-  // Direct-mapped by value: a collision replaces the older constant.
+  // Direct-mapped by value: a collision replaces the older constant. Slot i
+  // is filled when bit i of constants_filled_ is set (no clearing per
+  // builder).
   ConstantSlot constants_[kConstantSlots];
+  uint32_t constants_filled_ = 0;
 };
 
 /// What a caller that built a term of a CheckedAffineSum knows of it:

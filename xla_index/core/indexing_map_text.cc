@@ -637,7 +637,7 @@ class MapParser {
   /// At a declared variable's name: " in [lo, hi]" read straight from the
   /// text (as ScanInterval reads it) and the parser advanced past it; false,
   /// and nothing consumed, when the text there is anything else.
-  bool ScanLoneBound(Interval& interval);
+  bool ScanLoneBound(int64_t& lo, int64_t& hi);
 
   // What the "domain:" section gives: a bound per variable (dims, then
   // symbols in header order), runtime symbols and their HLO, constraints.
@@ -1157,12 +1157,14 @@ inline const char* ScanInteger(const char* p, const char* end, int64_t* value) {
 }
 
 // Reads "lo, hi]" from p (just after '['), as ScanInteger reads each
-// bound; the position after ']', or null.
-inline const char* ScanBounds(const char* p, const char* end,
-                              Interval* interval) {
-  p = ScanInteger(p, end, &interval->lower);
+// bound; the position after ']', or null. The bounds come back as scalars:
+// an Interval written field by field and copied whole right after stalls
+// the store-to-load forwarding.
+inline const char* ScanBounds(const char* p, const char* end, int64_t* lo,
+                              int64_t* hi) {
+  p = ScanInteger(p, end, lo);
   if (p == nullptr || p == end || *p != ',') return nullptr;
-  p = ScanInteger(p + 1, end, &interval->upper);
+  p = ScanInteger(p + 1, end, hi);
   if (p == nullptr || p == end || *p != ']') return nullptr;
   return p + 1;
 }
@@ -1170,15 +1172,15 @@ inline const char* ScanBounds(const char* p, const char* end,
 std::optional<Interval> MapParser::ScanInterval() {
   if (!AtPunct('[')) return std::nullopt;
   const char* const begin = text_.data();
-  Interval interval;
-  const char* p = ScanBounds(begin + pos_, begin + text_.size(), &interval);
+  int64_t lo, hi;
+  const char* p = ScanBounds(begin + pos_, begin + text_.size(), &lo, &hi);
   if (p == nullptr) return std::nullopt;
   pos_ = p - begin;
   Advance();
-  return interval;
+  return Interval{lo, hi};
 }
 
-bool MapParser::ScanLoneBound(Interval& interval) {
+bool MapParser::ScanLoneBound(int64_t& lo, int64_t& hi) {
   // pos_ is just after the variable's name.
   const char* const begin = text_.data();
   const char* const end = begin + text_.size();
@@ -1189,7 +1191,7 @@ bool MapParser::ScanLoneBound(Interval& interval) {
   if (p < end && (CharClass(*p) & kIdentChar)) return false;  // "int", ...
   while (p < end && (CharClass(*p) & kSpaceChar)) ++p;
   if (p == end || *p != '[') return false;
-  p = ScanBounds(p + 1, end, &interval);
+  p = ScanBounds(p + 1, end, &lo, &hi);
   if (p == nullptr) return false;
   pos_ = p - begin;
   Advance();
@@ -1281,13 +1283,13 @@ std::optional<absl::StatusOr<IndexingMap>> MapParser::ParseSpecialMap() {
 absl::Status MapParser::ParseDomainEntry(int num_dims, Domain& domain) {
   size_t entry_offset = tok_.offset;
   std::optional<Variable> lone;
-  Interval interval;
+  int64_t lo = 0, hi = 0;
   bool scanned = false;
   if (tok_.kind == TokenKind::kIdentifier) {
     if (Variable* v = names_.Find(TokText())) {
       // The variable is lone if "in" follows; then its expression (the
       // variable itself, which cannot fail to parse) is not needed.
-      if (ScanLoneBound(interval)) {
+      if (ScanLoneBound(lo, hi)) {
         lone = *v;
         scanned = true;
       } else {
@@ -1310,17 +1312,19 @@ absl::Status MapParser::ParseDomainEntry(int num_dims, Domain& domain) {
       if (!AtWord("in")) return ErrorHere("expected 'in'");
     }
     Advance();
-    XI_ASSIGN_OR_RETURN(interval, ParseInterval());
+    XI_ASSIGN_OR_RETURN(Interval interval, ParseInterval());
+    lo = interval.lower;
+    hi = interval.upper;
   }
   if (!lone) {
-    domain.constraints.push_back({expr, interval});
+    domain.constraints.push_back({expr, Interval{lo, hi}});
     return absl::OkStatus();
   }
   int slot = lone->is_dim ? lone->index : num_dims + lone->index;
   if (domain.bounds[slot]) {
     return Error(entry_offset, "variable bounded twice");
   }
-  domain.bounds[slot] = interval;
+  domain.bounds[slot] = Interval{lo, hi};
   if (lone->is_dim || !AtWord("hlo")) return absl::OkStatus();
   return ParseRuntimeVariable(lone->index, domain);
 }
@@ -1399,6 +1403,10 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
   }
   std::vector<Interval> dim_bounds, range_bounds;
   std::vector<RuntimeVar> runtime_vars;
+  const int num_runtime =
+      std::count(domain.is_runtime.begin(), domain.is_runtime.end(), true);
+  range_bounds.reserve(num_symbols - num_runtime);
+  runtime_vars.reserve(num_runtime);
   dim_bounds.reserve(num_dims);
   for (int i = 0; i < num_dims; ++i) dim_bounds.push_back(*domain.bounds[i]);
   for (int i : order) {
