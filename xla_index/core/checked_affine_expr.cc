@@ -1,8 +1,7 @@
 #include "xla_index/core/checked_affine_expr.h"
 
-#include <algorithm>
 #include <cstdint>
-#include <iterator>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -534,7 +533,7 @@ AffineExpr CheckedAffineBuilder::Lookup(AffineExprKind kind, AffineExpr lhs,
 void CheckedAffineBuilder::Remember(AffineExprKind kind, AffineExpr lhs,
                                     AffineExpr rhs, AffineExpr result) {
   if (count_ == 0 && operations_ == inline_) {
-    std::fill(std::begin(inline_), std::end(inline_), Operation{});
+    std::memset(inline_, 0, sizeof(inline_));  // Operation is trivial.
   }
   if (2 * (count_ + 1) > mask_ + 1) Grow();
   Operation& op =
