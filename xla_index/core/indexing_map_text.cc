@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
@@ -391,7 +392,6 @@ class NameTable {
     Append(name, is_dim, index);
     return true;
   }
-  // The last Find's name prefix (Append reuses it).
   // Adds a name, or rebinds it when it is already declared.
   void Set(absl::string_view name, bool is_dim, int index) {
     if (Variable* v = Find(name)) {
@@ -433,13 +433,26 @@ class NameTable {
     Variable var;
     absl::string_view name() const { return absl::string_view(data, size); }
   };
+  // The first 8 bytes of a longer name; a shorter one whole, read as two
+  // overlapping loads (the bytes are then determined by the name's length,
+  // which Find compares too).
   static uint64_t Prefix(absl::string_view name) {
-    uint64_t prefix = 0;
-    const size_t n = std::min<size_t>(name.size(), 8);
-    for (size_t i = 0; i < n; ++i) {
-      prefix |= uint64_t{static_cast<unsigned char>(name[i])} << (8 * i);
+    const char* p = name.data();
+    const size_t n = name.size();
+    if (n >= 8) return Load<uint64_t>(p);
+    if (n >= 4) {
+      return Load<uint32_t>(p) | uint64_t{Load<uint32_t>(p + n - 4)} << 32;
     }
-    return prefix;
+    if (n >= 2) {
+      return Load<uint16_t>(p) | uint64_t{Load<uint16_t>(p + n - 2)} << 16;
+    }
+    return n == 1 ? static_cast<unsigned char>(p[0]) : 0;
+  }
+  template <typename T>
+  static T Load(const char* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return v;
   }
   void Append(absl::string_view name, bool is_dim, int index) {
     // Field by field into the vector: a temporary Entry copied in would be

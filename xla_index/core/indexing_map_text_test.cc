@@ -117,6 +117,41 @@ TEST_F(IndexingMapTextTest, ParsesNamedVariables) {
             "(d0, d1)[s0] -> (d1 * 128 + d0 + s0)");
 }
 
+// Names that share prefixes, of every length around the name table's
+// 8-byte key, in headers below and above its linear-search limit (16
+// names): each name is its own variable, and a name declared twice is
+// found.
+TEST_F(IndexingMapTextTest, NamesOfEveryLengthAreTheirOwnVariables) {
+  for (int count : {9, 40}) {
+    std::vector<std::string> names;
+    for (int i = 0; names.size() < static_cast<size_t>(count); ++i) {
+      names.push_back(std::string(1 + i % 12, 'a' + i / 12));
+      if (i % 3 == 0) names.back() += "_" + std::to_string(i);
+    }
+    std::string header = "(", results, domain;
+    for (int i = 0; i < count; ++i) {
+      absl::StrAppend(&header, i ? ", " : "", names[i]);
+      absl::StrAppend(&results, i ? ", " : "", names[count - 1 - i]);
+      absl::StrAppend(&domain, ", ", names[i], " in [0, ", i, "]");
+    }
+    IndexingMap map = Parse(absl::StrCat(header, ") -> (", results,
+                                         "), domain:", domain.substr(1)));
+    ASSERT_EQ(map.GetDimensionCount(), count);
+    for (int i = 0; i < count; ++i) {
+      EXPECT_EQ(map.GetAffineMap().getResult(i),
+                mlir::getAffineDimExpr(count - 1 - i, &context_))
+          << names[count - 1 - i];
+      EXPECT_EQ(map.GetDimBound(i).upper, i) << names[i];
+    }
+    absl::StatusOr<IndexingMap> twice = ParseIndexingMap(
+        absl::StrCat(header, ")[", names[count / 2], "] -> ()"), &context_);
+    ASSERT_FALSE(twice.ok());
+    EXPECT_THAT(std::string(twice.status().message()),
+                HasSubstr(absl::StrCat("variable '", names[count / 2],
+                                       "' declared twice")));
+  }
+}
+
 TEST_F(IndexingMapTextTest, Int64Limits) {
   IndexingMap map = Parse(
       "(d0) -> (d0 - 9223372036854775807, -9223372036854775808)\ndomain:\n"
