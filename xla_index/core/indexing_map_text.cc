@@ -1388,8 +1388,9 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
   // rebuilds through the checked builder; nothing to do when no runtime
   // variable precedes a range variable.
   const bool identity = std::is_sorted(order.begin(), order.end());
-  llvm::SmallVector<AffineExpr> dim_ids, sym_replacements(num_symbols);
+  llvm::SmallVector<AffineExpr> dim_ids, sym_replacements;
   if (!identity) {
+    sym_replacements.resize(num_symbols);
     for (int i = 0; i < num_dims; ++i) {
       dim_ids.push_back(mlir::getAffineDimExpr(i, ctx_));
     }
@@ -1406,9 +1407,7 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
     return r;
   };
   ExprList remapped;
-  if (identity) {
-    remapped.assign(results.begin(), results.end());
-  } else {
+  if (!identity) {
     for (AffineExpr e : results) {
       XI_ASSIGN_OR_RETURN(AffineExpr r, remap(e));
       remapped.push_back(r);
@@ -1446,7 +1445,8 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
   for (IndexingConstraint& c : domain.constraints) {
     XI_ASSIGN_OR_RETURN(c.expr, remap(c.expr));
   }
-  return IndexingMap(AffineMap::get(num_dims, num_symbols, remapped, ctx_),
+  return IndexingMap(AffineMap::get(num_dims, num_symbols,
+                                    identity ? results : remapped, ctx_),
                      std::move(dim_bounds), std::move(range_bounds),
                      std::move(runtime_vars), std::move(domain.constraints));
 }
