@@ -628,6 +628,7 @@ class MapParser {
   /// v's expression, looking a constant up in MLIR if it is not yet.
   AffineExpr Materialize(Value& v);
   /// out = `lhs kind rhs` (kind Mul, FloorDiv, CeilDiv or Mod), as Build.
+  /// `out` may be `lhs`: the operands are read before `out` is written.
   bool Apply(mlir::AffineExprKind kind, Value& lhs, Value& rhs, size_t offset,
              Value& out);
   /// v = v * -1, as Build.
@@ -957,8 +958,7 @@ bool MapParser::Negate(Value& v, size_t offset) {
     return true;
   }
   Value minus_one = Value::Number(-1);
-  Value operand = v;
-  return Apply(mlir::AffineExprKind::Mul, operand, minus_one, offset, v);
+  return Apply(mlir::AffineExprKind::Mul, v, minus_one, offset, v);
 }
 
 bool MapParser::ParseSum(Value& out) {
@@ -1040,8 +1040,7 @@ bool MapParser::ParseTerm(Value& out) {
     } else if (!IsConstant(result) && !IsConstant(rhs)) {
       return Fail(Error(op_offset, "one side of '*' must be a constant"));
     }
-    Value lhs = result;
-    if (!Apply(kind, lhs, rhs, op_offset, result)) return false;
+    if (!Apply(kind, result, rhs, op_offset, result)) return false;
   }
 }
 
