@@ -1,6 +1,7 @@
 #include "xla_index/core/checked_affine_expr.h"
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -96,6 +97,11 @@ bool OutOfOrder(AffineExpr lhs, AffineExpr rhs) {
   return false;
 }
 
+// |v| as an unsigned (|INT64_MIN| is 2^63).
+uint64_t Magnitude(int64_t v) {
+  return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+}
+
 // MLIR's AffineExpr::getLargestKnownDivisor, which its floordiv and mod folds
 // consult, with the same int64 wrap (a wrapped product only arises for
 // expressions whose nonzero values do not fit in int64, where every divisor
@@ -134,10 +140,7 @@ absl::StatusOr<int64_t> KnownDivisor(AffineExpr e) {
     return static_cast<int64_t>(static_cast<uint64_t>(lhs) *
                                 static_cast<uint64_t>(rhs));
   }
-  auto magnitude = [](int64_t v) {
-    return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-  };
-  return static_cast<int64_t>(std::gcd(magnitude(lhs), magnitude(rhs)));
+  return static_cast<int64_t>(std::gcd(Magnitude(lhs), Magnitude(rhs)));
 }
 
 // An expression as a sum of coefficient * atom plus a constant, in 128-bit
@@ -216,7 +219,15 @@ absl::StatusOr<AffineExpr> Node(AffineExprKind kind, AffineExpr lhs,
   return absl::InternalError(text);
 }
 
-absl::StatusOr<AffineExpr> Add(AffineExpr lhs, AffineExpr rhs);
+// An answer to IsSymbolicOrConstant known beforehand: kUnknown, or 0/1.
+constexpr int8_t kUnknown = -1;
+bool Symbolic(AffineExpr e, int8_t known) {
+  return known == kUnknown ? IsSymbolicOrConstant(e) : known != 0;
+}
+
+absl::StatusOr<AffineExpr> Add(AffineExpr lhs, AffineExpr rhs,
+                               int8_t lhs_symbolic = kUnknown,
+                               int8_t rhs_symbolic = kUnknown);
 absl::StatusOr<AffineExpr> Mul(AffineExpr lhs, AffineExpr rhs);
 absl::StatusOr<AffineExpr> Div(AffineExprKind kind, AffineExpr lhs,
                                AffineExpr rhs);
@@ -279,14 +290,17 @@ absl::StatusOr<std::optional<AffineExpr>> AddAsMod(AffineExpr lhs,
   return Div(AffineExprKind::Mod, lhs, q);
 }
 
-absl::StatusOr<AffineExpr> Add(AffineExpr lhs, AffineExpr rhs) {
+// `lhs_symbolic` and `rhs_symbolic`: IsSymbolicOrConstant of the operands
+// when the caller knows it (a sum being built knows it of itself).
+absl::StatusOr<AffineExpr> Add(AffineExpr lhs, AffineExpr rhs,
+                               int8_t lhs_symbolic, int8_t rhs_symbolic) {
   std::optional<int64_t> lc = ConstantValue(lhs), rc = ConstantValue(rhs);
   if (lc && rc) {
     std::optional<int64_t> sum = CheckedAdd(*lc, *rc);
     if (!sum) return DoesNotFit(*lc, "+", *rc);
     return Constant(*sum, lhs);
   }
-  if (lc || (!IsSymbolicOrConstant(rhs) && IsSymbolicOrConstant(lhs)) ||
+  if (lc || (!Symbolic(rhs, rhs_symbolic) && Symbolic(lhs, lhs_symbolic)) ||
       OutOfOrder(lhs, rhs)) {
     return Add(rhs, lhs);
   }
@@ -386,8 +400,28 @@ absl::StatusOr<AffineExpr> Div(AffineExprKind kind, AffineExpr lhs,
                                                       : FloorMod(*lc, *k),
                     lhs);
   }
+  AffineBinaryOpExpr sum = AsBinary(lhs, AffineExprKind::Add);
+  // The known divisors of a sum's operands, computed once (a mod of a sum
+  // needs them twice).
+  int64_t a = 0, b = 0;
+  bool have_operand_divisors = false;
+  auto operand_divisors = [&]() -> absl::Status {
+    if (have_operand_divisors) return absl::OkStatus();
+    XI_ASSIGN_OR_RETURN(a, KnownDivisor(sum.getLHS()));
+    XI_ASSIGN_OR_RETURN(b, KnownDivisor(sum.getRHS()));
+    have_operand_divisors = true;
+    return absl::OkStatus();
+  };
   if (kind == AffineExprKind::Mod) {
-    XI_ASSIGN_OR_RETURN(int64_t divisor, KnownDivisor(lhs));
+    int64_t divisor;
+    if (sum) {
+      // KnownDivisor of a sum: the gcd of its operands' (same order, same
+      // errors).
+      XI_RETURN_IF_ERROR(operand_divisors());
+      divisor = static_cast<int64_t>(std::gcd(Magnitude(a), Magnitude(b)));
+    } else {
+      XI_ASSIGN_OR_RETURN(divisor, KnownDivisor(lhs));
+    }
     if (divisor % *k == 0) return Constant(0, lhs);
   } else {
     if (*k == 1) return lhs;
@@ -396,9 +430,8 @@ absl::StatusOr<AffineExpr> Div(AffineExprKind kind, AffineExpr lhs,
     }
   }
   if (kind == AffineExprKind::CeilDiv) return Node(kind, lhs, rhs);
-  if (AffineBinaryOpExpr sum = AsBinary(lhs, AffineExprKind::Add)) {
-    XI_ASSIGN_OR_RETURN(int64_t a, KnownDivisor(sum.getLHS()));
-    XI_ASSIGN_OR_RETURN(int64_t b, KnownDivisor(sum.getRHS()));
+  if (sum) {
+    XI_RETURN_IF_ERROR(operand_divisors());
     if (kind == AffineExprKind::FloorDiv && (a % *k == 0 || b % *k == 0)) {
       XI_ASSIGN_OR_RETURN(AffineExpr left, Div(kind, sum.getLHS(), rhs));
       XI_ASSIGN_OR_RETURN(AffineExpr right, Div(kind, sum.getRHS(), rhs));
@@ -454,9 +487,174 @@ absl::StatusOr<AffineExpr> CheckedAffineSub(AffineExpr lhs, AffineExpr rhs) {
   return Add(lhs, negated);
 }
 
-CheckedAffineSum::CheckedAffineSum(AffineExpr first) : base_(first) {
+CheckedAffineBuilder::CheckedAffineBuilder(mlir::MLIRContext* context)
+    : context_(context) {}
+
+AffineExpr CheckedAffineBuilder::Constant(int64_t value) {
+  static_assert(kConstantSlots <= 32, "constants_filled_ has 32 bits");
+  // The top bits of a multiplicative hash (Knuth's golden-ratio constant).
+  const int i = (static_cast<uint64_t>(value) * 0x9E3779B97F4A7C15ull) >> 60;
+  ConstantSlot& slot = constants_[i];
+  if (!(constants_filled_ >> i & 1) || slot.value != value) {
+    slot.value = value;
+    slot.expr =
+        mlir::getAffineConstantExpr(value, context_).getAsOpaquePointer();
+    constants_filled_ |= uint32_t{1} << i;
+  }
+  return AffineExpr::getFromOpaquePointer(slot.expr);
+}
+
+size_t CheckedAffineBuilder::Slot(uint64_t kind, const void* lhs,
+                                  const void* rhs) const {
+  // Nodes are aligned, so the low bits of the pointers carry nothing: mix
+  // the products' high halves down.
+  uint64_t h = reinterpret_cast<uintptr_t>(lhs) * 0x9E3779B97F4A7C15ull;
+  h ^= (reinterpret_cast<uintptr_t>(rhs) + kind) * 0xC2B2AE3D27D4EB4Full;
+  h ^= h >> 29;
+  h ^= h >> 32;
+  size_t i = h & mask_;
+  while (operations_[i].lhs != nullptr &&
+         (operations_[i].lhs != lhs || operations_[i].rhs != rhs ||
+          operations_[i].kind != kind)) {
+    i = (i + 1) & mask_;
+  }
+  return i;
+}
+
+AffineExpr CheckedAffineBuilder::Lookup(AffineExprKind kind, AffineExpr lhs,
+                                        AffineExpr rhs) const {
+  if (count_ == 0) return AffineExpr();
+  const Operation& op =
+      operations_[Slot(static_cast<uint64_t>(kind), lhs.getAsOpaquePointer(),
+                       rhs.getAsOpaquePointer())];
+  return AffineExpr::getFromOpaquePointer(op.lhs ? op.result : nullptr);
+}
+
+void CheckedAffineBuilder::Remember(AffineExprKind kind, AffineExpr lhs,
+                                    AffineExpr rhs, AffineExpr result) {
+  if (count_ == 0 && operations_ == inline_) {
+    std::memset(inline_, 0, sizeof(inline_));  // Operation is trivial.
+  }
+  if (2 * (count_ + 1) > mask_ + 1) Grow();
+  Operation& op =
+      operations_[Slot(static_cast<uint64_t>(kind), lhs.getAsOpaquePointer(),
+                       rhs.getAsOpaquePointer())];
+  if (op.lhs == nullptr) ++count_;
+  op = {lhs.getAsOpaquePointer(), rhs.getAsOpaquePointer(),
+        result.getAsOpaquePointer(), static_cast<uint64_t>(kind)};
+}
+
+void CheckedAffineBuilder::Grow() {
+  const Operation* old = operations_;
+  const size_t old_size = mask_ + 1;
+  auto bigger = std::make_unique<Operation[]>(2 * old_size);  // Zeroed.
+  operations_ = bigger.get();
+  mask_ = 2 * old_size - 1;
+  for (size_t i = 0; i < old_size; ++i) {
+    if (old[i].lhs != nullptr) {
+      operations_[Slot(old[i].kind, old[i].lhs, old[i].rhs)] = old[i];
+    }
+  }
+  heap_ = std::move(bigger);  // Frees `old` when it was on the heap.
+}
+
+absl::StatusOr<AffineExpr> CheckedAffineBuilder::BinaryOp(AffineExprKind kind,
+                                                          AffineExpr lhs,
+                                                          AffineExpr rhs) {
+  if (AffineExpr known = Lookup(kind, lhs, rhs)) return known;
+  XI_ASSIGN_OR_RETURN(AffineExpr built, CheckedAffineBinaryOp(kind, lhs, rhs));
+  Remember(kind, lhs, rhs, built);
+  return built;
+}
+
+absl::StatusOr<AffineExpr> CheckedAffineBuilder::VariableOp(AffineExprKind kind,
+                                                            AffineExpr variable,
+                                                            int64_t k) {
+  // What Mul and Div do for a dim or symbol times / by a constant: x * 0 is
+  // 0, x * 1, x floordiv 1 and x ceildiv 1 are x, x mod 1 is 0 (a variable's
+  // known divisor is 1); divisors < 1 take the general path.
+  switch (kind) {
+    case AffineExprKind::Mul:
+      if (k == 0) return Constant(0);
+      if (k == 1) return variable;
+      break;
+    case AffineExprKind::FloorDiv:
+    case AffineExprKind::CeilDiv:
+      if (k < 1) return BinaryOp(kind, variable, Constant(k));
+      if (k == 1) return variable;
+      break;
+    case AffineExprKind::Mod:
+      if (k < 1) return BinaryOp(kind, variable, Constant(k));
+      if (k == 1) return Constant(0);
+      break;
+    default:
+      return BinaryOp(kind, variable, Constant(k));
+  }
+  AffineExpr constant = Constant(k);
+  if (AffineExpr known = Lookup(kind, variable, constant)) return known;
+  XI_ASSIGN_OR_RETURN(AffineExpr built, Node(kind, variable, constant));
+  Remember(kind, variable, constant, built);
+  return built;
+}
+
+CheckedAffineSum::CheckedAffineSum(AffineExpr first,
+                                   CheckedAffineBuilder* builder,
+                                   const Term& facts)
+    : base_(first), builder_(builder) {
+  if (facts.simple) {
+    base_term_ = facts;
+    base_symbolic_ = !facts.is_dim;
+    return;  // Not a sum: no constant to take.
+  }
   // With nothing pending, taking the constant does no arithmetic.
   TakeConstant().IgnoreError();
+}
+
+// Add(base_, term) for a simple term (a variable v, or v * k with k not 0 or
+// 1) when base_ is plain (a sum ending in a non-constant) or simple too. Of
+// the folds in Add then only these can apply: the swap (a term with a dim
+// after a base without one, or two bare dims / two bare symbols out of
+// order), which puts the term first; like terms (the same variable on both
+// sides of a simple base), left to the general fold. A sum is not like a
+// variable; a variable or v * k is neither a constant, nor a sum ending in
+// one, nor a mod pattern's (e floordiv q) * -q. So the result is the node
+// of the two operands, and base_ stays plain.
+bool CheckedAffineSum::AddSimple(AffineExpr term, const Term& facts,
+                                 absl::Status& status) {
+  if (!base_plain_ && !base_term_.simple) return false;
+  const bool term_symbolic = !facts.is_dim;
+  if (pending_ && !term_symbolic && BaseSymbolic()) return false;  // Finish.
+  bool swap = !term_symbolic && BaseSymbolic();
+  if (base_term_.simple) {
+    if (base_term_.variable == facts.variable) return false;  // Like terms.
+    swap = swap || (!base_term_.scaled && !facts.scaled &&
+                    base_term_.is_dim == facts.is_dim &&
+                    base_term_.position > facts.position);
+  }
+  AffineExpr sum =
+      builder_ ? builder_->Lookup(AffineExprKind::Add, base_, term) : nullptr;
+  if (!sum) {
+    absl::StatusOr<AffineExpr> node =
+        swap ? Node(AffineExprKind::Add, term, base_)
+             : Node(AffineExprKind::Add, base_, term);
+    if (!node.ok()) {
+      status = node.status();
+      return true;
+    }
+    sum = *node;
+    if (builder_) builder_->Remember(AffineExprKind::Add, base_, term, sum);
+  }
+  base_symbolic_ = term_symbolic ? (BaseSymbolic() ? 1 : 0) : 0;
+  base_ = sum;
+  base_plain_ = true;
+  base_term_ = Term();
+  status = absl::OkStatus();
+  return true;
+}
+
+bool CheckedAffineSum::BaseSymbolic() {
+  if (base_symbolic_ == kUnknown) base_symbolic_ = IsSymbolicOrConstant(base_);
+  return base_symbolic_ != 0;
 }
 
 absl::Status CheckedAffineSum::TakeConstant() {
@@ -475,29 +673,50 @@ absl::Status CheckedAffineSum::TakeConstant() {
     if (!folded) return DoesNotFit(*c, "+", *pending_);
     total = *folded;
   }
+  // e has a dimension exactly when e + c has: base_symbolic_ stays.
   base_ = sum.getLHS();
   pending_ = total;
   if (pending_ == 0) pending_.reset();
   return absl::OkStatus();
 }
 
-absl::Status CheckedAffineSum::Add(AffineExpr term) {
+bool CheckedAffineSum::BaseIsConstant() const {
+  if (base_plain_) return false;
+  return mlir::isa<AffineConstantExpr>(base_) || EndsInConstant(base_);
+}
+
+absl::Status CheckedAffineSum::AddPending(int64_t k) {
+  // (e + p) + k -> e + (p + k); e + k is built only at the end.
+  int64_t total = k;
+  if (pending_) {
+    std::optional<int64_t> folded = CheckedAdd(*pending_, k);
+    if (!folded) return DoesNotFit(*pending_, "+", k);
+    total = *folded;
+  }
+  pending_ = total;
+  if (pending_ == 0) pending_.reset();
+  return absl::OkStatus();
+}
+
+absl::Status CheckedAffineSum::AddConstant(int64_t k) {
+  if (!BaseIsConstant()) return AddPending(k);
+  return Add(builder_ ? builder_->Constant(k) : Constant(k, base_));
+}
+
+absl::Status CheckedAffineSum::Add(AffineExpr term, const Term& facts) {
+  if (facts.simple) {
+    absl::Status status;
+    if (AddSimple(term, facts, status)) return status;
+  }
+  base_term_ = Term();  // The general fold below may change base_.
   // Only a base that is neither a constant nor e + c (which TakeConstant
   // leaves only for nodes MLIR itself never builds) takes the short cuts.
-  const bool base_constant =
-      mlir::isa<AffineConstantExpr>(base_) || EndsInConstant(base_);
+  const bool base_constant = BaseIsConstant();
   if (std::optional<int64_t> k = ConstantValue(term); k && !base_constant) {
-    // (e + p) + k -> e + (p + k); e + k is built only at the end.
-    int64_t total = *k;
-    if (pending_) {
-      std::optional<int64_t> folded = CheckedAdd(*pending_, *k);
-      if (!folded) return DoesNotFit(*pending_, "+", *k);
-      total = *folded;
-    }
-    pending_ = total;
-    if (pending_ == 0) pending_.reset();
-    return absl::OkStatus();
+    return AddPending(*k);
   }
+  // Whether the term has no dimension, computed once.
+  const int8_t term_symbolic = IsSymbolicOrConstant(term);
   if (pending_) {
     // The fold builds (e + p) + t as (e + t) + p unless it first swaps the
     // operands (e has no dim and t has one) or merges like terms (t is a
@@ -507,19 +726,57 @@ absl::Status CheckedAffineSum::Add(AffineExpr term) {
     AffineBinaryOpExpr atom_sum = AsBinary(atom, AffineExprKind::Add);
     const bool like = atom_sum && atom_sum.getLHS() == base_ &&
                       ConstantValue(atom_sum.getRHS()) == pending_;
-    if (base_constant || like ||
-        (!IsSymbolicOrConstant(term) && IsSymbolicOrConstant(base_))) {
+    if (base_constant || like || (!term_symbolic && BaseSymbolic())) {
       XI_ASSIGN_OR_RETURN(base_, Finish());
       pending_.reset();
+      base_symbolic_ = kUnknown;
+      base_plain_ = false;
     }
   }
-  XI_ASSIGN_OR_RETURN(base_, xla_index::Add(base_, term));
+  AffineExpr sum =
+      builder_ ? builder_->Lookup(AffineExprKind::Add, base_, term) : nullptr;
+  if (!sum) {
+    XI_ASSIGN_OR_RETURN(
+        sum, xla_index::Add(base_, term, base_symbolic_, term_symbolic));
+    if (builder_) builder_->Remember(AffineExprKind::Add, base_, term, sum);
+  }
+  // A node base_ + term has a dimension when either operand has one; any
+  // other result (a fold) is walked when asked.
+  AffineBinaryOpExpr node = AsBinary(sum, AffineExprKind::Add);
+  if (node && node.getLHS() == base_ && node.getRHS() == term) {
+    base_symbolic_ = term_symbolic ? base_symbolic_ : 0;
+    base_ = sum;
+    // A constant term went to pending_ unless the base was a constant.
+    base_plain_ = !mlir::isa<AffineConstantExpr>(term);
+    if (base_plain_) return absl::OkStatus();  // No constant to take.
+    return TakeConstant();
+  }
+  base_symbolic_ = kUnknown;
+  base_plain_ = false;
+  base_ = sum;
   return TakeConstant();
 }
 
 absl::StatusOr<AffineExpr> CheckedAffineSum::Finish() const {
   if (!pending_) return base_;
-  return xla_index::Add(base_, Constant(*pending_, base_));
+  AffineExpr constant =
+      builder_ ? builder_->Constant(*pending_) : Constant(*pending_, base_);
+  if (builder_) {
+    if (AffineExpr known =
+            builder_->Lookup(AffineExprKind::Add, base_, constant)) {
+      return known;
+    }
+  }
+  // A plain or simple base plus a nonzero constant is their node (no swap:
+  // a constant is symbolic; no like terms; base_ does not end in a
+  // constant).
+  absl::StatusOr<AffineExpr> sum =
+      base_plain_ || base_term_.simple
+          ? Node(AffineExprKind::Add, base_, constant)
+          : xla_index::Add(base_, constant, base_symbolic_, 1);
+  XI_RETURN_IF_ERROR(sum.status());
+  if (builder_) builder_->Remember(AffineExprKind::Add, base_, constant, *sum);
+  return sum;
 }
 
 absl::StatusOr<AffineExpr> CheckedReplaceDimsAndSymbols(

@@ -29,6 +29,7 @@
 // parser, composition, layout maps) goes through here.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "absl/status/status.h"
@@ -54,6 +55,85 @@ absl::StatusOr<mlir::AffineExpr> CheckedAffineSub(mlir::AffineExpr lhs,
                                                   mlir::AffineExpr rhs);
 absl::StatusOr<mlir::AffineExpr> CheckedAffineNeg(mlir::AffineExpr expr);
 
+/// The functions above, for many builds in one context (one parse): the
+/// same results and errors, with two caches. A constant's node is looked up
+/// in MLIR once per value; an operation on operands it has already built
+/// with returns the node it built then (MLIR's operators are functions of
+/// their uniqued operands, so it is the node MLIR would give again; errors
+/// are not kept). Each MLIR call costs a uniquer lookup (a hash of the
+/// operands and a probe of the context's table) plus its folding checks;
+/// a hit here is a probe of a small local table. Not thread-safe.
+class CheckedAffineBuilder {
+ public:
+  explicit CheckedAffineBuilder(mlir::MLIRContext* context);
+  CheckedAffineBuilder(const CheckedAffineBuilder&) = delete;
+  CheckedAffineBuilder& operator=(const CheckedAffineBuilder&) = delete;
+
+  mlir::MLIRContext* context() const { return context_; }
+  /// mlir::getAffineConstantExpr(value, context()).
+  mlir::AffineExpr Constant(int64_t value);
+  /// CheckedAffineBinaryOp(kind, lhs, rhs).
+  absl::StatusOr<mlir::AffineExpr> BinaryOp(mlir::AffineExprKind kind,
+                                            mlir::AffineExpr lhs,
+                                            mlir::AffineExpr rhs);
+  /// BinaryOp(kind, variable, Constant(k)) for a `variable` the caller knows
+  /// is a dimension or a symbol: none of MLIR's folds but the ones by 0 and
+  /// 1 apply to it, so the node is built without testing for them.
+  absl::StatusOr<mlir::AffineExpr> VariableOp(mlir::AffineExprKind kind,
+                                              mlir::AffineExpr variable,
+                                              int64_t k);
+  /// The node this builder built for `kind lhs rhs`, or a null expression.
+  mlir::AffineExpr Lookup(mlir::AffineExprKind kind, mlir::AffineExpr lhs,
+                          mlir::AffineExpr rhs) const;
+  /// Records that `kind lhs rhs` is `result`.
+  void Remember(mlir::AffineExprKind kind, mlir::AffineExpr lhs,
+                mlir::AffineExpr rhs, mlir::AffineExpr result);
+
+ private:
+  struct Operation {
+    const void* lhs;  // null: an empty slot
+    const void* rhs;
+    const void* result;
+    uint64_t kind;
+  };
+  struct ConstantSlot {
+    int64_t value;
+    const void* expr;
+  };
+  static constexpr int kInlineOperations = 32;
+  static constexpr int kConstantSlots = 16;
+  size_t Slot(uint64_t kind, const void* lhs, const void* rhs) const;
+  void Grow();
+
+  mlir::MLIRContext* context_;
+  // Open addressing with linear probing; a power-of-two size, at most half
+  // full. Starts in inline_ (no allocation for small maps), which is
+  // cleared on the first Remember (count_ == 0 before: Lookup reads
+  // nothing).
+  Operation inline_[kInlineOperations];
+  std::unique_ptr<Operation[]> heap_;
+  Operation* operations_ = inline_;
+  size_t mask_ = kInlineOperations - 1;
+  size_t count_ = 0;
+  // Direct-mapped by value: a collision replaces the older constant. Slot i
+  // is filled when bit i of constants_filled_ is set (no clearing per
+  // builder).
+  ConstantSlot constants_[kConstantSlots];
+  uint32_t constants_filled_ = 0;
+};
+
+/// What a caller that built a term of a CheckedAffineSum knows of it:
+/// `simple` when it is a dimension or symbol `variable`, or `variable * k`
+/// with k not 0 or 1 (as CheckedAffineBuilder::VariableOp builds it).
+/// Adding such terms needs none of the operand queries of the general fold.
+struct CheckedSumTerm {
+  bool simple = false;
+  mlir::AffineExpr variable;
+  bool is_dim = false;
+  unsigned position = 0;
+  bool scaled = false;  // variable * k
+};
+
 /// t0 + t1 + ... + tn exactly as the left fold of CheckedAffineAdd builds
 /// it, with fewer nodes: MLIR moves a sum's constant to the right on every
 /// addition ((e + c) + t -> (e + t) + c), so a fold builds the sum twice per
@@ -61,22 +141,50 @@ absl::StatusOr<mlir::AffineExpr> CheckedAffineNeg(mlir::AffineExpr expr);
 /// constants in the same order, checked) and added once at the end, where
 /// the fold would have put it. Terms after which the fold does something
 /// else (a term that would be swapped before the sum, or is like the sum)
-/// go through CheckedAffineAdd unchanged.
+/// go through CheckedAffineAdd unchanged. With a builder, its caches are
+/// used, and whether the sum so far has a dimension is remembered from one
+/// term to the next instead of walking the sum again.
 class CheckedAffineSum {
  public:
-  explicit CheckedAffineSum(mlir::AffineExpr first);
+  using Term = CheckedSumTerm;
+
+  explicit CheckedAffineSum(mlir::AffineExpr first,
+                            CheckedAffineBuilder* builder = nullptr,
+                            const Term& facts = Term());
   /// Adds `term`; an error when a constant the fold computes does not fit.
-  absl::Status Add(mlir::AffineExpr term);
+  /// `facts` must be true of `term` (or say nothing).
+  absl::Status Add(mlir::AffineExpr term, const Term& facts = Term());
+  /// Add(the constant k), without looking k up in MLIR when the fold only
+  /// adds it to the sum's constant.
+  absl::Status AddConstant(int64_t k);
   /// The sum so far.
   absl::StatusOr<mlir::AffineExpr> Finish() const;
 
  private:
   // Moves the constant c of base_ = e + c into pending_.
   absl::Status TakeConstant();
+  // base_ is a constant or e + c: then constants are added as terms.
+  bool BaseIsConstant() const;
+  // pending_ += k.
+  absl::Status AddPending(int64_t k);
+  // Whether base_ has no dimension (AffineExpr::isSymbolicOrConstant).
+  bool BaseSymbolic();
+  // Add for a simple term when base_ is plain or simple and the fold is a
+  // node of the two (in one order or the other); false when it is not.
+  bool AddSimple(mlir::AffineExpr term, const Term& facts,
+                 absl::Status& status);
   mlir::AffineExpr base_;
   // The sum is base_ + pending_ (base_ alone when unset); base_ never ends
   // in a constant while pending_ is set, and pending_ is never 0.
   std::optional<int64_t> pending_;
+  CheckedAffineBuilder* builder_;
+  // BaseSymbolic() of the current base_, when known: -1 unknown, 0, 1.
+  int8_t base_symbolic_ = -1;
+  // base_ is known to be a sum whose right operand is not a constant (so
+  // it is not a constant and has no constant to take).
+  bool base_plain_ = false;
+  // What is known of base_ when it is a single simple term.
+  Term base_term_;
 };
 
 /// expr.replaceDimsAndSymbols(dims, symbols), rebuilding the changed nodes

@@ -1,6 +1,7 @@
 #include "xla_index/core/checked_affine_expr.h"
 
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -371,6 +372,71 @@ TEST_F(CheckedAffineExprTest, SumIsTheLeftFoldOfAdd) {
   }
   EXPECT_GT(folded, 5000);
   EXPECT_GT(refused, 100);
+}
+
+// The same with what a parser knows of its terms: variables and
+// variable * k (built by CheckedAffineBuilder::VariableOp) are added with
+// their facts, which skips the general fold's queries; the sum must still
+// be the left fold of CheckedAffineAdd. Sums of variables in every order,
+// like terms, symbols before dims, constants between them.
+TEST_F(CheckedAffineExprTest, SumOfKnownTermsIsTheLeftFoldOfAdd) {
+  RandomTrees trees(&context_, 4242);
+  CheckedAffineBuilder builder(&context_);
+  const int64_t factors[] = {-1, 2, -3, 5, 64, k2To62, kMax, kMin};
+  int folded = 0, refused = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::vector<AffineExpr> terms;
+    std::vector<CheckedSumTerm> facts;
+    const int n = 1 + trees.Pick(6);
+    for (int t = 0; t < n; ++t) {
+      CheckedSumTerm f;
+      AffineExpr term;
+      const int kind = trees.Pick(6);
+      if (kind < 4) {
+        f.simple = true;
+        f.is_dim = trees.Pick(2);
+        f.position = trees.Pick(2);
+        f.variable = f.is_dim ? D(f.position) : S(f.position);
+        term = f.variable;
+        if (kind >= 2) {
+          absl::StatusOr<AffineExpr> scaled =
+              builder.VariableOp(AffineExprKind::Mul, f.variable,
+                                 factors[trees.Pick(std::size(factors))]);
+          ASSERT_TRUE(scaled.ok());
+          term = *scaled;
+          f.scaled = true;
+        }
+      } else if (kind == 4) {
+        term = C(trees.Constant());
+      } else {
+        absl::StatusOr<AffineExpr> tree = trees.BuildChecked(*trees.Make(2));
+        if (!tree.ok()) continue;
+        term = *tree;
+      }
+      terms.push_back(term);
+      facts.push_back(f);
+    }
+    if (terms.empty()) continue;
+    absl::StatusOr<AffineExpr> fold = terms[0];
+    CheckedAffineSum sum(terms[0], &builder, facts[0]);
+    absl::Status sum_status;
+    for (size_t t = 1; t < terms.size(); ++t) {
+      if (fold.ok()) fold = CheckedAffineAdd(*fold, terms[t]);
+      if (sum_status.ok()) sum_status = sum.Add(terms[t], facts[t]);
+    }
+    absl::StatusOr<AffineExpr> result =
+        sum_status.ok() ? sum.Finish() : sum_status;
+    ASSERT_EQ(fold.ok(), result.ok())
+        << "case " << i << ": " << fold.status() << " vs " << result.status();
+    if (fold.ok()) {
+      ASSERT_EQ(*fold, *result) << "case " << i;
+      ++folded;
+    } else {
+      ++refused;
+    }
+  }
+  EXPECT_GT(folded, 10000);
+  EXPECT_GT(refused, 10);
 }
 
 }  // namespace

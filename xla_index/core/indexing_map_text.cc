@@ -1,24 +1,30 @@
 #include "xla_index/core/indexing_map_text.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/base/attributes.h"
+#include "absl/base/optimization.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/core/checked_affine_expr.h"
+#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/status_macros.h"
 
 namespace xla_index {
@@ -316,25 +322,211 @@ std::string IndexingMapToJson(const IndexingMap& map) {
 
 namespace {
 
-enum class TokenKind {
+enum class TokenKind : uint8_t {
   kEnd,
   kIdentifier,
   kInteger,
   kPunct,  // one of ( ) [ ] { } , : + - * and "->"
 };
 
+// Token::punct of "->" (a lone character is its own code, 0-255).
+constexpr int kArrow = 256;
+
+// The current token; its text ends where the lexer stands (MapParser::pos_).
+// Kept to scalars: a string_view here, written as two words and read back
+// as one 16-byte copy, stalls the store-to-load forwarding.
 struct Token {
   TokenKind kind = TokenKind::kEnd;
-  absl::string_view text;
+  int punct = 0;  // kPunct: the character, or kArrow.
   size_t offset = 0;
 };
+
+// Character classes of the lexer, one table lookup per character.
+enum : uint8_t {
+  kSpaceChar = 1,       // absl::ascii_isspace
+  kIdentStartChar = 2,  // a letter or '_'
+  kIdentChar = 4,       // a letter, a digit, '_' or '.'
+  kDigitChar = 8,
+};
+constexpr std::array<uint8_t, 256> MakeCharClasses() {
+  std::array<uint8_t, 256> classes{};
+  for (char c : {' ', '\t', '\n', '\v', '\f', '\r'}) {
+    classes[static_cast<unsigned char>(c)] = kSpaceChar;
+  }
+  for (int c = 0; c < 256; ++c) {
+    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    const bool digit = c >= '0' && c <= '9';
+    if (letter || c == '_') classes[c] |= kIdentStartChar;
+    if (letter || digit || c == '_' || c == '.') classes[c] |= kIdentChar;
+    if (digit) classes[c] |= kDigitChar;
+  }
+  return classes;
+}
+constexpr std::array<uint8_t, 256> kCharClasses = MakeCharClasses();
+
+uint8_t CharClass(char c) {
+  return kCharClasses[static_cast<unsigned char>(c)];
+}
+
+// The variables in scope (a map's header, or an access map's) and their
+// expressions, each looked up in MLIR when first used. Few names (the usual
+// case) are searched linearly, comparing the first 8 bytes as one word;
+// beyond kLinear names a hash index is built.
+class NameTable {
+ public:
+  struct Variable {
+    bool is_dim;
+    int index;
+    AffineExpr expr;  // d<index> or s<index> once used; null before.
+  };
+
+  // The name of the i-th declared variable.
+  absl::string_view NameAt(size_t i) const { return entries_[i].name(); }
+  void Clear() {
+    entries_.clear();
+    if (!index_.empty()) index_.clear();
+  }
+  // Adds a name; false when it is already declared.
+  bool Add(absl::string_view name, bool is_dim, int index) {
+    if (Find(name) != nullptr) return false;
+    Append(name, is_dim, index);
+    return true;
+  }
+  // Adds a name, or rebinds it when it is already declared.
+  void Set(absl::string_view name, bool is_dim, int index) {
+    if (Variable* v = Find(name)) {
+      *v = {is_dim, index, AffineExpr()};
+    } else {
+      Append(name, is_dim, index);
+    }
+  }
+  Variable* Find(absl::string_view name) {
+    if (ABSL_PREDICT_FALSE(!index_.empty())) return FindIndexed(name);
+    const uint64_t prefix = Prefix(name);
+    for (Entry& e : entries_) {
+      if (e.prefix == prefix && e.size == name.size() &&
+          (name.size() <= 8 || e.name() == name)) {
+        return &e.var;
+      }
+    }
+    return nullptr;
+  }
+  // The expression of a variable, looked up in MLIR on first use.
+  static AffineExpr Expr(Variable& v, mlir::MLIRContext* ctx) {
+    if (!v.expr) {
+      v.expr = v.is_dim ? mlir::getAffineDimExpr(v.index, ctx)
+                        : mlir::getAffineSymbolExpr(v.index, ctx);
+    }
+    return v.expr;
+  }
+
+ private:
+  static constexpr size_t kLinear = 16;
+  ABSL_ATTRIBUTE_NOINLINE Variable* FindIndexed(absl::string_view name) {
+    auto it = index_.find(name);
+    return it == index_.end() ? nullptr : &entries_[it->second].var;
+  }
+  struct Entry {
+    uint64_t prefix;
+    const char* data;
+    size_t size;
+    Variable var;
+    absl::string_view name() const { return absl::string_view(data, size); }
+  };
+  // The first 8 bytes of a longer name; a shorter one whole, read as two
+  // overlapping loads (the bytes are then determined by the name's length,
+  // which Find compares too).
+  static uint64_t Prefix(absl::string_view name) {
+    const char* p = name.data();
+    const size_t n = name.size();
+    if (n >= 8) return Load<uint64_t>(p);
+    if (n >= 4) {
+      return Load<uint32_t>(p) | uint64_t{Load<uint32_t>(p + n - 4)} << 32;
+    }
+    if (n >= 2) {
+      return Load<uint16_t>(p) | uint64_t{Load<uint16_t>(p + n - 2)} << 16;
+    }
+    return n == 1 ? static_cast<unsigned char>(p[0]) : 0;
+  }
+  template <typename T>
+  static T Load(const char* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return v;
+  }
+  void Append(absl::string_view name, bool is_dim, int index) {
+    // Field by field into the vector: a temporary Entry copied in would be
+    // read back in 16-byte pieces right after being written in 8-byte ones.
+    Entry& e = entries_.emplace_back();
+    e.prefix = Prefix(name);
+    e.data = name.data();
+    e.size = name.size();
+    e.var.is_dim = is_dim;
+    e.var.index = index;
+    e.var.expr = AffineExpr();
+    if (!index_.empty()) {
+      index_[name] = entries_.size() - 1;
+    } else if (entries_.size() > kLinear) {
+      for (size_t i = 0; i < entries_.size(); ++i) {
+        index_[entries_[i].name()] = i;
+      }
+    }
+  }
+  llvm::SmallVector<Entry, 8> entries_;
+  absl::flat_hash_map<absl::string_view, size_t> index_;
+};
+
+using Variable = NameTable::Variable;
+
+// A parsed subexpression. A constant is kept as its value until it becomes
+// an operand of a node: folding it with another constant (d0 - 5 is
+// d0 + 5 * -1) is then computed here, checked, as the checked builder
+// computes it, without looking up 5, -1 and -5 in MLIR. Anything else is an
+// MLIR expression.
+struct Value {
+  enum State : uint8_t {
+    kNumber,       // The constant `number`; `expr` is it once looked up.
+    kVariable,     // A dimension or a symbol (`variable` == `expr`).
+    kScaled,       // `variable` * `number`, a node, number not 0 or 1.
+    kBuilt,        // Built: whether it is a constant is not known yet.
+    kNonConstant,  // Built, and not a constant.
+  };
+  static Value Number(int64_t v) {
+    Value value;
+    value.number = v;
+    return value;
+  }
+  static Value Built(AffineExpr e) {
+    Value value;
+    value.state = kBuilt;
+    value.expr = e;
+    return value;
+  }
+  // What a sum may assume of a variable or scaled variable.
+  CheckedAffineSum::Term Facts() const {
+    CheckedAffineSum::Term facts;
+    if (state == kVariable || state == kScaled) {
+      facts.simple = true;
+      facts.variable = variable;
+      facts.is_dim = is_dim;
+      facts.position = position;
+      facts.scaled = state == kScaled;
+    }
+    return facts;
+  }
+  State state = kNumber;
+  bool is_dim = false;    // kVariable, kScaled: the variable's kind
+  unsigned position = 0;  // and position.
+  int64_t number = 0;
+  AffineExpr expr;
+  AffineExpr variable;
+};
+using ExprList = llvm::SmallVector<AffineExpr, 8>;
 
 class MapParser {
  public:
   MapParser(absl::string_view text, mlir::MLIRContext* ctx)
-      : text_(text),
-        ctx_(ctx),
-        minus_one_(mlir::getAffineConstantExpr(-1, ctx)) {
+      : text_(text), ctx_(ctx), builder_(ctx) {
     Advance();
   }
 
@@ -345,74 +537,122 @@ class MapParser {
       const std::vector<std::string>& symbols);
 
  private:
-  struct Variable {
-    bool is_dim;
-    int index;
-    AffineExpr expr;  // d<index> or s<index>.
-  };
-  Variable MakeVariable(bool is_dim, int index) const {
-    return {is_dim, index,
-            is_dim ? mlir::getAffineDimExpr(index, ctx_)
-                   : mlir::getAffineSymbolExpr(index, ctx_)};
-  }
-
   // Lexing.
   void Advance();
-  void SkipSpace();
-  bool AtPunct(absl::string_view p) const {
-    return tok_.kind == TokenKind::kPunct && tok_.text == p;
+  bool AtPunct(char p) const {
+    return tok_.kind == TokenKind::kPunct &&
+           tok_.punct == static_cast<unsigned char>(p);
+  }
+  bool AtArrow() const {
+    return tok_.kind == TokenKind::kPunct && tok_.punct == kArrow;
+  }
+  absl::string_view TokText() const {
+    return absl::string_view(text_.data() + tok_.offset, pos_ - tok_.offset);
   }
   bool AtWord(absl::string_view w) const {
-    return tok_.kind == TokenKind::kIdentifier && tok_.text == w;
+    return tok_.kind == TokenKind::kIdentifier && TokText() == w;
   }
-  absl::Status Error(size_t offset, absl::string_view what) const;
+  // Errors are built out of line, so that the paths that do not fail stay
+  // small.
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status Error(
+      size_t offset, absl::string_view what) const;
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status ErrorHere(
+      absl::string_view what) const;
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status ExpectError(
+      char punct) const;
   absl::Status CheckDivisor(mlir::AffineExprKind kind, int64_t divisor,
                             size_t offset) const;
-  absl::Status ErrorHere(absl::string_view what) const {
-    return Error(tok_.offset, absl::StrCat(what, ", found ", Describe()));
-  }
   std::string Describe() const;
-  absl::Status Expect(absl::string_view punct);
-  /// `lhs kind rhs` through the checked builder: a folded constant that does
-  /// not fit in int64 is an error at `offset` (the operator).
-  absl::StatusOr<AffineExpr> Build(mlir::AffineExprKind kind, AffineExpr lhs,
-                                   AffineExpr rhs, size_t offset) const;
+  absl::Status Expect(char punct) {
+    if (ABSL_PREDICT_FALSE(!AtPunct(punct))) return ExpectError(punct);
+    Advance();
+    return absl::OkStatus();
+  }
+  absl::Status ExpectArrow();
   /// A checked builder's error, at `offset`.
-  absl::Status Located(const absl::Status& status, size_t offset) const;
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status LocatedError(
+      const absl::Status& status, size_t offset) const;
   absl::StatusOr<int64_t> ParseInteger();  // Optional leading '-'.
+  /// The integer token's value, negated when `negative`; `start` is where
+  /// the integer (its '-') begins.
+  absl::StatusOr<int64_t> IntegerValue(bool negative, size_t start);
 
   // Grammar.
-  absl::StatusOr<std::vector<absl::string_view>> ParseNameList(
-      absl::string_view open, absl::string_view close);
-  absl::Status ParseHeader(std::vector<absl::string_view>& dims,
-                           std::vector<absl::string_view>& symbols,
-                           std::vector<absl::string_view>& runtime);
+  // The variables a map's header declares, in names_ in this order: dims,
+  // range symbols, runtime symbols (declared in {...}).
+  struct Header {
+    int dims = 0, symbols = 0, runtime = 0;
+    int num_dims() const { return dims; }
+    int num_symbols() const { return symbols + runtime; }
+  };
+  /// "(a, b)", "[...]" or "{...}": adds each name to names_ (variable number
+  /// `first` on) and counts them in `count`; the first name declared before
+  /// goes to `duplicate` (reported once the whole header has parsed).
+  absl::Status ParseNameList(char open, char close, bool is_dim, int first,
+                             int& count,
+                             std::optional<absl::string_view>& duplicate);
+  absl::Status ParseHeader(Header& header);
+  /// AffineMap::get(num_dims, num_symbols, {}): the last one is kept (a
+  /// map's runtime variables have the same empty access map).
+  AffineMap EmptyMap(int num_dims, int num_symbols);
   /// One whole expression (a result, a constraint, a standalone
   /// expression): ParseSum with the operator budget reset.
   absl::StatusOr<AffineExpr> ParseExpression();
-  absl::StatusOr<AffineExpr> ParseSum();
-  /// Counts a binary operator against kMaxOperators.
-  absl::Status CountOperator();
-  absl::StatusOr<AffineExpr> ParseTerm();
-  absl::StatusOr<AffineExpr> ParseUnary();
-  absl::StatusOr<AffineExpr> ParsePrimary();
-  absl::StatusOr<std::vector<AffineExpr>> ParseResults();
-  absl::StatusOr<Interval> ParseInterval();
 
-  // The variables a map's header declares: dims, range symbols, runtime
-  // symbols (declared in {...}).
-  struct Header {
-    std::vector<absl::string_view> dims, symbols, runtime;
-    int num_dims() const { return dims.size(); }
-    int num_symbols() const { return symbols.size() + runtime.size(); }
-    // The name of variable i (dims, then symbols, then runtime symbols).
-    absl::string_view Name(int i) const {
-      if (i < num_dims()) return dims[i];
-      i -= num_dims();
-      return i < static_cast<int>(symbols.size()) ? symbols[i]
-                                                  : runtime[i - symbols.size()];
+  // The expression grammar returns false on an error, which it leaves in
+  // error_, and its value through `out`: no StatusOr<Value> is built and
+  // copied per operand.
+  bool Fail(absl::Status status) {
+    error_ = std::move(status);
+    return false;
+  }
+  bool ParseSum(Value& out);
+  /// Counts a binary operator against kMaxOperators.
+  bool CountOperator() {
+    if (ABSL_PREDICT_FALSE(++operators_ > kMaxOperators)) {
+      return Fail(TooManyOperators());
     }
-  };
+    return true;
+  }
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status TooManyOperators()
+      const;
+  bool ParseTerm(Value& out);
+  bool ParseUnary(Value& out);
+  bool ParsePrimary(Value& out);
+  /// Whether `v` is a constant (then v.number is its value).
+  static bool IsConstant(Value& v) {
+    if (v.state == Value::kNumber) return true;
+    return v.state == Value::kBuilt && BuiltIsConstant(v);
+  }
+  static bool BuiltIsConstant(Value& v);
+  /// v's expression, looking a constant up in MLIR if it is not yet.
+  AffineExpr Materialize(Value& v);
+  /// out = `lhs kind rhs` (kind Mul, FloorDiv, CeilDiv or Mod), as Build.
+  /// `out` may be `lhs`: the operands are read before `out` is written.
+  bool Apply(mlir::AffineExprKind kind, Value& lhs, Value& rhs, size_t offset,
+             Value& out);
+  /// v = v * -1, as Build.
+  bool Negate(Value& v, size_t offset);
+  /// out = `expr` when it was built, else fails with its error at `offset`.
+  bool Take(absl::StatusOr<AffineExpr> expr, size_t offset, Value& out) {
+    if (ABSL_PREDICT_FALSE(!expr.ok())) {
+      return Fail(LocatedError(expr.status(), offset));
+    }
+    out = Value::Built(*expr);
+    return true;
+  }
+  absl::Status ParseResults(ExprList& results);
+  absl::StatusOr<Interval> ParseInterval();
+  /// "[lo, hi]" read straight from the text when it is written plainly
+  /// (optional spaces, '-' right before the digits, values that fit), and
+  /// the parser advanced past it; nullopt, and nothing consumed, otherwise
+  /// (then ParseInterval reads it token by token and names the error).
+  std::optional<Interval> ScanInterval();
+  /// At a declared variable's name: " in [lo, hi]" read straight from the
+  /// text (as ScanInterval reads it) and the parser advanced past it; false,
+  /// and nothing consumed, when the text there is anything else.
+  bool ScanLoneBound(int64_t& lo, int64_t& hi);
+
   // What the "domain:" section gives: a bound per variable (dims, then
   // symbols in header order), runtime symbols and their HLO, constraints.
   struct Domain {
@@ -425,9 +665,9 @@ class MapParser {
         is_runtime[i] = true;
       }
     }
-    std::vector<std::optional<Interval>> bounds;
-    std::vector<bool> is_runtime;
-    std::vector<RuntimeVar> runtime;
+    llvm::SmallVector<std::optional<Interval>, 12> bounds;
+    llvm::SmallVector<bool, 4> is_runtime;
+    llvm::SmallVector<RuntimeVar, 2> runtime;
     std::vector<IndexingConstraint> constraints;
   };
   // "UNDEFINED", "KNOWN EMPTY" or "KNOWN_EMPTY"; nullopt for anything else.
@@ -435,18 +675,19 @@ class MapParser {
   absl::Status ParseDomainEntry(int num_dims, Domain& domain);
   absl::Status ParseRuntimeVariable(int symbol, Domain& domain);
   absl::StatusOr<IndexingMap> BuildMap(const Header& header,
-                                       const std::vector<AffineExpr>& results,
-                                       Domain domain);
+                                       llvm::ArrayRef<AffineExpr> results,
+                                       Domain& domain);
 
   absl::string_view text_;
   mlir::MLIRContext* ctx_;
   size_t pos_ = 0;
   Token tok_;
-  // Declared names (views into the text or the caller's names) and their
-  // expressions, built once per parse.
-  absl::flat_hash_map<absl::string_view, Variable> names_;
-  // -1, the factor of every negation.
-  AffineExpr minus_one_;
+  // Declared names (views into the text or the caller's names).
+  NameTable names_;
+  // Every expression of the parse is built through here: constants once
+  // per value, a repeated operation (the same term in several results, a
+  // constraint on a result) once.
+  CheckedAffineBuilder builder_;
   int depth_ = 0;  // Parenthesis nesting, bounded against stack overflow.
   // Binary operators in the current expression. A chain like
   // d0 + d1 + ... + dN is a tree N deep, and every pass over affine
@@ -455,46 +696,40 @@ class MapParser {
   // AddressSanitizer).
   static constexpr int kMaxOperators = 1024;
   int operators_ = 0;
+  absl::Status error_;   // The expression grammar's error.
+  AffineMap empty_map_;  // EmptyMap's last map.
 };
 
-void MapParser::SkipSpace() {
-  while (pos_ < text_.size() &&
-         absl::ascii_isspace(static_cast<unsigned char>(text_[pos_]))) {
-    ++pos_;
-  }
-}
-
 void MapParser::Advance() {
-  SkipSpace();
-  tok_.offset = pos_;
-  if (pos_ >= text_.size()) {
+  const char* data = text_.data();
+  const size_t size = text_.size();
+  size_t pos = pos_;
+  while (pos < size && (CharClass(data[pos]) & kSpaceChar)) ++pos;
+  tok_.offset = pos;
+  if (pos >= size) {
+    pos_ = pos;
     tok_.kind = TokenKind::kEnd;
-    tok_.text = absl::string_view();
     return;
   }
-  unsigned char c = text_[pos_];
-  size_t start = pos_;
-  if (absl::ascii_isalpha(c) || c == '_') {
-    while (pos_ < text_.size() &&
-           (absl::ascii_isalnum(static_cast<unsigned char>(text_[pos_])) ||
-            text_[pos_] == '_' || text_[pos_] == '.')) {
-      ++pos_;
-    }
+  const uint8_t first = CharClass(data[pos]);
+  if (first & kIdentStartChar) {
+    ++pos;
+    while (pos < size && (CharClass(data[pos]) & kIdentChar)) ++pos;
     tok_.kind = TokenKind::kIdentifier;
-  } else if (absl::ascii_isdigit(c)) {
-    while (pos_ < text_.size() &&
-           absl::ascii_isdigit(static_cast<unsigned char>(text_[pos_]))) {
-      ++pos_;
-    }
+  } else if (first & kDigitChar) {
+    ++pos;
+    while (pos < size && (CharClass(data[pos]) & kDigitChar)) ++pos;
     tok_.kind = TokenKind::kInteger;
-  } else if (c == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '>') {
-    pos_ += 2;
+  } else if (data[pos] == '-' && pos + 1 < size && data[pos + 1] == '>') {
+    pos += 2;
     tok_.kind = TokenKind::kPunct;
+    tok_.punct = kArrow;
   } else {
-    ++pos_;
     tok_.kind = TokenKind::kPunct;
+    tok_.punct = static_cast<unsigned char>(data[pos]);
+    ++pos;
   }
-  tok_.text = text_.substr(start, pos_ - start);
+  pos_ = pos;
 }
 
 absl::Status MapParser::Error(size_t offset, absl::string_view what) const {
@@ -511,29 +746,29 @@ absl::Status MapParser::Error(size_t offset, absl::string_view what) const {
       absl::StrCat(line, ":", column, ": ", what));
 }
 
+absl::Status MapParser::ErrorHere(absl::string_view what) const {
+  return Error(tok_.offset, absl::StrCat(what, ", found ", Describe()));
+}
+
+absl::Status MapParser::ExpectError(char punct) const {
+  return ErrorHere(
+      absl::StrCat("expected '", absl::string_view(&punct, 1), "'"));
+}
+
 std::string MapParser::Describe() const {
   if (tok_.kind == TokenKind::kEnd) return "end of input";
-  std::string shown(tok_.text.substr(0, 20));
+  std::string shown(TokText().substr(0, 20));
   return absl::StrCat("'", shown, "'");
 }
 
-absl::Status MapParser::Expect(absl::string_view punct) {
-  if (!AtPunct(punct)) return ErrorHere(absl::StrCat("expected '", punct, "'"));
+absl::Status MapParser::ExpectArrow() {
+  if (!AtArrow()) return ErrorHere("expected '->'");
   Advance();
   return absl::OkStatus();
 }
 
-absl::StatusOr<AffineExpr> MapParser::Build(mlir::AffineExprKind kind,
-                                            AffineExpr lhs, AffineExpr rhs,
-                                            size_t offset) const {
-  absl::StatusOr<AffineExpr> built = CheckedAffineBinaryOp(kind, lhs, rhs);
-  XI_RETURN_IF_ERROR(Located(built.status(), offset));
-  return built;
-}
-
-absl::Status MapParser::Located(const absl::Status& status,
-                                size_t offset) const {
-  if (status.ok()) return status;
+absl::Status MapParser::LocatedError(const absl::Status& status,
+                                     size_t offset) const {
   return Error(offset, absl::StrCat("the map cannot be represented exactly: ",
                                     status.message()));
 }
@@ -541,149 +776,271 @@ absl::Status MapParser::Located(const absl::Status& status,
 absl::StatusOr<int64_t> MapParser::ParseInteger() {
   size_t start = tok_.offset;
   bool negative = false;
-  if (AtPunct("-")) {
+  if (AtPunct('-')) {
     negative = true;
     Advance();
   }
-  if (tok_.kind != TokenKind::kInteger) return ErrorHere("expected an integer");
-  // Parse as unsigned magnitude so that INT64_MIN is accepted.
-  uint64_t magnitude;
-  if (!absl::SimpleAtoi(tok_.text, &magnitude) ||
-      magnitude > (negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1)) {
-    return Error(start, "integer does not fit in 64 bits");
+  return IntegerValue(negative, start);
+}
+
+// The value of `digits` (decimal digits only), negated when `negative`, or
+// nullopt when it does not fit in int64 (-2^63 does).
+std::optional<int64_t> DecimalValue(absl::string_view digits, bool negative) {
+  // The unsigned magnitude, so that INT64_MIN is accepted. 18 digits always
+  // fit in 63 bits.
+  uint64_t magnitude = 0;
+  if (digits.size() <= 18) {
+    for (char c : digits) magnitude = magnitude * 10 + (c - '0');
+  } else {
+    for (char c : digits) {
+      if (__builtin_mul_overflow(magnitude, 10, &magnitude) ||
+          __builtin_add_overflow(magnitude, c - '0', &magnitude)) {
+        return std::nullopt;
+      }
+    }
+    if (magnitude > (negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1)) {
+      return std::nullopt;
+    }
   }
-  Advance();
   return negative ? static_cast<int64_t>(0 - magnitude)
                   : static_cast<int64_t>(magnitude);
 }
 
-absl::StatusOr<std::vector<absl::string_view>> MapParser::ParseNameList(
-    absl::string_view open, absl::string_view close) {
-  std::vector<absl::string_view> names;
+absl::StatusOr<int64_t> MapParser::IntegerValue(bool negative, size_t start) {
+  if (tok_.kind != TokenKind::kInteger) return ErrorHere("expected an integer");
+  std::optional<int64_t> value = DecimalValue(TokText(), negative);
+  if (!value) return Error(start, "integer does not fit in 64 bits");
+  Advance();
+  return *value;
+}
+
+absl::Status MapParser::ParseNameList(
+    char open, char close, bool is_dim, int first, int& count,
+    std::optional<absl::string_view>& duplicate) {
   XI_RETURN_IF_ERROR(Expect(open));
   if (AtPunct(close)) {
     Advance();
-    return names;
+    return absl::OkStatus();
   }
   while (true) {
     if (tok_.kind != TokenKind::kIdentifier) {
       return ErrorHere("expected a variable name");
     }
-    names.push_back(tok_.text);
+    absl::string_view name = TokText();
+    if (!names_.Add(name, is_dim, first + count) && !duplicate) {
+      duplicate = name;
+    }
+    ++count;
     Advance();
     if (AtPunct(close)) {
       Advance();
-      return names;
+      return absl::OkStatus();
     }
-    XI_RETURN_IF_ERROR(Expect(","));
+    XI_RETURN_IF_ERROR(Expect(','));
   }
 }
 
-absl::Status MapParser::ParseHeader(std::vector<absl::string_view>& dims,
-                                    std::vector<absl::string_view>& symbols,
-                                    std::vector<absl::string_view>& runtime) {
+// Names are declared into names_ as the lists are read; a name declared
+// twice is reported after the whole header has parsed, as the first one in
+// the order dims, symbols, runtime symbols.
+absl::Status MapParser::ParseHeader(Header& header) {
   size_t start = tok_.offset;
-  auto d = ParseNameList("(", ")");
-  if (!d.ok()) return d.status();
-  dims = *std::move(d);
-  if (AtPunct("[")) {
-    auto s = ParseNameList("[", "]");
-    if (!s.ok()) return s.status();
-    symbols = *std::move(s);
+  names_.Clear();
+  std::optional<absl::string_view> duplicate;
+  XI_RETURN_IF_ERROR(ParseNameList('(', ')', true, 0, header.dims, duplicate));
+  if (AtPunct('[')) {
+    XI_RETURN_IF_ERROR(
+        ParseNameList('[', ']', false, 0, header.symbols, duplicate));
   }
-  if (AtPunct("{")) {
-    auto r = ParseNameList("{", "}");
-    if (!r.ok()) return r.status();
-    runtime = *std::move(r);
+  if (AtPunct('{')) {
+    XI_RETURN_IF_ERROR(ParseNameList('{', '}', false, header.symbols,
+                                     header.runtime, duplicate));
   }
-  names_.clear();
-  auto add = [&](absl::string_view name, bool is_dim, int index) {
-    return names_.insert({name, MakeVariable(is_dim, index)}).second;
-  };
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (!add(dims[i], true, i)) {
-      return Error(start,
-                   absl::StrCat("variable '", dims[i], "' declared twice"));
-    }
-  }
-  for (size_t i = 0; i < symbols.size() + runtime.size(); ++i) {
-    absl::string_view name =
-        i < symbols.size() ? symbols[i] : runtime[i - symbols.size()];
-    if (!add(name, false, i)) {
-      return Error(start, absl::StrCat("variable '", name, "' declared twice"));
-    }
+  if (duplicate) {
+    return Error(start,
+                 absl::StrCat("variable '", *duplicate, "' declared twice"));
   }
   return absl::OkStatus();
+}
+
+AffineMap MapParser::EmptyMap(int num_dims, int num_symbols) {
+  if (!empty_map_ || static_cast<int>(empty_map_.getNumDims()) != num_dims ||
+      static_cast<int>(empty_map_.getNumSymbols()) != num_symbols) {
+    empty_map_ = AffineMap::get(num_dims, num_symbols, {}, ctx_);
+  }
+  return empty_map_;
 }
 
 absl::StatusOr<AffineExpr> MapParser::ParseExpression() {
   operators_ = 0;
-  return ParseSum();
+  Value v;
+  if (!ParseSum(v)) return std::move(error_);
+  return Materialize(v);
 }
 
-absl::Status MapParser::CountOperator() {
-  if (++operators_ > kMaxOperators) {
-    return ErrorHere(
-        absl::StrCat("expression has more than ", kMaxOperators, " operators"));
+absl::Status MapParser::TooManyOperators() const {
+  return ErrorHere(
+      absl::StrCat("expression has more than ", kMaxOperators, " operators"));
+}
+
+bool MapParser::BuiltIsConstant(Value& v) {
+  if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(v.expr)) {
+    v.state = Value::kNumber;
+    v.number = c.getValue();
+    return true;
   }
-  return absl::OkStatus();
+  v.state = Value::kNonConstant;
+  return false;
 }
 
-absl::StatusOr<AffineExpr> MapParser::ParseSum() {
-  XI_ASSIGN_OR_RETURN(AffineExpr first, ParseTerm());
-  CheckedAffineSum sum(first);
+AffineExpr MapParser::Materialize(Value& v) {
+  if (!v.expr) v.expr = builder_.Constant(v.number);
+  return v.expr;
+}
+
+bool MapParser::Apply(mlir::AffineExprKind kind, Value& lhs, Value& rhs,
+                      size_t offset, Value& out) {
+  // Two constants fold to a constant, as CheckedAffineBinaryOp folds them;
+  // a product that does not fit and a divisor < 1 go through the builder,
+  // which names the error or does what MLIR does.
+  if (IsConstant(lhs) && IsConstant(rhs)) {
+    const int64_t a = lhs.number, k = rhs.number;
+    std::optional<int64_t> folded;
+    switch (kind) {
+      case mlir::AffineExprKind::Mul:
+        folded = CheckedMul(a, k);
+        break;
+      case mlir::AffineExprKind::FloorDiv:
+        if (k >= 1) folded = FloorDiv(a, k);
+        break;
+      case mlir::AffineExprKind::CeilDiv:
+        if (k >= 1) folded = CeilDiv(a, k);
+        break;
+      default:
+        if (k >= 1) folded = FloorMod(a, k);
+        break;
+    }
+    if (folded) {
+      out = Value::Number(*folded);
+      return true;
+    }
+  }
+  // A dimension or symbol times or by a constant (k * x is built as
+  // x * k).
+  Value* variable = lhs.state == Value::kVariable ? &lhs : nullptr;
+  Value* constant = &rhs;
+  if (!variable && kind == mlir::AffineExprKind::Mul &&
+      rhs.state == Value::kVariable) {
+    variable = &rhs;
+    constant = &lhs;
+  }
+  if (variable && IsConstant(*constant)) {
+    const int64_t k = constant->number;
+    const Value x = *variable;
+    if (!Take(builder_.VariableOp(kind, x.expr, k), offset, out)) return false;
+    if (kind == mlir::AffineExprKind::Mul && k != 0 && k != 1) {
+      // VariableOp built the node x * k.
+      out.state = Value::kScaled;
+      out.variable = x.expr;
+      out.is_dim = x.is_dim;
+      out.position = x.position;
+      out.number = k;
+    }
+    return true;
+  }
+  return Take(builder_.BinaryOp(kind, Materialize(lhs), Materialize(rhs)),
+              offset, out);
+}
+
+bool MapParser::Negate(Value& v, size_t offset) {
+  if (IsConstant(v) && v.number != std::numeric_limits<int64_t>::min()) {
+    v = Value::Number(-v.number);
+    return true;
+  }
+  Value minus_one = Value::Number(-1);
+  return Apply(mlir::AffineExprKind::Mul, v, minus_one, offset, v);
+}
+
+bool MapParser::ParseSum(Value& out) {
+  Value& first = out;
+  if (!ParseTerm(first)) return false;
+  if (!AtPunct('+') && !AtPunct('-') &&
+      (first.state == Value::kNumber || first.state == Value::kVariable)) {
+    return true;  // A lone constant or variable.
+  }
+  // While every term is a constant the sum is their checked total (the
+  // fold of constants); the first other term starts the checked sum.
+  std::optional<CheckedAffineSum> sum;
+  if (!IsConstant(first)) sum.emplace(first.expr, &builder_, first.Facts());
+  int64_t total = first.number;
   size_t op_offset = tok_.offset;
-  while (AtPunct("+") || AtPunct("-")) {
-    XI_RETURN_IF_ERROR(CountOperator());
-    bool minus = AtPunct("-");
+  Value term;
+  while (AtPunct('+') || AtPunct('-')) {
+    if (!CountOperator()) return false;
+    bool minus = AtPunct('-');
     op_offset = tok_.offset;
     Advance();
-    XI_ASSIGN_OR_RETURN(AffineExpr rhs, ParseTerm());
-    if (minus) {
-      XI_ASSIGN_OR_RETURN(
-          rhs, Build(mlir::AffineExprKind::Mul, rhs, minus_one_, op_offset));
+    if (!ParseTerm(term)) return false;
+    if (minus && !Negate(term, op_offset)) return false;
+    const bool constant = IsConstant(term);
+    if (!sum && constant) {
+      if (std::optional<int64_t> t = CheckedAdd(total, term.number)) {
+        total = *t;
+        continue;
+      }
+      Value so_far = Value::Number(total);  // The builder names the error.
+      return Take(builder_.BinaryOp(mlir::AffineExprKind::Add,
+                                    Materialize(so_far), Materialize(term)),
+                  op_offset, out);
     }
-    XI_RETURN_IF_ERROR(Located(sum.Add(rhs), op_offset));
+    if (!sum) sum.emplace(builder_.Constant(total), &builder_);
+    absl::Status added = constant ? sum->AddConstant(term.number)
+                                  : sum->Add(term.expr, term.Facts());
+    if (ABSL_PREDICT_FALSE(!added.ok())) {
+      return Fail(LocatedError(added, op_offset));
+    }
   }
-  absl::StatusOr<AffineExpr> result = sum.Finish();
-  XI_RETURN_IF_ERROR(Located(result.status(), op_offset));
-  return result;
+  if (!sum) {
+    out = Value::Number(total);
+    return true;
+  }
+  return Take(sum->Finish(), op_offset, out);
 }
 
-absl::StatusOr<AffineExpr> MapParser::ParseTerm() {
-  auto lhs = ParseUnary();
-  if (!lhs.ok()) return lhs;
-  AffineExpr result = *lhs;
+bool MapParser::ParseTerm(Value& out) {
+  Value& result = out;
+  if (!ParseUnary(result)) return false;
+  Value rhs;
   while (true) {
     mlir::AffineExprKind kind;
-    if (AtPunct("*")) {
+    if (AtPunct('*')) {
       kind = mlir::AffineExprKind::Mul;
-    } else if (AtWord("floordiv")) {
+    } else if (tok_.kind != TokenKind::kIdentifier) {
+      return true;
+    } else if (TokText() == "floordiv") {
       kind = mlir::AffineExprKind::FloorDiv;
-    } else if (AtWord("ceildiv")) {
+    } else if (TokText() == "ceildiv") {
       kind = mlir::AffineExprKind::CeilDiv;
-    } else if (AtWord("mod")) {
+    } else if (TokText() == "mod") {
       kind = mlir::AffineExprKind::Mod;
     } else {
-      return result;
+      return true;
     }
-    XI_RETURN_IF_ERROR(CountOperator());
+    if (!CountOperator()) return false;
     size_t op_offset = tok_.offset;
     Advance();
-    auto rhs = ParseUnary();
-    if (!rhs.ok()) return rhs;
+    if (!ParseUnary(rhs)) return false;
     if (kind != mlir::AffineExprKind::Mul) {
-      if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(*rhs)) {
-        XI_RETURN_IF_ERROR(CheckDivisor(kind, c.getValue(), op_offset));
-      } else {
-        return Error(op_offset,
-                     "divisor of floordiv/ceildiv/mod must be a constant");
+      if (!IsConstant(rhs)) {
+        return Fail(Error(
+            op_offset, "divisor of floordiv/ceildiv/mod must be a constant"));
       }
-    } else if (!mlir::isa<mlir::AffineConstantExpr>(result) &&
-               !mlir::isa<mlir::AffineConstantExpr>(*rhs)) {
-      return Error(op_offset, "one side of '*' must be a constant");
+      absl::Status divisor = CheckDivisor(kind, rhs.number, op_offset);
+      if (!divisor.ok()) return Fail(std::move(divisor));
+    } else if (!IsConstant(result) && !IsConstant(rhs)) {
+      return Fail(Error(op_offset, "one side of '*' must be a constant"));
     }
-    XI_ASSIGN_OR_RETURN(result, Build(kind, result, *rhs, op_offset));
+    if (!Apply(kind, result, rhs, op_offset, result)) return false;
   }
 }
 
@@ -710,105 +1067,167 @@ absl::Status MapParser::CheckDivisor(mlir::AffineExprKind kind, int64_t divisor,
   return absl::OkStatus();
 }
 
-absl::StatusOr<AffineExpr> MapParser::ParseUnary() {
-  if (AtPunct("-")) {
+bool MapParser::ParseUnary(Value& out) {
+  if (AtPunct('-')) {
     // "-9223372036854775808" is one integer: its magnitude alone does not
     // fit in int64.
-    size_t save_pos = pos_;
-    Token save_tok = tok_;
+    size_t minus_offset = tok_.offset;
     Advance();
     if (tok_.kind == TokenKind::kInteger) {
-      pos_ = save_pos;
-      tok_ = save_tok;
-      auto v = ParseInteger();
-      if (!v.ok()) return v.status();
-      return mlir::getAffineConstantExpr(*v, ctx_);
+      absl::StatusOr<int64_t> v = IntegerValue(true, minus_offset);
+      if (!v.ok()) return Fail(v.status());
+      out = Value::Number(*v);
+      return true;
     }
-    size_t minus_offset = save_tok.offset;
-    if (++depth_ > 200) return ErrorHere("expression nested too deeply");
-    auto operand = ParseUnary();
+    if (++depth_ > 200) return Fail(ErrorHere("expression nested too deeply"));
+    const bool parsed = ParseUnary(out);
     --depth_;
-    if (!operand.ok()) return operand;
-    return Build(mlir::AffineExprKind::Mul, *operand, minus_one_, minus_offset);
+    return parsed && Negate(out, minus_offset);
   }
-  return ParsePrimary();
+  return ParsePrimary(out);
 }
 
-absl::StatusOr<AffineExpr> MapParser::ParsePrimary() {
+bool MapParser::ParsePrimary(Value& out) {
   if (tok_.kind == TokenKind::kInteger) {
-    auto v = ParseInteger();
-    if (!v.ok()) return v.status();
-    return mlir::getAffineConstantExpr(*v, ctx_);
+    absl::StatusOr<int64_t> v = IntegerValue(false, tok_.offset);
+    if (!v.ok()) return Fail(v.status());
+    out = Value::Number(*v);
+    return true;
   }
   if (tok_.kind == TokenKind::kIdentifier) {
-    auto it = names_.find(tok_.text);
-    if (it == names_.end()) {
-      return ErrorHere("expected a declared variable, an integer or '('");
+    Variable* v = names_.Find(TokText());
+    if (v == nullptr) {
+      return Fail(ErrorHere("expected a declared variable, an integer or '('"));
     }
     Advance();
-    return it->second.expr;
+    out = Value();
+    out.state = Value::kVariable;
+    out.is_dim = v->is_dim;
+    out.position = v->index;
+    out.expr = out.variable = NameTable::Expr(*v, ctx_);
+    return true;
   }
-  if (AtPunct("(")) {
-    if (++depth_ > 200) return ErrorHere("expression nested too deeply");
+  if (AtPunct('(')) {
+    if (++depth_ > 200) return Fail(ErrorHere("expression nested too deeply"));
     Advance();
-    auto inner = ParseSum();
+    const bool parsed = ParseSum(out);
     --depth_;
-    if (!inner.ok()) return inner;
-    XI_RETURN_IF_ERROR(Expect(")"));
-    return inner;
+    if (!parsed) return false;
+    absl::Status closed = Expect(')');
+    if (!closed.ok()) return Fail(std::move(closed));
+    return true;
   }
-  return ErrorHere("expected a variable, an integer or '('");
+  return Fail(ErrorHere("expected a variable, an integer or '('"));
 }
 
-absl::StatusOr<std::vector<AffineExpr>> MapParser::ParseResults() {
-  std::vector<AffineExpr> results;
-  XI_RETURN_IF_ERROR(Expect("("));
-  if (AtPunct(")")) {
+absl::Status MapParser::ParseResults(ExprList& results) {
+  XI_RETURN_IF_ERROR(Expect('('));
+  if (AtPunct(')')) {
     Advance();
-    return results;
+    return absl::OkStatus();
   }
   while (true) {
-    auto e = ParseExpression();
-    if (!e.ok()) return e.status();
-    results.push_back(*e);
-    if (AtPunct(")")) {
+    XI_ASSIGN_OR_RETURN(AffineExpr e, ParseExpression());
+    results.push_back(e);
+    if (AtPunct(')')) {
       Advance();
-      return results;
+      return absl::OkStatus();
     }
-    XI_RETURN_IF_ERROR(Expect(","));
+    XI_RETURN_IF_ERROR(Expect(','));
   }
 }
 
 absl::StatusOr<Interval> MapParser::ParseInterval() {
-  XI_RETURN_IF_ERROR(Expect("["));
-  auto lo = ParseInteger();
-  if (!lo.ok()) return lo.status();
-  XI_RETURN_IF_ERROR(Expect(","));
-  auto hi = ParseInteger();
-  if (!hi.ok()) return hi.status();
-  XI_RETURN_IF_ERROR(Expect("]"));
-  return Interval{*lo, *hi};
+  if (std::optional<Interval> quick = ScanInterval()) return *quick;
+  XI_RETURN_IF_ERROR(Expect('['));
+  XI_ASSIGN_OR_RETURN(int64_t lo, ParseInteger());
+  XI_RETURN_IF_ERROR(Expect(','));
+  XI_ASSIGN_OR_RETURN(int64_t hi, ParseInteger());
+  XI_RETURN_IF_ERROR(Expect(']'));
+  return Interval{lo, hi};
+}
+
+// Reads "  -123  " from p: spaces, '-' right before the digits, at most 18
+// digits (so the value fits), spaces; null when the text there is anything
+// else (a digit run followed by a letter is two tokens).
+inline const char* ScanInteger(const char* p, const char* end, int64_t* value) {
+  while (p < end && (CharClass(*p) & kSpaceChar)) ++p;
+  const bool negative = p < end && *p == '-';
+  if (negative) ++p;
+  const char* digits = p;
+  uint64_t magnitude = 0;
+  while (p < end && (CharClass(*p) & kDigitChar)) {
+    magnitude = magnitude * 10 + (*p - '0');
+    ++p;
+  }
+  if (p == digits || p - digits > 18) return nullptr;
+  if (p < end && (CharClass(*p) & kIdentChar)) return nullptr;
+  while (p < end && (CharClass(*p) & kSpaceChar)) ++p;
+  *value = negative ? -static_cast<int64_t>(magnitude)
+                    : static_cast<int64_t>(magnitude);
+  return p;
+}
+
+// Reads "lo, hi]" from p (just after '['), as ScanInteger reads each
+// bound; the position after ']', or null. The bounds come back as scalars:
+// an Interval written field by field and copied whole right after stalls
+// the store-to-load forwarding.
+inline const char* ScanBounds(const char* p, const char* end, int64_t* lo,
+                              int64_t* hi) {
+  p = ScanInteger(p, end, lo);
+  if (p == nullptr || p == end || *p != ',') return nullptr;
+  p = ScanInteger(p + 1, end, hi);
+  if (p == nullptr || p == end || *p != ']') return nullptr;
+  return p + 1;
+}
+
+std::optional<Interval> MapParser::ScanInterval() {
+  if (!AtPunct('[')) return std::nullopt;
+  const char* const begin = text_.data();
+  int64_t lo, hi;
+  const char* p = ScanBounds(begin + pos_, begin + text_.size(), &lo, &hi);
+  if (p == nullptr) return std::nullopt;
+  pos_ = p - begin;
+  Advance();
+  return Interval{lo, hi};
+}
+
+bool MapParser::ScanLoneBound(int64_t& lo, int64_t& hi) {
+  // pos_ is just after the variable's name.
+  const char* const begin = text_.data();
+  const char* const end = begin + text_.size();
+  const char* p = begin + pos_;
+  while (p < end && (CharClass(*p) & kSpaceChar)) ++p;
+  if (end - p < 2 || p[0] != 'i' || p[1] != 'n') return false;
+  p += 2;
+  if (p < end && (CharClass(*p) & kIdentChar)) return false;  // "int", ...
+  while (p < end && (CharClass(*p) & kSpaceChar)) ++p;
+  if (p == end || *p != '[') return false;
+  p = ScanBounds(p + 1, end, &lo, &hi);
+  if (p == nullptr) return false;
+  pos_ = p - begin;
+  Advance();
+  return true;
 }
 
 absl::StatusOr<AffineMap> MapParser::ParseBareAffineMap() {
-  std::vector<absl::string_view> dims, symbols, runtime;
-  XI_RETURN_IF_ERROR(ParseHeader(dims, symbols, runtime));
-  XI_RETURN_IF_ERROR(Expect("->"));
-  auto results = ParseResults();
-  if (!results.ok()) return results.status();
-  return AffineMap::get(dims.size(), symbols.size() + runtime.size(), *results,
-                        ctx_);
+  Header header;
+  XI_RETURN_IF_ERROR(ParseHeader(header));
+  XI_RETURN_IF_ERROR(ExpectArrow());
+  ExprList results;
+  XI_RETURN_IF_ERROR(ParseResults(results));
+  if (results.empty()) return EmptyMap(header.num_dims(), header.num_symbols());
+  return AffineMap::get(header.num_dims(), header.num_symbols(), results, ctx_);
 }
 
 absl::StatusOr<AffineExpr> MapParser::ParseStandaloneExpr(
     const std::vector<std::string>& dims,
     const std::vector<std::string>& symbols) {
-  names_.clear();
-  for (size_t i = 0; i < dims.size(); ++i) {
-    names_[dims[i]] = MakeVariable(true, i);
-  }
+  // A name given twice means its last position.
+  names_.Clear();
+  for (size_t i = 0; i < dims.size(); ++i) names_.Set(dims[i], true, i);
   for (size_t i = 0; i < symbols.size(); ++i) {
-    names_[symbols[i]] = MakeVariable(false, i);
+    names_.Set(symbols[i], false, i);
   }
   auto e = ParseExpression();
   if (!e.ok()) return e;
@@ -821,20 +1240,21 @@ absl::StatusOr<IndexingMap> MapParser::ParseMap() {
     return *std::move(special);
   }
   Header header;
-  XI_RETURN_IF_ERROR(ParseHeader(header.dims, header.symbols, header.runtime));
-  XI_RETURN_IF_ERROR(Expect("->"));
-  XI_ASSIGN_OR_RETURN(std::vector<AffineExpr> results, ParseResults());
-  Domain domain(header.num_dims(), header.num_symbols(), header.symbols.size());
+  XI_RETURN_IF_ERROR(ParseHeader(header));
+  XI_RETURN_IF_ERROR(ExpectArrow());
+  ExprList results;
+  XI_RETURN_IF_ERROR(ParseResults(results));
+  Domain domain(header.num_dims(), header.num_symbols(), header.symbols);
   // Entries are separated by newlines (the printed form) or by commas (XLA's
   // one-line form); a comma must be followed by an entry.
-  const bool one_line = AtPunct(",");
+  const bool one_line = AtPunct(',');
   if (one_line) Advance();
   if (AtWord("domain")) {
     Advance();
-    XI_RETURN_IF_ERROR(Expect(":"));
+    XI_RETURN_IF_ERROR(Expect(':'));
     while (tok_.kind != TokenKind::kEnd) {
       XI_RETURN_IF_ERROR(ParseDomainEntry(header.num_dims(), domain));
-      if (AtPunct(",")) {
+      if (AtPunct(',')) {
         Advance();
         if (tok_.kind == TokenKind::kEnd) {
           return ErrorHere("expected a domain entry after ','");
@@ -846,7 +1266,7 @@ absl::StatusOr<IndexingMap> MapParser::ParseMap() {
   } else if (tok_.kind != TokenKind::kEnd) {
     return ErrorHere("expected 'domain:' or end of input");
   }
-  return BuildMap(header, results, std::move(domain));
+  return BuildMap(header, results, domain);
 }
 
 std::optional<absl::StatusOr<IndexingMap>> MapParser::ParseSpecialMap() {
@@ -875,31 +1295,48 @@ std::optional<absl::StatusOr<IndexingMap>> MapParser::ParseSpecialMap() {
 absl::Status MapParser::ParseDomainEntry(int num_dims, Domain& domain) {
   size_t entry_offset = tok_.offset;
   std::optional<Variable> lone;
+  int64_t lo = 0, hi = 0;
+  bool scanned = false;
   if (tok_.kind == TokenKind::kIdentifier) {
-    auto it = names_.find(tok_.text);
-    if (it != names_.end()) {
-      // Peek: the variable is lone if "in" follows.
-      size_t save_pos = pos_;
-      Token save_tok = tok_;
-      Advance();
-      if (AtWord("in")) lone = it->second;
-      pos_ = save_pos;
-      tok_ = save_tok;
+    if (Variable* v = names_.Find(TokText())) {
+      // The variable is lone if "in" follows; then its expression (the
+      // variable itself, which cannot fail to parse) is not needed.
+      if (ScanLoneBound(lo, hi)) {
+        lone = *v;
+        scanned = true;
+      } else {
+        size_t save_pos = pos_;
+        Token save_tok = tok_;
+        Advance();
+        if (AtWord("in")) {
+          lone = *v;
+        } else {
+          pos_ = save_pos;
+          tok_ = save_tok;
+        }
+      }
     }
   }
-  XI_ASSIGN_OR_RETURN(AffineExpr expr, ParseExpression());
-  if (!AtWord("in")) return ErrorHere("expected 'in'");
-  Advance();
-  XI_ASSIGN_OR_RETURN(Interval interval, ParseInterval());
+  AffineExpr expr;
+  if (!scanned) {
+    if (!lone) {
+      XI_ASSIGN_OR_RETURN(expr, ParseExpression());
+      if (!AtWord("in")) return ErrorHere("expected 'in'");
+    }
+    Advance();
+    XI_ASSIGN_OR_RETURN(Interval interval, ParseInterval());
+    lo = interval.lower;
+    hi = interval.upper;
+  }
   if (!lone) {
-    domain.constraints.push_back({expr, interval});
+    domain.constraints.push_back({expr, Interval{lo, hi}});
     return absl::OkStatus();
   }
   int slot = lone->is_dim ? lone->index : num_dims + lone->index;
   if (domain.bounds[slot]) {
     return Error(entry_offset, "variable bounded twice");
   }
-  domain.bounds[slot] = interval;
+  domain.bounds[slot] = Interval{lo, hi};
   if (lone->is_dim || !AtWord("hlo")) return absl::OkStatus();
   return ParseRuntimeVariable(lone->index, domain);
 }
@@ -908,17 +1345,17 @@ absl::Status MapParser::ParseDomainEntry(int num_dims, Domain& domain) {
 // optionally the access map, which names its own dims.
 absl::Status MapParser::ParseRuntimeVariable(int symbol, Domain& domain) {
   Advance();
-  if (!AtPunct(":")) return ErrorHere("expected ':' after 'hlo'");
+  if (!AtPunct(':')) return ErrorHere("expected ':' after 'hlo'");
   size_t line_end = text_.find('\n', tok_.offset);
   if (line_end == absl::string_view::npos) line_end = text_.size();
-  std::string hlo(absl::StripAsciiWhitespace(
-      text_.substr(tok_.offset + 1, line_end - tok_.offset - 1)));
+  absl::string_view hlo = absl::StripAsciiWhitespace(
+      text_.substr(tok_.offset + 1, line_end - tok_.offset - 1));
   pos_ = line_end;
   Advance();
   domain.is_runtime[symbol] = true;
-  domain.runtime[symbol].hlo_text = hlo == "NULL" ? "" : hlo;
-  if (AtPunct("(")) {
-    absl::flat_hash_map<absl::string_view, Variable> saved = names_;
+  domain.runtime[symbol].hlo_text = hlo == "NULL" ? "" : std::string(hlo);
+  if (AtPunct('(')) {
+    NameTable saved = std::move(names_);
     absl::StatusOr<AffineMap> access = ParseBareAffineMap();
     names_ = std::move(saved);
     XI_RETURN_IF_ERROR(access.status());
@@ -930,17 +1367,16 @@ absl::Status MapParser::ParseRuntimeVariable(int symbol, Domain& domain) {
 // Every variable needs a bound; symbols are renumbered range variables
 // first, then runtime variables, each in the order given.
 absl::StatusOr<IndexingMap> MapParser::BuildMap(
-    const Header& header, const std::vector<AffineExpr>& results,
-    Domain domain) {
+    const Header& header, llvm::ArrayRef<AffineExpr> results, Domain& domain) {
   const int num_dims = header.num_dims();
   const int num_symbols = header.num_symbols();
   for (int i = 0; i < num_dims + num_symbols; ++i) {
     if (!domain.bounds[i]) {
       return Error(text_.size(),
-                   absl::StrCat("no bounds for '", header.Name(i), "'"));
+                   absl::StrCat("no bounds for '", names_.NameAt(i), "'"));
     }
   }
-  std::vector<int> order;
+  llvm::SmallVector<int, 8> order;
   for (int i = 0; i < num_symbols; ++i) {
     if (!domain.is_runtime[i]) order.push_back(i);
   }
@@ -951,8 +1387,9 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
   // rebuilds through the checked builder; nothing to do when no runtime
   // variable precedes a range variable.
   const bool identity = std::is_sorted(order.begin(), order.end());
-  llvm::SmallVector<AffineExpr> dim_ids, sym_replacements(num_symbols);
+  llvm::SmallVector<AffineExpr> dim_ids, sym_replacements;
   if (!identity) {
+    sym_replacements.resize(num_symbols);
     for (int i = 0; i < num_dims; ++i) {
       dim_ids.push_back(mlir::getAffineDimExpr(i, ctx_));
     }
@@ -968,30 +1405,37 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
     if (!r.ok()) return Error(text_.size(), r.status().message());
     return r;
   };
-  std::vector<AffineExpr> remapped;
-  for (AffineExpr e : results) {
-    XI_ASSIGN_OR_RETURN(AffineExpr r, remap(e));
-    remapped.push_back(r);
+  ExprList remapped;
+  if (!identity) {
+    for (AffineExpr e : results) {
+      XI_ASSIGN_OR_RETURN(AffineExpr r, remap(e));
+      remapped.push_back(r);
+    }
   }
   std::vector<Interval> dim_bounds, range_bounds;
   std::vector<RuntimeVar> runtime_vars;
+  const int num_runtime =
+      std::count(domain.is_runtime.begin(), domain.is_runtime.end(), true);
+  range_bounds.reserve(num_symbols - num_runtime);
+  runtime_vars.reserve(num_runtime);
+  dim_bounds.reserve(num_dims);
   for (int i = 0; i < num_dims; ++i) dim_bounds.push_back(*domain.bounds[i]);
   for (int i : order) {
     if (!domain.is_runtime[i]) {
       range_bounds.push_back(*domain.bounds[num_dims + i]);
       continue;
     }
-    RuntimeVar rt = domain.runtime[i];
+    RuntimeVar rt = std::move(domain.runtime[i]);
     rt.feasible_values = *domain.bounds[num_dims + i];
     if (!rt.access) {
-      rt.access = AffineMap::get(num_dims, 0, {}, ctx_);
+      rt.access = EmptyMap(num_dims, 0);
     } else if (static_cast<int>(rt.access.getNumDims()) != num_dims) {
       return Error(text_.size(),
-                   absl::StrCat("access map of '", header.Name(num_dims + i),
+                   absl::StrCat("access map of '", names_.NameAt(num_dims + i),
                                 "' must have ", num_dims, " dims"));
     } else if (static_cast<int>(rt.access.getNumSymbols()) > num_symbols) {
       return Error(text_.size(),
-                   absl::StrCat("access map of '", header.Name(num_dims + i),
+                   absl::StrCat("access map of '", names_.NameAt(num_dims + i),
                                 "' declares ", rt.access.getNumSymbols(),
                                 " symbols but the map has ", num_symbols));
     }
@@ -1000,7 +1444,8 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
   for (IndexingConstraint& c : domain.constraints) {
     XI_ASSIGN_OR_RETURN(c.expr, remap(c.expr));
   }
-  return IndexingMap(AffineMap::get(num_dims, num_symbols, remapped, ctx_),
+  return IndexingMap(AffineMap::get(num_dims, num_symbols,
+                                    identity ? results : remapped, ctx_),
                      std::move(dim_bounds), std::move(range_bounds),
                      std::move(runtime_vars), std::move(domain.constraints));
 }

@@ -1,6 +1,8 @@
 #include "xla_index/core/indexing_map_text.h"
 
+#include <cstdint>
 #include <functional>
+#include <iterator>
 #include <optional>
 #include <random>
 #include <string>
@@ -14,6 +16,7 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/checked_affine_expr.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/test_blocks.h"
 
@@ -112,6 +115,41 @@ TEST_F(IndexingMapTextTest, ParsesNamedVariables) {
       "[0, 127], bl_x in [0, 3], chunk in [0, 1]");
   EXPECT_EQ(AffineMapToString(map.GetAffineMap()),
             "(d0, d1)[s0] -> (d1 * 128 + d0 + s0)");
+}
+
+// Names that share prefixes, of every length around the name table's
+// 8-byte key, in headers below and above its linear-search limit (16
+// names): each name is its own variable, and a name declared twice is
+// found.
+TEST_F(IndexingMapTextTest, NamesOfEveryLengthAreTheirOwnVariables) {
+  for (int count : {9, 40}) {
+    std::vector<std::string> names;
+    for (int i = 0; names.size() < static_cast<size_t>(count); ++i) {
+      names.push_back(std::string(1 + i % 12, 'a' + i / 12));
+      if (i % 3 == 0) names.back() += "_" + std::to_string(i);
+    }
+    std::string header = "(", results, domain;
+    for (int i = 0; i < count; ++i) {
+      absl::StrAppend(&header, i ? ", " : "", names[i]);
+      absl::StrAppend(&results, i ? ", " : "", names[count - 1 - i]);
+      absl::StrAppend(&domain, ", ", names[i], " in [0, ", i, "]");
+    }
+    IndexingMap map = Parse(absl::StrCat(header, ") -> (", results,
+                                         "), domain:", domain.substr(1)));
+    ASSERT_EQ(map.GetDimensionCount(), count);
+    for (int i = 0; i < count; ++i) {
+      EXPECT_EQ(map.GetAffineMap().getResult(i),
+                mlir::getAffineDimExpr(count - 1 - i, &context_))
+          << names[count - 1 - i];
+      EXPECT_EQ(map.GetDimBound(i).upper, i) << names[i];
+    }
+    absl::StatusOr<IndexingMap> twice = ParseIndexingMap(
+        absl::StrCat(header, ")[", names[count / 2], "] -> ()"), &context_);
+    ASSERT_FALSE(twice.ok());
+    EXPECT_THAT(std::string(twice.status().message()),
+                HasSubstr(absl::StrCat("variable '", names[count / 2],
+                                       "' declared twice")));
+  }
 }
 
 TEST_F(IndexingMapTextTest, Int64Limits) {
@@ -414,6 +452,163 @@ TEST_F(IndexingMapTextTest, ParsedExpressionsKeepTheirExactValue) {
       ASSERT_TRUE(actual.has_value()) << expr;
       EXPECT_TRUE(*actual == *expected[p]) << expr << " at point " << p;
     }
+  }
+  EXPECT_GT(parsed, 1000);
+  EXPECT_GT(refused, 100);
+}
+
+// The parser builds every expression in one pass with local caches and
+// constant folding of its own (indexing_map_text.cc); the result must be
+// exactly the expression the plain checked builder gives for the written
+// tree: a left fold of the terms of each sum through CheckedAffineAdd,
+// negation as CheckedAffineNeg, products and divisions through
+// CheckedAffineBinaryOp (MLIR's own operators, with their folds, and the
+// int64 checks). Random trees mix variables, small constants and constants
+// near the int64 limits, repeated subtrees (the parser's memo), sums of
+// constants, negative divisors and unary minus; where the fold refuses a
+// constant, the parse must be refused too.
+TEST_F(IndexingMapTextTest, ParsedExpressionsAreTheCheckedFoldOfTheText) {
+  std::mt19937 rng(2024);
+  auto pick = [&](int n) {
+    return std::uniform_int_distribution<int>(0, n - 1)(rng);
+  };
+  const int64_t constants[] = {0,
+                               1,
+                               2,
+                               3,
+                               4,
+                               5,
+                               7,
+                               64,
+                               128,
+                               -1,
+                               -3,
+                               INT64_MAX,
+                               INT64_MIN + 1,
+                               int64_t{1} << 62,
+                               int64_t{3} << 61};
+  const std::vector<std::string> names = {"d0", "d1", "s0"};
+  auto var = [&](int i) {
+    return i < 2 ? mlir::getAffineDimExpr(i, &context_)
+                 : mlir::getAffineSymbolExpr(0, &context_);
+  };
+  auto constant = [&](int64_t v) {
+    return mlir::getAffineConstantExpr(v, &context_);
+  };
+  // Earlier subtrees, reused (as text and value) to exercise repeats.
+  std::vector<std::pair<std::string, absl::StatusOr<mlir::AffineExpr>>> seen;
+  std::function<std::string(int, absl::StatusOr<mlir::AffineExpr>&)> make =
+      [&](int depth, absl::StatusOr<mlir::AffineExpr>& value) -> std::string {
+    if (!seen.empty() && pick(8) == 0) {
+      const auto& [text, v] = seen[pick(seen.size())];
+      value = v;
+      return text;
+    }
+    std::string text;
+    if (depth == 0 || pick(4) == 0) {
+      if (pick(2) == 0) {
+        int64_t c = constants[pick(std::size(constants))];
+        value = constant(c);
+        text = absl::StrCat(c);
+      } else {
+        int i = pick(3);
+        value = var(i);
+        text = names[i];
+      }
+    } else {
+      switch (pick(5)) {
+        case 0:
+        case 1: {  // A sum, folded left to right.
+          text = "(";
+          text += make(depth - 1, value);
+          int terms = 1 + pick(5);
+          for (int t = 0; t < terms; ++t) {
+            absl::StatusOr<mlir::AffineExpr> term;
+            bool minus = pick(2);
+            absl::StrAppend(&text, minus ? " - " : " + ",
+                            make(depth - 1, term));
+            if (value.ok() && term.ok()) {
+              value = minus ? CheckedAffineSub(*value, *term)
+                            : CheckedAffineAdd(*value, *term);
+            } else if (value.ok()) {
+              value = term.status();
+            }
+          }
+          text += ")";
+          break;
+        }
+        case 2: {  // A product with a constant on either side.
+          int64_t c = constants[pick(std::size(constants))];
+          std::string inner = make(depth - 1, value);
+          bool left = pick(2);
+          text = left ? absl::StrCat(c, " * (", inner, ")")
+                      : absl::StrCat("(", inner, ") * ", c);
+          if (value.ok()) {
+            value = left ? CheckedAffineMul(constant(c), *value)
+                         : CheckedAffineMul(*value, constant(c));
+          }
+          break;
+        }
+        case 3: {  // A division or modulo (negative divisors: floordiv and
+                   // ceildiv only).
+          static const char* kOps[] = {"floordiv", "ceildiv", "mod"};
+          static const mlir::AffineExprKind kKinds[] = {
+              mlir::AffineExprKind::FloorDiv, mlir::AffineExprKind::CeilDiv,
+              mlir::AffineExprKind::Mod};
+          int op = pick(3);
+          int64_t k = constants[pick(std::size(constants))];
+          if (k == 0 || (op == 2 && k < 0)) k = 7;
+          text =
+              absl::StrCat("(", make(depth - 1, value), ") ", kOps[op], " ", k);
+          if (value.ok()) {
+            value = CheckedAffineBinaryOp(kKinds[op], *value, constant(k));
+          }
+          break;
+        }
+        default:  // Unary minus.
+          text = absl::StrCat("-(", make(depth - 1, value), ")");
+          if (value.ok()) value = CheckedAffineNeg(*value);
+      }
+    }
+    seen.push_back({text, value});
+    return text;
+  };
+  int parsed = 0, refused = 0;
+  for (int i = 0; i < 4000; ++i) {
+    if (seen.size() > 64) seen.clear();
+    absl::StatusOr<mlir::AffineExpr> r0, r1, c0;
+    std::string e0 = make(1 + pick(4), r0);
+    std::string e1 = make(1 + pick(4), r1);
+    std::string k0 = make(1 + pick(3), c0);
+    std::string text = absl::StrCat("(d0, d1)[s0] -> (", e0, ", ", e1,
+                                    "), domain: d0 in [0, 9], d1 in [0, 9], "
+                                    "s0 in [0, 3], ",
+                                    "(", k0, ") in [0, 5]");
+    absl::StatusOr<IndexingMap> map = ParseIndexingMap(text, &context_);
+    if (!r0.ok() || !r1.ok() || !c0.ok()) {
+      // The first refusal in the text is the one reported: a constant that
+      // does not fit, or a fold of MLIR's the builder cannot check (by a
+      // negative divisor).
+      const absl::Status& first = !r0.ok()   ? r0.status()
+                                  : !r1.ok() ? r1.status()
+                                             : c0.status();
+      ASSERT_FALSE(map.ok()) << text;
+      EXPECT_THAT(std::string(map.status().message()),
+                  HasSubstr(absl::StrCat("the map cannot be represented "
+                                         "exactly: ",
+                                         first.message())))
+          << text;
+      ++refused;
+      continue;
+    }
+    ASSERT_TRUE(map.ok()) << map.status() << "\n" << text;
+    ++parsed;
+    ASSERT_EQ(map->GetAffineMap().getResult(0), *r0) << text;
+    ASSERT_EQ(map->GetAffineMap().getResult(1), *r1) << text;
+    // A constraint on a lone variable narrows its bound instead.
+    if (mlir::isa<mlir::AffineDimExpr, mlir::AffineSymbolExpr>(*c0)) continue;
+    ASSERT_EQ(map->GetConstraints().size(), 1) << text;
+    ASSERT_EQ(map->GetConstraints()[0].expr, *c0) << text;
   }
   EXPECT_GT(parsed, 1000);
   EXPECT_GT(refused, 100);
