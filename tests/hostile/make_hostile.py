@@ -42,6 +42,13 @@ CASES = {
         "extra_domain_line": "(d0) -> (d0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]",
         "floordiv_zero": "(d0) -> (d0 floordiv 0)\ndomain:\nd0 in [0, 9]",
         "ceildiv_zero": "(d0) -> (d0 ceildiv 0)\ndomain:\nd0 in [0, 9]",
+        # MLIR's fold of a division by -1 computes INT64_MIN % -1 (SIGFPE).
+        "floordiv_minus_one_of_int64_min_product":
+            "(d0) -> ((d0 * -9223372036854775808) floordiv -1)\ndomain:\n"
+            "d0 in [0, 1]",
+        "ceildiv_minus_one_of_sum_with_int64_min":
+            "(d0, d1) -> ((d1 + -9223372036854775808 * d0) ceildiv -1)\n"
+            "domain:\nd0 in [0, 1]\nd1 in [0, 3]",
         "mod_zero": "(d0) -> (d0 mod 0)\ndomain:\nd0 in [0, 9]",
         "mod_zero_in_constraint":
             "(d0) -> (d0)\ndomain:\nd0 in [0, 9]\nd0 mod 0 in [0, 0]",

@@ -33,6 +33,13 @@ std::optional<int64_t> ConstantValue(AffineExpr e) {
   return mlir::cast<AffineConstantExpr>(e).getValue();
 }
 
+// Whether `value` is one of e's constants.
+bool HasConstant(AffineExpr e, int64_t value) {
+  bool found = false;
+  e.walk([&](AffineExpr sub) { found |= ConstantValue(sub) == value; });
+  return found;
+}
+
 AffineExpr Constant(int64_t value, AffineExpr like) {
   return mlir::getAffineConstantExpr(value, like.getContext());
 }
@@ -393,6 +400,13 @@ absl::StatusOr<AffineExpr> Div(AffineExprKind kind, AffineExpr lhs,
                                AffineExpr rhs) {
   std::optional<int64_t> lc = ConstantValue(lhs), k = ConstantValue(rhs);
   if (k && *k < 1 && lc) return DivByNonPositive(kind, *lc, *k, lhs, rhs);
+  if (k == -1 && HasConstant(lhs, std::numeric_limits<int64_t>::min())) {
+    // MLIR's folds by a divisor c compute v % c for the constants and known
+    // divisors v of lhs: INT64_MIN % -1 traps (SIGFPE) before any check.
+    return absl::OutOfRangeError(
+        "a division by -1 of an expression with the constant "
+        "-9223372036854775808 cannot be folded within int64");
+  }
   if (!k || *k < 1) return Node(kind, lhs, rhs);
   if (lc) {
     return Constant(kind == AffineExprKind::FloorDiv  ? FloorDiv(*lc, *k)
