@@ -769,7 +769,8 @@ bool AffineSimplifier::Rules::ModOfFloorDivSum(Self& s, const DivMod& p,
   if (merged.constant / a != 0) return false;
   const Lin digit = s.DivModTerm(AtomKind::kFloorDiv, merged, a, AffineExpr());
   if (!f.IsAtom(digit)) return false;
-  return Set(out, s.DivModTerm(AtomKind::kMod, digit, p.c, AffineExpr()));
+  // Through the mod rules: the digit may fit in one period of c.
+  return Set(out, s.ModBy(digit, p.c, p.depth + 1, AffineExpr()));
 }
 
 bool AffineSimplifier::Rules::SplitSmallPart(Self& s, const Lin& x, int64_t c,
