@@ -164,6 +164,18 @@ Interval DrawInterval(ByteReader& in) {
   return Interval{lo, lo + size - 1};
 }
 
+bool IsConstant(mlir::AffineExpr e, int64_t value) {
+  auto constant = mlir::dyn_cast<mlir::AffineConstantExpr>(e);
+  return constant && constant.getValue() == value;
+}
+bool HoldsInt64Min(mlir::AffineExpr e) {
+  bool found = false;
+  e.walk([&](mlir::AffineExpr sub) {
+    found |= IsConstant(sub, std::numeric_limits<int64_t>::min());
+  });
+  return found;
+}
+
 class MapBuilder {
  public:
   // `fold`: build through MLIR's operators (which fold constants as they
@@ -219,6 +231,14 @@ class MapBuilder {
 
   mlir::AffineExpr Bin(mlir::AffineExprKind kind, mlir::AffineExpr lhs,
                        mlir::AffineExpr rhs) {
+    // MLIR's own folds of a division by -1 compute INT64_MIN % -1 (SIGFPE)
+    // for a numerator holding INT64_MIN; the library refuses such maps
+    // (F25), and MLIR cannot build them: divide by -2 instead.
+    if (kind != mlir::AffineExprKind::Add &&
+        kind != mlir::AffineExprKind::Mul && IsConstant(rhs, -1) &&
+        HoldsInt64Min(lhs)) {
+      rhs = mlir::getAffineConstantExpr(-2, rhs.getContext());
+    }
     if (!fold_) return mlir::getAffineBinaryOpExpr(kind, lhs, rhs);
     switch (kind) {
       case mlir::AffineExprKind::Add:

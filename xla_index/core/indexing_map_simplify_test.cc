@@ -27,6 +27,9 @@
 namespace xla_index {
 namespace {
 
+void ExpectSameOnDomain(const IndexingMap& original,
+                        const IndexingMap& simplified);
+
 class SimplifyTest : public ::testing::Test {
  protected:
   IndexingMap Parse(const std::string& text) {
@@ -38,6 +41,16 @@ class SimplifyTest : public ::testing::Test {
     IndexingMap map = Parse(text);
     map.Simplify();
     return ToString(map);
+  }
+  // `text` simplifies to `expected`, and both relate the same pairs on the
+  // original domain (brute force).
+  void ExpectSimplifiesTo(const std::string& text,
+                          const std::string& expected) {
+    IndexingMap original = Parse(text);
+    IndexingMap simplified = original;
+    simplified.Simplify();
+    EXPECT_EQ(ToString(simplified), expected);
+    ExpectSameOnDomain(original, simplified);
   }
   mlir::MLIRContext context_;
 };
@@ -625,13 +638,9 @@ TEST_F(SimplifyTest, NestedDivisionsMerge) {
   const std::string text =
       "(d0)[s0, s1] -> ((s0 * 2 + s1 floordiv 64) floordiv 3)\ndomain:\n"
       "d0 in [0, 3]\ns0 in [0, 20]\ns1 in [0, 127]";
-  EXPECT_EQ(Simplified(text),
-            "(d0)[s0, s1] -> ((s0 * 128 + s1) floordiv 192)\ndomain:\n"
-            "d0 in [0, 3]\ns0 in [0, 20]\ns1 in [0, 127]");
-  IndexingMap original = Parse(text);
-  IndexingMap simplified = original;
-  simplified.Simplify();
-  ExpectSameOnDomain(original, simplified);
+  ExpectSimplifiesTo(text,
+                     "(d0)[s0, s1] -> ((s0 * 128 + s1) floordiv 192)\ndomain:\n"
+                     "d0 in [0, 3]\ns0 in [0, 20]\ns1 in [0, 127]");
 }
 
 // The digits of one linear index d1 * 128 + d0 (a bitcast/reshape chain),
@@ -641,13 +650,10 @@ TEST_F(SimplifyTest, DigitsOfOneLinearIndexReassemble) {
       "(d0, d1) -> (((d1 * 2 + d0 floordiv 64) mod 3) * 256 + (d0 mod 64) * 4 "
       "+ ((d1 * 128 + d0) floordiv 192) * 768)\ndomain:\nd0 in [0, 127]\n"
       "d1 in [0, 3071]";
-  EXPECT_EQ(Simplified(text),
-            "(d0, d1) -> (d0 * 4 + d1 * 512)\ndomain:\nd0 in [0, 127]\n"
-            "d1 in [0, 3071]");
-  IndexingMap original = Parse(text);
-  IndexingMap simplified = original;
-  simplified.Simplify();
-  ExpectSameOnDomain(original, simplified);
+  ExpectSimplifiesTo(
+      text,
+      "(d0, d1) -> (d0 * 4 + d1 * 512)\ndomain:\nd0 in [0, 127]\n"
+      "d1 in [0, 3071]");
 }
 
 TEST_F(SimplifyTest, NegativeDivisors) {
@@ -721,14 +727,10 @@ TEST_F(SimplifyTest, ModConstraintsMergeAndTighten) {
       "(d0)[s0, s1] -> (d0, s0, s1)\ndomain:\nd0 in [0, 10]\n"
       "s0 in [-21, -2]\ns1 in [0, 10]\ns0 mod 2 in [0, 0]\n"
       "s0 mod 3 in [0, 0]\ns1 mod 5 in [1, 1]";
-  EXPECT_EQ(Simplified(text),
-            "(d0)[s0, s1] -> (d0, s0, s1)\ndomain:\nd0 in [0, 10]\n"
-            "s0 in [-18, -6]\ns1 in [1, 6]\ns0 mod 6 in [0, 0]\n"
-            "s1 mod 5 in [1, 1]");
-  IndexingMap original = Parse(text);
-  IndexingMap simplified = original;
-  simplified.Simplify();
-  ExpectSameOnDomain(original, simplified);
+  ExpectSimplifiesTo(text,
+                     "(d0)[s0, s1] -> (d0, s0, s1)\ndomain:\nd0 in [0, 10]\n"
+                     "s0 in [-18, -6]\ns1 in [1, 6]\ns0 mod 6 in [0, 0]\n"
+                     "s1 mod 5 in [1, 1]");
 }
 
 // A mod constraint of one variable that only tightened that variable is not
@@ -739,13 +741,10 @@ TEST_F(SimplifyTest, SettledModConstraintIsRenormalizedWhenItsBoundMoves) {
   const std::string text =
       "(d0)[s0] -> (d0, s0)\ndomain:\nd0 in [0, 10]\ns0 in [0, 40]\n"
       "s0 mod 5 in [1, 1]\nd0 + s0 in [0, 20]";
-  EXPECT_EQ(Simplified(text),
-            "(d0)[s0] -> (d0, s0)\ndomain:\nd0 in [0, 10]\ns0 in [1, 16]\n"
-            "d0 + s0 in [1, 20]\ns0 mod 5 in [1, 1]");
-  IndexingMap original = Parse(text);
-  IndexingMap simplified = original;
-  simplified.Simplify();
-  ExpectSameOnDomain(original, simplified);
+  ExpectSimplifiesTo(
+      text,
+      "(d0)[s0] -> (d0, s0)\ndomain:\nd0 in [0, 10]\ns0 in [1, 16]\n"
+      "d0 + s0 in [1, 20]\ns0 mod 5 in [1, 1]");
 }
 
 // The range a mod constraint gives its atom still reaches a result that
@@ -754,13 +753,10 @@ TEST_F(SimplifyTest, ModConstraintRangeReachesADividingResult) {
   const std::string text =
       "(d0)[s0] -> (s0 mod 6, s0 floordiv 6, d0)\ndomain:\nd0 in [0, 10]\n"
       "s0 in [-21, -2]\ns0 mod 2 in [0, 0]\ns0 mod 3 in [0, 0]";
-  EXPECT_EQ(Simplified(text),
-            "(d0)[s0] -> (0, s0 floordiv 6, d0)\ndomain:\nd0 in [0, 10]\n"
-            "s0 in [-18, -6]\ns0 mod 6 in [0, 0]");
-  IndexingMap original = Parse(text);
-  IndexingMap simplified = original;
-  simplified.Simplify();
-  ExpectSameOnDomain(original, simplified);
+  ExpectSimplifiesTo(
+      text,
+      "(d0)[s0] -> (0, s0 floordiv 6, d0)\ndomain:\nd0 in [0, 10]\n"
+      "s0 in [-18, -6]\ns0 mod 6 in [0, 0]");
 }
 
 // --- Extremes: long sums, coefficients near 2^63 -----------------------------
