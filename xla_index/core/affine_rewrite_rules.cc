@@ -154,6 +154,8 @@ struct AffineSimplifier::Rules {
   // --- constraint rules -----------------------------------------------------
   XI_RULE bool MoveConstant(Self& s, Constraint& k);
   XI_RULE bool DivideCommonFactor(Self& s, Constraint& k);
+  static bool SetExactBounds(Self& s, Constraint& k, const Lin& y, __int128 lo,
+                             __int128 hi);
   XI_RULE bool HoldsOnRange(Self& s, Constraint& k);
   XI_RULE bool TightenToRange(Self& s, Constraint& k);
   XI_RULE bool UnwrapFloorDiv(Self& s, Constraint& k);
@@ -965,6 +967,27 @@ bool AffineSimplifier::Rules::MinusFloorDivMultiple(Self& s, const Lin& lin,
 // equivalent constraint; the driver decides it once the interval is empty
 // or the form constant.
 
+// Sets k to `y in [lo, hi]` (exact 128-bit bounds). Bounds past int64 are
+// clamped by ConstraintBoundsInInt64, which is exact only for a y whose
+// values fit in int64; for another y the constraint is flagged as overflow
+// (and kept as it is).
+bool AffineSimplifier::Rules::SetExactBounds(Self& s, Constraint& k,
+                                             const Lin& y, __int128 lo,
+                                             __int128 hi) {
+  const bool fits = lo >= Interval::kMin && lo <= Interval::kMax &&
+                    hi >= Interval::kMin && hi <= Interval::kMax;
+  if (!fits) {
+    const std::optional<Interval> terms = s.forms_.CheckedTermsRange(y);
+    if (!terms || !CheckedAdd(*terms, Interval::Point(y.constant))) {
+      s.forms_.set_overflow(true);
+      return true;
+    }
+  }
+  k.interval = ConstraintBoundsInInt64(lo, hi);
+  k.lin = y;
+  return true;
+}
+
 // y + k in [lo, hi] -> y in [lo - k, hi - k]. A bound that leaves int64 is
 // exact only for a y whose values fit in int64 (ConstraintBoundsInInt64: y +
 // 6 in [MIN + 3, MIN + 3] is empty, -d0 - 1 in [MAX - 7, MAX] keeps d0 =
@@ -972,19 +995,11 @@ bool AffineSimplifier::Rules::MinusFloorDivMultiple(Self& s, const Lin& lin,
 // it is.
 bool AffineSimplifier::Rules::MoveConstant(Self& s, Constraint& k) {
   if (k.lin.constant == 0) return false;
-  using Int128 = __int128;
-  const Int128 lo = Int128{k.interval.lower} - k.lin.constant;
-  const Int128 hi = Int128{k.interval.upper} - k.lin.constant;
-  const bool fits = lo >= Interval::kMin && lo <= Interval::kMax &&
-                    hi >= Interval::kMin && hi <= Interval::kMax;
-  if (!fits && !s.forms_.CheckedTermsRange(k.lin)) {
-    s.forms_.set_overflow(true);
-    return true;
-  }
-  k.interval = ConstraintBoundsInInt64(lo, hi);
-  k.lin.source = AffineExpr();
-  k.lin.constant = 0;
-  return true;
+  Lin y = k.lin;
+  y.constant = 0;
+  y.source = AffineExpr();
+  return SetExactBounds(s, k, y, __int128{k.interval.lower} - k.lin.constant,
+                        __int128{k.interval.upper} - k.lin.constant);
 }
 
 // g*y in [lo, hi] <=> y in [ceil(lo/g), floor(hi/g)], with g's sign making
@@ -999,15 +1014,9 @@ bool AffineSimplifier::Rules::DivideCommonFactor(Self& s, Constraint& k) {
   const __int128 lo = g > 0 ? CeilDiv128(iv.lower, g) : CeilDiv128(iv.upper, g);
   const __int128 hi =
       g > 0 ? FloorDiv128(iv.upper, g) : FloorDiv128(iv.lower, g);
-  k.lin = s.forms_.DivideTerms(k.lin, g);  // The constant is 0.
-  const bool fits = lo >= Interval::kMin && hi <= Interval::kMax;
-  if (!fits && !s.forms_.CheckedTermsRange(k.lin)) {
-    s.forms_.set_overflow(true);
-    return true;
-  }
-  k.interval = ConstraintBoundsInInt64(lo, hi);
-  k.lin.source = AffineExpr();
-  return true;
+  Lin y = s.forms_.DivideTerms(k.lin, g);  // The constant is 0.
+  y.source = AffineExpr();
+  return SetExactBounds(s, k, y, lo, hi);
 }
 
 // y in I -> true  if range(y) is inside I (the range from y's terms, which
@@ -1036,21 +1045,9 @@ bool AffineSimplifier::Rules::UnwrapFloorDiv(Self& s, Constraint& k) {
   const Atom& atom = s.forms_.atom(s.forms_.TermAt(k.lin, 0).atom);
   const int64_t c = atom.divisor;
   // In 128 bits: a saturated lo*c plus c - 1 was a bound c - 1 too far.
-  const __int128 lo = __int128{k.interval.lower} * c;
-  const __int128 hi = __int128{k.interval.upper} * c + (c - 1);
-  const Lin& y = s.forms_.ArgOf(atom);
-  const bool fits = lo >= Interval::kMin && hi <= Interval::kMax;
-  if (!fits) {
-    // Exact as ConstraintBoundsInInt64 says only for y's values in int64.
-    const std::optional<Interval> terms = s.forms_.CheckedTermsRange(y);
-    if (!terms || !CheckedAdd(*terms, Interval::Point(y.constant))) {
-      s.forms_.set_overflow(true);
-      return true;
-    }
-  }
-  k.interval = ConstraintBoundsInInt64(lo, hi);
-  k.lin = y;
-  return true;
+  return SetExactBounds(s, k, s.forms_.ArgOf(atom),
+                        __int128{k.interval.lower} * c,
+                        __int128{k.interval.upper} * c + (c - 1));
 }
 
 // ---------------------------------------------------------------------------
