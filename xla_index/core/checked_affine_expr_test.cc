@@ -320,6 +320,29 @@ TEST_F(CheckedAffineExprTest, RandomExpressionsKeepTheirValue) {
   EXPECT_GT(compared, 50000);
 }
 
+// Adds terms[1..] to `sum` (add_term(t)) and to the left fold of
+// CheckedAffineAdd: both give the same expression (counted in `folded`) or
+// both refuse (counted in `refused`). Case `i` names a failure.
+template <typename AddTerm>
+void ExpectLeftFold(const std::vector<AffineExpr>& terms, CheckedAffineSum& sum,
+                    AddTerm add_term, int i, int& folded, int& refused) {
+  absl::StatusOr<AffineExpr> fold = terms[0];
+  absl::Status sum_status;
+  for (size_t t = 1; t < terms.size(); ++t) {
+    if (fold.ok()) fold = CheckedAffineAdd(*fold, terms[t]);
+    if (sum_status.ok()) sum_status = add_term(t);
+  }
+  absl::StatusOr<AffineExpr> result =
+      sum_status.ok() ? sum.Finish() : sum_status;
+  ASSERT_EQ(fold.ok(), result.ok())
+      << "case " << i << ": " << fold.status() << " vs " << result.status();
+  if (fold.ok()) {
+    ASSERT_EQ(*fold, *result) << "case " << i;
+    ++folded;
+  } else {
+    ++refused;
+  }
+}
 // CheckedAffineSum is the left fold of CheckedAffineAdd: the same expression
 // or, where a constant does not fit, an error in both. Terms are random
 // trees, constants near the limits, and sums of earlier terms with a
@@ -352,23 +375,10 @@ TEST_F(CheckedAffineExprTest, SumIsTheLeftFoldOfAdd) {
       if (term.ok()) terms.push_back(*term);
     }
     if (terms.empty()) continue;
-    absl::StatusOr<AffineExpr> fold = terms[0];
     CheckedAffineSum sum(terms[0]);
-    absl::Status sum_status;
-    for (size_t t = 1; t < terms.size(); ++t) {
-      if (fold.ok()) fold = CheckedAffineAdd(*fold, terms[t]);
-      if (sum_status.ok()) sum_status = sum.Add(terms[t]);
-    }
-    absl::StatusOr<AffineExpr> result =
-        sum_status.ok() ? sum.Finish() : sum_status;
-    ASSERT_EQ(fold.ok(), result.ok())
-        << "case " << i << ": " << fold.status() << " vs " << result.status();
-    if (fold.ok()) {
-      ASSERT_EQ(*fold, *result) << "case " << i;
-      ++folded;
-    } else {
-      ++refused;
-    }
+    ASSERT_NO_FATAL_FAILURE(ExpectLeftFold(
+        terms, sum, [&](size_t t) { return sum.Add(terms[t]); }, i, folded,
+        refused));
   }
   EXPECT_GT(folded, 5000);
   EXPECT_GT(refused, 100);
@@ -417,23 +427,10 @@ TEST_F(CheckedAffineExprTest, SumOfKnownTermsIsTheLeftFoldOfAdd) {
       facts.push_back(f);
     }
     if (terms.empty()) continue;
-    absl::StatusOr<AffineExpr> fold = terms[0];
     CheckedAffineSum sum(terms[0], &builder, facts[0]);
-    absl::Status sum_status;
-    for (size_t t = 1; t < terms.size(); ++t) {
-      if (fold.ok()) fold = CheckedAffineAdd(*fold, terms[t]);
-      if (sum_status.ok()) sum_status = sum.Add(terms[t], facts[t]);
-    }
-    absl::StatusOr<AffineExpr> result =
-        sum_status.ok() ? sum.Finish() : sum_status;
-    ASSERT_EQ(fold.ok(), result.ok())
-        << "case " << i << ": " << fold.status() << " vs " << result.status();
-    if (fold.ok()) {
-      ASSERT_EQ(*fold, *result) << "case " << i;
-      ++folded;
-    } else {
-      ++refused;
-    }
+    ASSERT_NO_FATAL_FAILURE(ExpectLeftFold(
+        terms, sum, [&](size_t t) { return sum.Add(terms[t], facts[t]); }, i,
+        folded, refused));
   }
   EXPECT_GT(folded, 10000);
   EXPECT_GT(refused, 10);
