@@ -110,10 +110,13 @@ uint64_t Magnitude(int64_t v) {
 }
 
 // MLIR's AffineExpr::getLargestKnownDivisor, which its floordiv and mod folds
-// consult, with the same int64 wrap (a wrapped product only arises for
-// expressions whose nonzero values do not fit in int64, where every divisor
-// claim is vacuous) but without its one crash: INT64_MIN % -1 in the
-// floordiv/ceildiv case is an error here.
+// consult, without its wrap and its crash. A product's divisor is the
+// product of its factors' divisors; when that exceeds 2^63, MLIR's int64
+// product wraps (2 * 2^63 becomes 0, a multiple of every divisor, so
+// `((d0 * 2) * INT64_MIN) mod 3` folds to 0) and every nonzero value of the
+// product leaves int64: an error here, as INT64_MIN % -1 in the
+// floordiv/ceildiv case is. (A product of exactly 2^63 is INT64_MIN, whose
+// divisors are those of 2^63.)
 absl::StatusOr<int64_t> KnownDivisor(AffineExpr e) {
   switch (e.getKind()) {
     case AffineExprKind::DimId:
@@ -144,8 +147,16 @@ absl::StatusOr<int64_t> KnownDivisor(AffineExpr e) {
   }
   XI_ASSIGN_OR_RETURN(int64_t rhs, KnownDivisor(binary.getRHS()));
   if (e.getKind() == AffineExprKind::Mul) {
-    return static_cast<int64_t>(static_cast<uint64_t>(lhs) *
-                                static_cast<uint64_t>(rhs));
+    unsigned __int128 magnitude =
+        static_cast<unsigned __int128>(Magnitude(lhs)) * Magnitude(rhs);
+    if (magnitude > Magnitude(std::numeric_limits<int64_t>::min())) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << e << " leaves int64 wherever it is not 0 (a multiple of "
+         << Magnitude(lhs) << " * " << Magnitude(rhs) << ")";
+      return absl::OutOfRangeError(text);
+    }
+    return static_cast<int64_t>(static_cast<uint64_t>(magnitude));
   }
   return static_cast<int64_t>(std::gcd(Magnitude(lhs), Magnitude(rhs)));
 }

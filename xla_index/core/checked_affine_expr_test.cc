@@ -111,6 +111,25 @@ TEST_F(CheckedAffineExprTest, AvoidsMlirsWrongModRewrite) {
   EXPECT_EQ(*CheckedAffineAdd(D(0), rhs), D(0) + D(0).floorDiv(4) * 4 - 1);
 }
 
+// MLIR's known divisor of (d0 * 2 + s0 * 2) * INT64_MIN is 2 * 2^63, which
+// wraps to 0, a multiple of 3: it folds the mod to 0, though d0 = 1, s0 = 0
+// gives (2 * -2^63) mod 3 = 2. Every nonzero value of the product leaves
+// int64, so the checked build refuses; a product whose divisor is exactly
+// 2^63 keeps MLIR's (right) answer.
+TEST_F(CheckedAffineExprTest, RefusesAFoldOnAWrappedKnownDivisor) {
+  AffineExpr even = (D(0) * 2 + S(0) * 2) * kMin;
+  EXPECT_EQ(even % 3, C(0));  // MLIR's answer.
+  absl::StatusOr<AffineExpr> mod =
+      CheckedAffineBinaryOp(AffineExprKind::Mod, even, C(3));
+  ASSERT_FALSE(mod.ok());
+  EXPECT_EQ(mod.status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_FALSE(
+      CheckedAffineBinaryOp(AffineExprKind::FloorDiv, even + D(1), C(3)).ok());
+  AffineExpr odd = (D(0) + S(0)) * kMin;
+  EXPECT_EQ(*CheckedAffineBinaryOp(AffineExprKind::Mod, odd, C(3)), odd % 3);
+  EXPECT_EQ(*CheckedAffineBinaryOp(AffineExprKind::Mod, odd, C(4)), C(0));
+}
+
 TEST_F(CheckedAffineExprTest, ProductOfDimensionsIsRefused) {
   absl::StatusOr<AffineExpr> product = CheckedAffineMul(D(0), D(1));
   ASSERT_FALSE(product.ok());
