@@ -329,7 +329,11 @@ IntegerRelation WithoutEqualityRows(const IntegerRelation& relation) {
 /// existential symbol: r0 = 2*s1 + 1 becomes 2q <= r0 - 1 <= 2q). The
 /// rewrite keeps e - c*q >= 0, widens the other to -e + c*q + c - 1 >= 0
 /// (a true definition), and adds t == e - c*q, w - t >= 0: the same set,
-/// whose bound on t the subtraction complements.
+/// whose bound on t the subtraction complements. A pair may name several
+/// locals (computeReprWithOnlyDivLocals leaves r1 - 2*q0 - 5*q1 in [0, 0]
+/// with q0 defined elsewhere): it is tight for every local whose
+/// coefficient's magnitude exceeds w + 1, so q is the local of the largest
+/// one (widened, the pair is then tight for none).
 IntegerRelation WithTrueDivisionDefinitions(const IntegerRelation& disjunct) {
   struct Tight {
     unsigned lower, upper;
@@ -341,23 +345,33 @@ IntegerRelation WithTrueDivisionDefinitions(const IntegerRelation& disjunct) {
   const unsigned num_ineqs = disjunct.getNumInequalities();
   llvm::SmallVector<bool, 16> used(num_ineqs, false);
   for (unsigned lo = 0; lo < num_ineqs; ++lo) {
+    if (used[lo]) continue;
     llvm::ArrayRef<DynamicAPInt> a = disjunct.getInequality(lo);
-    for (unsigned q = first_local; q < num_cols - 1 && !used[lo]; ++q) {
-      const DynamicAPInt c = -a[q];
-      if (c < 2) continue;
-      for (unsigned up = 0; up < num_ineqs; ++up) {
-        if (up == lo || used[up]) continue;
-        llvm::ArrayRef<DynamicAPInt> b = disjunct.getInequality(up);
-        bool opposite = true;
-        for (unsigned k = 0; k + 1 < num_cols && opposite; ++k) {
-          opposite = a[k] == -b[k];
-        }
-        const DynamicAPInt w = a.back() + b.back();
-        if (!opposite || w < 0 || w >= c - 1) continue;
-        tight.push_back({lo, up, c, w});
-        used[lo] = used[up] = true;
-        break;
+    // q: the local with the largest coefficient magnitude c. Widened to
+    // [0, c - 1], the pair is then no tight definition of a local with a
+    // smaller coefficient either (w = c - 1 is not below theirs).
+    unsigned q = num_cols;
+    DynamicAPInt c(0);
+    for (unsigned k = first_local; k + 1 < num_cols; ++k) {
+      if (abs(a[k]) > c) {
+        q = k;
+        c = abs(a[k]);
       }
+    }
+    // Each pair is seen from both rows: this one when q's coefficient is -c.
+    if (c < 2 || a[q] != -c) continue;
+    for (unsigned up = 0; up < num_ineqs; ++up) {
+      if (up == lo || used[up]) continue;
+      llvm::ArrayRef<DynamicAPInt> b = disjunct.getInequality(up);
+      bool opposite = true;
+      for (unsigned k = 0; k + 1 < num_cols && opposite; ++k) {
+        opposite = a[k] == -b[k];
+      }
+      const DynamicAPInt w = a.back() + b.back();
+      if (!opposite || w < 0 || w >= c - 1) continue;
+      tight.push_back({lo, up, c, w});
+      used[lo] = used[up] = true;
+      break;
     }
   }
   if (tight.empty()) return disjunct;

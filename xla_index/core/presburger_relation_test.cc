@@ -282,6 +282,12 @@ TEST_F(PresburgerRelationTest, ShiftedResultIsADifference) {
        "s0 in [0, 2], s1 in [0, 2]",
        "(d0)[s0, s1] -> (s0 * 3 + s1 * 6 + 2, d0 mod 3), domain: "
        "d0 in [0, 5], s0 in [0, 2], s1 in [0, 2]"},
+      // An unused symbol: MLIR's representation of the symbols as divisions
+      // names two of them in one tight pair.
+      {"(d0)[s0, s1, s2] -> (s0, s0 * 2 + s1 * 5), domain: d0 in [0, 7], "
+       "s0 in [2, 9], s1 in [3, 10], s2 in [0, 1]",
+       "(d0)[s0, s1, s2] -> (s0 + 1, s0 * 2 + s1 * 5), domain: d0 in [0, 7], "
+       "s0 in [2, 9], s1 in [3, 10], s2 in [0, 1]"},
   };
   for (const auto& [a_text, b_text] : pairs) {
     IndexingMap a = Parse(a_text), b = Parse(b_text);
@@ -583,6 +589,17 @@ TEST_F(PresburgerRelationTest, RandomShiftedResultsAgreeWithEnumeration) {
   int equal = 0, unequal = 0;
   for (int i = 0; i < 150; ++i) {
     IndexingMap map = RandomMap(rng, &context_);
+    // Every other map has one more symbol that nothing uses.
+    std::vector<Interval> symbols = map.GetSymbolBounds();
+    if (i % 2 == 1) {
+      symbols.push_back({0, 1});
+      map = IndexingMap(
+          mlir::AffineMap::get(map.GetDimensionCount(), symbols.size(),
+                               map.GetAffineMap().getResults(), &context_),
+          map.GetDimBounds(), symbols, {},
+          std::vector<IndexingConstraint>(map.GetConstraints().begin(),
+                                          map.GetConstraints().end()));
+    }
     SCOPED_TRACE(ToString(map));
     llvm::SmallVector<mlir::AffineExpr> results(
         map.GetAffineMap().getResults());
@@ -590,9 +607,9 @@ TEST_F(PresburgerRelationTest, RandomShiftedResultsAgreeWithEnumeration) {
     mlir::AffineExpr& result = results[rng() % results.size()];
     result = result + shift;
     IndexingMap shifted(
-        mlir::AffineMap::get(map.GetDimensionCount(), map.GetSymbolCount(),
-                             results, &context_),
-        map.GetDimBounds(), map.GetSymbolBounds(), {},
+        mlir::AffineMap::get(map.GetDimensionCount(), symbols.size(), results,
+                             &context_),
+        map.GetDimBounds(), symbols, {},
         std::vector<IndexingConstraint>(map.GetConstraints().begin(),
                                         map.GetConstraints().end()));
     (CheckEqualAgainstEnumeration(map, shifted) ? equal : unequal)++;
