@@ -164,13 +164,26 @@ absl::StatusOr<int64_t> KnownDivisor(AffineExpr e) {
 // An expression as a sum of coefficient * atom plus a constant, in 128-bit
 // arithmetic; atoms are the operands that are neither sums nor products
 // with a constant (dims, symbols, divisions, semi-affine products),
-// compared by identity (MLIR uniques them). False when a 128-bit operation
-// overflows.
+// compared by identity (MLIR uniques them). `x mod c` (c >= 1) is
+// x - c * (x floordiv c), so a floordiv atom is named by its numerator and
+// divisor, whether or not MLIR has built the node. False when a 128-bit
+// operation overflows.
 using Int128 = __int128;
 struct Flat {
-  llvm::SmallVector<std::pair<const void*, Int128>, 8> terms;
+  // (the atom, or a floordiv's numerator; the floordiv's divisor, or 0).
+  using Atom = std::pair<const void*, int64_t>;
+  llvm::SmallVector<std::pair<Atom, Int128>, 8> terms;
   Int128 constant = 0;
 };
+bool AddTerm(Flat::Atom atom, Int128 scale, Flat& out) {
+  for (auto& [known, coefficient] : out.terms) {
+    if (known == atom) {
+      return !__builtin_add_overflow(coefficient, scale, &coefficient);
+    }
+  }
+  out.terms.push_back({atom, scale});
+  return true;
+}
 bool Flatten(AffineExpr e, Int128 scale, Flat& out) {
   if (std::optional<int64_t> c = ConstantValue(e)) {
     Int128 term;
@@ -186,13 +199,19 @@ bool Flatten(AffineExpr e, Int128 scale, Flat& out) {
     return !__builtin_mul_overflow(scale, Int128{scaled->second}, &inner) &&
            Flatten(scaled->first, inner, out);
   }
-  for (auto& [atom, coefficient] : out.terms) {
-    if (atom == e.getAsOpaquePointer()) {
-      return !__builtin_add_overflow(coefficient, scale, &coefficient);
-    }
+  for (AffineExprKind kind : {AffineExprKind::FloorDiv, AffineExprKind::Mod}) {
+    AffineBinaryOpExpr division = AsBinary(e, kind);
+    std::optional<int64_t> c =
+        division ? ConstantValue(division.getRHS()) : std::nullopt;
+    if (!c || *c < 1) continue;
+    const Flat::Atom quotient{division.getLHS().getAsOpaquePointer(), *c};
+    if (kind == AffineExprKind::FloorDiv) return AddTerm(quotient, scale, out);
+    Int128 quotient_scale;
+    return !__builtin_mul_overflow(scale, Int128{-*c}, &quotient_scale) &&
+           Flatten(division.getLHS(), scale, out) &&
+           AddTerm(quotient, quotient_scale, out);
   }
-  out.terms.push_back({e.getAsOpaquePointer(), scale});
-  return true;
+  return AddTerm({e.getAsOpaquePointer(), 0}, scale, out);
 }
 bool SameValue(Flat a, Flat b) {
   auto normalize = [](Flat& f) {
@@ -404,21 +423,23 @@ absl::StatusOr<AffineExpr> DivByNonPositive(AffineExprKind kind, int64_t lc,
   return Node(kind, lhs, rhs);  // The error naming what MLIR built.
 }
 
-// floordiv, ceildiv and mod. MLIR folds only constant divisors >= 1 (and
-// constant numerators by other divisors, see DivByNonPositive); the
-// quotients and remainders of such divisors always fit.
+// Whether a is a multiple of k != 0 (INT64_MIN % -1 would trap).
+bool IsMultiple(int64_t a, int64_t k) { return k == -1 || a % k == 0; }
+
+// floordiv, ceildiv and mod by a constant k, folded as MLIR 22 folds them:
+// constant numerators (by k <= 0 see DivByNonPositive); for any k != 0,
+// (e * m) floordiv/ceildiv k -> e * (m / k) when k divides m, and
+// (a + b) floordiv k -> a floordiv k + b floordiv k when k divides a known
+// divisor of a or b; for k >= 1 also e floordiv 1 -> e and the mod folds.
+// (MLIR folds no mod by k < 1.) Each quotient fits: INT64_MIN / -1, the one
+// that does not, is refused before MLIR's folds compute it.
 absl::StatusOr<AffineExpr> Div(AffineExprKind kind, AffineExpr lhs,
                                AffineExpr rhs) {
   std::optional<int64_t> lc = ConstantValue(lhs), k = ConstantValue(rhs);
   if (k && *k < 1 && lc) return DivByNonPositive(kind, *lc, *k, lhs, rhs);
-  if (k == -1 && HasConstant(lhs, std::numeric_limits<int64_t>::min())) {
-    // MLIR's folds by a divisor c compute v % c for the constants and known
-    // divisors v of lhs: INT64_MIN % -1 traps (SIGFPE) before any check.
-    return absl::OutOfRangeError(
-        "a division by -1 of an expression with the constant "
-        "-9223372036854775808 cannot be folded within int64");
+  if (!k || *k == 0 || (*k < 0 && kind == AffineExprKind::Mod)) {
+    return Node(kind, lhs, rhs);
   }
-  if (!k || *k < 1) return Node(kind, lhs, rhs);
   if (lc) {
     return Constant(kind == AffineExprKind::FloorDiv  ? FloorDiv(*lc, *k)
                     : kind == AffineExprKind::CeilDiv ? CeilDiv(*lc, *k)
@@ -437,6 +458,22 @@ absl::StatusOr<AffineExpr> Div(AffineExprKind kind, AffineExpr lhs,
     have_operand_divisors = true;
     return absl::OkStatus();
   };
+  if (*k == -1) {
+    // MLIR's folds compute v % -1 for the constants and known divisors v of
+    // lhs: INT64_MIN % -1 traps (SIGFPE) before any check.
+    constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+    bool min_divisor = HasConstant(lhs, kMin);
+    if (sum && !min_divisor) {
+      XI_RETURN_IF_ERROR(operand_divisors());
+      min_divisor = a == kMin || b == kMin;
+    }
+    if (min_divisor) {
+      return absl::OutOfRangeError(
+          "a division by -1 of an expression with the constant "
+          "-9223372036854775808 or a term that is a multiple of 2^63 cannot "
+          "be folded within int64");
+    }
+  }
   if (kind == AffineExprKind::Mod) {
     int64_t divisor;
     if (sum) {
@@ -450,14 +487,15 @@ absl::StatusOr<AffineExpr> Div(AffineExprKind kind, AffineExpr lhs,
     if (divisor % *k == 0) return Constant(0, lhs);
   } else {
     if (*k == 1) return lhs;
-    if (auto scaled = AsScaled(lhs); scaled && scaled->second % *k == 0) {
+    if (auto scaled = AsScaled(lhs); scaled && IsMultiple(scaled->second, *k)) {
       return Mul(scaled->first, Constant(scaled->second / *k, lhs));
     }
   }
   if (kind == AffineExprKind::CeilDiv) return Node(kind, lhs, rhs);
   if (sum) {
     XI_RETURN_IF_ERROR(operand_divisors());
-    if (kind == AffineExprKind::FloorDiv && (a % *k == 0 || b % *k == 0)) {
+    if (kind == AffineExprKind::FloorDiv &&
+        (IsMultiple(a, *k) || IsMultiple(b, *k))) {
       XI_ASSIGN_OR_RETURN(AffineExpr left, Div(kind, sum.getLHS(), rhs));
       XI_ASSIGN_OR_RETURN(AffineExpr right, Div(kind, sum.getRHS(), rhs));
       return Add(left, right);

@@ -130,6 +130,41 @@ TEST_F(CheckedAffineExprTest, RefusesAFoldOnAWrappedKnownDivisor) {
   EXPECT_EQ(*CheckedAffineBinaryOp(AffineExprKind::Mod, odd, C(4)), C(0));
 }
 
+// MLIR 22 folds floordiv and ceildiv by negative constants too; the
+// checked build gives the same expressions, and refuses none of them.
+TEST_F(CheckedAffineExprTest, NegativeDivisorsFoldAsMlirDoes) {
+  const AffineExprKind kFloorDiv = AffineExprKind::FloorDiv;
+  const AffineExprKind kCeilDiv = AffineExprKind::CeilDiv;
+  const std::pair<AffineExprKind, AffineExpr> cases[] = {
+      {kFloorDiv, -D(1)},           {kCeilDiv, -D(1)},
+      {kFloorDiv, D(1) * 6},        {kCeilDiv, D(1) * 6},
+      {kFloorDiv, D(0) * 6 + D(1)}, {kCeilDiv, D(0) * 6 + D(1)},
+      {kFloorDiv, D(0) + S(0)},     {kFloorDiv, D(0)}};
+  for (size_t i = 0; i < std::size(cases); ++i) {
+    const auto& [kind, numerator] = cases[i];
+    for (int64_t k : {-1, -3}) {
+      AffineExpr mlir = mlir::getAffineBinaryOpExpr(kind, numerator, C(k));
+      absl::StatusOr<AffineExpr> checked =
+          CheckedAffineBinaryOp(kind, numerator, C(k));
+      ASSERT_TRUE(checked.ok())
+          << "case " << i << " by " << k << ": " << checked.status();
+      EXPECT_EQ(*checked, mlir) << "case " << i << " by " << k;
+    }
+  }
+  EXPECT_EQ(*CheckedAffineBinaryOp(kFloorDiv, -D(1), C(-1)), D(1));
+  // Mod by a negative constant is not folded.
+  EXPECT_EQ(*CheckedAffineBinaryOp(AffineExprKind::Mod, D(1) * 6, C(-3)),
+            mlir::getAffineBinaryOpExpr(AffineExprKind::Mod, D(1) * 6, C(-3)));
+}
+
+// MLIR folds s1 - s1 floordiv 2 - s1 floordiv 2 to s1 mod 2, which is
+// x - c * (x floordiv c): the checked sum accepts it.
+TEST_F(CheckedAffineExprTest, AcceptsMlirsModOfASum) {
+  AffineExpr half = S(1).floorDiv(2) * -1;
+  EXPECT_EQ(*CheckedAffineAdd(*CheckedAffineAdd(S(1), half), half), S(1) % 2);
+  EXPECT_EQ(*CheckedAffineAdd(S(0) + S(1) + half, half), S(0) + S(1) % 2);
+}
+
 TEST_F(CheckedAffineExprTest, ProductOfDimensionsIsRefused) {
   absl::StatusOr<AffineExpr> product = CheckedAffineMul(D(0), D(1));
   ASSERT_FALSE(product.ok());
@@ -252,11 +287,15 @@ class RandomTrees {
       t->rhs = std::make_unique<Tree>();
       t->rhs->kind = AffineExprKind::Constant;
       int64_t c = Constant();
-      // A positive divisor; -INT64_MIN does not exist (negating it is
-      // undefined behaviour, which an optimized build turned into a
-      // divisor of INT64_MIN).
-      if (t->kind != AffineExprKind::Mul && c < 1) {
+      // A nonzero divisor, positive for mod (MLIR folds no mod by a
+      // negative constant); not -1, by which MLIR's own fold of a numerator
+      // with INT64_MIN traps in the unchecked build. (-INT64_MIN does not
+      // exist: negating it is undefined behaviour, which an optimized build
+      // turned into a divisor of INT64_MIN.)
+      if (t->kind == AffineExprKind::Mod && c < 1) {
         c = c == 0 ? 4 : (c == std::numeric_limits<int64_t>::min() ? 3 : -c);
+      } else if (t->kind != AffineExprKind::Mul && (c == 0 || c == -1)) {
+        c = c == 0 ? 4 : -3;
       }
       t->rhs->value = c;
     }
