@@ -20,6 +20,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "xla_index/core/checked_affine_expr.h"
 #include "xla_index/core/status_macros.h"
 
 namespace xla_index::sparse {
@@ -216,6 +217,16 @@ class EncodingParser {
   absl::Status Error(const Token& token, absl::string_view message) const {
     return absl::InvalidArgumentError(
         absl::StrCat(Where(token), ": ", message));
+  }
+  // `built`, or its error at `op`: MLIR's own operators fold constants with
+  // int64 wrap-around (i * 2^62 * 4 would become i * 0); the checked ones
+  // refuse an expression they cannot build exactly.
+  absl::StatusOr<mlir::AffineExpr> Exact(
+      const Token& op, absl::StatusOr<mlir::AffineExpr> built) const {
+    if (built.ok()) return built;
+    return Error(op, absl::StrCat("the expression cannot be represented "
+                                  "exactly: ",
+                                  built.status().message()));
   }
   absl::Status ExpectPunct(absl::string_view text, absl::string_view context) {
     if (ConsumePunct(text)) return absl::OkStatus();
@@ -843,10 +854,12 @@ absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseExpr(const Scope& scope) {
   mlir::AffineExpr result = *lhs;
   while (IsPunct("+") || IsPunct("-")) {
     XI_RETURN_IF_ERROR(CountOperator(Peek()));
-    bool subtract = Next().text == "-";
+    const Token op = Next();
     absl::StatusOr<mlir::AffineExpr> rhs = ParseTerm(scope);
     if (!rhs.ok()) return rhs;
-    result = subtract ? result - *rhs : result + *rhs;
+    XI_ASSIGN_OR_RETURN(
+        result, Exact(op, op.text == "-" ? CheckedAffineSub(result, *rhs)
+                                         : CheckedAffineAdd(result, *rhs)));
   }
   return result;
 }
@@ -874,7 +887,7 @@ absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseTerm(const Scope& scope) {
                      "non-affine expression: at least one of the multiply "
                      "operands has to be either a constant or symbolic");
       }
-      result = result * *rhs;
+      XI_ASSIGN_OR_RETURN(result, Exact(op, CheckedAffineMul(result, *rhs)));
       continue;
     }
     if (!rhs->isSymbolicOrConstant()) {
@@ -888,13 +901,12 @@ absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseTerm(const Scope& scope) {
       return Error(op, absl::StrCat(op.text, " by ", constant.getValue(),
                                     ": the divisor must be positive"));
     }
-    if (op.text == "floordiv") {
-      result = result.floorDiv(*rhs);
-    } else if (op.text == "ceildiv") {
-      result = result.ceilDiv(*rhs);
-    } else {
-      result = result % *rhs;
-    }
+    const mlir::AffineExprKind kind =
+        op.text == "floordiv"  ? mlir::AffineExprKind::FloorDiv
+        : op.text == "ceildiv" ? mlir::AffineExprKind::CeilDiv
+                               : mlir::AffineExprKind::Mod;
+    XI_ASSIGN_OR_RETURN(result,
+                        Exact(op, CheckedAffineBinaryOp(kind, result, *rhs)));
   }
 }
 
@@ -914,10 +926,11 @@ absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseUnary(
 
 absl::StatusOr<mlir::AffineExpr> EncodingParser::ParseUnaryNested(
     const Scope& scope) {
-  if (ConsumePunct("-")) {
+  if (IsPunct("-")) {
+    const Token minus = Next();
     absl::StatusOr<mlir::AffineExpr> operand = ParseUnary(scope);
     if (!operand.ok()) return operand;
-    return -*operand;
+    return Exact(minus, CheckedAffineNeg(*operand));
   }
   return ParseAtom(scope);
 }

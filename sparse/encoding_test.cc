@@ -1,6 +1,8 @@
 #include "sparse/encoding.h"
 
+#include <cstdint>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -228,6 +230,35 @@ TEST_F(EncodingTest, ParseErrorsNameLineAndColumn) {
   ASSERT_FALSE(encoding.ok());
   EXPECT_THAT(std::string(encoding.status().message()),
               HasSubstr("2:35: unknown level format 'sparse'"));
+}
+
+// MLIR's AffineExpr operators fold constants with int64 wrap-around:
+// (i * 2^62) * 4 becomes i * 0. The parser refuses what it cannot build
+// exactly, naming where.
+TEST_F(EncodingTest, ExpressionsThatWouldWrapAreErrors) {
+  for (const char* map :
+       {"(i) -> (i * 4611686018427387904 * 4 : dense)",
+        "(i) -> ((i + 9223372036854775807) + 1 : dense)",
+        "(i) -> (i - 9223372036854775807 - 9223372036854775807"
+        " : dense)"}) {
+    absl::StatusOr<SparseEncoding> encoding = ParseSparseEncoding(
+        absl::StrCat("#sparse_tensor.encoding<{ map = ", map, " }>"),
+        &context_);
+    ASSERT_FALSE(encoding.ok()) << map;
+    EXPECT_THAT(std::string(encoding.status().message()),
+                HasSubstr("cannot be represented exactly"))
+        << map;
+  }
+  // Folds that fit are MLIR's (the map is not invertible: unverified).
+  absl::StatusOr<SparseEncoding> fits = ParseSparseEncodingUnverified(
+      "#sparse_tensor.encoding<{ map = (i) -> (i * 2147483648 * 2147483648 + "
+      "9223372036854775807 - 1 : dense) }>",
+      &context_);
+  ASSERT_TRUE(fits.ok()) << fits.status();
+  mlir::AffineExpr d0 = mlir::getAffineDimExpr(0, &context_);
+  EXPECT_EQ(
+      fits->dim_to_lvl.getResult(0),
+      d0 * (int64_t{1} << 62) + (std::numeric_limits<int64_t>::max() - 1));
 }
 
 TEST_F(EncodingTest, LegacySpellingsMapToModernMeaning) {

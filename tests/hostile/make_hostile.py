@@ -395,6 +395,13 @@ CASES = {
             "#sparse_tensor.encoding<{ map = (i) -> (" + "(" * NEST + "i : dense) }>",
         "pos_width_beyond_int64":
             f"#sparse_tensor.encoding<{{ map = (i) -> (i : compressed), posWidth = {BIG} }}>",
+        # MLIR's operators fold (i * 2^62) * 4 to i * 0 (int64 wrap).
+        "product_wraps_to_zero":
+            "#sparse_tensor.encoding<{ map = (i, j) -> "
+            "(i * 4611686018427387904 * 4 : dense, j : compressed) }>",
+        "sum_wraps":
+            f"#sparse_tensor.encoding<{{ map = (i) -> "
+            f"((i + {I64_MAX}) + 1 : dense) }}>",
         "crd_width_negative":
             "#sparse_tensor.encoding<{ map = (i) -> (i : compressed), crdWidth = -8 }>",
         "crd_width_int64_max":
