@@ -11,6 +11,7 @@
 #include "hlo/shape.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/AffineMap.h"
+#include "xla_index/core/checked_affine_expr.h"
 #include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/instruction_indexing.h"
 #include "xla_index/ops/op_rules.h"
@@ -192,7 +193,13 @@ class ValueFolder {
         map.GetDimensionCount() != access.getNumResults()) {
       return std::nullopt;
     }
-    return Fold(hlo->operand(0), map.GetAffineMap().compose(access));
+    // map after access, built checked (a folded coefficient that leaves
+    // int64 keeps the runtime variable).
+    absl::StatusOr<AffineMap> composed = CheckedReplaceDimsAndSymbols(
+        map.GetAffineMap(), access.getResults(), {}, access.getNumDims(),
+        access.getNumSymbols());
+    if (!composed.ok()) return std::nullopt;
+    return Fold(hlo->operand(0), *composed);
   }
 
   // clamp(lo, x, hi) = min(max(x, lo), hi) with constant bounds: x where it
@@ -230,7 +237,7 @@ class ValueFolder {
       if (!a) return std::nullopt;
       std::optional<Interval> range = NegateRange(a->range);
       if (!range) return std::nullopt;
-      return KnownValue{-a->expr, *range};
+      return Known(CheckedAffineNeg(a->expr), *range);
     }
     if (op != HloOpcode::kAdd && op != HloOpcode::kSubtract &&
         op != HloOpcode::kMultiply && op != HloOpcode::kDivide) {
@@ -246,7 +253,9 @@ class ValueFolder {
       case HloOpcode::kSubtract: {
         std::optional<Interval> neg = NegateRange(b->range);
         if (!neg) return std::nullopt;
-        return Sum(*a, KnownValue{-b->expr, *neg});
+        absl::StatusOr<AffineExpr> negated = CheckedAffineNeg(b->expr);
+        if (!negated.ok()) return std::nullopt;
+        return Sum(*a, KnownValue{*negated, *neg});
       }
       case HloOpcode::kMultiply:
         if (b->range.IsPoint()) return Scale(*a, b->range.lower);
@@ -257,20 +266,31 @@ class ValueFolder {
         if (!b->range.IsPoint() || c <= 0 || a->range.lower < 0) {
           return std::nullopt;
         }
-        return KnownValue{a->expr.floorDiv(c),
-                          Interval{a->range.lower / c, a->range.upper / c}};
+        return Known(
+            CheckedAffineBinaryOp(mlir::AffineExprKind::FloorDiv, a->expr,
+                                  mlir::getAffineConstantExpr(c, context_)),
+            Interval{a->range.lower / c, a->range.upper / c});
       }
     }
   }
   std::optional<KnownValue> Sum(const KnownValue& a, const KnownValue& b) {
     std::optional<Interval> range = AddRanges(a.range, b.range);
     if (!range) return std::nullopt;
-    return KnownValue{a.expr + b.expr, *range};
+    return Known(CheckedAffineAdd(a.expr, b.expr), *range);
   }
   std::optional<KnownValue> Scale(const KnownValue& a, int64_t c) {
     std::optional<Interval> range = ScaleRange(a.range, c);
     if (!range) return std::nullopt;
-    return KnownValue{a.expr * c, *range};
+    return Known(
+        CheckedAffineMul(a.expr, mlir::getAffineConstantExpr(c, context_)),
+        *range);
+  }
+  // The value `expr` with `range`, or nothing when the expression could not
+  // be built exactly (MLIR's operators would wrap a folded constant).
+  static std::optional<KnownValue> Known(absl::StatusOr<AffineExpr> expr,
+                                         Interval range) {
+    if (!expr.ok()) return std::nullopt;
+    return KnownValue{*expr, range};
   }
 
   IndexingMap domain_;
@@ -283,7 +303,7 @@ class ValueFolder {
 std::optional<AffineExpr> FoldRuntimeVariable(
     const RuntimeVar& var, absl::Span<const Interval> dim_bounds) {
   const Interval feasible = var.feasible_values;
-  AffineMap access = var.access;
+  const AffineMap access = var.access;
   if (var.hlo == nullptr || !access || access.getNumSymbols() != 0 ||
       access.getNumDims() != dim_bounds.size() || feasible.IsEmpty()) {
     return std::nullopt;
@@ -299,10 +319,12 @@ std::optional<AffineExpr> FoldRuntimeVariable(
             ? mlir::getAffineConstantExpr(dim_bounds[d].lower, context)
             : mlir::getAffineDimExpr(d, context));
   }
-  access = access.replaceDimsAndSymbols(dims, {}, dims.size(), 0);
+  absl::StatusOr<AffineMap> pinned =
+      CheckedReplaceDimsAndSymbols(access, dims, {}, dims.size(), 0);
+  if (!pinned.ok()) return std::nullopt;
   ValueFolder folder(dim_bounds, context);
   std::optional<KnownValue> value =
-      folder.Fold(static_cast<const HloInstruction*>(var.hlo), access);
+      folder.Fold(static_cast<const HloInstruction*>(var.hlo), *pinned);
   if (!value) return std::nullopt;
   if (feasible.Contains(value->range)) return value->expr;
   if (value->range.IsPoint()) {
@@ -344,14 +366,19 @@ IndexingMap FoldRuntimeVariables(IndexingMap map) {
   for (int64_t d = 0; d < num_dims; ++d) {
     dims.push_back(mlir::getAffineDimExpr(d, context));
   }
+  // Substituted checked: a folded coefficient that leaves int64 keeps the
+  // runtime variables.
   std::vector<IndexingConstraint> constraints;
   for (const IndexingConstraint& c : map.GetConstraints()) {
-    constraints.push_back(
-        {c.expr.replaceDimsAndSymbols(dims, symbols), c.interval});
+    absl::StatusOr<AffineExpr> expr =
+        CheckedReplaceDimsAndSymbols(c.expr, dims, symbols);
+    if (!expr.ok()) return map;
+    constraints.push_back({*expr, c.interval});
   }
-  IndexingMap folded(map.GetAffineMap().replaceDimsAndSymbols(
-                         dims, symbols, num_dims, num_symbols),
-                     map.GetDimBounds(), map.GetRangeVarBounds(),
+  absl::StatusOr<AffineMap> results = CheckedReplaceDimsAndSymbols(
+      map.GetAffineMap(), dims, symbols, num_dims, num_symbols);
+  if (!results.ok()) return map;
+  IndexingMap folded(*results, map.GetDimBounds(), map.GetRangeVarBounds(),
                      std::move(kept), std::move(constraints));
   SimplifyAndRemoveUnusedSymbols(folded);
   return folded;
