@@ -322,22 +322,21 @@ std::string IndexingMapToJson(const IndexingMap& map) {
 
 namespace {
 
-enum class TokenKind : uint8_t {
-  kEnd,
-  kIdentifier,
-  kInteger,
-  kPunct,  // one of ( ) [ ] { } , : + - * and "->"
+// A token's kind: a punctuation character (one of ( ) [ ] { } , : + - *)
+// is its own code, 0-255; the other kinds follow. One code, so that testing
+// for a given punctuation is one comparison.
+enum TokenKind : int {
+  kArrowToken = 256,  // "->"
+  kIdentifierToken,
+  kIntegerToken,
+  kEndToken,
 };
-
-// Token::punct of "->" (a lone character is its own code, 0-255).
-constexpr int kArrow = 256;
 
 // The current token; its text ends where the lexer stands (MapParser::pos_).
 // Kept to scalars: a string_view here, written as two words and read back
 // as one 16-byte copy, stalls the store-to-load forwarding.
 struct Token {
-  TokenKind kind = TokenKind::kEnd;
-  int punct = 0;  // kPunct: the character, or kArrow.
+  int kind = kEndToken;  // A TokenKind, or the punctuation character.
   size_t offset = 0;
 };
 
@@ -540,17 +539,14 @@ class MapParser {
   // Lexing.
   void Advance();
   bool AtPunct(char p) const {
-    return tok_.kind == TokenKind::kPunct &&
-           tok_.punct == static_cast<unsigned char>(p);
+    return tok_.kind == static_cast<unsigned char>(p);
   }
-  bool AtArrow() const {
-    return tok_.kind == TokenKind::kPunct && tok_.punct == kArrow;
-  }
+  bool AtArrow() const { return tok_.kind == kArrowToken; }
   absl::string_view TokText() const {
     return absl::string_view(text_.data() + tok_.offset, pos_ - tok_.offset);
   }
   bool AtWord(absl::string_view w) const {
-    return tok_.kind == TokenKind::kIdentifier && TokText() == w;
+    return tok_.kind == kIdentifierToken && TokText() == w;
   }
   // Errors are built out of line, so that the paths that do not fail stay
   // small.
@@ -701,35 +697,41 @@ class MapParser {
 };
 
 void MapParser::Advance() {
-  const char* data = text_.data();
-  const size_t size = text_.size();
-  size_t pos = pos_;
-  while (pos < size && (CharClass(data[pos]) & kSpaceChar)) ++pos;
-  tok_.offset = pos;
-  if (pos >= size) {
-    pos_ = pos;
-    tok_.kind = TokenKind::kEnd;
-    return;
+  const char* const data = text_.data();
+  const char* const end = data + text_.size();
+  const char* p = data + pos_;
+  // The first character's class is read once: it ends the run of spaces
+  // and says what the token is.
+  uint8_t first;
+  while (true) {
+    if (p == end) {
+      tok_.offset = pos_ = p - data;
+      tok_.kind = kEndToken;
+      return;
+    }
+    first = CharClass(*p);
+    if (!(first & kSpaceChar)) break;
+    ++p;
   }
-  const uint8_t first = CharClass(data[pos]);
+  tok_.offset = p - data;
   if (first & kIdentStartChar) {
-    ++pos;
-    while (pos < size && (CharClass(data[pos]) & kIdentChar)) ++pos;
-    tok_.kind = TokenKind::kIdentifier;
+    do {
+      ++p;
+    } while (p != end && (CharClass(*p) & kIdentChar));
+    tok_.kind = kIdentifierToken;
   } else if (first & kDigitChar) {
-    ++pos;
-    while (pos < size && (CharClass(data[pos]) & kDigitChar)) ++pos;
-    tok_.kind = TokenKind::kInteger;
-  } else if (data[pos] == '-' && pos + 1 < size && data[pos + 1] == '>') {
-    pos += 2;
-    tok_.kind = TokenKind::kPunct;
-    tok_.punct = kArrow;
+    do {
+      ++p;
+    } while (p != end && (CharClass(*p) & kDigitChar));
+    tok_.kind = kIntegerToken;
+  } else if (*p == '-' && end - p >= 2 && p[1] == '>') {
+    p += 2;
+    tok_.kind = kArrowToken;
   } else {
-    tok_.kind = TokenKind::kPunct;
-    tok_.punct = static_cast<unsigned char>(data[pos]);
-    ++pos;
+    tok_.kind = static_cast<unsigned char>(*p);
+    ++p;
   }
-  pos_ = pos;
+  pos_ = p - data;
 }
 
 absl::Status MapParser::Error(size_t offset, absl::string_view what) const {
@@ -756,7 +758,7 @@ absl::Status MapParser::ExpectError(char punct) const {
 }
 
 std::string MapParser::Describe() const {
-  if (tok_.kind == TokenKind::kEnd) return "end of input";
+  if (tok_.kind == kEndToken) return "end of input";
   std::string shown(TokText().substr(0, 20));
   return absl::StrCat("'", shown, "'");
 }
@@ -807,7 +809,7 @@ std::optional<int64_t> DecimalValue(absl::string_view digits, bool negative) {
 }
 
 absl::StatusOr<int64_t> MapParser::IntegerValue(bool negative, size_t start) {
-  if (tok_.kind != TokenKind::kInteger) return ErrorHere("expected an integer");
+  if (tok_.kind != kIntegerToken) return ErrorHere("expected an integer");
   std::optional<int64_t> value = DecimalValue(TokText(), negative);
   if (!value) return Error(start, "integer does not fit in 64 bits");
   Advance();
@@ -823,7 +825,7 @@ absl::Status MapParser::ParseNameList(
     return absl::OkStatus();
   }
   while (true) {
-    if (tok_.kind != TokenKind::kIdentifier) {
+    if (tok_.kind != kIdentifierToken) {
       return ErrorHere("expected a variable name");
     }
     absl::string_view name = TokText();
@@ -964,10 +966,8 @@ bool MapParser::Negate(Value& v, size_t offset) {
 bool MapParser::ParseSum(Value& out) {
   Value& first = out;
   if (!ParseTerm(first)) return false;
-  if (!AtPunct('+') && !AtPunct('-') &&
-      (first.state == Value::kNumber || first.state == Value::kVariable)) {
-    return true;  // A lone constant or variable.
-  }
+  // A lone term is the sum: the left fold of one term is that term.
+  if (!AtPunct('+') && !AtPunct('-')) return true;
   // While every term is a constant the sum is their checked total (the
   // fold of constants); the first other term starts the checked sum.
   std::optional<CheckedAffineSum> sum;
@@ -1015,7 +1015,7 @@ bool MapParser::ParseTerm(Value& out) {
     mlir::AffineExprKind kind;
     if (AtPunct('*')) {
       kind = mlir::AffineExprKind::Mul;
-    } else if (tok_.kind != TokenKind::kIdentifier) {
+    } else if (tok_.kind != kIdentifierToken) {
       return true;
     } else if (TokText() == "floordiv") {
       kind = mlir::AffineExprKind::FloorDiv;
@@ -1073,7 +1073,7 @@ bool MapParser::ParseUnary(Value& out) {
     // fit in int64.
     size_t minus_offset = tok_.offset;
     Advance();
-    if (tok_.kind == TokenKind::kInteger) {
+    if (tok_.kind == kIntegerToken) {
       absl::StatusOr<int64_t> v = IntegerValue(true, minus_offset);
       if (!v.ok()) return Fail(v.status());
       out = Value::Number(*v);
@@ -1088,13 +1088,13 @@ bool MapParser::ParseUnary(Value& out) {
 }
 
 bool MapParser::ParsePrimary(Value& out) {
-  if (tok_.kind == TokenKind::kInteger) {
+  if (tok_.kind == kIntegerToken) {
     absl::StatusOr<int64_t> v = IntegerValue(false, tok_.offset);
     if (!v.ok()) return Fail(v.status());
     out = Value::Number(*v);
     return true;
   }
-  if (tok_.kind == TokenKind::kIdentifier) {
+  if (tok_.kind == kIdentifierToken) {
     Variable* v = names_.Find(TokText());
     if (v == nullptr) {
       return Fail(ErrorHere("expected a declared variable, an integer or '('"));
@@ -1231,7 +1231,7 @@ absl::StatusOr<AffineExpr> MapParser::ParseStandaloneExpr(
   }
   auto e = ParseExpression();
   if (!e.ok()) return e;
-  if (tok_.kind != TokenKind::kEnd) return ErrorHere("expected end of input");
+  if (tok_.kind != kEndToken) return ErrorHere("expected end of input");
   return e;
 }
 
@@ -1252,18 +1252,18 @@ absl::StatusOr<IndexingMap> MapParser::ParseMap() {
   if (AtWord("domain")) {
     Advance();
     XI_RETURN_IF_ERROR(Expect(':'));
-    while (tok_.kind != TokenKind::kEnd) {
+    while (tok_.kind != kEndToken) {
       XI_RETURN_IF_ERROR(ParseDomainEntry(header.num_dims(), domain));
       if (AtPunct(',')) {
         Advance();
-        if (tok_.kind == TokenKind::kEnd) {
+        if (tok_.kind == kEndToken) {
           return ErrorHere("expected a domain entry after ','");
         }
       }
     }
   } else if (one_line) {
     return ErrorHere("expected 'domain:' after ','");
-  } else if (tok_.kind != TokenKind::kEnd) {
+  } else if (tok_.kind != kEndToken) {
     return ErrorHere("expected 'domain:' or end of input");
   }
   return BuildMap(header, results, domain);
@@ -1272,19 +1272,19 @@ absl::StatusOr<IndexingMap> MapParser::ParseMap() {
 std::optional<absl::StatusOr<IndexingMap>> MapParser::ParseSpecialMap() {
   if (AtWord("UNDEFINED")) {
     Advance();
-    if (tok_.kind != TokenKind::kEnd) return ErrorHere("expected end of input");
+    if (tok_.kind != kEndToken) return ErrorHere("expected end of input");
     return IndexingMap::Undefined();
   }
   if (AtWord("KNOWN")) {
     Advance();
     if (!AtWord("EMPTY")) return ErrorHere("expected 'EMPTY'");
     Advance();
-    if (tok_.kind != TokenKind::kEnd) return ErrorHere("expected end of input");
+    if (tok_.kind != kEndToken) return ErrorHere("expected end of input");
     return IndexingMap::KnownEmpty(ctx_);
   }
   if (AtWord("KNOWN_EMPTY")) {
     Advance();
-    if (tok_.kind != TokenKind::kEnd) return ErrorHere("expected end of input");
+    if (tok_.kind != kEndToken) return ErrorHere("expected end of input");
     return IndexingMap::KnownEmpty(ctx_);
   }
   return std::nullopt;
@@ -1297,7 +1297,7 @@ absl::Status MapParser::ParseDomainEntry(int num_dims, Domain& domain) {
   std::optional<Variable> lone;
   int64_t lo = 0, hi = 0;
   bool scanned = false;
-  if (tok_.kind == TokenKind::kIdentifier) {
+  if (tok_.kind == kIdentifierToken) {
     if (Variable* v = names_.Find(TokText())) {
       // The variable is lone if "in" follows; then its expression (the
       // variable itself, which cannot fail to parse) is not needed.
