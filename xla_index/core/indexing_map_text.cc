@@ -381,9 +381,18 @@ class NameTable {
 
   // The name of the i-th declared variable.
   absl::string_view NameAt(size_t i) const { return entries_[i].name(); }
+  size_t size() const { return entries_.size(); }
   void Clear() {
     entries_.clear();
     if (!index_.empty()) index_.clear();
+  }
+  // Forgets the names declared after the first `n`.
+  void Truncate(size_t n) {
+    entries_.truncate(n);
+    if (!index_.empty()) {
+      index_.clear();
+      if (entries_.size() > kLinear) IndexAll();
+    }
   }
   // Adds a name; false when it is already declared.
   bool Add(absl::string_view name, bool is_dim, int index) {
@@ -463,12 +472,20 @@ class NameTable {
     e.var.is_dim = is_dim;
     e.var.index = index;
     e.var.expr = AffineExpr();
-    if (!index_.empty()) {
-      index_[name] = entries_.size() - 1;
-    } else if (entries_.size() > kLinear) {
-      for (size_t i = 0; i < entries_.size(); ++i) {
-        index_[entries_[i].name()] = i;
-      }
+    if (ABSL_PREDICT_FALSE(entries_.size() > kLinear)) IndexLast();
+  }
+  // Past kLinear names: indexes the last one, or all when there is no index
+  // yet (out of line: the usual few names never get here).
+  ABSL_ATTRIBUTE_NOINLINE void IndexLast() {
+    if (index_.empty()) {
+      IndexAll();
+    } else {
+      index_[entries_.back().name()] = entries_.size() - 1;
+    }
+  }
+  void IndexAll() {
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      index_[entries_[i].name()] = i;
     }
   }
   llvm::SmallVector<Entry, 8> entries_;
@@ -587,6 +604,12 @@ class MapParser {
   absl::Status ParseNameList(char open, char close, bool is_dim, int first,
                              int& count,
                              std::optional<absl::string_view>& duplicate);
+  /// ParseNameList at `open` when the list is written plainly (names and
+  /// commas, optional spaces) read straight from the text: true, and the
+  /// parser past `close`; false, and nothing consumed or declared, when the
+  /// text there is anything else (then the tokens name the error).
+  bool ScanNameList(char close, bool is_dim, int first, int& count,
+                    std::optional<absl::string_view>& duplicate);
   absl::Status ParseHeader(Header& header);
   /// AffineMap::get(num_dims, num_symbols, {}): the last one is kept (a
   /// map's runtime variables have the same empty access map).
@@ -664,11 +687,17 @@ class MapParser {
     llvm::SmallVector<std::optional<Interval>, 12> bounds;
     llvm::SmallVector<bool, 4> is_runtime;
     llvm::SmallVector<RuntimeVar, 2> runtime;
-    std::vector<IndexingConstraint> constraints;
+    llvm::SmallVector<IndexingConstraint, 4> constraints;
   };
   // "UNDEFINED", "KNOWN EMPTY" or "KNOWN_EMPTY"; nullopt for anything else.
   std::optional<absl::StatusOr<IndexingMap>> ParseSpecialMap();
   absl::Status ParseDomainEntry(int num_dims, Domain& domain);
+  /// A domain entry that is not a declared variable's plain bound.
+  ABSL_ATTRIBUTE_NOINLINE absl::Status ParseOtherDomainEntry(int num_dims,
+                                                             Domain& domain);
+  /// The bound of the lone variable `v` (its entry at `entry_offset`).
+  absl::Status SetBound(const Variable& v, Interval bound, size_t entry_offset,
+                        int num_dims, Domain& domain);
   absl::Status ParseRuntimeVariable(int symbol, Domain& domain);
   absl::StatusOr<IndexingMap> BuildMap(const Header& header,
                                        llvm::ArrayRef<AffineExpr> results,
@@ -819,6 +848,9 @@ absl::StatusOr<int64_t> MapParser::IntegerValue(bool negative, size_t start) {
 absl::Status MapParser::ParseNameList(
     char open, char close, bool is_dim, int first, int& count,
     std::optional<absl::string_view>& duplicate) {
+  if (AtPunct(open) && ScanNameList(close, is_dim, first, count, duplicate)) {
+    return absl::OkStatus();
+  }
   XI_RETURN_IF_ERROR(Expect(open));
   if (AtPunct(close)) {
     Advance();
@@ -840,6 +872,53 @@ absl::Status MapParser::ParseNameList(
     }
     XI_RETURN_IF_ERROR(Expect(','));
   }
+}
+
+// Spaces from p on.
+inline const char* SkipSpaces(const char* p, const char* end) {
+  while (p != end && (CharClass(*p) & kSpaceChar)) ++p;
+  return p;
+}
+
+bool MapParser::ScanNameList(char close, bool is_dim, int first, int& count,
+                             std::optional<absl::string_view>& duplicate) {
+  const char* const begin = text_.data();
+  const char* const end = begin + text_.size();
+  const size_t declared = names_.size();
+  const int counted = count;
+  const std::optional<absl::string_view> duplicated = duplicate;
+  const char* p = SkipSpaces(begin + pos_, end);  // pos_ is after `open`.
+  bool closed = p != end && *p == close;
+  while (!closed) {
+    if (p == end || !(CharClass(*p) & kIdentStartChar)) break;
+    const char* name = p;
+    do {
+      ++p;
+    } while (p != end && (CharClass(*p) & kIdentChar));
+    const absl::string_view text(name, p - name);
+    if (!names_.Add(text, is_dim, first + count) && !duplicate) {
+      duplicate = text;
+    }
+    ++count;
+    p = SkipSpaces(p, end);
+    if (p == end) break;
+    if (*p == close) {
+      closed = true;
+    } else if (*p == ',') {
+      p = SkipSpaces(p + 1, end);
+    } else {
+      break;
+    }
+  }
+  if (!closed) {
+    names_.Truncate(declared);
+    count = counted;
+    duplicate = duplicated;
+    return false;
+  }
+  pos_ = p + 1 - begin;
+  Advance();
+  return true;
 }
 
 // Names are declared into names_ as the lists are read; a name declared
@@ -1291,54 +1370,63 @@ std::optional<absl::StatusOr<IndexingMap>> MapParser::ParseSpecialMap() {
 }
 
 // "x in [lo, hi]": a bound when x is a lone variable (then, for a runtime
-// variable, "hlo: TEXT" and its access map), else a constraint.
+// variable, "hlo: TEXT" and its access map), else a constraint. A declared
+// variable's plain "in [lo, hi]" is read straight from the text.
 absl::Status MapParser::ParseDomainEntry(int num_dims, Domain& domain) {
+  if (tok_.kind == kIdentifierToken) {
+    if (Variable* v = names_.Find(TokText())) {
+      const size_t entry_offset = tok_.offset;
+      int64_t lo, hi;
+      if (ScanLoneBound(lo, hi)) {
+        return SetBound(*v, Interval{lo, hi}, entry_offset, num_dims, domain);
+      }
+    }
+  }
+  return ParseOtherDomainEntry(num_dims, domain);
+}
+
+absl::Status MapParser::ParseOtherDomainEntry(int num_dims, Domain& domain) {
   size_t entry_offset = tok_.offset;
   std::optional<Variable> lone;
-  int64_t lo = 0, hi = 0;
-  bool scanned = false;
   if (tok_.kind == kIdentifierToken) {
     if (Variable* v = names_.Find(TokText())) {
       // The variable is lone if "in" follows; then its expression (the
       // variable itself, which cannot fail to parse) is not needed.
-      if (ScanLoneBound(lo, hi)) {
+      size_t save_pos = pos_;
+      Token save_tok = tok_;
+      Advance();
+      if (AtWord("in")) {
         lone = *v;
-        scanned = true;
       } else {
-        size_t save_pos = pos_;
-        Token save_tok = tok_;
-        Advance();
-        if (AtWord("in")) {
-          lone = *v;
-        } else {
-          pos_ = save_pos;
-          tok_ = save_tok;
-        }
+        pos_ = save_pos;
+        tok_ = save_tok;
       }
     }
   }
   AffineExpr expr;
-  if (!scanned) {
-    if (!lone) {
-      XI_ASSIGN_OR_RETURN(expr, ParseExpression());
-      if (!AtWord("in")) return ErrorHere("expected 'in'");
-    }
-    Advance();
-    XI_ASSIGN_OR_RETURN(Interval interval, ParseInterval());
-    lo = interval.lower;
-    hi = interval.upper;
-  }
   if (!lone) {
-    domain.constraints.push_back({expr, Interval{lo, hi}});
+    XI_ASSIGN_OR_RETURN(expr, ParseExpression());
+    if (!AtWord("in")) return ErrorHere("expected 'in'");
+  }
+  Advance();
+  XI_ASSIGN_OR_RETURN(Interval interval, ParseInterval());
+  if (!lone) {
+    domain.constraints.push_back({expr, interval});
     return absl::OkStatus();
   }
-  int slot = lone->is_dim ? lone->index : num_dims + lone->index;
+  return SetBound(*lone, interval, entry_offset, num_dims, domain);
+}
+
+absl::Status MapParser::SetBound(const Variable& v, Interval bound,
+                                 size_t entry_offset, int num_dims,
+                                 Domain& domain) {
+  int slot = v.is_dim ? v.index : num_dims + v.index;
   if (domain.bounds[slot]) {
     return Error(entry_offset, "variable bounded twice");
   }
-  domain.bounds[slot] = Interval{lo, hi};
-  if (lone->is_dim || !AtWord("hlo")) return absl::OkStatus();
-  return ParseRuntimeVariable(lone->index, domain);
+  domain.bounds[slot] = bound;
+  if (v.is_dim || !AtWord("hlo")) return absl::OkStatus();
+  return ParseRuntimeVariable(v.index, domain);
 }
 
 // After "s in [lo, hi]": "hlo: TEXT" (the raw rest of the line), then
@@ -1444,10 +1532,15 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
   for (IndexingConstraint& c : domain.constraints) {
     XI_ASSIGN_OR_RETURN(c.expr, remap(c.expr));
   }
-  return IndexingMap(AffineMap::get(num_dims, num_symbols,
-                                    identity ? results : remapped, ctx_),
-                     std::move(dim_bounds), std::move(range_bounds),
-                     std::move(runtime_vars), std::move(domain.constraints));
+  // The constructor adds its constraints one by one, in order, as here.
+  IndexingMap map(AffineMap::get(num_dims, num_symbols,
+                                 identity ? results : remapped, ctx_),
+                  std::move(dim_bounds), std::move(range_bounds),
+                  std::move(runtime_vars), {});
+  for (const IndexingConstraint& c : domain.constraints) {
+    map.AddConstraint(c.expr, c.interval);
+  }
+  return map;
 }
 
 }  // namespace
