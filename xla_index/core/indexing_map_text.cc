@@ -507,14 +507,19 @@ struct Value {
     kBuilt,        // Built: whether it is a constant is not known yet.
     kNonConstant,  // Built, and not a constant.
   };
+  // Only the fields a state uses are set (a Value is built per operand; a
+  // default-initialized one is written whole before it is read).
   static Value Number(int64_t v) {
     Value value;
+    value.state = kNumber;
     value.number = v;
+    value.expr = AffineExpr();
     return value;
   }
   static Value Built(AffineExpr e) {
     Value value;
     value.state = kBuilt;
+    value.number = 0;
     value.expr = e;
     return value;
   }
@@ -530,10 +535,10 @@ struct Value {
     }
     return facts;
   }
-  State state = kNumber;
-  bool is_dim = false;    // kVariable, kScaled: the variable's kind
-  unsigned position = 0;  // and position.
-  int64_t number = 0;
+  State state;
+  bool is_dim;        // kVariable, kScaled: the variable's kind
+  unsigned position;  // and position.
+  int64_t number;
   AffineExpr expr;
   AffineExpr variable;
 };
@@ -708,7 +713,9 @@ class MapParser {
   size_t pos_ = 0;
   Token tok_;
   // Declared names (views into the text or the caller's names).
-  NameTable names_;
+  NameTable* names_ = &map_names_;
+  NameTable map_names_;
+  NameTable access_names_;  // A runtime variable's access map's names.
   // Every expression of the parse is built through here: constants once
   // per value, a repeated operation (the same term in several results, a
   // constraint on a result) once.
@@ -861,7 +868,7 @@ absl::Status MapParser::ParseNameList(
       return ErrorHere("expected a variable name");
     }
     absl::string_view name = TokText();
-    if (!names_.Add(name, is_dim, first + count) && !duplicate) {
+    if (!names_->Add(name, is_dim, first + count) && !duplicate) {
       duplicate = name;
     }
     ++count;
@@ -884,7 +891,7 @@ bool MapParser::ScanNameList(char close, bool is_dim, int first, int& count,
                              std::optional<absl::string_view>& duplicate) {
   const char* const begin = text_.data();
   const char* const end = begin + text_.size();
-  const size_t declared = names_.size();
+  const size_t declared = names_->size();
   const int counted = count;
   const std::optional<absl::string_view> duplicated = duplicate;
   const char* p = SkipSpaces(begin + pos_, end);  // pos_ is after `open`.
@@ -896,7 +903,7 @@ bool MapParser::ScanNameList(char close, bool is_dim, int first, int& count,
       ++p;
     } while (p != end && (CharClass(*p) & kIdentChar));
     const absl::string_view text(name, p - name);
-    if (!names_.Add(text, is_dim, first + count) && !duplicate) {
+    if (!names_->Add(text, is_dim, first + count) && !duplicate) {
       duplicate = text;
     }
     ++count;
@@ -911,7 +918,7 @@ bool MapParser::ScanNameList(char close, bool is_dim, int first, int& count,
     }
   }
   if (!closed) {
-    names_.Truncate(declared);
+    names_->Truncate(declared);
     count = counted;
     duplicate = duplicated;
     return false;
@@ -926,7 +933,7 @@ bool MapParser::ScanNameList(char close, bool is_dim, int first, int& count,
 // the order dims, symbols, runtime symbols.
 absl::Status MapParser::ParseHeader(Header& header) {
   size_t start = tok_.offset;
-  names_.Clear();
+  names_->Clear();
   std::optional<absl::string_view> duplicate;
   XI_RETURN_IF_ERROR(ParseNameList('(', ')', true, 0, header.dims, duplicate));
   if (AtPunct('[')) {
@@ -1168,19 +1175,28 @@ bool MapParser::ParseUnary(Value& out) {
 
 bool MapParser::ParsePrimary(Value& out) {
   if (tok_.kind == kIntegerToken) {
+    const char* digit = text_.data() + tok_.offset;
+    const char* const end = text_.data() + pos_;
+    if (end - digit <= 18) {  // Fits in int64 (as DecimalValue reads it).
+      int64_t value = 0;
+      for (; digit != end; ++digit) value = value * 10 + (*digit - '0');
+      Advance();
+      out = Value::Number(value);
+      return true;
+    }
     absl::StatusOr<int64_t> v = IntegerValue(false, tok_.offset);
     if (!v.ok()) return Fail(v.status());
     out = Value::Number(*v);
     return true;
   }
   if (tok_.kind == kIdentifierToken) {
-    Variable* v = names_.Find(TokText());
+    Variable* v = names_->Find(TokText());
     if (v == nullptr) {
       return Fail(ErrorHere("expected a declared variable, an integer or '('"));
     }
     Advance();
-    out = Value();
     out.state = Value::kVariable;
+    out.number = 0;
     out.is_dim = v->is_dim;
     out.position = v->index;
     out.expr = out.variable = NameTable::Expr(*v, ctx_);
@@ -1303,10 +1319,10 @@ absl::StatusOr<AffineExpr> MapParser::ParseStandaloneExpr(
     const std::vector<std::string>& dims,
     const std::vector<std::string>& symbols) {
   // A name given twice means its last position.
-  names_.Clear();
-  for (size_t i = 0; i < dims.size(); ++i) names_.Set(dims[i], true, i);
+  names_->Clear();
+  for (size_t i = 0; i < dims.size(); ++i) names_->Set(dims[i], true, i);
   for (size_t i = 0; i < symbols.size(); ++i) {
-    names_.Set(symbols[i], false, i);
+    names_->Set(symbols[i], false, i);
   }
   auto e = ParseExpression();
   if (!e.ok()) return e;
@@ -1374,7 +1390,7 @@ std::optional<absl::StatusOr<IndexingMap>> MapParser::ParseSpecialMap() {
 // variable's plain "in [lo, hi]" is read straight from the text.
 absl::Status MapParser::ParseDomainEntry(int num_dims, Domain& domain) {
   if (tok_.kind == kIdentifierToken) {
-    if (Variable* v = names_.Find(TokText())) {
+    if (Variable* v = names_->Find(TokText())) {
       const size_t entry_offset = tok_.offset;
       int64_t lo, hi;
       if (ScanLoneBound(lo, hi)) {
@@ -1389,7 +1405,7 @@ absl::Status MapParser::ParseOtherDomainEntry(int num_dims, Domain& domain) {
   size_t entry_offset = tok_.offset;
   std::optional<Variable> lone;
   if (tok_.kind == kIdentifierToken) {
-    if (Variable* v = names_.Find(TokText())) {
+    if (Variable* v = names_->Find(TokText())) {
       // The variable is lone if "in" follows; then its expression (the
       // variable itself, which cannot fail to parse) is not needed.
       size_t save_pos = pos_;
@@ -1443,9 +1459,9 @@ absl::Status MapParser::ParseRuntimeVariable(int symbol, Domain& domain) {
   domain.is_runtime[symbol] = true;
   domain.runtime[symbol].hlo_text = hlo == "NULL" ? "" : std::string(hlo);
   if (AtPunct('(')) {
-    NameTable saved = std::move(names_);
+    names_ = &access_names_;
     absl::StatusOr<AffineMap> access = ParseBareAffineMap();
-    names_ = std::move(saved);
+    names_ = &map_names_;
     XI_RETURN_IF_ERROR(access.status());
     domain.runtime[symbol].access = *access;
   }
@@ -1461,7 +1477,7 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
   for (int i = 0; i < num_dims + num_symbols; ++i) {
     if (!domain.bounds[i]) {
       return Error(text_.size(),
-                   absl::StrCat("no bounds for '", names_.NameAt(i), "'"));
+                   absl::StrCat("no bounds for '", names_->NameAt(i), "'"));
     }
   }
   llvm::SmallVector<int, 8> order;
@@ -1519,11 +1535,11 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
       rt.access = EmptyMap(num_dims, 0);
     } else if (static_cast<int>(rt.access.getNumDims()) != num_dims) {
       return Error(text_.size(),
-                   absl::StrCat("access map of '", names_.NameAt(num_dims + i),
+                   absl::StrCat("access map of '", names_->NameAt(num_dims + i),
                                 "' must have ", num_dims, " dims"));
     } else if (static_cast<int>(rt.access.getNumSymbols()) > num_symbols) {
       return Error(text_.size(),
-                   absl::StrCat("access map of '", names_.NameAt(num_dims + i),
+                   absl::StrCat("access map of '", names_->NameAt(num_dims + i),
                                 "' declares ", rt.access.getNumSymbols(),
                                 " symbols but the map has ", num_symbols));
     }
