@@ -641,6 +641,26 @@ class MapParser {
   ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status TooManyOperators()
       const;
   bool ParseTerm(Value& out);
+  /// ParseUnary, with a declared variable (the most common operand) read
+  /// without ParseUnary's frame.
+  ABSL_ATTRIBUTE_ALWAYS_INLINE bool ParseOperand(Value& out) {
+    if (tok_.kind == kIdentifierToken) {
+      if (Variable* v = names_->Find(TokText())) {
+        TakeVariable(*v, out);
+        return true;
+      }
+    }
+    return ParseUnary(out);
+  }
+  /// out = the variable `v` (the current token), and the parser past it.
+  void TakeVariable(Variable& v, Value& out) {
+    Advance();
+    out.state = Value::kVariable;
+    out.number = 0;
+    out.is_dim = v.is_dim;
+    out.position = v.index;
+    out.expr = out.variable = NameTable::Expr(v, ctx_);
+  }
   bool ParseUnary(Value& out);
   bool ParsePrimary(Value& out);
   /// Whether `v` is a constant (then v.number is its value).
@@ -1095,7 +1115,7 @@ bool MapParser::ParseSum(Value& out) {
 
 bool MapParser::ParseTerm(Value& out) {
   Value& result = out;
-  if (!ParseUnary(result)) return false;
+  if (!ParseOperand(result)) return false;
   Value rhs;
   while (true) {
     mlir::AffineExprKind kind;
@@ -1115,7 +1135,7 @@ bool MapParser::ParseTerm(Value& out) {
     if (!CountOperator()) return false;
     size_t op_offset = tok_.offset;
     Advance();
-    if (!ParseUnary(rhs)) return false;
+    if (!ParseOperand(rhs)) return false;
     if (kind != mlir::AffineExprKind::Mul) {
       if (!IsConstant(rhs)) {
         return Fail(Error(
@@ -1194,12 +1214,7 @@ bool MapParser::ParsePrimary(Value& out) {
     if (v == nullptr) {
       return Fail(ErrorHere("expected a declared variable, an integer or '('"));
     }
-    Advance();
-    out.state = Value::kVariable;
-    out.number = 0;
-    out.is_dim = v->is_dim;
-    out.position = v->index;
-    out.expr = out.variable = NameTable::Expr(*v, ctx_);
+    TakeVariable(*v, out);
     return true;
   }
   if (AtPunct('(')) {
