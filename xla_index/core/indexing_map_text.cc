@@ -396,8 +396,14 @@ class NameTable {
   }
   // Adds a name; false when it is already declared.
   bool Add(absl::string_view name, bool is_dim, int index) {
-    if (Find(name) != nullptr) return false;
-    Append(name, is_dim, index);
+    if (ABSL_PREDICT_FALSE(!index_.empty())) {
+      if (FindIndexed(name) != nullptr) return false;
+      Append(name, Prefix(name), is_dim, index);
+      return true;
+    }
+    const uint64_t prefix = Prefix(name);
+    if (FindLinear(name, prefix) != nullptr) return false;
+    Append(name, prefix, is_dim, index);
     return true;
   }
   // Adds a name, or rebinds it when it is already declared.
@@ -405,12 +411,14 @@ class NameTable {
     if (Variable* v = Find(name)) {
       *v = {is_dim, index, AffineExpr()};
     } else {
-      Append(name, is_dim, index);
+      Append(name, Prefix(name), is_dim, index);
     }
   }
   Variable* Find(absl::string_view name) {
     if (ABSL_PREDICT_FALSE(!index_.empty())) return FindIndexed(name);
-    const uint64_t prefix = Prefix(name);
+    return FindLinear(name, Prefix(name));
+  }
+  Variable* FindLinear(absl::string_view name, uint64_t prefix) {
     for (Entry& e : entries_) {
       if (e.prefix == prefix && e.size == name.size() &&
           (name.size() <= 8 || e.name() == name)) {
@@ -462,11 +470,11 @@ class NameTable {
     std::memcpy(&v, p, sizeof(T));
     return v;
   }
-  void Append(absl::string_view name, bool is_dim, int index) {
+  void Append(absl::string_view name, uint64_t prefix, bool is_dim, int index) {
     // Field by field into the vector: a temporary Entry copied in would be
     // read back in 16-byte pieces right after being written in 8-byte ones.
     Entry& e = entries_.emplace_back();
-    e.prefix = Prefix(name);
+    e.prefix = prefix;
     e.data = name.data();
     e.size = name.size();
     e.var.is_dim = is_dim;
