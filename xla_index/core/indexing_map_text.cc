@@ -555,7 +555,11 @@ using ExprList = llvm::SmallVector<AffineExpr, 8>;
 class MapParser {
  public:
   MapParser(absl::string_view text, mlir::MLIRContext* ctx)
-      : text_(text), ctx_(ctx), builder_(ctx) {
+      : text_(text),
+        data_(text.data()),
+        end_(text.data() + text.size()),
+        ctx_(ctx),
+        builder_(ctx) {
     Advance();
   }
 
@@ -628,8 +632,9 @@ class MapParser {
   /// map's runtime variables have the same empty access map).
   AffineMap EmptyMap(int num_dims, int num_symbols);
   /// One whole expression (a result, a constraint, a standalone
-  /// expression): ParseSum with the operator budget reset.
-  absl::StatusOr<AffineExpr> ParseExpression();
+  /// expression): ParseSum with the operator budget reset; false with the
+  /// error in error_.
+  bool ParseExpression(AffineExpr& out);
 
   // The expression grammar returns false on an error, which it leaves in
   // error_, and its value through `out`: no StatusOr<Value> is built and
@@ -731,12 +736,15 @@ class MapParser {
   /// The bound of the lone variable `v` (its entry at `entry_offset`).
   absl::Status SetBound(const Variable& v, Interval bound, size_t entry_offset,
                         int num_dims, Domain& domain);
-  absl::Status ParseRuntimeVariable(int symbol, Domain& domain);
+  ABSL_ATTRIBUTE_NOINLINE absl::Status ParseRuntimeVariable(int symbol,
+                                                            Domain& domain);
   absl::StatusOr<IndexingMap> BuildMap(const Header& header,
                                        llvm::ArrayRef<AffineExpr> results,
                                        Domain& domain);
 
   absl::string_view text_;
+  const char* const data_;  // text_'s bounds, for the lexer.
+  const char* const end_;
   mlir::MLIRContext* ctx_;
   size_t pos_ = 0;
   Token tok_;
@@ -761,8 +769,8 @@ class MapParser {
 };
 
 void MapParser::Advance() {
-  const char* const data = text_.data();
-  const char* const end = data + text_.size();
+  const char* const data = data_;
+  const char* const end = end_;
   const char* p = data + pos_;
   // The first character's class is read once: it ends the run of spaces
   // and says what the token is.
@@ -987,11 +995,12 @@ AffineMap MapParser::EmptyMap(int num_dims, int num_symbols) {
   return empty_map_;
 }
 
-absl::StatusOr<AffineExpr> MapParser::ParseExpression() {
+bool MapParser::ParseExpression(AffineExpr& out) {
   operators_ = 0;
   Value v;
-  if (!ParseSum(v)) return std::move(error_);
-  return Materialize(v);
+  if (!ParseSum(v)) return false;
+  out = Materialize(v);
+  return true;
 }
 
 absl::Status MapParser::TooManyOperators() const {
@@ -1245,7 +1254,8 @@ absl::Status MapParser::ParseResults(ExprList& results) {
     return absl::OkStatus();
   }
   while (true) {
-    XI_ASSIGN_OR_RETURN(AffineExpr e, ParseExpression());
+    AffineExpr e;
+    if (!ParseExpression(e)) return std::move(error_);
     results.push_back(e);
     if (AtPunct(')')) {
       Advance();
@@ -1347,8 +1357,8 @@ absl::StatusOr<AffineExpr> MapParser::ParseStandaloneExpr(
   for (size_t i = 0; i < symbols.size(); ++i) {
     names_->Set(symbols[i], false, i);
   }
-  auto e = ParseExpression();
-  if (!e.ok()) return e;
+  AffineExpr e;
+  if (!ParseExpression(e)) return std::move(error_);
   if (tok_.kind != kEndToken) return ErrorHere("expected end of input");
   return e;
 }
@@ -1444,7 +1454,7 @@ absl::Status MapParser::ParseOtherDomainEntry(int num_dims, Domain& domain) {
   }
   AffineExpr expr;
   if (!lone) {
-    XI_ASSIGN_OR_RETURN(expr, ParseExpression());
+    if (!ParseExpression(expr)) return std::move(error_);
     if (!AtWord("in")) return ErrorHere("expected 'in'");
   }
   Advance();
@@ -1464,7 +1474,7 @@ absl::Status MapParser::SetBound(const Variable& v, Interval bound,
     return Error(entry_offset, "variable bounded twice");
   }
   domain.bounds[slot] = bound;
-  if (v.is_dim || !AtWord("hlo")) return absl::OkStatus();
+  if (ABSL_PREDICT_TRUE(v.is_dim || !AtWord("hlo"))) return absl::OkStatus();
   return ParseRuntimeVariable(v.index, domain);
 }
 
