@@ -1279,18 +1279,20 @@ absl::StatusOr<Interval> MapParser::ParseInterval() {
 // digits (so the value fits), spaces; null when the text there is anything
 // else (a digit run followed by a letter is two tokens).
 inline const char* ScanInteger(const char* p, const char* end, int64_t* value) {
-  while (p < end && (CharClass(*p) & kSpaceChar)) ++p;
-  const bool negative = p < end && *p == '-';
+  while (p != end && (CharClass(*p) & kSpaceChar)) ++p;
+  const bool negative = p != end && *p == '-';
   if (negative) ++p;
-  const char* digits = p;
+  const char* const digits = p;
   uint64_t magnitude = 0;
-  while (p < end && (CharClass(*p) & kDigitChar)) {
-    magnitude = magnitude * 10 + (*p - '0');
-    ++p;
+  for (; p != end; ++p) {
+    const unsigned digit = static_cast<unsigned char>(*p) - unsigned{'0'};
+    if (digit > 9) break;
+    magnitude = magnitude * 10 + digit;
   }
-  if (p == digits || p - digits > 18) return nullptr;
-  if (p < end && (CharClass(*p) & kIdentChar)) return nullptr;
-  while (p < end && (CharClass(*p) & kSpaceChar)) ++p;
+  // 1 to 18 digits (0 wraps to the largest size_t).
+  if (static_cast<size_t>(p - digits) - 1 >= 18) return nullptr;
+  if (p != end && (CharClass(*p) & kIdentChar)) return nullptr;
+  while (p != end && (CharClass(*p) & kSpaceChar)) ++p;
   *value = negative ? -static_cast<int64_t>(magnitude)
                     : static_cast<int64_t>(magnitude);
   return p;
@@ -1427,6 +1429,11 @@ absl::Status MapParser::ParseDomainEntry(int num_dims, Domain& domain) {
       const size_t entry_offset = tok_.offset;
       int64_t lo, hi;
       if (ScanLoneBound(lo, hi)) {
+        // A dimension's first bound needs none of SetBound's checks.
+        if (v->is_dim && !domain.bounds[v->index]) {
+          domain.bounds[v->index] = Interval{lo, hi};
+          return absl::OkStatus();
+        }
         return SetBound(*v, Interval{lo, hi}, entry_offset, num_dims, domain);
       }
     }
