@@ -455,12 +455,12 @@ class NameTable {
   static uint64_t Prefix(absl::string_view name) {
     const char* p = name.data();
     const size_t n = name.size();
+    if (n - 2 < 2) {  // 2 or 3 bytes ("d0", "s12"), the usual names: first.
+      return Load<uint16_t>(p) | uint64_t{Load<uint16_t>(p + n - 2)} << 16;
+    }
     if (n >= 8) return Load<uint64_t>(p);
     if (n >= 4) {
       return Load<uint32_t>(p) | uint64_t{Load<uint32_t>(p + n - 4)} << 32;
-    }
-    if (n >= 2) {
-      return Load<uint16_t>(p) | uint64_t{Load<uint16_t>(p + n - 2)} << 16;
     }
     return n == 1 ? static_cast<unsigned char>(p[0]) : 0;
   }
