@@ -557,7 +557,13 @@ AffineExpr CheckedAffineBuilder::Lookup(AffineExprKind kind, AffineExpr lhs,
 void CheckedAffineBuilder::Remember(AffineExprKind kind, AffineExpr lhs,
                                     AffineExpr rhs, AffineExpr result) {
   if (count_ == 0 && lhs_ == inline_lhs_) {
-    std::memset(inline_lhs_, 0, sizeof(inline_lhs_));
+    // In 64-byte pieces, which compile to vector stores: one memset (or
+    // loop) of the whole became `rep stos`, whose start-up cost was most of
+    // Remember's time under perf.
+    static_assert(sizeof(inline_lhs_) % 64 == 0, "64-byte pieces");
+    for (size_t i = 0; i < sizeof(inline_lhs_); i += 64) {
+      std::memset(reinterpret_cast<char*>(inline_lhs_) + i, 0, 64);
+    }
   }
   if (2 * (count_ + 1) > mask_ + 1) Grow();
   const size_t i = Slot(static_cast<uint64_t>(kind), lhs.getAsOpaquePointer(),
@@ -633,7 +639,15 @@ CheckedAffineSum::CheckedAffineSum(AffineExpr first,
                                    const Term& facts)
     : base_(first), builder_(builder) {
   if (facts.simple) {
-    base_term_ = facts;
+    // Field by field: the caller has just written `facts` so, and a copy
+    // of the whole would read it back in 16-byte pieces that straddle
+    // those stores (a store-forwarding stall, most of this constructor's
+    // time under perf).
+    base_term_.simple = true;
+    base_term_.variable = facts.variable;
+    base_term_.is_dim = facts.is_dim;
+    base_term_.position = facts.position;
+    base_term_.scaled = facts.scaled;
     base_symbolic_ = !facts.is_dim;
     return;  // Not a sum: no constant to take.
   }
@@ -712,7 +726,8 @@ absl::Status CheckedAffineSum::TakeConstant() {
 }
 
 bool CheckedAffineSum::BaseIsConstant() const {
-  if (base_plain_) return false;
+  // A plain sum, a variable and v * k are neither (no MLIR query).
+  if (base_plain_ || base_term_.simple) return false;
   return mlir::isa<AffineConstantExpr>(base_) || EndsInConstant(base_);
 }
 
