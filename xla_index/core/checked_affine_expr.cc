@@ -576,9 +576,8 @@ size_t CheckedAffineBuilder::Slot(uint64_t kind, const void* lhs,
   h ^= h >> 29;
   h ^= h >> 32;
   size_t i = h & mask_;
-  while (operations_[i].lhs != nullptr &&
-         (operations_[i].lhs != lhs || operations_[i].rhs != rhs ||
-          operations_[i].kind != kind)) {
+  while (lhs_[i] != nullptr && (lhs_[i] != lhs || operations_[i].rhs != rhs ||
+                                operations_[i].kind != kind)) {
     i = (i + 1) & mask_;
   }
   return i;
@@ -587,38 +586,51 @@ size_t CheckedAffineBuilder::Slot(uint64_t kind, const void* lhs,
 AffineExpr CheckedAffineBuilder::Lookup(AffineExprKind kind, AffineExpr lhs,
                                         AffineExpr rhs) const {
   if (count_ == 0) return AffineExpr();
-  const Operation& op =
-      operations_[Slot(static_cast<uint64_t>(kind), lhs.getAsOpaquePointer(),
-                       rhs.getAsOpaquePointer())];
-  return AffineExpr::getFromOpaquePointer(op.lhs ? op.result : nullptr);
+  const size_t i = Slot(static_cast<uint64_t>(kind), lhs.getAsOpaquePointer(),
+                        rhs.getAsOpaquePointer());
+  return AffineExpr::getFromOpaquePointer(lhs_[i] ? operations_[i].result
+                                                  : nullptr);
 }
 
 void CheckedAffineBuilder::Remember(AffineExprKind kind, AffineExpr lhs,
                                     AffineExpr rhs, AffineExpr result) {
-  if (count_ == 0 && operations_ == inline_) {
-    std::memset(inline_, 0, sizeof(inline_));  // Operation is trivial.
+  if (count_ == 0 && lhs_ == inline_lhs_) {
+    // In 64-byte pieces, which compile to vector stores: one memset (or
+    // loop) of the whole became `rep stos`, whose start-up cost was most of
+    // Remember's time under perf.
+    static_assert(sizeof(inline_lhs_) % 64 == 0, "64-byte pieces");
+    for (size_t i = 0; i < sizeof(inline_lhs_); i += 64) {
+      std::memset(reinterpret_cast<char*>(inline_lhs_) + i, 0, 64);
+    }
   }
   if (2 * (count_ + 1) > mask_ + 1) Grow();
-  Operation& op =
-      operations_[Slot(static_cast<uint64_t>(kind), lhs.getAsOpaquePointer(),
-                       rhs.getAsOpaquePointer())];
-  if (op.lhs == nullptr) ++count_;
-  op = {lhs.getAsOpaquePointer(), rhs.getAsOpaquePointer(),
-        result.getAsOpaquePointer(), static_cast<uint64_t>(kind)};
+  const size_t i = Slot(static_cast<uint64_t>(kind), lhs.getAsOpaquePointer(),
+                        rhs.getAsOpaquePointer());
+  if (lhs_[i] == nullptr) ++count_;
+  lhs_[i] = lhs.getAsOpaquePointer();
+  operations_[i] = {rhs.getAsOpaquePointer(), result.getAsOpaquePointer(),
+                    static_cast<uint64_t>(kind)};
 }
 
 void CheckedAffineBuilder::Grow() {
+  const void* const* old_lhs = lhs_;
   const Operation* old = operations_;
   const size_t old_size = mask_ + 1;
-  auto bigger = std::make_unique<Operation[]>(2 * old_size);  // Zeroed.
+  auto bigger_lhs = std::make_unique<const void*[]>(2 * old_size);  // Null.
+  auto bigger = std::make_unique<Operation[]>(2 * old_size);
+  lhs_ = bigger_lhs.get();
   operations_ = bigger.get();
   mask_ = 2 * old_size - 1;
   for (size_t i = 0; i < old_size; ++i) {
-    if (old[i].lhs != nullptr) {
-      operations_[Slot(old[i].kind, old[i].lhs, old[i].rhs)] = old[i];
+    if (old_lhs[i] != nullptr) {
+      const size_t j = Slot(old[i].kind, old_lhs[i], old[i].rhs);
+      lhs_[j] = old_lhs[i];
+      operations_[j] = old[i];
     }
   }
-  heap_ = std::move(bigger);  // Frees `old` when it was on the heap.
+  // Frees the old arrays when they were on the heap.
+  heap_lhs_ = std::move(bigger_lhs);
+  heap_ = std::move(bigger);
 }
 
 absl::StatusOr<AffineExpr> CheckedAffineBuilder::BinaryOp(AffineExprKind kind,
@@ -665,7 +677,15 @@ CheckedAffineSum::CheckedAffineSum(AffineExpr first,
                                    const Term& facts)
     : base_(first), builder_(builder) {
   if (facts.simple) {
-    base_term_ = facts;
+    // Field by field: the caller has just written `facts` so, and a copy
+    // of the whole would read it back in 16-byte pieces that straddle
+    // those stores (a store-forwarding stall, most of this constructor's
+    // time under perf).
+    base_term_.simple = true;
+    base_term_.variable = facts.variable;
+    base_term_.is_dim = facts.is_dim;
+    base_term_.position = facts.position;
+    base_term_.scaled = facts.scaled;
     base_symbolic_ = !facts.is_dim;
     return;  // Not a sum: no constant to take.
   }
@@ -744,7 +764,8 @@ absl::Status CheckedAffineSum::TakeConstant() {
 }
 
 bool CheckedAffineSum::BaseIsConstant() const {
-  if (base_plain_) return false;
+  // A plain sum, a variable and v * k are neither (no MLIR query).
+  if (base_plain_ || base_term_.simple) return false;
   return mlir::isa<AffineConstantExpr>(base_) || EndsInConstant(base_);
 }
 

@@ -90,8 +90,9 @@ class CheckedAffineBuilder {
                 mlir::AffineExpr rhs, mlir::AffineExpr result);
 
  private:
+  // A slot of the operation table but its lhs, which is kept apart (null:
+  // an empty slot).
   struct Operation {
-    const void* lhs;  // null: an empty slot
     const void* rhs;
     const void* result;
     uint64_t kind;
@@ -107,11 +108,15 @@ class CheckedAffineBuilder {
 
   mlir::MLIRContext* context_;
   // Open addressing with linear probing; a power-of-two size, at most half
-  // full. Starts in inline_ (no allocation for small maps), which is
-  // cleared on the first Remember (count_ == 0 before: Lookup reads
-  // nothing).
+  // full, slot i being lhs_[i] and operations_[i]. Starts in the inline
+  // arrays (no allocation for small maps), of which only inline_lhs_ is
+  // cleared, on the first Remember (count_ == 0 before: Lookup reads
+  // nothing); a slot's operation is read only when its lhs is set.
+  const void* inline_lhs_[kInlineOperations];
   Operation inline_[kInlineOperations];
+  std::unique_ptr<const void*[]> heap_lhs_;
   std::unique_ptr<Operation[]> heap_;
+  const void** lhs_ = inline_lhs_;
   Operation* operations_ = inline_;
   size_t mask_ = kInlineOperations - 1;
   size_t count_ = 0;

@@ -322,22 +322,21 @@ std::string IndexingMapToJson(const IndexingMap& map) {
 
 namespace {
 
-enum class TokenKind : uint8_t {
-  kEnd,
-  kIdentifier,
-  kInteger,
-  kPunct,  // one of ( ) [ ] { } , : + - * and "->"
+// A token's kind: a punctuation character (one of ( ) [ ] { } , : + - *)
+// is its own code, 0-255; the other kinds follow. One code, so that testing
+// for a given punctuation is one comparison.
+enum TokenKind : int {
+  kArrowToken = 256,  // "->"
+  kIdentifierToken,
+  kIntegerToken,
+  kEndToken,
 };
-
-// Token::punct of "->" (a lone character is its own code, 0-255).
-constexpr int kArrow = 256;
 
 // The current token; its text ends where the lexer stands (MapParser::pos_).
 // Kept to scalars: a string_view here, written as two words and read back
 // as one 16-byte copy, stalls the store-to-load forwarding.
 struct Token {
-  TokenKind kind = TokenKind::kEnd;
-  int punct = 0;  // kPunct: the character, or kArrow.
+  int kind = kEndToken;  // A TokenKind, or the punctuation character.
   size_t offset = 0;
 };
 
@@ -382,14 +381,29 @@ class NameTable {
 
   // The name of the i-th declared variable.
   absl::string_view NameAt(size_t i) const { return entries_[i].name(); }
+  size_t size() const { return entries_.size(); }
   void Clear() {
     entries_.clear();
     if (!index_.empty()) index_.clear();
   }
+  // Forgets the names declared after the first `n`.
+  void Truncate(size_t n) {
+    entries_.truncate(n);
+    if (!index_.empty()) {
+      index_.clear();
+      if (entries_.size() > kLinear) IndexAll();
+    }
+  }
   // Adds a name; false when it is already declared.
   bool Add(absl::string_view name, bool is_dim, int index) {
-    if (Find(name) != nullptr) return false;
-    Append(name, is_dim, index);
+    if (ABSL_PREDICT_FALSE(!index_.empty())) {
+      if (FindIndexed(name) != nullptr) return false;
+      Append(name, Prefix(name), is_dim, index);
+      return true;
+    }
+    const uint64_t prefix = Prefix(name);
+    if (FindLinear(name, prefix) != nullptr) return false;
+    Append(name, prefix, is_dim, index);
     return true;
   }
   // Adds a name, or rebinds it when it is already declared.
@@ -397,12 +411,14 @@ class NameTable {
     if (Variable* v = Find(name)) {
       *v = {is_dim, index, AffineExpr()};
     } else {
-      Append(name, is_dim, index);
+      Append(name, Prefix(name), is_dim, index);
     }
   }
   Variable* Find(absl::string_view name) {
     if (ABSL_PREDICT_FALSE(!index_.empty())) return FindIndexed(name);
-    const uint64_t prefix = Prefix(name);
+    return FindLinear(name, Prefix(name));
+  }
+  Variable* FindLinear(absl::string_view name, uint64_t prefix) {
     for (Entry& e : entries_) {
       if (e.prefix == prefix && e.size == name.size() &&
           (name.size() <= 8 || e.name() == name)) {
@@ -439,12 +455,12 @@ class NameTable {
   static uint64_t Prefix(absl::string_view name) {
     const char* p = name.data();
     const size_t n = name.size();
+    if (n - 2 < 2) {  // 2 or 3 bytes ("d0", "s12"), the usual names: first.
+      return Load<uint16_t>(p) | uint64_t{Load<uint16_t>(p + n - 2)} << 16;
+    }
     if (n >= 8) return Load<uint64_t>(p);
     if (n >= 4) {
       return Load<uint32_t>(p) | uint64_t{Load<uint32_t>(p + n - 4)} << 32;
-    }
-    if (n >= 2) {
-      return Load<uint16_t>(p) | uint64_t{Load<uint16_t>(p + n - 2)} << 16;
     }
     return n == 1 ? static_cast<unsigned char>(p[0]) : 0;
   }
@@ -454,22 +470,30 @@ class NameTable {
     std::memcpy(&v, p, sizeof(T));
     return v;
   }
-  void Append(absl::string_view name, bool is_dim, int index) {
+  void Append(absl::string_view name, uint64_t prefix, bool is_dim, int index) {
     // Field by field into the vector: a temporary Entry copied in would be
     // read back in 16-byte pieces right after being written in 8-byte ones.
     Entry& e = entries_.emplace_back();
-    e.prefix = Prefix(name);
+    e.prefix = prefix;
     e.data = name.data();
     e.size = name.size();
     e.var.is_dim = is_dim;
     e.var.index = index;
     e.var.expr = AffineExpr();
-    if (!index_.empty()) {
-      index_[name] = entries_.size() - 1;
-    } else if (entries_.size() > kLinear) {
-      for (size_t i = 0; i < entries_.size(); ++i) {
-        index_[entries_[i].name()] = i;
-      }
+    if (ABSL_PREDICT_FALSE(entries_.size() > kLinear)) IndexLast();
+  }
+  // Past kLinear names: indexes the last one, or all when there is no index
+  // yet (out of line: the usual few names never get here).
+  ABSL_ATTRIBUTE_NOINLINE void IndexLast() {
+    if (index_.empty()) {
+      IndexAll();
+    } else {
+      index_[entries_.back().name()] = entries_.size() - 1;
+    }
+  }
+  void IndexAll() {
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      index_[entries_[i].name()] = i;
     }
   }
   llvm::SmallVector<Entry, 8> entries_;
@@ -491,14 +515,19 @@ struct Value {
     kBuilt,        // Built: whether it is a constant is not known yet.
     kNonConstant,  // Built, and not a constant.
   };
+  // Only the fields a state uses are set (a Value is built per operand; a
+  // default-initialized one is written whole before it is read).
   static Value Number(int64_t v) {
     Value value;
+    value.state = kNumber;
     value.number = v;
+    value.expr = AffineExpr();
     return value;
   }
   static Value Built(AffineExpr e) {
     Value value;
     value.state = kBuilt;
+    value.number = 0;
     value.expr = e;
     return value;
   }
@@ -514,10 +543,10 @@ struct Value {
     }
     return facts;
   }
-  State state = kNumber;
-  bool is_dim = false;    // kVariable, kScaled: the variable's kind
-  unsigned position = 0;  // and position.
-  int64_t number = 0;
+  State state;
+  bool is_dim;        // kVariable, kScaled: the variable's kind
+  unsigned position;  // and position.
+  int64_t number;
   AffineExpr expr;
   AffineExpr variable;
 };
@@ -526,7 +555,11 @@ using ExprList = llvm::SmallVector<AffineExpr, 8>;
 class MapParser {
  public:
   MapParser(absl::string_view text, mlir::MLIRContext* ctx)
-      : text_(text), ctx_(ctx), builder_(ctx) {
+      : text_(text),
+        data_(text.data()),
+        end_(text.data() + text.size()),
+        ctx_(ctx),
+        builder_(ctx) {
     Advance();
   }
 
@@ -540,17 +573,14 @@ class MapParser {
   // Lexing.
   void Advance();
   bool AtPunct(char p) const {
-    return tok_.kind == TokenKind::kPunct &&
-           tok_.punct == static_cast<unsigned char>(p);
+    return tok_.kind == static_cast<unsigned char>(p);
   }
-  bool AtArrow() const {
-    return tok_.kind == TokenKind::kPunct && tok_.punct == kArrow;
-  }
+  bool AtArrow() const { return tok_.kind == kArrowToken; }
   absl::string_view TokText() const {
     return absl::string_view(text_.data() + tok_.offset, pos_ - tok_.offset);
   }
   bool AtWord(absl::string_view w) const {
-    return tok_.kind == TokenKind::kIdentifier && TokText() == w;
+    return tok_.kind == kIdentifierToken && TokText() == w;
   }
   // Errors are built out of line, so that the paths that do not fail stay
   // small.
@@ -591,13 +621,20 @@ class MapParser {
   absl::Status ParseNameList(char open, char close, bool is_dim, int first,
                              int& count,
                              std::optional<absl::string_view>& duplicate);
+  /// ParseNameList at `open` when the list is written plainly (names and
+  /// commas, optional spaces) read straight from the text: true, and the
+  /// parser past `close`; false, and nothing consumed or declared, when the
+  /// text there is anything else (then the tokens name the error).
+  bool ScanNameList(char close, bool is_dim, int first, int& count,
+                    std::optional<absl::string_view>& duplicate);
   absl::Status ParseHeader(Header& header);
   /// AffineMap::get(num_dims, num_symbols, {}): the last one is kept (a
   /// map's runtime variables have the same empty access map).
   AffineMap EmptyMap(int num_dims, int num_symbols);
   /// One whole expression (a result, a constraint, a standalone
-  /// expression): ParseSum with the operator budget reset.
-  absl::StatusOr<AffineExpr> ParseExpression();
+  /// expression): ParseSum with the operator budget reset; false with the
+  /// error in error_.
+  bool ParseExpression(AffineExpr& out);
 
   // The expression grammar returns false on an error, which it leaves in
   // error_, and its value through `out`: no StatusOr<Value> is built and
@@ -617,6 +654,26 @@ class MapParser {
   ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status TooManyOperators()
       const;
   bool ParseTerm(Value& out);
+  /// ParseUnary, with a declared variable (the most common operand) read
+  /// without ParseUnary's frame.
+  ABSL_ATTRIBUTE_ALWAYS_INLINE bool ParseOperand(Value& out) {
+    if (tok_.kind == kIdentifierToken) {
+      if (Variable* v = names_->Find(TokText())) {
+        TakeVariable(*v, out);
+        return true;
+      }
+    }
+    return ParseUnary(out);
+  }
+  /// out = the variable `v` (the current token), and the parser past it.
+  void TakeVariable(Variable& v, Value& out) {
+    Advance();
+    out.state = Value::kVariable;
+    out.number = 0;
+    out.is_dim = v.is_dim;
+    out.position = v.index;
+    out.expr = out.variable = NameTable::Expr(v, ctx_);
+  }
   bool ParseUnary(Value& out);
   bool ParsePrimary(Value& out);
   /// Whether `v` is a constant (then v.number is its value).
@@ -668,22 +725,33 @@ class MapParser {
     llvm::SmallVector<std::optional<Interval>, 12> bounds;
     llvm::SmallVector<bool, 4> is_runtime;
     llvm::SmallVector<RuntimeVar, 2> runtime;
-    std::vector<IndexingConstraint> constraints;
+    llvm::SmallVector<IndexingConstraint, 4> constraints;
   };
   // "UNDEFINED", "KNOWN EMPTY" or "KNOWN_EMPTY"; nullopt for anything else.
   std::optional<absl::StatusOr<IndexingMap>> ParseSpecialMap();
   absl::Status ParseDomainEntry(int num_dims, Domain& domain);
-  absl::Status ParseRuntimeVariable(int symbol, Domain& domain);
+  /// A domain entry that is not a declared variable's plain bound.
+  ABSL_ATTRIBUTE_NOINLINE absl::Status ParseOtherDomainEntry(int num_dims,
+                                                             Domain& domain);
+  /// The bound of the lone variable `v` (its entry at `entry_offset`).
+  absl::Status SetBound(const Variable& v, Interval bound, size_t entry_offset,
+                        int num_dims, Domain& domain);
+  ABSL_ATTRIBUTE_NOINLINE absl::Status ParseRuntimeVariable(int symbol,
+                                                            Domain& domain);
   absl::StatusOr<IndexingMap> BuildMap(const Header& header,
                                        llvm::ArrayRef<AffineExpr> results,
                                        Domain& domain);
 
   absl::string_view text_;
+  const char* const data_;  // text_'s bounds, for the lexer.
+  const char* const end_;
   mlir::MLIRContext* ctx_;
   size_t pos_ = 0;
   Token tok_;
   // Declared names (views into the text or the caller's names).
-  NameTable names_;
+  NameTable* names_ = &map_names_;
+  NameTable map_names_;
+  NameTable access_names_;  // A runtime variable's access map's names.
   // Every expression of the parse is built through here: constants once
   // per value, a repeated operation (the same term in several results, a
   // constraint on a result) once.
@@ -701,35 +769,41 @@ class MapParser {
 };
 
 void MapParser::Advance() {
-  const char* data = text_.data();
-  const size_t size = text_.size();
-  size_t pos = pos_;
-  while (pos < size && (CharClass(data[pos]) & kSpaceChar)) ++pos;
-  tok_.offset = pos;
-  if (pos >= size) {
-    pos_ = pos;
-    tok_.kind = TokenKind::kEnd;
-    return;
+  const char* const data = data_;
+  const char* const end = end_;
+  const char* p = data + pos_;
+  // The first character's class is read once: it ends the run of spaces
+  // and says what the token is.
+  uint8_t first;
+  while (true) {
+    if (p == end) {
+      tok_.offset = pos_ = p - data;
+      tok_.kind = kEndToken;
+      return;
+    }
+    first = CharClass(*p);
+    if (!(first & kSpaceChar)) break;
+    ++p;
   }
-  const uint8_t first = CharClass(data[pos]);
+  tok_.offset = p - data;
   if (first & kIdentStartChar) {
-    ++pos;
-    while (pos < size && (CharClass(data[pos]) & kIdentChar)) ++pos;
-    tok_.kind = TokenKind::kIdentifier;
+    do {
+      ++p;
+    } while (p != end && (CharClass(*p) & kIdentChar));
+    tok_.kind = kIdentifierToken;
   } else if (first & kDigitChar) {
-    ++pos;
-    while (pos < size && (CharClass(data[pos]) & kDigitChar)) ++pos;
-    tok_.kind = TokenKind::kInteger;
-  } else if (data[pos] == '-' && pos + 1 < size && data[pos + 1] == '>') {
-    pos += 2;
-    tok_.kind = TokenKind::kPunct;
-    tok_.punct = kArrow;
+    do {
+      ++p;
+    } while (p != end && (CharClass(*p) & kDigitChar));
+    tok_.kind = kIntegerToken;
+  } else if (*p == '-' && end - p >= 2 && p[1] == '>') {
+    p += 2;
+    tok_.kind = kArrowToken;
   } else {
-    tok_.kind = TokenKind::kPunct;
-    tok_.punct = static_cast<unsigned char>(data[pos]);
-    ++pos;
+    tok_.kind = static_cast<unsigned char>(*p);
+    ++p;
   }
-  pos_ = pos;
+  pos_ = p - data;
 }
 
 absl::Status MapParser::Error(size_t offset, absl::string_view what) const {
@@ -756,7 +830,7 @@ absl::Status MapParser::ExpectError(char punct) const {
 }
 
 std::string MapParser::Describe() const {
-  if (tok_.kind == TokenKind::kEnd) return "end of input";
+  if (tok_.kind == kEndToken) return "end of input";
   std::string shown(TokText().substr(0, 20));
   return absl::StrCat("'", shown, "'");
 }
@@ -807,7 +881,7 @@ std::optional<int64_t> DecimalValue(absl::string_view digits, bool negative) {
 }
 
 absl::StatusOr<int64_t> MapParser::IntegerValue(bool negative, size_t start) {
-  if (tok_.kind != TokenKind::kInteger) return ErrorHere("expected an integer");
+  if (tok_.kind != kIntegerToken) return ErrorHere("expected an integer");
   std::optional<int64_t> value = DecimalValue(TokText(), negative);
   if (!value) return Error(start, "integer does not fit in 64 bits");
   Advance();
@@ -817,17 +891,20 @@ absl::StatusOr<int64_t> MapParser::IntegerValue(bool negative, size_t start) {
 absl::Status MapParser::ParseNameList(
     char open, char close, bool is_dim, int first, int& count,
     std::optional<absl::string_view>& duplicate) {
+  if (AtPunct(open) && ScanNameList(close, is_dim, first, count, duplicate)) {
+    return absl::OkStatus();
+  }
   XI_RETURN_IF_ERROR(Expect(open));
   if (AtPunct(close)) {
     Advance();
     return absl::OkStatus();
   }
   while (true) {
-    if (tok_.kind != TokenKind::kIdentifier) {
+    if (tok_.kind != kIdentifierToken) {
       return ErrorHere("expected a variable name");
     }
     absl::string_view name = TokText();
-    if (!names_.Add(name, is_dim, first + count) && !duplicate) {
+    if (!names_->Add(name, is_dim, first + count) && !duplicate) {
       duplicate = name;
     }
     ++count;
@@ -840,12 +917,59 @@ absl::Status MapParser::ParseNameList(
   }
 }
 
+// Spaces from p on.
+inline const char* SkipSpaces(const char* p, const char* end) {
+  while (p != end && (CharClass(*p) & kSpaceChar)) ++p;
+  return p;
+}
+
+bool MapParser::ScanNameList(char close, bool is_dim, int first, int& count,
+                             std::optional<absl::string_view>& duplicate) {
+  const char* const begin = text_.data();
+  const char* const end = begin + text_.size();
+  const size_t declared = names_->size();
+  const int counted = count;
+  const std::optional<absl::string_view> duplicated = duplicate;
+  const char* p = SkipSpaces(begin + pos_, end);  // pos_ is after `open`.
+  bool closed = p != end && *p == close;
+  while (!closed) {
+    if (p == end || !(CharClass(*p) & kIdentStartChar)) break;
+    const char* name = p;
+    do {
+      ++p;
+    } while (p != end && (CharClass(*p) & kIdentChar));
+    const absl::string_view text(name, p - name);
+    if (!names_->Add(text, is_dim, first + count) && !duplicate) {
+      duplicate = text;
+    }
+    ++count;
+    p = SkipSpaces(p, end);
+    if (p == end) break;
+    if (*p == close) {
+      closed = true;
+    } else if (*p == ',') {
+      p = SkipSpaces(p + 1, end);
+    } else {
+      break;
+    }
+  }
+  if (!closed) {
+    names_->Truncate(declared);
+    count = counted;
+    duplicate = duplicated;
+    return false;
+  }
+  pos_ = p + 1 - begin;
+  Advance();
+  return true;
+}
+
 // Names are declared into names_ as the lists are read; a name declared
 // twice is reported after the whole header has parsed, as the first one in
 // the order dims, symbols, runtime symbols.
 absl::Status MapParser::ParseHeader(Header& header) {
   size_t start = tok_.offset;
-  names_.Clear();
+  names_->Clear();
   std::optional<absl::string_view> duplicate;
   XI_RETURN_IF_ERROR(ParseNameList('(', ')', true, 0, header.dims, duplicate));
   if (AtPunct('[')) {
@@ -871,11 +995,12 @@ AffineMap MapParser::EmptyMap(int num_dims, int num_symbols) {
   return empty_map_;
 }
 
-absl::StatusOr<AffineExpr> MapParser::ParseExpression() {
+bool MapParser::ParseExpression(AffineExpr& out) {
   operators_ = 0;
   Value v;
-  if (!ParseSum(v)) return std::move(error_);
-  return Materialize(v);
+  if (!ParseSum(v)) return false;
+  out = Materialize(v);
+  return true;
 }
 
 absl::Status MapParser::TooManyOperators() const {
@@ -964,10 +1089,8 @@ bool MapParser::Negate(Value& v, size_t offset) {
 bool MapParser::ParseSum(Value& out) {
   Value& first = out;
   if (!ParseTerm(first)) return false;
-  if (!AtPunct('+') && !AtPunct('-') &&
-      (first.state == Value::kNumber || first.state == Value::kVariable)) {
-    return true;  // A lone constant or variable.
-  }
+  // A lone term is the sum: the left fold of one term is that term.
+  if (!AtPunct('+') && !AtPunct('-')) return true;
   // While every term is a constant the sum is their checked total (the
   // fold of constants); the first other term starts the checked sum.
   std::optional<CheckedAffineSum> sum;
@@ -1009,13 +1132,13 @@ bool MapParser::ParseSum(Value& out) {
 
 bool MapParser::ParseTerm(Value& out) {
   Value& result = out;
-  if (!ParseUnary(result)) return false;
+  if (!ParseOperand(result)) return false;
   Value rhs;
   while (true) {
     mlir::AffineExprKind kind;
     if (AtPunct('*')) {
       kind = mlir::AffineExprKind::Mul;
-    } else if (tok_.kind != TokenKind::kIdentifier) {
+    } else if (tok_.kind != kIdentifierToken) {
       return true;
     } else if (TokText() == "floordiv") {
       kind = mlir::AffineExprKind::FloorDiv;
@@ -1029,7 +1152,7 @@ bool MapParser::ParseTerm(Value& out) {
     if (!CountOperator()) return false;
     size_t op_offset = tok_.offset;
     Advance();
-    if (!ParseUnary(rhs)) return false;
+    if (!ParseOperand(rhs)) return false;
     if (kind != mlir::AffineExprKind::Mul) {
       if (!IsConstant(rhs)) {
         return Fail(Error(
@@ -1073,7 +1196,7 @@ bool MapParser::ParseUnary(Value& out) {
     // fit in int64.
     size_t minus_offset = tok_.offset;
     Advance();
-    if (tok_.kind == TokenKind::kInteger) {
+    if (tok_.kind == kIntegerToken) {
       absl::StatusOr<int64_t> v = IntegerValue(true, minus_offset);
       if (!v.ok()) return Fail(v.status());
       out = Value::Number(*v);
@@ -1088,23 +1211,27 @@ bool MapParser::ParseUnary(Value& out) {
 }
 
 bool MapParser::ParsePrimary(Value& out) {
-  if (tok_.kind == TokenKind::kInteger) {
+  if (tok_.kind == kIntegerToken) {
+    const char* digit = text_.data() + tok_.offset;
+    const char* const end = text_.data() + pos_;
+    if (end - digit <= 18) {  // Fits in int64 (as DecimalValue reads it).
+      int64_t value = 0;
+      for (; digit != end; ++digit) value = value * 10 + (*digit - '0');
+      Advance();
+      out = Value::Number(value);
+      return true;
+    }
     absl::StatusOr<int64_t> v = IntegerValue(false, tok_.offset);
     if (!v.ok()) return Fail(v.status());
     out = Value::Number(*v);
     return true;
   }
-  if (tok_.kind == TokenKind::kIdentifier) {
-    Variable* v = names_.Find(TokText());
+  if (tok_.kind == kIdentifierToken) {
+    Variable* v = names_->Find(TokText());
     if (v == nullptr) {
       return Fail(ErrorHere("expected a declared variable, an integer or '('"));
     }
-    Advance();
-    out = Value();
-    out.state = Value::kVariable;
-    out.is_dim = v->is_dim;
-    out.position = v->index;
-    out.expr = out.variable = NameTable::Expr(*v, ctx_);
+    TakeVariable(*v, out);
     return true;
   }
   if (AtPunct('(')) {
@@ -1127,7 +1254,8 @@ absl::Status MapParser::ParseResults(ExprList& results) {
     return absl::OkStatus();
   }
   while (true) {
-    XI_ASSIGN_OR_RETURN(AffineExpr e, ParseExpression());
+    AffineExpr e;
+    if (!ParseExpression(e)) return std::move(error_);
     results.push_back(e);
     if (AtPunct(')')) {
       Advance();
@@ -1151,18 +1279,20 @@ absl::StatusOr<Interval> MapParser::ParseInterval() {
 // digits (so the value fits), spaces; null when the text there is anything
 // else (a digit run followed by a letter is two tokens).
 inline const char* ScanInteger(const char* p, const char* end, int64_t* value) {
-  while (p < end && (CharClass(*p) & kSpaceChar)) ++p;
-  const bool negative = p < end && *p == '-';
+  while (p != end && (CharClass(*p) & kSpaceChar)) ++p;
+  const bool negative = p != end && *p == '-';
   if (negative) ++p;
-  const char* digits = p;
+  const char* const digits = p;
   uint64_t magnitude = 0;
-  while (p < end && (CharClass(*p) & kDigitChar)) {
-    magnitude = magnitude * 10 + (*p - '0');
-    ++p;
+  for (; p != end; ++p) {
+    const unsigned digit = static_cast<unsigned char>(*p) - unsigned{'0'};
+    if (digit > 9) break;
+    magnitude = magnitude * 10 + digit;
   }
-  if (p == digits || p - digits > 18) return nullptr;
-  if (p < end && (CharClass(*p) & kIdentChar)) return nullptr;
-  while (p < end && (CharClass(*p) & kSpaceChar)) ++p;
+  // 1 to 18 digits (0 wraps to the largest size_t).
+  if (static_cast<size_t>(p - digits) - 1 >= 18) return nullptr;
+  if (p != end && (CharClass(*p) & kIdentChar)) return nullptr;
+  while (p != end && (CharClass(*p) & kSpaceChar)) ++p;
   *value = negative ? -static_cast<int64_t>(magnitude)
                     : static_cast<int64_t>(magnitude);
   return p;
@@ -1224,14 +1354,14 @@ absl::StatusOr<AffineExpr> MapParser::ParseStandaloneExpr(
     const std::vector<std::string>& dims,
     const std::vector<std::string>& symbols) {
   // A name given twice means its last position.
-  names_.Clear();
-  for (size_t i = 0; i < dims.size(); ++i) names_.Set(dims[i], true, i);
+  names_->Clear();
+  for (size_t i = 0; i < dims.size(); ++i) names_->Set(dims[i], true, i);
   for (size_t i = 0; i < symbols.size(); ++i) {
-    names_.Set(symbols[i], false, i);
+    names_->Set(symbols[i], false, i);
   }
-  auto e = ParseExpression();
-  if (!e.ok()) return e;
-  if (tok_.kind != TokenKind::kEnd) return ErrorHere("expected end of input");
+  AffineExpr e;
+  if (!ParseExpression(e)) return std::move(error_);
+  if (tok_.kind != kEndToken) return ErrorHere("expected end of input");
   return e;
 }
 
@@ -1252,18 +1382,18 @@ absl::StatusOr<IndexingMap> MapParser::ParseMap() {
   if (AtWord("domain")) {
     Advance();
     XI_RETURN_IF_ERROR(Expect(':'));
-    while (tok_.kind != TokenKind::kEnd) {
+    while (tok_.kind != kEndToken) {
       XI_RETURN_IF_ERROR(ParseDomainEntry(header.num_dims(), domain));
       if (AtPunct(',')) {
         Advance();
-        if (tok_.kind == TokenKind::kEnd) {
+        if (tok_.kind == kEndToken) {
           return ErrorHere("expected a domain entry after ','");
         }
       }
     }
   } else if (one_line) {
     return ErrorHere("expected 'domain:' after ','");
-  } else if (tok_.kind != TokenKind::kEnd) {
+  } else if (tok_.kind != kEndToken) {
     return ErrorHere("expected 'domain:' or end of input");
   }
   return BuildMap(header, results, domain);
@@ -1272,73 +1402,87 @@ absl::StatusOr<IndexingMap> MapParser::ParseMap() {
 std::optional<absl::StatusOr<IndexingMap>> MapParser::ParseSpecialMap() {
   if (AtWord("UNDEFINED")) {
     Advance();
-    if (tok_.kind != TokenKind::kEnd) return ErrorHere("expected end of input");
+    if (tok_.kind != kEndToken) return ErrorHere("expected end of input");
     return IndexingMap::Undefined();
   }
   if (AtWord("KNOWN")) {
     Advance();
     if (!AtWord("EMPTY")) return ErrorHere("expected 'EMPTY'");
     Advance();
-    if (tok_.kind != TokenKind::kEnd) return ErrorHere("expected end of input");
+    if (tok_.kind != kEndToken) return ErrorHere("expected end of input");
     return IndexingMap::KnownEmpty(ctx_);
   }
   if (AtWord("KNOWN_EMPTY")) {
     Advance();
-    if (tok_.kind != TokenKind::kEnd) return ErrorHere("expected end of input");
+    if (tok_.kind != kEndToken) return ErrorHere("expected end of input");
     return IndexingMap::KnownEmpty(ctx_);
   }
   return std::nullopt;
 }
 
 // "x in [lo, hi]": a bound when x is a lone variable (then, for a runtime
-// variable, "hlo: TEXT" and its access map), else a constraint.
+// variable, "hlo: TEXT" and its access map), else a constraint. A declared
+// variable's plain "in [lo, hi]" is read straight from the text.
 absl::Status MapParser::ParseDomainEntry(int num_dims, Domain& domain) {
+  if (tok_.kind == kIdentifierToken) {
+    if (Variable* v = names_->Find(TokText())) {
+      const size_t entry_offset = tok_.offset;
+      int64_t lo, hi;
+      if (ScanLoneBound(lo, hi)) {
+        // A dimension's first bound needs none of SetBound's checks.
+        if (v->is_dim && !domain.bounds[v->index]) {
+          domain.bounds[v->index] = Interval{lo, hi};
+          return absl::OkStatus();
+        }
+        return SetBound(*v, Interval{lo, hi}, entry_offset, num_dims, domain);
+      }
+    }
+  }
+  return ParseOtherDomainEntry(num_dims, domain);
+}
+
+absl::Status MapParser::ParseOtherDomainEntry(int num_dims, Domain& domain) {
   size_t entry_offset = tok_.offset;
   std::optional<Variable> lone;
-  int64_t lo = 0, hi = 0;
-  bool scanned = false;
-  if (tok_.kind == TokenKind::kIdentifier) {
-    if (Variable* v = names_.Find(TokText())) {
+  if (tok_.kind == kIdentifierToken) {
+    if (Variable* v = names_->Find(TokText())) {
       // The variable is lone if "in" follows; then its expression (the
       // variable itself, which cannot fail to parse) is not needed.
-      if (ScanLoneBound(lo, hi)) {
+      size_t save_pos = pos_;
+      Token save_tok = tok_;
+      Advance();
+      if (AtWord("in")) {
         lone = *v;
-        scanned = true;
       } else {
-        size_t save_pos = pos_;
-        Token save_tok = tok_;
-        Advance();
-        if (AtWord("in")) {
-          lone = *v;
-        } else {
-          pos_ = save_pos;
-          tok_ = save_tok;
-        }
+        pos_ = save_pos;
+        tok_ = save_tok;
       }
     }
   }
   AffineExpr expr;
-  if (!scanned) {
-    if (!lone) {
-      XI_ASSIGN_OR_RETURN(expr, ParseExpression());
-      if (!AtWord("in")) return ErrorHere("expected 'in'");
-    }
-    Advance();
-    XI_ASSIGN_OR_RETURN(Interval interval, ParseInterval());
-    lo = interval.lower;
-    hi = interval.upper;
-  }
   if (!lone) {
-    domain.constraints.push_back({expr, Interval{lo, hi}});
+    if (!ParseExpression(expr)) return std::move(error_);
+    if (!AtWord("in")) return ErrorHere("expected 'in'");
+  }
+  Advance();
+  XI_ASSIGN_OR_RETURN(Interval interval, ParseInterval());
+  if (!lone) {
+    domain.constraints.push_back({expr, interval});
     return absl::OkStatus();
   }
-  int slot = lone->is_dim ? lone->index : num_dims + lone->index;
+  return SetBound(*lone, interval, entry_offset, num_dims, domain);
+}
+
+absl::Status MapParser::SetBound(const Variable& v, Interval bound,
+                                 size_t entry_offset, int num_dims,
+                                 Domain& domain) {
+  int slot = v.is_dim ? v.index : num_dims + v.index;
   if (domain.bounds[slot]) {
     return Error(entry_offset, "variable bounded twice");
   }
-  domain.bounds[slot] = Interval{lo, hi};
-  if (lone->is_dim || !AtWord("hlo")) return absl::OkStatus();
-  return ParseRuntimeVariable(lone->index, domain);
+  domain.bounds[slot] = bound;
+  if (ABSL_PREDICT_TRUE(v.is_dim || !AtWord("hlo"))) return absl::OkStatus();
+  return ParseRuntimeVariable(v.index, domain);
 }
 
 // After "s in [lo, hi]": "hlo: TEXT" (the raw rest of the line), then
@@ -1355,9 +1499,9 @@ absl::Status MapParser::ParseRuntimeVariable(int symbol, Domain& domain) {
   domain.is_runtime[symbol] = true;
   domain.runtime[symbol].hlo_text = hlo == "NULL" ? "" : std::string(hlo);
   if (AtPunct('(')) {
-    NameTable saved = std::move(names_);
+    names_ = &access_names_;
     absl::StatusOr<AffineMap> access = ParseBareAffineMap();
-    names_ = std::move(saved);
+    names_ = &map_names_;
     XI_RETURN_IF_ERROR(access.status());
     domain.runtime[symbol].access = *access;
   }
@@ -1373,7 +1517,7 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
   for (int i = 0; i < num_dims + num_symbols; ++i) {
     if (!domain.bounds[i]) {
       return Error(text_.size(),
-                   absl::StrCat("no bounds for '", names_.NameAt(i), "'"));
+                   absl::StrCat("no bounds for '", names_->NameAt(i), "'"));
     }
   }
   llvm::SmallVector<int, 8> order;
@@ -1431,11 +1575,11 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
       rt.access = EmptyMap(num_dims, 0);
     } else if (static_cast<int>(rt.access.getNumDims()) != num_dims) {
       return Error(text_.size(),
-                   absl::StrCat("access map of '", names_.NameAt(num_dims + i),
+                   absl::StrCat("access map of '", names_->NameAt(num_dims + i),
                                 "' must have ", num_dims, " dims"));
     } else if (static_cast<int>(rt.access.getNumSymbols()) > num_symbols) {
       return Error(text_.size(),
-                   absl::StrCat("access map of '", names_.NameAt(num_dims + i),
+                   absl::StrCat("access map of '", names_->NameAt(num_dims + i),
                                 "' declares ", rt.access.getNumSymbols(),
                                 " symbols but the map has ", num_symbols));
     }
@@ -1444,10 +1588,15 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
   for (IndexingConstraint& c : domain.constraints) {
     XI_ASSIGN_OR_RETURN(c.expr, remap(c.expr));
   }
-  return IndexingMap(AffineMap::get(num_dims, num_symbols,
-                                    identity ? results : remapped, ctx_),
-                     std::move(dim_bounds), std::move(range_bounds),
-                     std::move(runtime_vars), std::move(domain.constraints));
+  // The constructor adds its constraints one by one, in order, as here.
+  IndexingMap map(AffineMap::get(num_dims, num_symbols,
+                                 identity ? results : remapped, ctx_),
+                  std::move(dim_bounds), std::move(range_bounds),
+                  std::move(runtime_vars), {});
+  for (const IndexingConstraint& c : domain.constraints) {
+    map.AddConstraint(c.expr, c.interval);
+  }
+  return map;
 }
 
 }  // namespace

@@ -117,6 +117,24 @@ TEST_F(IndexingMapTextTest, ParsesNamedVariables) {
             "(d0, d1)[s0] -> (d1 * 128 + d0 + s0)");
 }
 
+// Spaces, tabs and newlines anywhere between a header's tokens (the
+// header is read straight from the text when written plainly) give the map
+// the plain spelling gives, written out here.
+TEST_F(IndexingMapTextTest, HeaderSpacingDoesNotMatter) {
+  IndexingMap map = Parse(
+      "( \tx ,y\n)[ z ]{\nw} -> (x + w, z * 2 + y), domain: x in [0, 9], "
+      "y in [0, 1], z in [0, 3], w in [0, 5]");
+  EXPECT_EQ(ToString(map),
+            "(d0, d1)[s0, s1] -> (d0 + s1, d1 + s0 * 2)\n"
+            "domain:\n"
+            "d0 in [0, 9]\n"
+            "d1 in [0, 1]\n"
+            "s0 in [0, 3]\n"
+            "s1 in [0, 5]\n"
+            "  hlo: NULL\n"
+            "  (d0, d1) -> ()");
+}
+
 // Names that share prefixes, of every length around the name table's
 // 8-byte key, in headers below and above its linear-search limit (16
 // names): each name is its own variable, and a name declared twice is
@@ -279,6 +297,12 @@ TEST_F(IndexingMapTextTest, ErrorsNameLineColumnAndWhat) {
       {"(d0) -> (d0 ceildiv -9223372036854775808)\ndomain:\nd0 in [0, 1]",
        "1:13: divisor -9223372036854775808 cannot be negated in int64"},
       {"(d0, d0) -> (d0)", "declared twice"},
+      // Header lists that are not plain names and commas: their errors,
+      // not the duplicate seen before them.
+      {"(d0 d1) -> (d0)", "1:5: expected ','"},
+      {"(d0,) -> (d0)", "1:5: expected a variable name"},
+      {"(d0)[s0, s0 x] -> (d0)", "1:13: expected ','"},
+      {"(d0, d1)[s0 -> (d0)", "1:13: expected ','"},
       {"(d0) -> (d0 * d0)\ndomain:\nd0 in [0, 1]",
        "one side of '*' must be a constant"},
       {"(d0) -> (d0)\ndomain:\nd0 in [0, 99999999999999999999]",
