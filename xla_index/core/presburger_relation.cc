@@ -333,7 +333,9 @@ IntegerRelation WithoutEqualityRows(const IntegerRelation& relation) {
 /// locals (computeReprWithOnlyDivLocals leaves r1 - 2*q0 - 5*q1 in [0, 0]
 /// with q0 defined elsewhere): it is tight for every local whose
 /// coefficient's magnitude exceeds w + 1, so q is the local of the largest
-/// one (widened, the pair is then tight for none).
+/// one (widened, the pair is then tight for none). A pair with w = 0 becomes
+/// the equality e == c*q instead: a local with coefficient 1 in it (r0 +
+/// 9*q0 - q1 - 1 in [0, 0]) is then still defined by it.
 IntegerRelation WithTrueDivisionDefinitions(const IntegerRelation& disjunct) {
   struct Tight {
     unsigned lower, upper;
@@ -376,27 +378,40 @@ IntegerRelation WithTrueDivisionDefinitions(const IntegerRelation& disjunct) {
   }
   if (tight.empty()) return disjunct;
   IntegerRelation out = disjunct;
-  const unsigned first_slack = out.appendVar(VarKind::Local, tight.size());
+  // A pair with w = 0 is the equality e == c*q: kept as one, it is q's
+  // definition by an equality, which the subtraction complements.
+  size_t slacks = 0;
+  for (const Tight& t : tight) slacks += t.w != 0;
+  const unsigned first_slack = out.appendVar(VarKind::Local, slacks);
   llvm::SmallVector<Row, 4> lowers;
-  for (const Tight& t : tight) lowers.emplace_back(out.getInequality(t.lower));
-  llvm::SmallVector<unsigned, 4> uppers;
-  for (const Tight& t : tight) uppers.push_back(t.upper);
-  std::sort(uppers.rbegin(), uppers.rend());
-  for (unsigned up : uppers) out.removeInequality(up);
+  llvm::SmallVector<unsigned, 8> removed;
+  for (const Tight& t : tight) {
+    lowers.emplace_back(out.getInequality(t.lower));
+    removed.push_back(t.upper);
+    if (t.w == 0) removed.push_back(t.lower);
+  }
+  std::sort(removed.rbegin(), removed.rend());
+  for (unsigned row : removed) out.removeInequality(row);
+  unsigned slack = first_slack;
   for (size_t i = 0; i < tight.size(); ++i) {
     const Row& a = lowers[i];
+    if (tight[i].w == 0) {
+      out.addEquality(a);
+      continue;
+    }
     Row definition(a.size()), slack_eq(a.size()), slack_bound(a.size());
     for (size_t k = 0; k < a.size(); ++k) {
       definition[k] = -a[k];
       slack_eq[k] = -a[k];
     }
     definition.back() += tight[i].c - 1;
-    slack_eq[first_slack + i] = 1;  // t - (e - c*q) == 0
-    slack_bound[first_slack + i] = -1;
+    slack_eq[slack] = 1;  // t - (e - c*q) == 0
+    slack_bound[slack] = -1;
     slack_bound.back() = tight[i].w;  // w - t >= 0
     out.addInequality(definition);
     out.addEquality(slack_eq);
     out.addInequality(slack_bound);
+    ++slack;
   }
   return out;
 }

@@ -288,6 +288,11 @@ TEST_F(PresburgerRelationTest, ShiftedResultIsADifference) {
        "s0 in [2, 9], s1 in [3, 10], s2 in [0, 1]",
        "(d0)[s0, s1, s2] -> (s0 + 1, s0 * 2 + s1 * 5), domain: d0 in [0, 7], "
        "s0 in [2, 9], s1 in [3, 10], s2 in [0, 1]"},
+      // The same, with a tight pair that also defines a local exactly.
+      {"(d0)[s0, s1, s2] -> (s1 - s0 * 9, -d0 + s0, d0), domain: "
+       "d0 in [1, 7], s0 in [-2, -1], s1 in [-2, 4], s2 in [1, 2]",
+       "(d0)[s0, s1, s2] -> (s0 * -9 + s1 + 1, -d0 + s0, d0), domain: "
+       "d0 in [1, 7], s0 in [-2, -1], s1 in [-2, 4], s2 in [1, 2]"},
   };
   for (const auto& [a_text, b_text] : pairs) {
     IndexingMap a = Parse(a_text), b = Parse(b_text);
