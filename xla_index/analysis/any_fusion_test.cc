@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "hlo/module.h"
 #include "hlo/parser.h"
@@ -93,6 +94,41 @@ TEST(AnalyzeFusionOperandsTest, FusionThatIsNotTheRootKeepsMapsPerOutput) {
   EXPECT_EQ(p1.maps_by_output[0].size(), 0);
   EXPECT_EQ(p1.maps_by_output[1].size(), 1);
   EXPECT_EQ(p1.maps.size(), 1);
+}
+
+// A tuple root of n parameters: n operands x n outputs map sets. 1,024 is
+// at the limit; 1,025 is refused before anything is allocated (20,000 took
+// over 20 GB).
+std::string WideTuple(int n) {
+  std::string text = "HloModule wide\nENTRY e {\n";
+  std::string shapes, operands;
+  for (int i = 0; i < n; ++i) {
+    absl::StrAppend(&text, "  p", i, " = f32[4] parameter(", i, ")\n");
+    absl::StrAppend(&shapes, i ? ", " : "", "f32[4]");
+    absl::StrAppend(&operands, i ? ", " : "", "p", i);
+  }
+  absl::StrAppend(&text, "  ROOT t = (", shapes, ") tuple(", operands,
+                  ")\n}\n");
+  return text;
+}
+
+TEST(AnalyzeFusionOperandsTest, OperandsTimesOutputsIsBounded) {
+  mlir::MLIRContext context;
+  auto at_limit = Parse(WideTuple(1024));
+  ASSERT_NE(at_limit, nullptr);
+  absl::StatusOr<AnalyzedFusion> analyzed =
+      AnalyzeFusionOperands(*at_limit, &context);
+  ASSERT_TRUE(analyzed.ok()) << analyzed.status();
+  EXPECT_EQ(analyzed->operands[1023].maps_by_output[1023].size(), 1);
+  auto beyond = Parse(WideTuple(1025));
+  ASSERT_NE(beyond, nullptr);
+  absl::StatusOr<AnalyzedFusion> refused =
+      AnalyzeFusionOperands(*beyond, &context);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_TRUE(absl::StrContains(refused.status().message(),
+                                "1025 operands and 1025 outputs"))
+      << refused.status();
 }
 
 TEST(AnalyzeFusionOperandsTest, InstructionInsideAComputation) {

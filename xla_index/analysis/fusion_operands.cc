@@ -1,12 +1,14 @@
 #include "xla_index/analysis/fusion_operands.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "layout/shape_layout.h"
 #include "xla_index/core/checked_arithmetic.h"
+#include "xla_index/core/status_macros.h"
 #include "xla_index/fusion_indexing.h"
 #include "xla_index/output_to_input_indexing.h"
 
@@ -119,6 +121,22 @@ void AddParameterOperands(AnalyzedFusion& fusion, mlir::MLIRContext* context) {
   }
 }
 
+// Every operand keeps one map set per output (maps_by_output), so a kernel
+// holds operands x outputs sets: a tuple root of 20,000 parameters would
+// need 400 million (tens of GB). Beyond this many the analysis is refused.
+constexpr int64_t kMaxOperandOutputPairs = int64_t{1} << 20;
+
+absl::Status CheckOperandOutputPairs(const HloInstruction& instruction,
+                                     int64_t operands, int64_t outputs) {
+  if (operands <= kMaxOperandOutputPairs / std::max<int64_t>(outputs, 1)) {
+    return absl::OkStatus();
+  }
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "'", instruction.name(), "' has ", operands, " operands and ", outputs,
+      " outputs: their per-output maps would take ", operands, " x ", outputs,
+      " sets (the limit is ", kMaxOperandOutputPairs, ")"));
+}
+
 }  // namespace
 
 absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
@@ -129,7 +147,10 @@ absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
   if (!outputs.ok()) return outputs.status();
   fusion.output_shapes = *std::move(outputs);
   fusion.output_shape = fusion.output_shapes[0];
+  const int64_t outputs_count = fusion.output_shapes.size();
   if (const HloComputation* fused = instruction.fused_computation()) {
+    XI_RETURN_IF_ERROR(CheckOperandOutputPairs(
+        instruction, instruction.operand_count(), outputs_count));
     fusion.computation = fused;
     AddFusionOperands(fusion, context);
     return fusion;
@@ -139,6 +160,8 @@ absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
     return absl::InvalidArgumentError(absl::StrCat(
         "instruction '", instruction.name(), "' is not part of a computation"));
   }
+  XI_RETURN_IF_ERROR(CheckOperandOutputPairs(
+      instruction, fusion.computation->parameters().size(), outputs_count));
   AddParameterOperands(fusion, context);
   return fusion;
 }
@@ -154,6 +177,8 @@ absl::StatusOr<AnalyzedFusion> AnalyzeInstructionOperands(
   if (!outputs.ok()) return outputs.status();
   fusion.output_shapes = *std::move(outputs);
   fusion.output_shape = fusion.output_shapes[0];
+  XI_RETURN_IF_ERROR(CheckOperandOutputPairs(
+      instruction, instruction.operand_count(), fusion.output_shapes.size()));
   AddFusionOperands(fusion, context);
   return fusion;
 }
