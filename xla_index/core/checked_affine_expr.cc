@@ -282,6 +282,19 @@ absl::StatusOr<AffineExpr> AddConstant(AffineExpr lhs, int64_t a, int64_t b) {
 // mod -1. Here the sum is built as (e + (e floordiv q) * q) - 1 instead,
 // the modulo is refused, and floordiv/ceildiv -1 (a negation) fold as MLIR
 // folds them. -q is computed as MLIR does (q * -1), checked.
+// e mod q, MLIR's rewrite of e - (e floordiv q) * q; refused for a constant
+// q < 1, where the rewrite would turn a sum with a value into a mod by a
+// non-positive constant, which has none (MLIR's lowering rejects it).
+absl::StatusOr<std::optional<AffineExpr>> ModOrRefuse(AffineExpr e,
+                                                      AffineExpr q) {
+  if (std::optional<int64_t> c = ConstantValue(q); c && *c < 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "MLIR rewrites e - (e floordiv ", *c, ") * ", *c, " to e mod ", *c,
+        ", which has no value (a mod by a constant below 1)"));
+  }
+  return Div(AffineExprKind::Mod, e, q);
+}
+
 absl::StatusOr<std::optional<AffineExpr>> AddAsMod(AffineExpr lhs,
                                                    AffineBinaryOpExpr rhs) {
   if (ConstantValue(rhs.getRHS()) == -1) {
@@ -301,7 +314,7 @@ absl::StatusOr<std::optional<AffineExpr>> AddAsMod(AffineExpr lhs,
           return absl::InvalidArgumentError(
               "MLIR cannot build e + (e floordiv q * q) mod -1 exactly");
         default:
-          return Div(AffineExprKind::Mod, lhs, div.getRHS());
+          return ModOrRefuse(lhs, div.getRHS());
       }
     }
   }
@@ -320,7 +333,7 @@ absl::StatusOr<std::optional<AffineExpr>> AddAsMod(AffineExpr lhs,
     if (*f == std::numeric_limits<int64_t>::min()) {
       return DoesNotFit(*f, "*", -1);
     }
-    return Div(AffineExprKind::Mod, lhs, q);
+    return ModOrRefuse(lhs, q);
   }
   XI_ASSIGN_OR_RETURN(AffineExpr negated, Mul(factor, Constant(-1, factor)));
   if (q != negated) return std::nullopt;

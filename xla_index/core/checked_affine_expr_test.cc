@@ -165,6 +165,18 @@ TEST_F(CheckedAffineExprTest, AcceptsMlirsModOfASum) {
   EXPECT_EQ(*CheckedAffineAdd(S(0) + S(1) + half, half), S(0) + S(1) % 2);
 }
 
+// MLIR rewrites d0 + (d0 floordiv -3) * 3 to d0 mod -3, which has no value;
+// the checked sum refuses it.
+TEST_F(CheckedAffineExprTest, RefusesMlirsModByANegativeConstant) {
+  absl::StatusOr<AffineExpr> sum =
+      CheckedAffineAdd(D(0), D(0).floorDiv(-3) * 3);
+  ASSERT_FALSE(sum.ok());
+  EXPECT_EQ(sum.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(CheckedAffineAdd(D(0), D(0).floorDiv(-3) * -3 * -1).ok());
+  // A positive divisor is MLIR's (right) rewrite.
+  EXPECT_EQ(*CheckedAffineAdd(D(0), D(0).floorDiv(3) * -3), D(0) % 3);
+}
+
 TEST_F(CheckedAffineExprTest, ProductOfDimensionsIsRefused) {
   absl::StatusOr<AffineExpr> product = CheckedAffineMul(D(0), D(1));
   ASSERT_FALSE(product.ok());
