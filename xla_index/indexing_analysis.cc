@@ -10,6 +10,7 @@
 #include "hlo/module.h"
 #include "hlo/opcode.h"
 #include "xla_index/core/status_macros.h"
+#include "xla_index/ops/op_rules.h"
 
 namespace xla_index {
 namespace {
@@ -64,6 +65,11 @@ absl::Status AnalyzeOutputToInput(const HloInstruction& instruction,
                     *instruction.parent(), &instruction, bound, context));
     return absl::OkStatus();
   }
+  if (instruction.opcode() == HloOpcode::kTuple) {
+    // Built directly: merging its per-output rules is quadratic in its width.
+    result = ComputeTupleIndexingOfAllOutputs(&instruction, context);
+    return absl::OkStatus();
+  }
   result.indexing_maps.resize(instruction.operand_count());
   for (int64_t out = 0; out < OutputCount(&instruction); ++out) {
     HloInstructionIndexing one =
@@ -83,6 +89,10 @@ absl::Status AnalyzeInputToOutput(const HloInstruction& instruction,
                                   bool compose, const CompositionBound& bound,
                                   mlir::MLIRContext* context,
                                   HloInstructionIndexing& result) {
+  if (!compose && instruction.opcode() == HloOpcode::kTuple) {
+    result = ComputeTupleIndexingOfAllOutputs(&instruction, context);
+    return absl::OkStatus();
+  }
   if (!compose) {
     for (int64_t k = 0; k < instruction.operand_count(); ++k) {
       result.indexing_maps.push_back(

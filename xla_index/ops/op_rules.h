@@ -368,6 +368,12 @@ HloInstructionIndexing ComputeOutputToInputTupleIndexing(
 HloInstructionIndexing ComputeInputToOutputTupleIndexing(
     const HloInstruction* instruction, int64_t input_id,
     mlir::MLIRContext* context);
+/// Both directions with the outputs merged, per operand k the map between
+/// operand k and output k: what merging the two rules above over every
+/// output gives, built in time linear in the tuple's width (the merge is
+/// quadratic, as each output's rule has a set per operand).
+HloInstructionIndexing ComputeTupleIndexingOfAllOutputs(
+    const HloInstruction* instruction, mlir::MLIRContext* context);
 /// The identity on the element's (array) shape.
 HloInstructionIndexing ComputeOutputToInputGetTupleElementIndexing(
     const HloInstruction* instruction, int64_t output_id,

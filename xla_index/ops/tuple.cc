@@ -23,17 +23,21 @@
 namespace xla_index {
 namespace {
 
-// Only the set of `id` holds a map: the identity on `element` (Undefined
-// for a nested tuple).
+// The map between output k and operand k: the identity on their shape
+// (Undefined for a nested tuple).
+IndexingMap ElementMap(const Shape& element, mlir::MLIRContext* context) {
+  return element.IsArray()
+             ? CreateIdentityMap(element, context)
+             : IndexingMap::Undefined("nested tuples are not supported");
+}
+
+// Only the set of `id` holds a map: ElementMap of `element`.
 HloInstructionIndexing OnlyEntry(int64_t count, int64_t id,
                                  const Shape& element,
                                  mlir::MLIRContext* context) {
   HloInstructionIndexing indexing;
   indexing.indexing_maps.resize(count);
-  indexing.indexing_maps[id].Insert(
-      element.IsArray() ? CreateIdentityMap(element, context)
-                        : IndexingMap::Undefined("nested tuples are not "
-                                                 "supported"));
+  indexing.indexing_maps[id].Insert(ElementMap(element, context));
   return indexing;
 }
 
@@ -61,6 +65,19 @@ HloInstructionIndexing ComputeInputToOutputTupleIndexing(
     return AttributesDoNotFitEachOutput(instruction);
   return OnlyEntry(instruction->operand_count(), input_id,
                    instruction->operand(input_id)->shape(), context);
+}
+
+HloInstructionIndexing ComputeTupleIndexingOfAllOutputs(
+    const HloInstruction* instruction, mlir::MLIRContext* context) {
+  if (!IsValidTuple(instruction))
+    return AttributesDoNotFitEachOperand(instruction);
+  HloInstructionIndexing indexing;
+  indexing.indexing_maps.resize(instruction->operand_count());
+  for (int64_t k = 0; k < instruction->operand_count(); ++k) {
+    indexing.indexing_maps[k].Insert(
+        ElementMap(instruction->operand(k)->shape(), context));
+  }
+  return indexing;
 }
 
 HloInstructionIndexing ComputeOutputToInputGetTupleElementIndexing(

@@ -45,6 +45,53 @@ TEST_F(TupleIndexingTest, ShapeOfAnotherArityIsUndefined) {
   ExpectUndefined(t);
 }
 
+// Merges, per operand, the sets of the per-output rules: output-to-input
+// over every output, input-to-output over every output of each operand.
+std::vector<IndexingMapSet> MergedRules(const HloInstruction* t,
+                                        IndexingDirection direction,
+                                        mlir::MLIRContext* context) {
+  std::vector<IndexingMapSet> merged(t->operand_count());
+  for (int64_t i = 0; i < t->operand_count(); ++i) {
+    HloInstructionIndexing one =
+        direction == IndexingDirection::kOutputToInput
+            ? ComputeOutputToInputIndexing(t, i, context)
+            : ComputeInputToOutputIndexing(t, i, context);
+    for (size_t k = 0; k < one.indexing_maps.size(); ++k) {
+      merged[direction == IndexingDirection::kOutputToInput ? k : i].InsertAll(
+          one.indexing_maps[k]);
+    }
+  }
+  return merged;
+}
+
+TEST_F(TupleIndexingTest, AllOutputsAtOnceIsEachOutputsRuleMerged) {
+  const HloInstruction* valid = Parse(R"(
+p0 = f32[2, 3] parameter(0)
+p1 = (f32[4], f32[5]) parameter(1)
+p2 = s8[] parameter(2)
+t = (f32[2, 3], (f32[4], f32[5]), s8[], f32[2, 3]) tuple(p0, p1, p2, p0)
+)");
+  ASSERT_NE(valid, nullptr);
+  HloInstruction* invalid = Add(
+      HloOpcode::kTuple, Shape::MakeTuple({Shape(PrimitiveType::kF32, {4})}),
+      {Parameter({4}), Parameter({4})});
+  for (const HloInstruction* t :
+       {valid, static_cast<const HloInstruction*>(invalid)}) {
+    const auto all = Print(ComputeTupleIndexingOfAllOutputs(t, &context_));
+    ASSERT_EQ(all.size(), t->operand_count());
+    for (IndexingDirection direction : {IndexingDirection::kOutputToInput,
+                                        IndexingDirection::kInputToOutput}) {
+      HloInstructionIndexing merged;
+      merged.indexing_maps = MergedRules(t, direction, &context_);
+      EXPECT_EQ(all, Print(merged)) << IndexingDirectionName(direction);
+      EXPECT_EQ(all, Print(AnalyzeIndexing(*t, direction, &context_).indexing))
+          << IndexingDirectionName(direction);
+    }
+  }
+  EXPECT_THAT(Print(ComputeTupleIndexingOfAllOutputs(valid, &context_))[2],
+              ElementsAre(Text("() -> ()\ndomain:")));
+}
+
 using GetTupleElementIndexingTest = OpIndexingTest;
 
 constexpr absl::string_view kGetTupleElement = R"(
