@@ -70,33 +70,42 @@ absl::StatusOr<std::vector<int64_t>> ParseSizes(TextCursor& c) {
 // The iota form `[G,S]<=[d...]` or `[G,S]<=[d...]T(perm)`: the ids
 // iota(prod d) laid out as an array of dims d, transposed by perm (output
 // dim i is input dim perm[i]), read in row-major order into G groups of S.
-absl::StatusOr<std::vector<std::vector<int64_t>>> ParseIotaGroups(
-    TextCursor& c) {
+// Its ids are a permutation of 0..G*S-1: distinct, in groups of one size.
+struct IotaForm {
+  int64_t group_count = 0;
+  int64_t group_size = 0;
+  std::vector<int64_t> dims;
+  std::vector<int64_t> perm;
+};
+
+absl::StatusOr<IotaForm> ParseIotaForm(TextCursor& c) {
   XI_ASSIGN_OR_RETURN(std::vector<int64_t> shape, ParseSizes(c));
   if (shape.size() != 2) {
     return Invalid("the iota form needs [groups, group size] before '<='");
   }
   if (!c.TryConsume("<=")) return c.Error("expected '<=' in the iota form");
-  XI_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ParseSizes(c));
-  std::vector<int64_t> perm(dims.size());
-  std::iota(perm.begin(), perm.end(), 0);
+  IotaForm form{shape[0], shape[1], {}, {}};
+  XI_ASSIGN_OR_RETURN(form.dims, ParseSizes(c));
+  form.perm.resize(form.dims.size());
+  std::iota(form.perm.begin(), form.perm.end(), 0);
   if (c.TryConsume('T')) {
     XI_RETURN_IF_ERROR(c.Expect('(', "after 'T'"));
-    perm.clear();
+    form.perm.clear();
     do {
       XI_ASSIGN_OR_RETURN(int64_t p, c.ParseInt("a dimension"));
-      perm.push_back(p);
+      form.perm.push_back(p);
     } while (c.TryConsume(','));
     XI_RETURN_IF_ERROR(c.Expect(')', "to close the permutation"));
   }
-  std::vector<int64_t> sorted = perm;
+  std::vector<int64_t> sorted = form.perm;
   std::sort(sorted.begin(), sorted.end());
   for (size_t i = 0; i < sorted.size(); ++i) {
-    if (sorted[i] != static_cast<int64_t>(i) || perm.size() != dims.size()) {
+    if (sorted[i] != static_cast<int64_t>(i) ||
+        form.perm.size() != form.dims.size()) {
       return Invalid("the iota form's T(...) is not a permutation of its dims");
     }
   }
-  std::optional<int64_t> count = CheckedProduct(dims);
+  std::optional<int64_t> count = CheckedProduct(form.dims);
   std::optional<int64_t> groups_count = CheckedProduct(shape);
   if (!count.has_value() || !groups_count.has_value() ||
       *count != *groups_count) {
@@ -104,7 +113,16 @@ absl::StatusOr<std::vector<std::vector<int64_t>>> ParseIotaGroups(
         "the iota form's [groups, group size] and its dims hold "
         "different numbers of ids");
   }
-  if (*count > kMaxReplicaIds) {
+  return form;
+}
+
+// The groups of an iota form, at most kMaxReplicaIds ids.
+absl::StatusOr<std::vector<std::vector<int64_t>>> ExpandIota(
+    const IotaForm& form) {
+  const std::vector<int64_t>& dims = form.dims;
+  const std::vector<int64_t>& perm = form.perm;
+  const int64_t count = form.group_count * form.group_size;  // Checked.
+  if (count > kMaxReplicaIds) {
     return Invalid(absl::StrCat("the iota form lists more than ",
                                 kMaxReplicaIds, " replica ids"));
   }
@@ -114,11 +132,11 @@ absl::StatusOr<std::vector<std::vector<int64_t>>> ParseIotaGroups(
     strides[d] = strides[d + 1] * dims[d + 1];
   }
   std::vector<int64_t> index(dims.size(), 0);  // over the transposed dims
-  std::vector<std::vector<int64_t>> groups(shape[0]);
-  for (int64_t k = 0; k < *count; ++k) {
+  std::vector<std::vector<int64_t>> groups(form.group_count);
+  for (int64_t k = 0; k < count; ++k) {
     int64_t id = 0;
     for (size_t i = 0; i < perm.size(); ++i) id += index[i] * strides[perm[i]];
-    groups[k / shape[1]].push_back(id);
+    groups[k / form.group_size].push_back(id);
     for (int64_t i = static_cast<int64_t>(perm.size()) - 1; i >= 0; --i) {
       if (++index[i] < dims[perm[i]]) break;
       index[i] = 0;
@@ -158,22 +176,53 @@ absl::Status ExpectEnd(TextCursor& c) {
 
 }  // namespace
 
+namespace {
+
+absl::Status UnknownForm(absl::string_view text) {
+  return Invalid(absl::StrCat(
+      "replica_groups '", text,
+      "': expected {{...},...} or the iota form [G,S]<=[N] (the mesh form "
+      "is not supported)"));
+}
+
+// The explicit form `{{...},...}`, checked (CheckGroups).
+absl::StatusOr<std::vector<std::vector<int64_t>>> ParseExplicitGroups(
+    TextCursor& c) {
+  XI_ASSIGN_OR_RETURN(std::vector<std::vector<int64_t>> groups,
+                      ParseNestedLists(c));
+  XI_RETURN_IF_ERROR(ExpectEnd(c));
+  XI_RETURN_IF_ERROR(CheckGroups(groups));
+  return groups;
+}
+
+}  // namespace
+
 absl::StatusOr<ReplicaGroups> ParseReplicaGroups(absl::string_view text) {
   TextCursor c(text);
   ReplicaGroups result;
   if (c.Peek() == '[') {
-    XI_ASSIGN_OR_RETURN(result.groups, ParseIotaGroups(c));
+    XI_ASSIGN_OR_RETURN(IotaForm form, ParseIotaForm(c));
+    XI_RETURN_IF_ERROR(ExpectEnd(c));
+    XI_ASSIGN_OR_RETURN(result.groups, ExpandIota(form));
   } else if (c.Peek() == '{') {
-    XI_ASSIGN_OR_RETURN(result.groups, ParseNestedLists(c));
+    XI_ASSIGN_OR_RETURN(result.groups, ParseExplicitGroups(c));
   } else {
-    return Invalid(absl::StrCat(
-        "replica_groups '", text,
-        "': expected {{...},...} or the iota form [G,S]<=[N] (the mesh form "
-        "is not supported)"));
+    return UnknownForm(text);
   }
-  XI_RETURN_IF_ERROR(ExpectEnd(c));
-  XI_RETURN_IF_ERROR(CheckGroups(result.groups));
   return result;
+}
+
+absl::StatusOr<int64_t> ParseReplicaGroupSize(absl::string_view text) {
+  TextCursor c(text);
+  if (c.Peek() == '[') {
+    XI_ASSIGN_OR_RETURN(IotaForm form, ParseIotaForm(c));
+    XI_RETURN_IF_ERROR(ExpectEnd(c));
+    return form.group_size;
+  }
+  if (c.Peek() != '{') return UnknownForm(text);
+  XI_ASSIGN_OR_RETURN(std::vector<std::vector<int64_t>> groups,
+                      ParseExplicitGroups(c));
+  return groups.empty() ? 0 : static_cast<int64_t>(groups[0].size());
 }
 
 absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> ParseSourceTargetPairs(
@@ -237,17 +286,18 @@ absl::StatusOr<CollectiveGroupSize> GetCollectiveGroupSize(
     const HloInstruction& collective) {
   CollectiveGroupSize result;
   XI_ASSIGN_OR_RETURN(result.mode, GetMode(collective));
-  ReplicaGroups groups;
+  int64_t size = 0;  // 0: replica_groups={} or none, every replica.
   if (std::optional<absl::string_view> text =
           collective.attribute("replica_groups")) {
-    absl::StatusOr<ReplicaGroups> parsed = ParseReplicaGroups(*text);
+    absl::StatusOr<int64_t> parsed = ParseReplicaGroupSize(*text);
     if (!parsed.ok()) {
       return CollectiveError(
           collective,
           absl::StrCat("replica_groups: ", parsed.status().message()));
     }
-    groups = *std::move(parsed);
+    size = *parsed;
   }
+  const bool all_replicas = size == 0;
   const HloModule* module =
       collective.parent() != nullptr ? collective.parent()->parent() : nullptr;
   std::optional<int64_t> replicas, partitions;
@@ -262,17 +312,16 @@ absl::StatusOr<CollectiveGroupSize> GetCollectiveGroupSize(
         ", and the HLO has no HloModule header to state it");
     return result;
   };
-  int64_t size = groups.group_size();
   switch (result.mode) {
     case CollectiveGroupMode::kFlattenedId:
-      if (groups.all_replicas()) {
+      if (all_replicas) {
         return CollectiveError(collective,
                                "use_global_device_ids=true needs explicit "
                                "replica_groups of device ids");
       }
       break;
     case CollectiveGroupMode::kCrossPartition:
-      if (groups.all_replicas()) {
+      if (all_replicas) {
         if (!partitions) {
           return unknown("replica_groups={} (every partition)");
         }
@@ -281,7 +330,7 @@ absl::StatusOr<CollectiveGroupSize> GetCollectiveGroupSize(
       break;
     case CollectiveGroupMode::kCrossReplica:
     case CollectiveGroupMode::kCrossReplicaAndPartition:
-      if (groups.all_replicas()) {
+      if (all_replicas) {
         if (!replicas) return unknown("replica_groups={} (every replica)");
         size = *replicas;
       }

@@ -41,8 +41,8 @@ struct ReplicaGroups {
   }
 };
 
-/// The most replica ids a group list may expand to (the iota form can
-/// describe huge lists in a few characters).
+/// The most replica ids ParseReplicaGroups lists for an iota form (which
+/// can describe huge lists in a few characters).
 inline constexpr int64_t kMaxReplicaIds = int64_t{1} << 20;
 
 /// Parses the text of a `replica_groups=` attribute. Errors: malformed
@@ -50,6 +50,13 @@ inline constexpr int64_t kMaxReplicaIds = int64_t{1} << 20;
 /// replica id, an iota form whose sizes do not match or whose
 /// permutation is not one, more than kMaxReplicaIds ids.
 absl::StatusOr<ReplicaGroups> ParseReplicaGroups(absl::string_view text);
+
+/// The size of every group of a `replica_groups=` text, 0 for `{}` (every
+/// replica), with the checks of ParseReplicaGroups; the iota form is read
+/// without listing its ids (they are a permutation of 0..G*S-1, so distinct
+/// and in groups of S), hence in time of its text and with no
+/// kMaxReplicaIds limit.
+absl::StatusOr<int64_t> ParseReplicaGroupSize(absl::string_view text);
 
 /// Parses `{{s,t},...}` of a `source_target_pairs=` attribute. Errors:
 /// malformed text, a pair without two ids, a negative id, a repeated

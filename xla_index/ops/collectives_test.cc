@@ -226,6 +226,10 @@ TEST_F(CollectivesIndexingTest, GroupSizeFollowsTheGroupMode) {
        "needs a channel_id"},
       {"HloModule m, replica_count=9223372036854775807, num_partitions=2",
        "replica_groups={}, channel_id=1", -1, "overflows int64"},
+      // The iota form's size is read without listing its 2^40 ids.
+      {"HloModule m", "replica_groups=[1024,1073741824]<=[1099511627776]",
+       1073741824, ""},
+      {"HloModule m", "replica_groups=[2,3]<=[5]", -1, "different numbers"},
   };
   for (const Case& c : cases) {
     const std::string text = absl::StrCat(
@@ -295,6 +299,23 @@ TEST(ReplicaGroupsTest, ParsesEveryForm) {
         "[1048577,2]<=[2097154]"}) {
     EXPECT_FALSE(ParseReplicaGroups(bad).ok()) << bad;
   }
+  // ParseReplicaGroupSize agrees with the listed groups, and refuses what
+  // ParseReplicaGroups refuses, except an iota form too long to list.
+  for (const auto& [text, groups] : cases) {
+    absl::StatusOr<int64_t> size = ParseReplicaGroupSize(text);
+    ASSERT_TRUE(size.ok()) << text << ": " << size.status();
+    EXPECT_EQ(*size, groups.empty() ? 0 : groups[0].size()) << text;
+  }
+  for (const char* bad :
+       {"{{0,1},{1,2}}", "{{0},{1,2}}", "{{}}", "{{0,-1}}", "[2,2]<=[3]",
+        "[2,2]<=[2,2]T(0,0)", "[4]<=[4]", "mesh[x=2,y=4]{x}", "{{0,1}",
+        "[2,2]<=[4] x", "[2,2]<=[4]T(1)"}) {
+    EXPECT_FALSE(ParseReplicaGroupSize(bad).ok()) << bad;
+  }
+  absl::StatusOr<int64_t> long_iota =
+      ParseReplicaGroupSize("[1048577,2]<=[2097154]");
+  ASSERT_TRUE(long_iota.ok()) << long_iota.status();
+  EXPECT_EQ(*long_iota, 2);
   EXPECT_FALSE(ParseSourceTargetPairs("{{0,1},{2,1}}").ok());
   EXPECT_FALSE(ParseSourceTargetPairs("{{0,1,2}}").ok());
   auto pairs = ParseSourceTargetPairs("{{0,1},{1,0}}");
