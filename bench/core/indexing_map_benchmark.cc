@@ -373,6 +373,48 @@ void BM_PrintAndParse(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * corpus.size());
 }
 
+// state.range(0) distinct constraints `d0 * (i + 2) + d1 in [0, i]` added
+// to a map at once (IndexingMap::AddConstraints, an index by expression);
+// BM_AddConstraintOneByOne, the baseline, adds them with AddConstraint, whose
+// search for an equal expression is linear.
+std::vector<IndexingConstraint> ManyConstraints(int64_t n) {
+  mlir::AffineExpr d0 = mlir::getAffineDimExpr(0, Context());
+  mlir::AffineExpr d1 = mlir::getAffineDimExpr(1, Context());
+  std::vector<IndexingConstraint> constraints;
+  for (int64_t i = 0; i < n; ++i) {
+    constraints.push_back({d0 * (i + 2) + d1, Interval{0, i}});
+  }
+  return constraints;
+}
+
+IndexingMap TwoDims() {
+  mlir::AffineExpr d0 = mlir::getAffineDimExpr(0, Context());
+  return IndexingMap::FromTensorSizes(
+      mlir::AffineMap::get(2, 0, {d0}, Context()), {1024, 1024}, {});
+}
+
+void BM_AddConstraints(benchmark::State& state) {
+  const std::vector<IndexingConstraint> constraints =
+      ManyConstraints(state.range(0));
+  for (auto _ : state) {
+    IndexingMap map = TwoDims();
+    map.AddConstraints(constraints);
+    benchmark::DoNotOptimize(map);
+  }
+}
+
+void BM_AddConstraintOneByOne(benchmark::State& state) {
+  const std::vector<IndexingConstraint> constraints =
+      ManyConstraints(state.range(0));
+  for (auto _ : state) {
+    IndexingMap map = TwoDims();
+    for (const IndexingConstraint& c : constraints) {
+      map.AddConstraint(c.expr, c.interval);
+    }
+    benchmark::DoNotOptimize(map);
+  }
+}
+
 BENCHMARK_TEMPLATE(BM_Simplify, Corpus);
 BENCHMARK_TEMPLATE(BM_MlirSimplifyAffineMap, Corpus);
 BENCHMARK_TEMPLATE(BM_Simplify, SeedMaps);
@@ -398,6 +440,8 @@ BENCHMARK(BM_ComposeAndSimplifyReshapeChainAtOnce)
     ->Args({64, 1});
 BENCHMARK(BM_MlirComposeAndSimplifyReshapeChain)->Arg(4);
 BENCHMARK(BM_PrintAndParse);
+BENCHMARK(BM_AddConstraints)->Arg(1000)->Arg(10000)->Arg(100000);
+BENCHMARK(BM_AddConstraintOneByOne)->Arg(1000)->Arg(10000)->Arg(100000);
 
 }  // namespace
 }  // namespace xla_index

@@ -10,6 +10,7 @@
 #include "absl/hash/hash.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
@@ -125,9 +126,7 @@ IndexingMap::IndexingMap(AffineMap affine_map, std::vector<Interval> dim_bounds,
       dim_bounds_(std::move(dim_bounds)),
       range_bounds_(std::move(range_bounds)),
       runtime_vars_(std::move(runtime_vars)) {
-  for (const IndexingConstraint& c : constraints) {
-    AddConstraint(c.expr, c.interval);
-  }
+  AddConstraints(constraints);
 }
 
 IndexingMap IndexingMap::FromTensorSizes(
@@ -219,6 +218,38 @@ void IndexingMap::AddConstraint(AffineExpr expr, Interval interval) {
     }
   }
   constraints_.push_back({expr, interval});
+}
+
+void IndexingMap::AddConstraints(
+    absl::Span<const IndexingConstraint> constraints) {
+  // Few: AddConstraint's linear search is cheaper than an index.
+  constexpr size_t kIndexFrom = 16;
+  if (constraints.size() + constraints_.size() < kIndexFrom) {
+    for (const IndexingConstraint& c : constraints) {
+      AddConstraint(c.expr, c.interval);
+    }
+    return;
+  }
+  // The position of the first constraint on each expression, which is the
+  // one AddConstraint's search finds.
+  llvm::DenseMap<const void*, size_t> position;
+  for (size_t i = 0; i < constraints_.size(); ++i) {
+    position.try_emplace(constraints_[i].expr.getAsOpaquePointer(), i);
+  }
+  for (const IndexingConstraint& c : constraints) {
+    if (mlir::isa<mlir::AffineDimExpr, mlir::AffineSymbolExpr>(c.expr)) {
+      AddConstraint(c.expr, c.interval);  // A bound, or kept as written.
+      continue;
+    }
+    auto [it, added] =
+        position.try_emplace(c.expr.getAsOpaquePointer(), constraints_.size());
+    if (added) {
+      constraints_.push_back(c);
+    } else {
+      Interval& interval = constraints_[it->second].interval;
+      interval = interval.Intersect(c.interval);
+    }
+  }
 }
 
 llvm::SmallBitVector IndexingMap::RemoveUnusedSymbols() {

@@ -162,6 +162,9 @@ class IndexingMap {
   /// is intersected with `interval` instead of duplicated, and one on a lone
   /// dim or symbol narrows that variable's bound instead.
   void AddConstraint(mlir::AffineExpr expr, Interval interval);
+  /// AddConstraint of each, in order, in time linear in their count and
+  /// the existing constraints' (a map parsed from text may have millions).
+  void AddConstraints(absl::Span<const IndexingConstraint> constraints);
   void ClearConstraints() { constraints_.clear(); }
 
   /// Simplifies the results and the constraints using the variable intervals

@@ -341,6 +341,41 @@ TEST_F(IndexingMapTest, EvaluateAndConstraints) {
   EXPECT_EQ(EvaluateAffineExpr(d(0).ceilDiv(4), {-5}, {}), -1);
 }
 
+TEST_F(IndexingMapTest, AddConstraintsIsAddConstraintOfEach) {
+  // Enough constraints for the indexed path, with repeated expressions
+  // (intersected), lone variables (bounds) and existing constraints.
+  std::vector<IndexingConstraint> added;
+  for (int i = 0; i < 40; ++i) {
+    added.push_back({d(0) * (i % 7 + 2) + s(0), Interval{-i, 100 - i % 5}});
+    added.push_back({d(i % 2), Interval{i % 3, 50 - i}});
+    added.push_back({(d(1) + i % 3).floorDiv(4), Interval{i % 4, 30}});
+  }
+  auto base = [&] {
+    IndexingMap map = IndexingMap::FromTensorSizes(
+        mlir::AffineMap::get(2, 1, {d(0) + d(1) * s(0)}, &context_), {64, 64},
+        {8});
+    map.AddConstraint(d(0) * 3 + s(0), Interval{0, 90});
+    map.AddConstraint(d(0) * 5 + d(1), Interval{1, 200});
+    return map;
+  };
+  for (size_t count : {size_t{3}, added.size()}) {
+    IndexingMap one_by_one = base(), at_once = base();
+    for (size_t i = 0; i < count; ++i) {
+      one_by_one.AddConstraint(added[i].expr, added[i].interval);
+    }
+    at_once.AddConstraints(absl::MakeConstSpan(added).first(count));
+    EXPECT_EQ(at_once, one_by_one) << count;
+    // In the same order, too.
+    ASSERT_EQ(at_once.GetConstraintsCount(), one_by_one.GetConstraintsCount());
+    for (int64_t i = 0; i < at_once.GetConstraintsCount(); ++i) {
+      EXPECT_EQ(at_once.GetConstraints()[i].expr,
+                one_by_one.GetConstraints()[i].expr);
+      EXPECT_EQ(at_once.GetConstraints()[i].interval,
+                one_by_one.GetConstraints()[i].interval);
+    }
+  }
+}
+
 TEST_F(IndexingMapTest, EnumerateImage) {
   // The broadcast of XLA's indexing-analysis documentation, input to output:
   // each d0 reaches a 10x1x30 slice (here 2x1x3).

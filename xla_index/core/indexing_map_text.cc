@@ -1588,14 +1588,11 @@ absl::StatusOr<IndexingMap> MapParser::BuildMap(
   for (IndexingConstraint& c : domain.constraints) {
     XI_ASSIGN_OR_RETURN(c.expr, remap(c.expr));
   }
-  // The constructor adds its constraints one by one, in order, as here.
   IndexingMap map(AffineMap::get(num_dims, num_symbols,
                                  identity ? results : remapped, ctx_),
                   std::move(dim_bounds), std::move(range_bounds),
                   std::move(runtime_vars), {});
-  for (const IndexingConstraint& c : domain.constraints) {
-    map.AddConstraint(c.expr, c.interval);
-  }
+  map.AddConstraints(domain.constraints);
   return map;
 }
 
