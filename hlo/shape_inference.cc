@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -1128,12 +1129,12 @@ absl::StatusOr<Shape> InferSort(const HloInstruction& inst) {
 
 absl::StatusOr<Shape> InferTuple(const HloInstruction& inst) {
   std::vector<Shape> elements;
+  elements.reserve(inst.operand_count());
   for (const HloInstruction* operand : inst.operands()) {
-    Shape s = operand->shape();
-    s.clear_layout();
-    elements.push_back(s);
+    elements.push_back(operand->shape());
+    elements.back().clear_layout();
   }
-  return Shape::MakeTuple(elements);
+  return Shape::MakeTuple(std::move(elements));
 }
 
 absl::StatusOr<Shape> InferGetTupleElement(const HloInstruction& inst) {
