@@ -772,7 +772,18 @@ bool AffineSimplifier::Rules::ModOfFloorDivSum(Self& s, const DivMod& p,
   const Lin digit = s.DivModTerm(AtomKind::kFloorDiv, merged, a, AffineExpr());
   if (!f.IsAtom(digit)) return false;
   // Through the mod rules: the digit may fit in one period of c.
-  return Set(out, s.ModBy(digit, p.c, p.depth + 1, AffineExpr()));
+  Lin result = s.ModBy(digit, p.c, p.depth + 1, AffineExpr());
+  // Then the mod is gone (digit + k) and the digit stands alone, where
+  // nothing pairs with it: the next Simplify applies the floordiv rules to
+  // it (`(d1 * 5 - s0 * 4 + 4) floordiv 5` splits off d1), so apply them
+  // now.
+  const int32_t digit_atom = f.TermAt(digit, 0).atom;
+  if (result.size == 1 && f.TermAt(result, 0).coeff == 1 &&
+      f.TermAt(result, 0).atom == digit_atom) {
+    result = s.Sum(s.FloorDivBy(merged, a, p.depth + 1, AffineExpr()),
+                   f.Constant(result.constant));
+  }
+  return Set(out, result);
 }
 
 bool AffineSimplifier::Rules::SplitSmallPart(Self& s, const Lin& x, int64_t c,

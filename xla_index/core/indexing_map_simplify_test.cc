@@ -656,6 +656,19 @@ TEST_F(SimplifyTest, DigitsOfOneLinearIndexReassemble) {
       "d1 in [0, 3071]");
 }
 
+// mod-of-floordiv-sum merges d1 - s0 + (s0 + 4) floordiv 5 into the digit
+// (d1 * 5 - s0 * 4 + 4) floordiv 5, in [-8, -3]: one period of 8, so the
+// mod goes and the digit stands alone, where the floordiv rules split off
+// d1 (the next Simplify did it before).
+TEST_F(SimplifyTest, ALoneDigitIsSimplifiedAsAFloorDiv) {
+  const std::string domain = "\ndomain:\nd0 in [-2, -1]\ns0 in [3, 8]";
+  const std::string text = "(d0)[s0] -> ((d0 - s0 + s0 ceildiv 5) mod 8)";
+  ExpectSimplifiesTo(
+      text + domain,
+      "(d0)[s0] -> (d0 + (s0 * -4 + 4) floordiv 5 + 8)" + domain);
+  EXPECT_EQ(Simplified(Simplified(text + domain)), Simplified(text + domain));
+}
+
 TEST_F(SimplifyTest, NegativeDivisors) {
   mlir::AffineExpr s0 = mlir::getAffineSymbolExpr(0, &context_);
   mlir::AffineExpr d0 = mlir::getAffineDimExpr(0, &context_);
