@@ -36,8 +36,12 @@ absl::Status RunReportCommand(const CommandLine& command_line,
     XI_RETURN_IF_ERROR(
         WriteOutputFile(*html_path, RenderReportHtml(report, worst)));
   }
-  out << (command_line.Has("json") ? ModuleReportToJson(report, worst) + "\n"
-                                   : ModuleReportToText(report, worst));
+  if (command_line.Has("json")) {
+    WriteModuleReportJson(report, worst, out);
+    out << "\n";
+  } else {
+    out << ModuleReportToText(report, worst);
+  }
   if (command_line.Has("timing")) {
     err << "timing: report " << report.microseconds / 1000 << " ms ("
         << report.kernels.size() << " kernels)\n";

@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -153,8 +154,13 @@ ModuleReportSummary SummarizeModuleReport(const ModuleReport& report);
 /// then per kernel its operands' maps, verdicts, utilization and time.
 std::string ModuleReportToText(const ModuleReport& report, int64_t worst = 10);
 
-/// One line of JSON; the shape is in docs/ARCHITECTURE.md ("JSON output").
+/// One line of JSON (without a newline); the shape is in
+/// docs/ARCHITECTURE.md ("JSON output").
 std::string ModuleReportToJson(const ModuleReport& report, int64_t worst = 10);
+/// The same, written to `out` kernel by kernel: memory for one kernel's
+/// text, not the whole report's.
+void WriteModuleReportJson(const ModuleReport& report, int64_t worst,
+                           std::ostream& out);
 
 }  // namespace xla_index
 

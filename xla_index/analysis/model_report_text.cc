@@ -1,6 +1,9 @@
 // ModuleReportToText and ModuleReportToJson (model_report.h).
 
+#include <ostream>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -101,13 +104,14 @@ std::string UtilizationJson(const OperandUtilization& u) {
       ", \"method\": ", JsonQuote(UtilizationMethodName(u.method)), "}");
 }
 
-std::string ReadJson(const OperandCoalescing& read) {
-  std::string json = absl::StrCat(
-      "{\"output\": ", read.output, ", \"map_index\": ", read.map_index,
-      ", \"analyzed\": ", read.analyzed ? "true" : "false",
-      ", \"reason\": ", JsonQuote(read.reason),
-      ", \"verdict\": ", JsonQuote(CoalescingVerdict(read)),
-      ", \"active_threads\": ", read.active_threads);
+// The Append*Json functions append to the text of one kernel.
+void AppendReadJson(const OperandCoalescing& read, std::string& json) {
+  absl::StrAppend(&json, "{\"output\": ", read.output,
+                  ", \"map_index\": ", read.map_index,
+                  ", \"analyzed\": ", read.analyzed ? "true" : "false",
+                  ", \"reason\": ", JsonQuote(read.reason),
+                  ", \"verdict\": ", JsonQuote(CoalescingVerdict(read)),
+                  ", \"active_threads\": ", read.active_threads);
   if (read.analyzed) {
     const TransactionCount& sectors = read.access.transactions[0];
     absl::StrAppend(
@@ -118,13 +122,14 @@ std::string ReadJson(const OperandCoalescing& read) {
         ", \"minimum_sectors\": ", sectors.minimum,
         ", \"thread_to_offset\": ", JsonQuote(ToString(read.thread_to_offset)));
   }
-  return absl::StrCat(json, "}");
+  json += "}";
 }
 
-std::string OperandJson(const OperandReport& operand) {
-  std::string json = absl::StrCat(
-      "{\"operand\": ", operand.number, ", \"name\": ", JsonQuote(operand.name),
-      ", \"shape\": ", JsonQuote(operand.shape.ToString()), ", \"maps\": [");
+void AppendOperandJson(const OperandReport& operand, std::string& json) {
+  absl::StrAppend(&json, "{\"operand\": ", operand.number,
+                  ", \"name\": ", JsonQuote(operand.name),
+                  ", \"shape\": ", JsonQuote(operand.shape.ToString()),
+                  ", \"maps\": [");
   for (int64_t m = 0; m < operand.maps.size(); ++m) {
     absl::StrAppend(&json, m ? ", " : "", IndexingMapToJson(operand.maps[m]));
   }
@@ -137,18 +142,19 @@ std::string OperandJson(const OperandReport& operand) {
                   ", \"unused_error\": ", JsonQuote(operand.unused_error),
                   ", \"reads\": [");
   for (size_t r = 0; r < operand.reads.size(); ++r) {
-    absl::StrAppend(&json, r ? ", " : "", ReadJson(operand.reads[r]));
+    if (r) json += ", ";
+    AppendReadJson(operand.reads[r], json);
   }
-  return absl::StrCat(json, "]}");
+  json += "]}";
 }
 
-std::string KernelJson(const KernelReport& kernel) {
+void AppendKernelJson(const KernelReport& kernel, std::string& json) {
   std::vector<std::string> shapes;
   for (const Shape& shape : kernel.output_shapes) {
     shapes.push_back(JsonQuote(shape.ToString()));
   }
-  std::string json = absl::StrCat(
-      "{\"name\": ", JsonQuote(kernel.name),
+  absl::StrAppend(
+      &json, "{\"name\": ", JsonQuote(kernel.name),
       ", \"computation\": ", JsonQuote(kernel.computation),
       ", \"kind\": ", JsonQuote(kernel.kind), ", \"output_shapes\": [",
       absl::StrJoin(shapes, ", "), "], \"error\": ", JsonQuote(kernel.error),
@@ -160,9 +166,10 @@ std::string KernelJson(const KernelReport& kernel) {
       ", \"first_thread\": ", kernel.first_thread,
       ", \"last_thread\": ", kernel.last_thread, "}, \"operands\": [");
   for (size_t o = 0; o < kernel.operands.size(); ++o) {
-    absl::StrAppend(&json, o ? ", " : "", OperandJson(kernel.operands[o]));
+    if (o) json += ", ";
+    AppendOperandJson(kernel.operands[o], json);
   }
-  return absl::StrCat(json, "]}");
+  json += "]}";
 }
 
 }  // namespace
@@ -194,7 +201,8 @@ std::string ModuleReportToText(const ModuleReport& report, int64_t worst) {
   return text;
 }
 
-std::string ModuleReportToJson(const ModuleReport& report, int64_t worst) {
+void WriteModuleReportJson(const ModuleReport& report, int64_t worst,
+                           std::ostream& out) {
   const ModuleReportSummary s = SummarizeModuleReport(report);
   std::string json = absl::StrCat(
       "{\"module\": ", JsonQuote(report.module_name), ", \"kernels_are\": ",
@@ -217,10 +225,21 @@ std::string ModuleReportToJson(const ModuleReport& report, int64_t worst) {
         ", \"efficiency\": ", FormatDouble(read.access.efficiency), "}");
   }
   absl::StrAppend(&json, "]}, \"kernels\": [");
+  // Kernel by kernel: the whole text of a large module's report would be
+  // held twice while it grows.
   for (size_t k = 0; k < report.kernels.size(); ++k) {
-    absl::StrAppend(&json, k ? ", " : "", KernelJson(report.kernels[k]));
+    if (k) json += ", ";
+    AppendKernelJson(report.kernels[k], json);
+    out << json;
+    json.clear();
   }
-  return absl::StrCat(json, "]}");
+  out << json << "]}";
+}
+
+std::string ModuleReportToJson(const ModuleReport& report, int64_t worst) {
+  std::ostringstream out;
+  WriteModuleReportJson(report, worst, out);
+  return std::move(out).str();
 }
 
 }  // namespace xla_index
