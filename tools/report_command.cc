@@ -40,7 +40,7 @@ absl::Status RunReportCommand(const CommandLine& command_line,
     WriteModuleReportJson(report, worst, out);
     out << "\n";
   } else {
-    out << ModuleReportToText(report, worst);
+    WriteModuleReportText(report, worst, out);
   }
   if (command_line.Has("timing")) {
     err << "timing: report " << report.microseconds / 1000 << " ms ("

@@ -153,6 +153,9 @@ ModuleReportSummary SummarizeModuleReport(const ModuleReport& report);
 /// Text for people: the summary (with the worst `worst` uncoalesced reads),
 /// then per kernel its operands' maps, verdicts, utilization and time.
 std::string ModuleReportToText(const ModuleReport& report, int64_t worst = 10);
+/// The same, written to `out` kernel by kernel.
+void WriteModuleReportText(const ModuleReport& report, int64_t worst,
+                           std::ostream& out);
 
 /// One line of JSON (without a newline); the shape is in
 /// docs/ARCHITECTURE.md ("JSON output").

@@ -174,7 +174,8 @@ void AppendKernelJson(const KernelReport& kernel, std::string& json) {
 
 }  // namespace
 
-std::string ModuleReportToText(const ModuleReport& report, int64_t worst) {
+void WriteModuleReportText(const ModuleReport& report, int64_t worst,
+                           std::ostream& out) {
   const ModuleReportSummary s = SummarizeModuleReport(report);
   std::string text = absl::StrCat(
       "module ", report.module_name, ": ", s.kernels,
@@ -195,10 +196,19 @@ std::string ModuleReportToText(const ModuleReport& report, int64_t worst) {
                     operand.number, " (", operand.name, "), ",
                     ReadText(ReadAt(report, p)), "\n");
   }
+  // Kernel by kernel, as WriteModuleReportJson.
   for (const KernelReport& kernel : report.kernels) {
     AppendKernelText(kernel, text);
+    out << text;
+    text.clear();
   }
-  return text;
+  out << text;
+}
+
+std::string ModuleReportToText(const ModuleReport& report, int64_t worst) {
+  std::ostringstream out;
+  WriteModuleReportText(report, worst, out);
+  return std::move(out).str();
 }
 
 void WriteModuleReportJson(const ModuleReport& report, int64_t worst,
@@ -226,7 +236,7 @@ void WriteModuleReportJson(const ModuleReport& report, int64_t worst,
   }
   absl::StrAppend(&json, "]}, \"kernels\": [");
   // Kernel by kernel: the whole text of a large module's report would be
-  // held twice while it grows.
+  // held, twice while it grows.
   for (size_t k = 0; k < report.kernels.size(); ++k) {
     if (k) json += ", ";
     AppendKernelJson(report.kernels[k], json);
