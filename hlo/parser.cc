@@ -1660,10 +1660,13 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
       module->mutable_attributes()->push_back(
           {std::string(attribute), std::string(value)});
     }
-    if (cursor_.AtEnd()) return cursor_.Error("module has no computations");
     while (!cursor_.AtEnd() && !AtStackFrameSection()) {
       XI_RETURN_IF_ERROR(CheckNotSecondModule());
       XI_RETURN_IF_ERROR(ParseComputation(*module));
+    }
+    // At the end, or at a stack-frame section right after the header.
+    if (module->computations().empty()) {
+      return cursor_.Error("module has no computations");
     }
     XI_RETURN_IF_ERROR(SkipStackFrameSections());
     if (module->entry_computation() == nullptr) {
