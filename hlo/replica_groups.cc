@@ -121,7 +121,8 @@ absl::StatusOr<std::vector<std::vector<int64_t>>> ExpandIota(
     const IotaForm& form) {
   const std::vector<int64_t>& dims = form.dims;
   const std::vector<int64_t>& perm = form.perm;
-  const int64_t count = form.group_count * form.group_size;  // Checked.
+  // ParseIotaForm checked that the product fits in int64.
+  const int64_t count = form.group_count * form.group_size;
   if (count > kMaxReplicaIds) {
     return Invalid(absl::StrCat("the iota form lists more than ",
                                 kMaxReplicaIds, " replica ids"));
