@@ -1320,18 +1320,27 @@ absl::StatusOr<Shape> InferShapeUnchecked(const HloInstruction& inst) {
   }
 }
 
-// The inferred shape must itself be representable: its element count
-// (for each tuple element) fits in int64.
-absl::Status CheckElementCount(const Shape& shape) {
+// The inferred shape must itself be representable, as a written one must
+// be (shape_parser.cc): its element count and its size in bytes (one byte
+// at least per element) fit in int64, for each tuple element.
+absl::Status CheckRepresentable(const Shape& shape) {
   if (shape.IsTuple()) {
     for (const Shape& element : shape.tuple_shapes()) {
-      XI_RETURN_IF_ERROR(CheckElementCount(element));
+      XI_RETURN_IF_ERROR(CheckRepresentable(element));
     }
     return absl::OkStatus();
   }
-  if (!CheckedProduct(shape.dimensions()).has_value()) {
+  std::optional<int64_t> count = CheckedProduct(shape.dimensions());
+  if (!count.has_value()) {
     return Invalid(absl::StrCat("the result ", shape.ToString(false),
                                 " has more elements than fit in int64"));
+  }
+  const int64_t bits = BitWidth(shape.element_type());
+  if (!CheckedMul(*count, std::max<int64_t>(1, (bits + 7) / 8))) {
+    return Invalid(absl::StrCat("the result ", shape.ToString(false), " has ",
+                                *count, " elements of ", bits,
+                                " bits, which overflow int64 as a size in "
+                                "bytes"));
   }
   return absl::OkStatus();
 }
@@ -1348,7 +1357,7 @@ absl::StatusOr<Shape> InferShape(const HloInstruction& inst) {
   }
   if (unbounded) return WrittenShape(inst);
   XI_ASSIGN_OR_RETURN(Shape shape, InferShapeUnchecked(inst));
-  XI_RETURN_IF_ERROR(CheckElementCount(shape));
+  XI_RETURN_IF_ERROR(CheckRepresentable(shape));
   return shape;
 }
 
