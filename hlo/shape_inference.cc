@@ -117,6 +117,13 @@ absl::StatusOr<Shape> InferBitcastConvert(const HloInstruction& inst) {
   PrimitiveType to = inst.shape().element_type();
   int64_t from_bits = BitWidth(in.element_type());
   int64_t to_bits = BitWidth(to);
+  if (!in.IsArray() || !inst.shape().IsArray() || from_bits == 0 ||
+      to_bits == 0) {
+    return Invalid(
+        absl::StrCat("bitcast-convert converts an array to an array "
+                     "of sized elements, not ",
+                     in.ToString(false), " to ", inst.shape().ToString(false)));
+  }
   Dims dims(in.dimensions().begin(), in.dimensions().end());
   if (from_bits > to_bits) {
     dims.push_back(from_bits / to_bits);
