@@ -1017,9 +1017,18 @@ bool AffineSimplifier::Rules::MoveConstant(Self& s, Constraint& k) {
 // y's first coefficient positive (for g < 0 the bounds swap). Only g = -1
 // can take a quotient past int64 (-INT64_MIN); as in MoveConstant, that is
 // exact for a y whose values fit in int64, else the constraint is kept.
+//
+// When every coefficient is INT64_MIN their gcd is 2^63, which int64 holds
+// only as g = INT64_MIN (Gcd gives 2^62, and dividing by it would leave a
+// factor 2 that the next Simplify divides out).
 bool AffineSimplifier::Rules::DivideCommonFactor(Self& s, Constraint& k) {
   int64_t g = s.forms_.CommonFactor(k.lin, 0);
   if (s.forms_.TermAt(k.lin, 0).coeff < 0) g = -g;
+  bool all_int64_min = k.lin.size > 0;
+  for (size_t i = 0; i < k.lin.size; ++i) {
+    all_int64_min &= s.forms_.TermAt(k.lin, i).coeff == Interval::kMin;
+  }
+  if (all_int64_min) g = Interval::kMin;
   if (g == 1) return false;
   const Interval iv = k.interval;
   const __int128 lo = g > 0 ? CeilDiv128(iv.lower, g) : CeilDiv128(iv.upper, g);
