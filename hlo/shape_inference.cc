@@ -1342,10 +1342,11 @@ absl::Status CheckRepresentable(const Shape& shape) {
     return Invalid(absl::StrCat("the result ", shape.ToString(false),
                                 " has more elements than fit in int64"));
   }
-  const int64_t bits = BitWidth(shape.element_type());
-  if (!CheckedMul(*count, std::max<int64_t>(1, (bits + 7) / 8))) {
+  if (!CheckedMul(*count,
+                  std::max<int64_t>(1, ByteSize(shape.element_type())))) {
     return Invalid(absl::StrCat("the result ", shape.ToString(false), " has ",
-                                *count, " elements of ", bits,
+                                *count, " elements of ",
+                                BitWidth(shape.element_type()),
                                 " bits, which overflow int64 as a size in "
                                 "bytes"));
   }

@@ -139,11 +139,9 @@ absl::Status CheckArraySize(TextCursor& cursor, const char* start,
     return cursor.ErrorAt(start, "shape has more elements than fit in 64 bits");
   }
   if (!check_bytes) return absl::OkStatus();
-  int64_t bits = BitWidth(type);
-  int64_t bytes_per_element = std::max<int64_t>(1, (bits + 7) / 8);
-  if (!CheckedMul(*count, bytes_per_element).has_value()) {
+  if (!CheckedMul(*count, std::max<int64_t>(1, ByteSize(type))).has_value()) {
     return cursor.ErrorAt(
-        start, absl::StrCat(*count, " elements of ", bits,
+        start, absl::StrCat(*count, " elements of ", BitWidth(type),
                             " bits overflow int64 as a size in bytes"));
   }
   return absl::OkStatus();
