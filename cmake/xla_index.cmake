@@ -15,7 +15,7 @@ endfunction()
 
 # The folders whose libraries are installed (with their headers) and exported
 # by cmake --install; tools/, tests/ and bench/ are not.
-set(XI_LIBRARY_FOLDERS hlo layout sparse xla_index)
+set(XI_LIBRARY_FOLDERS base hlo layout sparse xla_index)
 
 # xi_cc_library(NAME n SRCS a.cc HDRS a.h DEPS other_target ...)
 #

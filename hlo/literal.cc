@@ -14,8 +14,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "xla_index/core/checked_arithmetic.h"
-#include "xla_index/core/status_macros.h"
+#include "base/checked_arithmetic.h"
+#include "base/status_macros.h"
 
 namespace xla_index {
 namespace {

@@ -18,6 +18,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "base/checked_arithmetic.h"
+#include "base/status_macros.h"
 #include "hlo/attributes.h"
 #include "hlo/literal.h"
 #include "hlo/module.h"
@@ -27,8 +29,6 @@
 #include "hlo/shape_parser.h"
 #include "hlo/text_cursor.h"
 #include "hlo/verifier.h"
-#include "xla_index/core/checked_arithmetic.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "xla_index/core/checked_arithmetic.h"
+#include "base/checked_arithmetic.h"
 
 namespace xla_index {
 

@@ -6,8 +6,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "hlo/shape_inference.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {

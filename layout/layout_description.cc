@@ -14,6 +14,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "base/status_macros.h"
 #include "hlo/shape.h"
 #include "layout/layout_indexing_map.h"
 #include "layout/layout_sizes.h"
@@ -23,7 +24,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {

@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "hlo/shape.h"
 #include "layout/shape_layout.h"
 #include "layout/tiled_layout.h"
@@ -13,7 +14,6 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/indexing_map.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {

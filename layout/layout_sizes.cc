@@ -6,9 +6,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/checked_arithmetic.h"
+#include "base/status_macros.h"
 #include "layout/tiled_layout.h"
-#include "xla_index/core/checked_arithmetic.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 

@@ -11,8 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "base/checked_arithmetic.h"
 #include "layout/tiled_layout.h"
-#include "xla_index/core/checked_arithmetic.h"
 
 namespace xla_index {
 namespace {

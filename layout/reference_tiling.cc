@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "base/checked_arithmetic.h"
 #include "xla_index/core/box_points.h"
-#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/interval.h"
 
 namespace xla_index {

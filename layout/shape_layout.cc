@@ -10,12 +10,12 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "base/checked_arithmetic.h"
+#include "base/status_macros.h"
 #include "hlo/primitive_type.h"
 #include "hlo/shape.h"
 #include "layout/layout_sizes.h"
 #include "layout/tiled_layout.h"
-#include "xla_index/core/checked_arithmetic.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 

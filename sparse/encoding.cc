@@ -6,12 +6,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "sparse/level_maps.h"
-#include "xla_index/core/status_macros.h"
+#include "sparse/affine_level_maps.h"
 
 namespace xla_index::sparse {
 namespace {

@@ -36,7 +36,7 @@ bool operator==(const DimSlice& a, const DimSlice& b);
 ///                d0 mod 2 : dense, d1 mod 3 : dense)
 /// `lvl_to_dim` is the explicit inverse when the text gave one (`{l0, ...}`
 /// forward declarations with `d = expr` bindings), else null; the inferred
-/// inverse is InferLvlToDim(dim_to_lvl) (see level_maps.h).
+/// inverse is InferLvlToDim(dim_to_lvl) (see affine_level_maps.h).
 struct SparseEncoding {
   mlir::AffineMap dim_to_lvl;
   mlir::AffineMap lvl_to_dim;

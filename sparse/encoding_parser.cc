@@ -14,6 +14,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/IR/AffineExpr.h"
@@ -21,7 +22,6 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "xla_index/core/checked_affine_expr.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index::sparse {
 namespace {

@@ -15,8 +15,8 @@
 #include "gtest/gtest.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/MLIRContext.h"
+#include "sparse/affine_level_maps.h"
 #include "sparse/encoding_parser.h"
-#include "sparse/level_maps.h"
 #include "sparse/mlir_reference.h"
 
 namespace xla_index::sparse {

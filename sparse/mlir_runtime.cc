@@ -6,11 +6,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "mlir/Dialect/SparseTensor/IR/Enums.h"
 #include "mlir/ExecutionEngine/SparseTensor/COO.h"
 #include "mlir/ExecutionEngine/SparseTensor/Storage.h"
-#include "sparse/level_maps.h"
-#include "xla_index/core/status_macros.h"
+#include "sparse/affine_level_maps.h"
 
 namespace xla_index::sparse {
 namespace {

@@ -10,12 +10,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
+#include "sparse/affine_level_maps.h"
 #include "sparse/coo_text.h"
+#include "sparse/encoding_indexing_maps.h"
 #include "sparse/encoding_parser.h"
-#include "sparse/level_indexing_maps.h"
-#include "sparse/level_maps.h"
 #include "xla_index/core/indexing_map_text.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index::sparse {
 namespace {

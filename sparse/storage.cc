@@ -12,10 +12,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/checked_arithmetic.h"
+#include "base/status_macros.h"
 #include "mlir/IR/AffineExpr.h"
-#include "sparse/level_maps.h"
-#include "xla_index/core/checked_arithmetic.h"
-#include "xla_index/core/status_macros.h"
+#include "sparse/affine_level_maps.h"
 
 namespace xla_index::sparse {
 namespace {

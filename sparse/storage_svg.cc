@@ -8,9 +8,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "sparse/level_maps.h"
+#include "base/status_macros.h"
+#include "sparse/affine_level_maps.h"
 #include "sparse/storage.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index::sparse {
 namespace {

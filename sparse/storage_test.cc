@@ -15,9 +15,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "mlir/IR/MLIRContext.h"
+#include "sparse/affine_level_maps.h"
 #include "sparse/coo_text.h"
 #include "sparse/encoding_parser.h"
-#include "sparse/level_maps.h"
 
 namespace xla_index::sparse {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "xla_index/core/status_macros.h"
+#include "base/status_macros.h"
 
 namespace xla_index::sparse {
 namespace {

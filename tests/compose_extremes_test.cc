@@ -14,8 +14,8 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
-#include "tests/fuzz/exact_affine_eval.h"
 #include "xla_index/core/box_points.h"
+#include "xla_index/core/exact_affine_eval.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
 

@@ -8,7 +8,7 @@
 //                      accepted and then the parsed map and the simplified
 //                      map both relate exactly these (domain point, result)
 //                      pairs, evaluated with exact integers
-//                      (tests/fuzz/exact_affine_eval.h): a value beyond
+//                      (xla_index/core/exact_affine_eval.h): a value beyond
 //                      int64 must be kept exactly, never wrapped. The pairs
 //                      are written by hand (the map's small domain, all of
 //                      it).
@@ -56,7 +56,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "sparse/encoding.h"
 #include "sparse/encoding_parser.h"
-#include "tests/fuzz/exact_affine_eval.h"
+#include "xla_index/core/exact_affine_eval.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
 

@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "xla_index/core/status_macros.h"
+#include "base/status_macros.h"
 
 namespace xla_index {
 

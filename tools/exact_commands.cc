@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tools/command_line.h"
 #include "tools/file_io.h"
@@ -16,7 +17,6 @@
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/core/presburger_relation.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tools/file_io.h"
 #include "tools/hlo_input.h"
@@ -14,7 +15,6 @@
 #include "xla_index/analysis/fusion_operands.h"
 #include "xla_index/analysis/fusion_utilization.h"
 #include "xla_index/analysis/symbolic_tile.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {

@@ -6,11 +6,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "base/status_macros.h"
 #include "hlo/parser.h"
 #include "hlo/text_cursor.h"
 #include "tools/file_io.h"
 #include "xla_index/core/indexing_map_text.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 

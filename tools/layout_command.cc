@@ -6,10 +6,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "layout/layout_description.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tools/file_io.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 

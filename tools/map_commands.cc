@@ -7,12 +7,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tools/file_io.h"
 #include "tools/timing.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {

@@ -5,12 +5,12 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tools/file_io.h"
 #include "tools/hlo_input.h"
 #include "tools/report_html.h"
-#include "xla_index/analysis/model_report.h"
-#include "xla_index/core/status_macros.h"
+#include "xla_index/analysis/module_report.h"
 
 namespace xla_index {
 

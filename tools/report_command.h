@@ -14,7 +14,7 @@ namespace xla_index {
 /// instruction with a non-identity map when there are none) analyzed on its
 /// own: maps, coalescing on the default launch grid, utilization, exact
 /// emptiness of unused operands and the time each took, under a summary
-/// with the worst uncoalesced reads first (xla_index/analysis/model_report.h).
+/// with the worst uncoalesced reads first (xla_index/analysis/module_report.h).
 /// --html also writes the self-contained page (tools/report_html.h).
 /// --timing prints the analysis time on `err`.
 absl::Status RunReportCommand(const CommandLine& command_line,

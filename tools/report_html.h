@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <string>
 
-#include "xla_index/analysis/model_report.h"
+#include "xla_index/analysis/module_report.h"
 
 namespace xla_index {
 

@@ -17,7 +17,7 @@
 #include "gtest/gtest.h"
 #include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
-#include "xla_index/analysis/model_report.h"
+#include "xla_index/analysis/module_report.h"
 
 namespace xla_index {
 namespace {

@@ -5,11 +5,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "mlir/IR/MLIRContext.h"
 #include "sparse/sparse_report.h"
 #include "sparse/storage_svg.h"
 #include "tools/file_io.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 

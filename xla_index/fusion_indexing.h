@@ -39,7 +39,7 @@
 #include "hlo/instruction.h"
 #include "hlo/module.h"
 #include "mlir/IR/MLIRContext.h"
-#include "xla_index/instruction_indexing.h"
+#include "xla_index/ops/instruction_indexing.h"
 
 namespace xla_index {
 

@@ -7,9 +7,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "hlo/module.h"
 #include "hlo/opcode.h"
-#include "xla_index/core/status_macros.h"
 #include "xla_index/ops/op_rules.h"
 
 namespace xla_index {

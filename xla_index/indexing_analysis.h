@@ -19,7 +19,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/fusion_indexing.h"
 #include "xla_index/input_to_output_indexing.h"
-#include "xla_index/instruction_indexing.h"
+#include "xla_index/ops/instruction_indexing.h"
 #include "xla_index/output_to_input_indexing.h"
 
 namespace xla_index {
@@ -85,8 +85,9 @@ struct AnalyzeOptions {
 /// instruction list or computations, as the documentation writes them: text
 /// that does not start with `HloModule`, see hlo/parser.h) and with
 /// --compose; for `--instruction=NAME` in a full `HloModule` it reports the
-/// instruction's own operand maps. Ops without a rule give UNDEFINED maps. Fails only while composing,
-/// when one instruction collects more than options.max_maps distinct maps.
+/// instruction's own operand maps. Ops without a rule give UNDEFINED maps.
+/// Fails only while composing, when one instruction collects more than
+/// options.max_maps distinct maps.
 absl::StatusOr<AnalyzedIndexing> AnalyzeIndexing(
     const HloInstruction& instruction, IndexingDirection direction,
     const AnalyzeOptions& options, mlir::MLIRContext* context);

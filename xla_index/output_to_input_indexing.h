@@ -12,7 +12,7 @@
 
 #include "hlo/instruction.h"
 #include "mlir/IR/MLIRContext.h"
-#include "xla_index/instruction_indexing.h"
+#include "xla_index/ops/instruction_indexing.h"
 
 namespace xla_index {
 

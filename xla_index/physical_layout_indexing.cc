@@ -7,12 +7,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "hlo/instruction.h"
 #include "hlo/module.h"
 #include "layout/layout_indexing_map.h"
 #include "layout/shape_layout.h"
 #include "layout/tiled_layout.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {

@@ -34,7 +34,7 @@
 #include "hlo/shape.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/indexing_analysis.h"
-#include "xla_index/instruction_indexing.h"
+#include "xla_index/ops/instruction_indexing.h"
 
 namespace xla_index {
 

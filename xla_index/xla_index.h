@@ -36,7 +36,7 @@
 #include "xla_index/fusion_indexing.h"
 #include "xla_index/indexing_analysis.h"
 #include "xla_index/input_to_output_indexing.h"
-#include "xla_index/instruction_indexing.h"
+#include "xla_index/ops/instruction_indexing.h"
 #include "xla_index/output_to_input_indexing.h"
 #include "xla_index/producer_consumer_indexing.h"
 

@@ -22,7 +22,7 @@
 #include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tools/report_html.h"
-#include "xla_index/analysis/model_report.h"
+#include "xla_index/analysis/module_report.h"
 
 namespace xla_index {
 namespace {

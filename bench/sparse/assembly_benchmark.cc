@@ -15,8 +15,8 @@
 #include "absl/container/flat_hash_set.h"
 #include "benchmark/benchmark.h"
 #include "mlir/IR/MLIRContext.h"
+#include "sparse/affine_level_maps.h"
 #include "sparse/encoding_parser.h"
-#include "sparse/level_maps.h"
 #include "sparse/mlir_runtime.h"
 #include "sparse/storage.h"
 

@@ -8,7 +8,7 @@
 // established"); symbols are projected away, so RescaleSymbols and
 // RemoveUnusedSymbols must keep it too. Results are the mathematical
 // integers: the oracle evaluates with exact arithmetic
-// (tests/fuzz/exact_affine_eval.h), so a map whose value does not fit in
+// (xla_index/core/exact_affine_eval.h), so a map whose value does not fit in
 // int64 at some point must be kept exactly, and a simplification that wraps
 // is caught.
 //
@@ -54,8 +54,8 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
-#include "tests/fuzz/exact_affine_eval.h"
 #include "xla_index/core/box_points.h"
+#include "xla_index/core/exact_affine_eval.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/core/interval.h"

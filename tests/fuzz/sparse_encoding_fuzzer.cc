@@ -18,8 +18,8 @@
 #include "absl/strings/string_view.h"
 #include "mlir/IR/MLIRContext.h"
 #include "sparse/encoding.h"
+#include "sparse/encoding_indexing_maps.h"
 #include "sparse/encoding_parser.h"
-#include "sparse/level_indexing_maps.h"
 #include "xla_index/core/indexing_map.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -26,7 +26,7 @@
 #include "hlo/module.h"
 #include "hlo/shape.h"
 #include "mlir/IR/MLIRContext.h"
-#include "xla_index/instruction_indexing.h"
+#include "xla_index/ops/instruction_indexing.h"
 
 namespace xla_index {
 

@@ -8,10 +8,10 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "base/checked_arithmetic.h"
+#include "base/status_macros.h"
 #include "xla_index/analysis/fusion_operands.h"
-#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/indexing_map_text.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {

@@ -17,7 +17,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/analysis/fusion_operands.h"
 #include "xla_index/analysis/operand_utilization.h"
-#include "xla_index/instruction_indexing.h"
+#include "xla_index/ops/instruction_indexing.h"
 
 namespace xla_index {
 

@@ -6,12 +6,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/checked_arithmetic.h"
+#include "base/status_macros.h"
 #include "layout/layout_indexing_map.h"
 #include "layout/shape_layout.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
-#include "xla_index/core/checked_arithmetic.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {

@@ -31,9 +31,9 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
+#include "base/checked_arithmetic.h"
 #include "hlo/shape.h"
 #include "mlir/IR/MLIRContext.h"
-#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/indexing_map.h"
 
 namespace xla_index {

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "base/checked_arithmetic.h"
 #include "hlo/shape.h"
 #include "mlir/IR/AffineExpr.h"
 #include "xla_index/core/box_points.h"
-#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/interval.h"
 #include "xla_index/core/presburger_relation.h"
 #include "xla_index/output_to_input_indexing.h"

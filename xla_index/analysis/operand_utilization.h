@@ -61,7 +61,7 @@
 #include "absl/types/span.h"
 #include "hlo/instruction.h"
 #include "mlir/IR/MLIRContext.h"
-#include "xla_index/instruction_indexing.h"
+#include "xla_index/ops/instruction_indexing.h"
 
 namespace xla_index {
 

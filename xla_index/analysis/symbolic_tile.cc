@@ -14,14 +14,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "base/checked_arithmetic.h"
+#include "base/status_macros.h"
 #include "llvm/ADT/DenseMap.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/analysis/fusion_operands.h"
 #include "xla_index/core/box_points.h"
-#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/indexing_map_text.h"
-#include "xla_index/core/status_macros.h"
 #include "xla_index/fusion_indexing.h"
 
 namespace xla_index {

@@ -58,7 +58,7 @@
 #include "hlo/shape.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/indexing_map.h"
-#include "xla_index/instruction_indexing.h"
+#include "xla_index/ops/instruction_indexing.h"
 
 namespace xla_index {
 

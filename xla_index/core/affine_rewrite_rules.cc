@@ -16,11 +16,11 @@
 #include <utility>
 #include <vector>
 
+#include "base/checked_arithmetic.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Compiler.h"
 #include "mlir/IR/AffineExpr.h"
 #include "xla_index/core/affine_simplifier.h"
-#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/linear_form.h"
 
 namespace xla_index {

@@ -10,13 +10,13 @@
 #include "absl/hash/hash.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/core/affine_simplifier.h"
 #include "xla_index/core/checked_affine_expr.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index {
 namespace {

@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "base/checked_arithmetic.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/core/affine_simplifier.h"
-#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/indexing_map.h"
 
 namespace xla_index {

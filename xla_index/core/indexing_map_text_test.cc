@@ -482,7 +482,7 @@ TEST_F(IndexingMapTextTest, ParsedExpressionsKeepTheirExactValue) {
 }
 
 // The parser builds every expression in one pass with local caches and
-// constant folding of its own (indexing_map_text.cc); the result must be
+// constant folding of its own (indexing_map_parser.cc); the result must be
 // exactly the expression the plain checked builder gives for the written
 // tree: a left fold of the terms of each sum through CheckedAffineAdd,
 // negation as CheckedAffineNeg, products and divisions through

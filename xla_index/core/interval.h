@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "xla_index/core/checked_arithmetic.h"
+#include "base/checked_arithmetic.h"
 
 namespace xla_index {
 

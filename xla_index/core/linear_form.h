@@ -21,10 +21,10 @@
 #include <optional>
 #include <utility>
 
+#include "base/checked_arithmetic.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/AffineExpr.h"
-#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/core/interval.h"
 
 namespace xla_index {

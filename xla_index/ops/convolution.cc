@@ -33,10 +33,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "base/checked_arithmetic.h"
+#include "base/status_macros.h"
 #include "hlo/shape.h"
 #include "mlir/IR/AffineExpr.h"
-#include "xla_index/core/checked_arithmetic.h"
-#include "xla_index/core/status_macros.h"
 #include "xla_index/ops/op_rules.h"
 #include "xla_index/ops/rule_helpers.h"
 #include "xla_index/ops/window.h"

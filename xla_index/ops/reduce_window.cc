@@ -30,9 +30,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "base/status_macros.h"
 #include "hlo/shape.h"
 #include "mlir/IR/AffineExpr.h"
-#include "xla_index/core/status_macros.h"
 #include "xla_index/ops/op_rules.h"
 #include "xla_index/ops/rule_helpers.h"
 #include "xla_index/ops/window.h"

@@ -26,10 +26,10 @@
 #include <optional>
 #include <vector>
 
+#include "base/checked_arithmetic.h"
 #include "hlo/shape.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
-#include "xla_index/core/checked_arithmetic.h"
 #include "xla_index/ops/op_rules.h"
 #include "xla_index/ops/rule_helpers.h"
 #include "xla_index/ops/shape_maps.h"

@@ -4,10 +4,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/checked_arithmetic.h"
 #include "hlo/shape.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "mlir/IR/AffineMap.h"
-#include "xla_index/core/checked_arithmetic.h"
 
 namespace xla_index {
 

@@ -17,7 +17,7 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/indexing_map.h"
-#include "xla_index/instruction_indexing.h"
+#include "xla_index/ops/instruction_indexing.h"
 
 namespace xla_index {
 
@@ -44,7 +44,7 @@ bool IsPermutation(absl::Span<const int64_t> dims, int64_t n);
 //
 // The rules compute strides, offsets and bounds from attributes that an
 // unverified module may set near INT64_MAX. Each such value goes through
-// core/checked_arithmetic.h and, when it does not fit, becomes an error that
+// base/checked_arithmetic.h and, when it does not fit, becomes an error that
 // the rule turns into an Undefined map naming the op and the attribute, never
 // a wrapped (different) map.
 

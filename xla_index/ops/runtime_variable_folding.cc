@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/checked_arithmetic.h"
 #include "hlo/instruction.h"
 #include "hlo/literal.h"
 #include "hlo/primitive_type.h"
@@ -12,8 +13,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/core/checked_affine_expr.h"
-#include "xla_index/core/checked_arithmetic.h"
-#include "xla_index/instruction_indexing.h"
+#include "xla_index/ops/instruction_indexing.h"
 #include "xla_index/ops/op_rules.h"
 
 namespace xla_index {

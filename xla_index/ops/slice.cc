@@ -21,12 +21,12 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "base/checked_arithmetic.h"
+#include "base/status_macros.h"
 #include "hlo/shape.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/core/checked_affine_expr.h"
-#include "xla_index/core/checked_arithmetic.h"
-#include "xla_index/core/status_macros.h"
 #include "xla_index/ops/op_rules.h"
 #include "xla_index/ops/rule_helpers.h"
 

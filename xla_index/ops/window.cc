@@ -5,9 +5,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/checked_arithmetic.h"
+#include "base/status_macros.h"
 #include "xla_index/core/checked_affine_expr.h"
-#include "xla_index/core/checked_arithmetic.h"
-#include "xla_index/core/status_macros.h"
 #include "xla_index/ops/rule_helpers.h"
 
 namespace xla_index {

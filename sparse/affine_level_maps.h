@@ -1,5 +1,5 @@
-#ifndef XLA_INDEX_SPARSE_LEVEL_MAPS_H_
-#define XLA_INDEX_SPARSE_LEVEL_MAPS_H_
+#ifndef XLA_INDEX_SPARSE_AFFINE_LEVEL_MAPS_H_
+#define XLA_INDEX_SPARSE_AFFINE_LEVEL_MAPS_H_
 
 #include <cstdint>
 #include <vector>
@@ -54,4 +54,4 @@ void EvaluateAffineMap(mlir::AffineMap map, absl::Span<const int64_t> point,
 
 }  // namespace xla_index::sparse
 
-#endif  // XLA_INDEX_SPARSE_LEVEL_MAPS_H_
+#endif  // XLA_INDEX_SPARSE_AFFINE_LEVEL_MAPS_H_

@@ -1,4 +1,4 @@
-// ModuleReportToText and ModuleReportToJson (model_report.h).
+// ModuleReportToText and ModuleReportToJson (module_report.h).
 
 #include <ostream>
 #include <sstream>
@@ -10,7 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
-#include "xla_index/analysis/model_report.h"
+#include "xla_index/analysis/module_report.h"
 #include "xla_index/core/indexing_map_text.h"
 
 namespace xla_index {

@@ -1,4 +1,4 @@
-#include "xla_index/core/checked_arithmetic.h"
+#include "base/checked_arithmetic.h"
 
 #include <cstdint>
 #include <limits>

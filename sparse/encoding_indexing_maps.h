@@ -1,5 +1,5 @@
-#ifndef XLA_INDEX_SPARSE_LEVEL_INDEXING_MAPS_H_
-#define XLA_INDEX_SPARSE_LEVEL_INDEXING_MAPS_H_
+#ifndef XLA_INDEX_SPARSE_ENCODING_INDEXING_MAPS_H_
+#define XLA_INDEX_SPARSE_ENCODING_INDEXING_MAPS_H_
 
 #include <cstdint>
 #include <optional>
@@ -40,4 +40,4 @@ absl::StatusOr<IndexingMap> LevelToDimIndexingMap(
 
 }  // namespace xla_index::sparse
 
-#endif  // XLA_INDEX_SPARSE_LEVEL_INDEXING_MAPS_H_
+#endif  // XLA_INDEX_SPARSE_ENCODING_INDEXING_MAPS_H_

@@ -1,5 +1,5 @@
-#ifndef XLA_INDEX_CORE_CHECKED_ARITHMETIC_H_
-#define XLA_INDEX_CORE_CHECKED_ARITHMETIC_H_
+#ifndef XLA_INDEX_BASE_CHECKED_ARITHMETIC_H_
+#define XLA_INDEX_BASE_CHECKED_ARITHMETIC_H_
 
 // The one home of int64 arithmetic that must not wrap. Every layer (hlo/,
 // layout/, sparse/, the simplifier, the analyses) computes with user-given
@@ -134,4 +134,4 @@ inline std::optional<int64_t> CheckedRoundUpTo(int64_t a, int64_t alignment) {
 
 }  // namespace xla_index
 
-#endif  // XLA_INDEX_CORE_CHECKED_ARITHMETIC_H_
+#endif  // XLA_INDEX_BASE_CHECKED_ARITHMETIC_H_

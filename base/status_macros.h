@@ -1,5 +1,5 @@
-#ifndef XLA_INDEX_CORE_STATUS_MACROS_H_
-#define XLA_INDEX_CORE_STATUS_MACROS_H_
+#ifndef XLA_INDEX_BASE_STATUS_MACROS_H_
+#define XLA_INDEX_BASE_STATUS_MACROS_H_
 
 // Early returns on error, as XLA's TF_RETURN_IF_ERROR and
 // TF_ASSIGN_OR_RETURN:
@@ -33,4 +33,4 @@
   if (!statusor.ok()) return statusor.status();       \
   lhs = std::move(statusor).value()
 
-#endif  // XLA_INDEX_CORE_STATUS_MACROS_H_
+#endif  // XLA_INDEX_BASE_STATUS_MACROS_H_

@@ -1,4 +1,4 @@
-#include "xla_index/analysis/model_report.h"
+#include "xla_index/analysis/module_report.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,5 +1,5 @@
-#ifndef XLA_INDEX_TESTS_FUZZ_EXACT_AFFINE_EVAL_H_
-#define XLA_INDEX_TESTS_FUZZ_EXACT_AFFINE_EVAL_H_
+#ifndef XLA_INDEX_CORE_EXACT_AFFINE_EVAL_H_
+#define XLA_INDEX_CORE_EXACT_AFFINE_EVAL_H_
 
 // Exact evaluation of affine expressions and indexing maps, for test oracles.
 //
@@ -270,4 +270,4 @@ inline std::string FirstDifference(const Relation& a, const Relation& b) {
 }  // namespace exact
 }  // namespace xla_index
 
-#endif  // XLA_INDEX_TESTS_FUZZ_EXACT_AFFINE_EVAL_H_
+#endif  // XLA_INDEX_CORE_EXACT_AFFINE_EVAL_H_

@@ -1,4 +1,4 @@
-#include "xla_index/instruction_indexing.h"
+#include "xla_index/ops/instruction_indexing.h"
 
 #include <cassert>
 #include <optional>

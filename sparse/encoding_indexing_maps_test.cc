@@ -1,4 +1,4 @@
-#include "sparse/level_indexing_maps.h"
+#include "sparse/encoding_indexing_maps.h"
 
 #include <set>
 #include <string>
@@ -7,8 +7,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "mlir/IR/MLIRContext.h"
+#include "sparse/affine_level_maps.h"
 #include "sparse/encoding_parser.h"
-#include "sparse/level_maps.h"
 #include "xla_index/core/indexing_map_text.h"
 
 namespace xla_index::sparse {

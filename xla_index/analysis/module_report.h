@@ -1,5 +1,5 @@
-#ifndef XLA_INDEX_ANALYSIS_MODEL_REPORT_H_
-#define XLA_INDEX_ANALYSIS_MODEL_REPORT_H_
+#ifndef XLA_INDEX_ANALYSIS_MODULE_REPORT_H_
+#define XLA_INDEX_ANALYSIS_MODULE_REPORT_H_
 
 // A whole module at a glance: every fusion analyzed on its own, in one pass
 // over the module (`xla-index report`).
@@ -38,7 +38,7 @@
 #include "xla_index/analysis/coalescing.h"
 #include "xla_index/analysis/gpu_launch_grid.h"
 #include "xla_index/analysis/operand_utilization.h"
-#include "xla_index/instruction_indexing.h"
+#include "xla_index/ops/instruction_indexing.h"
 
 namespace xla_index {
 
@@ -167,4 +167,4 @@ void WriteModuleReportJson(const ModuleReport& report, int64_t worst,
 
 }  // namespace xla_index
 
-#endif  // XLA_INDEX_ANALYSIS_MODEL_REPORT_H_
+#endif  // XLA_INDEX_ANALYSIS_MODULE_REPORT_H_

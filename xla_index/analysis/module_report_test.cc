@@ -3,7 +3,7 @@
 // on the fusion alone, unused operands are decided exactly, the JSON is
 // well-formed, and one kernel's error does not stop the report.
 
-#include "xla_index/analysis/model_report.h"
+#include "xla_index/analysis/module_report.h"
 
 #include <cctype>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "sparse/level_maps.h"
+#include "sparse/affine_level_maps.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "sparse/level_indexing_maps.h"
+#include "sparse/encoding_indexing_maps.h"
 
 #include <cstdint>
 #include <optional>
@@ -6,9 +6,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "sparse/level_maps.h"
+#include "base/status_macros.h"
+#include "sparse/affine_level_maps.h"
 #include "xla_index/core/interval.h"
-#include "xla_index/core/status_macros.h"
 
 namespace xla_index::sparse {
 namespace {

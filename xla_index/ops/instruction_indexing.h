@@ -1,5 +1,5 @@
-#ifndef XLA_INDEX_INSTRUCTION_INDEXING_H_
-#define XLA_INDEX_INSTRUCTION_INDEXING_H_
+#ifndef XLA_INDEX_OPS_INSTRUCTION_INDEXING_H_
+#define XLA_INDEX_OPS_INSTRUCTION_INDEXING_H_
 
 // The result type of every indexing rule: for each operand (or output) of an
 // instruction, a duplicate-free list of indexing maps.
@@ -188,4 +188,4 @@ RuntimeVar MakeRuntimeVar(const HloInstruction* source, int64_t max_value,
 
 }  // namespace xla_index
 
-#endif  // XLA_INDEX_INSTRUCTION_INDEXING_H_
+#endif  // XLA_INDEX_OPS_INSTRUCTION_INDEXING_H_

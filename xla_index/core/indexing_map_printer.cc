@@ -1,0 +1,322 @@
+// The printer of the indexing-map text format (ToString, the JSON form,
+// AffineExprToString): MLIR's affine syntax with XLA's domain lines. The
+// parser is indexing_map_parser.cc.
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/base/attributes.h"
+#include "absl/base/optimization.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "base/checked_arithmetic.h"
+#include "base/status_macros.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "xla_index/core/checked_affine_expr.h"
+#include "xla_index/core/indexing_map_text.h"
+
+namespace xla_index {
+
+using mlir::AffineExpr;
+using mlir::AffineMap;
+
+namespace {
+
+// Prints like MLIR's AsmPrinter (printAffineExprInternal), with one
+// difference: a `+` whose right operand is itself a `+` is parenthesized.
+// MLIR prints Add(a, Add(b, c)) as "a + b + c", which reads back as
+// Add(Add(a, b), c), a different expression; MLIR's own constructors produce
+// such right-nested sums (e.g. from `(d1 * 4 + d2) floordiv 4`), so without
+// the parentheses printing then parsing would not give back an equal map.
+// Left-deep sums, which the simplifier and XLA's indexing-analysis
+// documentation use, print as in MLIR.
+enum class Binding { kWeak, kStrong };
+
+void PrintExpr(AffineExpr expr, Binding enclosing, std::string& out) {
+  switch (expr.getKind()) {
+    case mlir::AffineExprKind::SymbolId:
+      absl::StrAppend(&out, "s",
+                      mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition());
+      return;
+    case mlir::AffineExprKind::DimId:
+      absl::StrAppend(&out, "d",
+                      mlir::cast<mlir::AffineDimExpr>(expr).getPosition());
+      return;
+    case mlir::AffineExprKind::Constant:
+      absl::StrAppend(&out,
+                      mlir::cast<mlir::AffineConstantExpr>(expr).getValue());
+      return;
+    default:
+      break;
+  }
+  auto binary = mlir::cast<mlir::AffineBinaryOpExpr>(expr);
+  AffineExpr lhs = binary.getLHS(), rhs = binary.getRHS();
+  const bool parens = enclosing == Binding::kStrong;
+  if (parens) out += "(";
+  if (expr.getKind() != mlir::AffineExprKind::Add) {
+    auto rhs_const = mlir::dyn_cast<mlir::AffineConstantExpr>(rhs);
+    if (expr.getKind() == mlir::AffineExprKind::Mul && rhs_const &&
+        rhs_const.getValue() == -1) {
+      out += "-";
+      PrintExpr(lhs, Binding::kStrong, out);
+    } else {
+      PrintExpr(lhs, Binding::kStrong, out);
+      switch (expr.getKind()) {
+        case mlir::AffineExprKind::Mul:
+          out += " * ";
+          break;
+        case mlir::AffineExprKind::FloorDiv:
+          out += " floordiv ";
+          break;
+        case mlir::AffineExprKind::CeilDiv:
+          out += " ceildiv ";
+          break;
+        default:
+          out += " mod ";
+      }
+      PrintExpr(rhs, Binding::kStrong, out);
+    }
+    if (parens) out += ")";
+    return;
+  }
+  // a + b * -1 -> "a - b"; a + b * -k -> "a - b * k"; a + -k -> "a - k".
+  if (auto product = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(rhs);
+      product && product.getKind() == mlir::AffineExprKind::Mul) {
+    if (auto factor =
+            mlir::dyn_cast<mlir::AffineConstantExpr>(product.getRHS())) {
+      int64_t k = factor.getValue();
+      if (k == -1) {
+        PrintExpr(lhs, Binding::kWeak, out);
+        out += " - ";
+        PrintExpr(product.getLHS(),
+                  product.getLHS().getKind() == mlir::AffineExprKind::Add
+                      ? Binding::kStrong
+                      : Binding::kWeak,
+                  out);
+        if (parens) out += ")";
+        return;
+      }
+      if (k < -1 && k != Interval::kMin) {
+        PrintExpr(lhs, Binding::kWeak, out);
+        out += " - ";
+        PrintExpr(product.getLHS(), Binding::kStrong, out);
+        absl::StrAppend(&out, " * ", -k);
+        if (parens) out += ")";
+        return;
+      }
+    }
+  }
+  if (auto constant = mlir::dyn_cast<mlir::AffineConstantExpr>(rhs);
+      constant && constant.getValue() < 0 &&
+      constant.getValue() != Interval::kMin) {
+    PrintExpr(lhs, Binding::kWeak, out);
+    absl::StrAppend(&out, " - ", -constant.getValue());
+    if (parens) out += ")";
+    return;
+  }
+  PrintExpr(lhs, Binding::kWeak, out);
+  out += " + ";
+  PrintExpr(rhs,
+            rhs.getKind() == mlir::AffineExprKind::Add ? Binding::kStrong
+                                                       : Binding::kWeak,
+            out);
+  if (parens) out += ")";
+}
+
+}  // namespace
+
+std::string AffineExprToString(AffineExpr expr) {
+  std::string out;
+  PrintExpr(expr, Binding::kWeak, out);
+  return out;
+}
+
+std::string AffineMapToString(AffineMap map) {
+  if (!map) return "<<NULL AFFINE MAP>>";
+  std::string out = "(";
+  for (unsigned i = 0; i < map.getNumDims(); ++i) {
+    absl::StrAppend(&out, i == 0 ? "" : ", ", "d", i);
+  }
+  out += ")";
+  if (map.getNumSymbols() > 0) {
+    out += "[";
+    for (unsigned i = 0; i < map.getNumSymbols(); ++i) {
+      absl::StrAppend(&out, i == 0 ? "" : ", ", "s", i);
+    }
+    out += "]";
+  }
+  out += " -> (";
+  for (unsigned i = 0; i < map.getNumResults(); ++i) {
+    if (i > 0) out += ", ";
+    PrintExpr(map.getResult(i), Binding::kWeak, out);
+  }
+  out += ")";
+  return out;
+}
+
+namespace {
+
+// Empty-result access map over `num_dims` dims, used for runtime variables
+// that have none.
+AffineMap DefaultAccess(int num_dims, mlir::MLIRContext* ctx) {
+  return AffineMap::get(num_dims, 0, {}, ctx);
+}
+
+std::vector<std::pair<std::string, Interval>> SortedConstraints(
+    const IndexingMap& map) {
+  std::vector<std::pair<std::string, Interval>> out;
+  for (const IndexingConstraint& c : map.GetConstraints()) {
+    out.push_back({AffineExprToString(c.expr), c.interval});
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    return std::make_pair(a.second.lower, a.second.upper) <
+           std::make_pair(b.second.lower, b.second.upper);
+  });
+  return out;
+}
+
+std::string AccessToString(const IndexingMap& map, const RuntimeVar& rt) {
+  return AffineMapToString(
+      rt.access ? rt.access
+                : DefaultAccess(map.GetDimensionCount(), map.GetMLIRContext()));
+}
+
+}  // namespace
+
+std::string ToString(const IndexingMap& map) {
+  if (map.IsUndefined()) return "UNDEFINED";
+  if (map.IsKnownEmpty()) return "KNOWN EMPTY";
+  std::string out = AffineMapToString(map.GetAffineMap());
+  absl::StrAppend(&out, "\ndomain:");
+  for (int64_t i = 0; i < map.GetDimensionCount(); ++i) {
+    absl::StrAppend(&out, "\nd", i, " in ", map.GetDimBound(i).ToString());
+  }
+  for (int64_t i = 0; i < map.GetSymbolCount(); ++i) {
+    absl::StrAppend(&out, "\ns", i, " in ", map.GetSymbolBound(i).ToString());
+    if (map.IsRuntimeSymbol(i)) {
+      const RuntimeVar& rt = map.GetRuntimeVars()[i - map.GetRangeVarsCount()];
+      absl::StrAppend(&out,
+                      "\n  hlo: ", rt.hlo_text.empty() ? "NULL" : rt.hlo_text,
+                      "\n  ", AccessToString(map, rt));
+    }
+  }
+  for (const auto& [expr, interval] : SortedConstraints(map)) {
+    absl::StrAppend(&out, "\n", expr, " in ", interval.ToString());
+  }
+  return out;
+}
+
+std::string JsonQuote(absl::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (c < 0x20) {
+          static const char kHex[] = "0123456789abcdef";
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += "\"";
+  return out;
+}
+
+std::ostream& operator<<(std::ostream& out, const IndexingMap& map) {
+  out << ToString(map);
+  if (map.IsUndefined() && !map.undefined_reason().empty()) {
+    out << " (" << map.undefined_reason() << ")";
+  }
+  return out;
+}
+
+std::string IndexingMapToJson(const IndexingMap& map) {
+  std::string out = absl::StrCat("{\"text\": ", JsonQuote(ToString(map)));
+  bool special = map.IsUndefined() || map.IsKnownEmpty();
+  absl::StrAppend(
+      &out, ", \"map\": ",
+      JsonQuote(special ? "" : AffineMapToString(map.GetAffineMap())));
+  std::vector<std::string> items;
+  if (!special) {
+    for (int64_t i = 0; i < map.GetDimensionCount(); ++i) {
+      Interval b = map.GetDimBound(i);
+      items.push_back(absl::StrCat("{\"name\": \"d", i, "\", \"lo\": ", b.lower,
+                                   ", \"hi\": ", b.upper, "}"));
+    }
+  }
+  absl::StrAppend(&out, ", \"dims\": [", absl::StrJoin(items, ", "), "]");
+  items.clear();
+  if (!special) {
+    for (int64_t i = 0; i < map.GetSymbolCount(); ++i) {
+      Interval b = map.GetSymbolBound(i);
+      std::string item = absl::StrCat(
+          "{\"name\": \"s", i, "\", \"lo\": ", b.lower, ", \"hi\": ", b.upper);
+      if (map.IsRuntimeSymbol(i)) {
+        const RuntimeVar& rt =
+            map.GetRuntimeVars()[i - map.GetRangeVarsCount()];
+        absl::StrAppend(&item, ", \"kind\": \"runtime\", \"hlo\": ",
+                        rt.hlo_text.empty() ? "null" : JsonQuote(rt.hlo_text),
+                        ", \"access\": ", JsonQuote(AccessToString(map, rt)),
+                        "}");
+      } else {
+        absl::StrAppend(&item, ", \"kind\": \"range\"}");
+      }
+      items.push_back(std::move(item));
+    }
+  }
+  absl::StrAppend(&out, ", \"symbols\": [", absl::StrJoin(items, ", "), "]");
+  items.clear();
+  if (!special) {
+    for (const auto& [expr, interval] : SortedConstraints(map)) {
+      items.push_back(absl::StrCat("{\"expr\": ", JsonQuote(expr),
+                                   ", \"lo\": ", interval.lower,
+                                   ", \"hi\": ", interval.upper, "}"));
+    }
+  }
+  absl::StrAppend(&out, ", \"constraints\": [", absl::StrJoin(items, ", "),
+                  "]");
+  absl::StrAppend(&out,
+                  ", \"undefined\": ", map.IsUndefined() ? "true" : "false");
+  if (map.IsUndefined() && !map.undefined_reason().empty()) {
+    absl::StrAppend(
+        &out, ", \"undefined_reason\": ", JsonQuote(map.undefined_reason()));
+  }
+  absl::StrAppend(
+      &out, ", \"known_empty\": ", map.IsKnownEmpty() ? "true" : "false", "}");
+  return out;
+}
+}  // namespace xla_index
