@@ -73,6 +73,16 @@ LinearForm Scale(const LinearForm& a, const DynamicAPInt& k) {
   return AddScaled(LinearForm(), a, k);
 }
 
+/// The exact value of a 128-bit integer: high * 2^64 + low.
+DynamicAPInt ToDynamic(__int128 value) {
+  const DynamicAPInt two32(int64_t{1} << 32);
+  const auto low = static_cast<uint64_t>(value);
+  const auto high = static_cast<int64_t>(value >> 64);
+  return DynamicAPInt(high) * two32 * two32 +
+         DynamicAPInt(static_cast<int64_t>(low >> 32)) * two32 +
+         DynamicAPInt(static_cast<int64_t>(low & 0xffffffffu));
+}
+
 absl::Status NotAffine(AffineExpr expr, absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(
       "'", AffineExprToString(expr), "' ", why,
@@ -93,14 +103,74 @@ class RelationBuilder {
             num_dims_, num_results_, /*numSymbols=*/0,
             /*numLocals=*/map.GetSymbolCount())) {}
 
-  absl::StatusOr<IntegerRelation> Build() && {
+  /// The builder of the relation of `map`'s domain alone (no result
+  /// columns), to which AddInequality adds rows.
+  static RelationBuilder ForDomain(const IndexingMap& map) {
+    return RelationBuilder(map, /*num_results=*/0);
+  }
+
+  /// Adds the bounds and constraints (and, when the builder has result
+  /// columns, the results).
+  absl::Status AddMap() {
     AddVariableBounds();
     XI_RETURN_IF_ERROR(AddConstraints());
-    XI_RETURN_IF_ERROR(AddResults());
+    return AddResults();
+  }
+
+  /// Adds sum_k terms[k].second * terms[k].first + constant >= 0, the
+  /// expressions over the map's dims and symbols.
+  absl::Status AddInequality(const AffineInequality& inequality) {
+    LinearForm form;
+    form.constant = ToDynamic(inequality.constant);
+    for (const auto& [expr, coefficient] : inequality.terms) {
+      XI_ASSIGN_OR_RETURN(LinearForm term, Linearize(expr));
+      form = AddScaled(form, term, DynamicAPInt(coefficient));
+    }
+    relation_.addInequality(ToRow(form));
+    return absl::OkStatus();
+  }
+
+  IntegerRelation& relation() { return relation_; }
+
+  absl::StatusOr<IntegerRelation> Build() && {
+    XI_RETURN_IF_ERROR(AddMap());
     return std::move(relation_);
   }
 
  private:
+  RelationBuilder(const IndexingMap& map, unsigned num_results)
+      : map_(map),
+        num_dims_(map.GetDimensionCount()),
+        num_results_(num_results),
+        relation_(PresburgerSpace::getRelationSpace(
+            num_dims_, num_results_, /*numSymbols=*/0,
+            /*numLocals=*/map.GetSymbolCount())) {}
+
+  /// [lo, hi] of column `column`: a dim's or symbol's interval, a division
+  /// local's range derived from its dividend's; a result column has none.
+  struct Range {
+    DynamicAPInt lo, hi;
+  };
+
+  /// The range of `form` over the ranges of its columns (exact, no
+  /// overflow: DynamicAPInt).
+  Range RangeOf(const LinearForm& form) const {
+    Range range{form.constant, form.constant};
+    for (size_t i = 0; i < form.coefficients.size(); ++i) {
+      const DynamicAPInt& c = form.coefficients[i];
+      if (c == 0 || i >= column_ranges_.size()) continue;
+      const Range& v = column_ranges_[i];
+      range.lo += c > 0 ? c * v.lo : c * v.hi;
+      range.hi += c > 0 ? c * v.hi : c * v.lo;
+    }
+    return range;
+  }
+
+  void SetRange(unsigned column, Range range) {
+    if (column_ranges_.size() <= column) column_ranges_.resize(column + 1);
+    column_ranges_[column] = std::move(range);
+  }
+
   unsigned SymbolColumn(unsigned symbol) const {
     return num_dims_ + num_results_ + symbol;
   }
@@ -122,6 +192,8 @@ class RelationBuilder {
     auto bound = [&](unsigned column, Interval interval) {
       relation_.addBound(BoundType::LB, column, interval.lower);
       relation_.addBound(BoundType::UB, column, interval.upper);
+      SetRange(column, {DynamicAPInt(interval.lower),
+                        DynamicAPInt(interval.upper)});
     };
     for (unsigned d = 0; d < num_dims_; ++d) bound(d, map_.GetDimBound(d));
     for (unsigned s = 0; s < map_.GetSymbolCount(); ++s) {
@@ -145,7 +217,9 @@ class RelationBuilder {
       if (NeedsSlackLocal(form, width)) {
         // t = e - lo as an equality (t has coefficient 1, so MLIR reads it
         // as exact), then 0 <= t <= w.
-        LinearForm slack = Unit(relation_.appendVar(VarKind::Local));
+        unsigned slack_column = relation_.appendVar(VarKind::Local);
+        SetRange(slack_column, {DynamicAPInt(0), width});
+        LinearForm slack = Unit(slack_column);
         relation_.addEquality(ToRow(AddScaled(form, slack, DynamicAPInt(-1))));
         form = slack;
       }
@@ -186,13 +260,26 @@ class RelationBuilder {
   /// IntegerRelation::addLocalFloorDiv adds c*q <= e <= c*q + c - 1. For
   /// c < 0, floor(e / c) = floor(-e / -c): the same with -e and -c, which is
   /// the floordiv of MLIR's affine expressions (rounding toward -infinity).
+  /// When e's range lies in one interval [k*c, k*c + c - 1] (a divisor
+  /// larger than the range), floor(e / c) is the constant k and no local is
+  /// added: the relation stays as small as the map's meaning, whatever the
+  /// divisor's size or the depth of nested divisions.
   LinearForm FloorDivLocal(const LinearForm& dividend, DynamicAPInt divisor) {
     LinearForm positive = dividend;
     if (divisor < 0) {
       positive = Scale(dividend, DynamicAPInt(-1));
       divisor = -divisor;
     }
-    return Unit(relation_.addLocalFloorDiv(ToRow(positive), divisor));
+    Range range = RangeOf(positive);
+    Range quotient{floorDiv(range.lo, divisor), floorDiv(range.hi, divisor)};
+    if (quotient.lo == quotient.hi) {
+      LinearForm constant;
+      constant.constant = quotient.lo;
+      return constant;
+    }
+    unsigned column = relation_.addLocalFloorDiv(ToRow(positive), divisor);
+    SetRange(column, std::move(quotient));
+    return Unit(column);
   }
 
   absl::StatusOr<LinearForm> Linearize(AffineExpr expr);
@@ -205,6 +292,9 @@ class RelationBuilder {
   // MLIR uniques expressions, so a repeated `e floordiv c` (e.g. in a result
   // and in a constraint) reuses one local.
   llvm::DenseMap<AffineExpr, LinearForm> memo_;
+  // Range of every column by position (see RangeOf); result columns get
+  // [0, 0] and never appear in a form.
+  std::vector<Range> column_ranges_;
 };
 
 absl::StatusOr<LinearForm> RelationBuilder::Linearize(AffineExpr expr) {
@@ -284,6 +374,146 @@ absl::StatusOr<std::vector<int64_t>> Slice(llvm::ArrayRef<DynamicAPInt> values,
     out.push_back(v);
   }
   return out;
+}
+
+/// Bounds lo <= x_v <= hi of each variable from the rows that name only v,
+/// and the rows that name several; nullopt when some variable has no lower
+/// or no upper bound (then the caller asks MLIR).
+struct BoxAndRows {
+  std::vector<DynamicAPInt> lo, hi;
+  std::vector<Row> others;
+};
+std::optional<BoxAndRows> SplitIntoBox(const IntegerRelation& relation) {
+  const unsigned n = relation.getNumVars();
+  std::vector<std::optional<DynamicAPInt>> lo(n), hi(n);
+  BoxAndRows split;
+  for (unsigned i = 0; i < relation.getNumInequalities(); ++i) {
+    llvm::ArrayRef<DynamicAPInt> row = relation.getInequality(i);
+    int only = -1;
+    int named = 0;
+    for (unsigned v = 0; v < n; ++v) {
+      if (row[v] != 0) {
+        only = static_cast<int>(v);
+        ++named;
+      }
+    }
+    if (named != 1) {
+      split.others.emplace_back(row);
+      continue;
+    }
+    // c*x + k >= 0: x >= ceil(-k / c) for c > 0, x <= floor(k / -c) else.
+    const DynamicAPInt& c = row[only];
+    if (c > 0) {
+      DynamicAPInt bound = ceilDiv(-row.back(), c);
+      if (!lo[only] || bound > *lo[only]) lo[only] = bound;
+    } else {
+      DynamicAPInt bound = floorDiv(row.back(), -c);
+      if (!hi[only] || bound < *hi[only]) hi[only] = bound;
+    }
+  }
+  for (unsigned v = 0; v < n; ++v) {
+    if (!lo[v] || !hi[v]) return std::nullopt;
+    split.lo.push_back(*lo[v]);
+    split.hi.push_back(*hi[v]);
+  }
+  return split;
+}
+
+/// The sample of a relation without equalities that is a box and at most
+/// one more inequality a . x + k >= 0, decided directly: the box is empty
+/// when some lo > hi, and otherwise the corner that maximizes a . x is in
+/// the set iff any point is. nullopt-of-nullopt: not of this shape.
+std::optional<std::optional<Row>> SampleOfBoxAndOneRow(
+    const IntegerRelation& relation) {
+  if (relation.getNumEqualities() != 0) return std::nullopt;
+  std::optional<BoxAndRows> split = SplitIntoBox(relation);
+  if (!split || split->others.size() > 1) return std::nullopt;
+  const unsigned n = relation.getNumVars();
+  for (unsigned v = 0; v < n; ++v) {
+    if (split->lo[v] > split->hi[v]) return std::optional<Row>();
+  }
+  Row corner(split->lo.begin(), split->lo.end());
+  if (split->others.empty()) return std::optional<Row>(corner);
+  const Row& row = split->others.front();
+  DynamicAPInt value = row.back();
+  for (unsigned v = 0; v < n; ++v) {
+    if (row[v] > 0) corner[v] = split->hi[v];
+    value += row[v] * corner[v];
+  }
+  if (value < 0) return std::optional<Row>();
+  return std::optional<Row>(corner);
+}
+
+/// IntegerRelation::findIntegerSample after eliminating, one at a time,
+/// every variable x with coefficient c = +-1 in an equality row
+/// c*x + rest == 0: x = -c * rest is substituted into every other row
+/// (exact over the integers because |c| = 1) and x is computed back from
+/// the sample. A chain d_i - d_{i+1} == 1 of n dimensions thus leaves one
+/// variable instead of a search in n dimensions (generalized basis
+/// reduction), and a map's result columns disappear the same way. A box
+/// with at most one more inequality is then decided directly
+/// (SampleOfBoxAndOneRow).
+std::optional<Row> SampleByUnitElimination(const IntegerRelation& relation) {
+  IntegerRelation reduced = relation;
+  std::vector<unsigned> columns(relation.getNumVars());
+  for (unsigned k = 0; k < columns.size(); ++k) columns[k] = k;
+  struct Definition {
+    unsigned column;
+    Row row;  // over the original columns, then the constant
+  };
+  std::vector<Definition> definitions;
+  auto eliminate = [&](unsigned e, unsigned v) {
+    const Row eq(reduced.getEquality(e));
+    const DynamicAPInt& c = eq[v];
+    const unsigned cols = reduced.getNumCols();
+    for (unsigned i = 0; i < reduced.getNumEqualities(); ++i) {
+      if (i == e || reduced.atEq(i, v) == 0) continue;
+      const DynamicAPInt factor = reduced.atEq(i, v) * c;
+      for (unsigned j = 0; j < cols; ++j) reduced.atEq(i, j) -= factor * eq[j];
+    }
+    for (unsigned i = 0; i < reduced.getNumInequalities(); ++i) {
+      if (reduced.atIneq(i, v) == 0) continue;
+      const DynamicAPInt factor = reduced.atIneq(i, v) * c;
+      for (unsigned j = 0; j < cols; ++j) {
+        reduced.atIneq(i, j) -= factor * eq[j];
+      }
+    }
+    Definition definition{columns[v], Row(relation.getNumCols())};
+    for (unsigned j = 0; j + 1 < cols; ++j) {
+      definition.row[columns[j]] = eq[j];
+    }
+    definition.row.back() = eq.back();
+    definitions.push_back(std::move(definition));
+    reduced.removeEquality(e);
+    reduced.removeVar(v);
+    columns.erase(columns.begin() + v);
+  };
+  for (bool found = true; found;) {
+    found = false;
+    for (unsigned e = 0; e < reduced.getNumEqualities() && !found; ++e) {
+      for (unsigned v = 0; v < reduced.getNumVars() && !found; ++v) {
+        if (abs(reduced.atEq(e, v)) == 1) {
+          eliminate(e, v);
+          found = true;
+        }
+      }
+    }
+  }
+  std::optional<std::optional<Row>> direct = SampleOfBoxAndOneRow(reduced);
+  std::optional<Row> sample =
+      direct.has_value() ? *direct : reduced.findIntegerSample();
+  if (!sample.has_value()) return std::nullopt;
+  Row full(relation.getNumVars());
+  for (unsigned k = 0; k < columns.size(); ++k) full[columns[k]] = (*sample)[k];
+  for (auto it = definitions.rbegin(); it != definitions.rend(); ++it) {
+    // c*x + rest == 0 with c = +-1: x = -c * rest.
+    DynamicAPInt rest = it->row.back();
+    for (unsigned j = 0; j < full.size(); ++j) {
+      if (j != it->column) rest += it->row[j] * full[j];
+    }
+    full[it->column] = -it->row[it->column] * rest;
+  }
+  return full;
 }
 
 /// `relation` with its first `num_symbols` locals (the map's symbols) moved
@@ -448,11 +678,12 @@ absl::StatusOr<PresburgerRelation> Subtrahend(const IntegerRelation& other,
     }
     if (pieces > kMaxSubtractionPieces) {
       return absl::ResourceExhaustedError(absl::StrCat(
-          "the symbols enter divisions, so one map is a union of ",
+          "Presburger subtraction: eliminating the symbols of one map "
+          "leaves a union of ",
           subtrahend.getNumDisjuncts(),
           " pieces over its dimensions and results; subtracting it would "
           "take about ",
-          pieces, " steps (the limit is ", kMaxSubtractionPieces, ")"));
+          pieces, " steps (the budget is ", kMaxSubtractionPieces, ")"));
     }
   }
   subtrahend.insertVarInPlace(VarKind::Range, other.getNumRangeVars(),
@@ -523,7 +754,35 @@ absl::StatusOr<IntegerRelation> IndexingMapToRelation(const IndexingMap& map) {
 
 absl::StatusOr<bool> IsExactlyEmpty(const IndexingMap& map) {
   XI_ASSIGN_OR_RETURN(IntegerRelation relation, IndexingMapToRelation(map));
-  return relation.isIntegerEmpty();
+  return !SampleByUnitElimination(relation).has_value();
+}
+
+bool IsIntegerEmptyByUnitElimination(const IntegerRelation& relation) {
+  return !SampleByUnitElimination(relation).has_value();
+}
+
+absl::StatusOr<std::optional<RelationPoint>> FindDomainPointWith(
+    const IndexingMap& map, absl::Span<const AffineInequality> extra) {
+  if (map.IsUndefined()) {
+    return absl::InvalidArgumentError(
+        "an UNDEFINED map has no relation (no indexing rule is known)");
+  }
+  XI_RETURN_IF_ERROR(map.Verify());
+  if (map.IsKnownEmpty()) return std::nullopt;
+  RelationBuilder builder = RelationBuilder::ForDomain(map);
+  XI_RETURN_IF_ERROR(builder.AddMap());
+  for (const AffineInequality& inequality : extra) {
+    XI_RETURN_IF_ERROR(builder.AddInequality(inequality));
+  }
+  std::optional<Row> sample = SampleByUnitElimination(builder.relation());
+  if (!sample.has_value()) return std::nullopt;
+  // Columns: the dims, then the symbols as the first locals.
+  RelationPoint point;
+  const unsigned num_dims = map.GetDimensionCount();
+  XI_ASSIGN_OR_RETURN(point.dims, Slice(*sample, 0, num_dims, "dimension"));
+  XI_ASSIGN_OR_RETURN(point.symbols, Slice(*sample, num_dims,
+                                           map.GetSymbolCount(), "symbol"));
+  return point;
 }
 
 absl::StatusOr<bool> SimplifyWithExactEmptiness(IndexingMap& map) {
@@ -549,7 +808,7 @@ absl::StatusOr<bool> SimplifyWithExactEmptiness(IndexingMap& map) {
 absl::StatusOr<std::optional<RelationPoint>> FindRelationPoint(
     const IndexingMap& map) {
   XI_ASSIGN_OR_RETURN(IntegerRelation relation, IndexingMapToRelation(map));
-  std::optional<Row> sample = relation.findIntegerSample();
+  std::optional<Row> sample = SampleByUnitElimination(relation);
   if (!sample.has_value()) return std::nullopt;
   // The sample has every column: dims, results, then the symbols as the
   // first locals.

@@ -12,9 +12,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "mlir/Analysis/Presburger/IntegerRelation.h"
 #include "xla_index/core/indexing_map.h"
 
@@ -31,7 +33,9 @@ namespace xla_index {
 /// (VarKind::Local, existentially quantified): first the map's symbols (range
 /// variables, then runtime variables, over their intervals), then one local
 /// per distinct `e floordiv c`, `e ceildiv c` and `e mod c`, each defined by
-/// IntegerRelation::addLocalFloorDiv, and a slack local t = e - lo for a
+/// IntegerRelation::addLocalFloorDiv (none when the range of e, from the
+/// intervals, lies within one [k*c, k*c + c - 1]: the division is then the
+/// constant k, so a divisor larger than the range costs nothing), and a slack local t = e - lo for a
 /// constraint whose inequalities MLIR would mistake for a division
 /// definition. Results and point constraints (lo == hi) are equality rows,
 /// other constraints pairs of inequalities. There are no VarKind::Symbol
@@ -66,9 +70,36 @@ struct MapDifference {
 };
 
 /// True when no (dims, symbols) point satisfies every bound and constraint
-/// of `map`, decided exactly (IntegerRelation::isIntegerEmpty). Errors as
-/// IndexingMapToRelation.
+/// of `map`, decided exactly: every variable with a coefficient +-1 in an
+/// equality row (a result column, a point constraint such as
+/// `d0 - d1 in [1, 1]`) is eliminated by substitution, which is exact over
+/// the integers, then a box with at most one more inequality is decided
+/// directly and anything else by IntegerRelation::findIntegerSample. Errors
+/// as IndexingMapToRelation.
 absl::StatusOr<bool> IsExactlyEmpty(const IndexingMap& map);
+
+/// sum_k terms[k].second * terms[k].first + constant >= 0, an inequality over
+/// a map's dims and symbols (the expressions may have divisions by
+/// constants, as the map's own).
+struct AffineInequality {
+  std::vector<std::pair<mlir::AffineExpr, int64_t>> terms;
+  __int128 constant = 0;
+};
+
+/// A point (dims, symbols) of `map`'s domain that also satisfies every
+/// inequality of `extra`, or nullopt when there is none (also for a KNOWN
+/// EMPTY map); `results` of the point is left empty (the caller evaluates
+/// the map there). Decided as IsExactlyEmpty, on the domain's relation
+/// without result columns. Errors as IndexingMapToRelation (for the map or
+/// an inequality's expression), and OutOfRange when a coordinate of the
+/// point does not fit in int64.
+absl::StatusOr<std::optional<RelationPoint>> FindDomainPointWith(
+    const IndexingMap& map, absl::Span<const AffineInequality> extra);
+
+/// IntegerRelation::isIntegerEmpty after the same elimination of unit
+/// equalities as IsExactlyEmpty.
+bool IsIntegerEmptyByUnitElimination(
+    const mlir::presburger::IntegerRelation& relation);
 
 /// IndexingMap::Simplify() with exact emptiness: after the ordinary
 /// simplification, a map that still has constraints is checked with
@@ -103,9 +134,11 @@ absl::StatusOr<std::optional<RelationPoint>> FindRelationPoint(
 /// PresburgerRelation::subtract in both directions and findIntegerSample on
 /// the difference; a witness is re-checked against both relations before it
 /// is returned. InvalidArgument when the dimension or result counts differ;
-/// ResourceExhausted (never a wrong answer) when symbols that enter
-/// divisions make one map a union of pieces too costly to subtract (about
-/// 4% of small random maps with a symbol inside floordiv/mod); other errors
+/// ResourceExhausted (never a wrong answer) when eliminating one map's
+/// symbols (PresburgerRelation::computeReprWithOnlyDivLocals) makes it a
+/// union of pieces too costly to subtract (more than 4096 steps; about 4%
+/// of small random maps with a symbol inside floordiv/mod); the message
+/// names the Presburger subtraction and its budget. Other errors
 /// as IndexingMapToRelation and FindRelationPoint.
 absl::StatusOr<std::optional<MapDifference>> FindDifference(
     const IndexingMap& a, const IndexingMap& b);
