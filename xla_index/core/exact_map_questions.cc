@@ -20,6 +20,7 @@
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/map_point_evaluator.h"
 #include "xla_index/core/presburger_relation.h"
+#include "xla_index/core/symbol_merging.h"
 
 namespace xla_index {
 namespace {
@@ -166,25 +167,42 @@ absl::StatusOr<bool> WalkBox(absl::Span<const Interval> box,
   }
 }
 
-/// One pair of a relation at fixed dims: the results and the symbols that
-/// give them.
-struct Tuple {
+/// The pairs of a relation at fixed dims: tuple k has the results
+/// results[k*R, (k+1)*R) and the symbols symbols[k*S, (k+1)*S) that give
+/// them; `order` lists the tuples sorted by results, one per distinct
+/// tuple. Flat arrays, reused from one dims point to the next.
+struct Tuples {
+  size_t num_results = 0, num_symbols = 0;
   std::vector<Int> results;
   std::vector<int64_t> symbols;
+  std::vector<size_t> order;
+
+  absl::Span<const Int> Results(size_t k) const {
+    return absl::MakeConstSpan(results).subspan(k * num_results, num_results);
+  }
+  absl::Span<const int64_t> Symbols(size_t k) const {
+    return absl::MakeConstSpan(symbols).subspan(k * num_symbols, num_symbols);
+  }
+  bool Less(size_t x, size_t y) const {
+    absl::Span<const Int> a = Results(x), b = Results(y);
+    return std::lexicographical_compare(a.begin(), a.end(), b.begin(),
+                                        b.end());
+  }
 };
 
-/// Every result tuple of `view` at dims `dims`, sorted by results, one per
-/// distinct tuple.
+/// Every result tuple of `view` at dims `dims` into `out`.
 absl::Status TuplesAt(const MapView& view, absl::Span<const int64_t> dims,
-                      const Deadline& deadline, int64_t& done,
-                      std::vector<Tuple>& out) {
-  out.clear();
+                      const Deadline& deadline, int64_t& done, Tuples& out) {
+  out.num_results = view.map->GetResultCount();
+  out.num_symbols = view.symbols.size();
+  out.results.clear();
+  out.symbols.clear();
+  out.order.clear();
   if (!InBox(dims, view.dims)) return absl::OkStatus();
   std::vector<int64_t> point(dims.begin(), dims.end());
   point.resize(dims.size() + view.symbols.size());
   std::vector<Int> results;
-  XI_ASSIGN_OR_RETURN(
-      bool unused,
+  XI_RETURN_IF_ERROR(
       WalkBox(view.symbols, deadline, "enumeration", done,
               [&](absl::Span<const int64_t> symbols) -> absl::StatusOr<bool> {
                 std::copy(symbols.begin(), symbols.end(),
@@ -197,20 +215,22 @@ absl::Status TuplesAt(const MapView& view, absl::Span<const int64_t> dims,
                   return TooBig(*view.map);
                 }
                 if (holds) {
-                  out.push_back(
-                      {results, {symbols.begin(), symbols.end()}});
+                  out.order.push_back(out.order.size());
+                  out.results.insert(out.results.end(), results.begin(),
+                                     results.end());
+                  out.symbols.insert(out.symbols.end(), symbols.begin(),
+                                     symbols.end());
                 }
                 return false;
-              }));
-  (void)unused;
-  std::sort(out.begin(), out.end(), [](const Tuple& x, const Tuple& y) {
-    return x.results < y.results;
-  });
-  out.erase(std::unique(out.begin(), out.end(),
-                        [](const Tuple& x, const Tuple& y) {
-                          return x.results == y.results;
-                        }),
-            out.end());
+              })
+          .status());
+  std::sort(out.order.begin(), out.order.end(),
+            [&](size_t x, size_t y) { return out.Less(x, y); });
+  out.order.erase(std::unique(out.order.begin(), out.order.end(),
+                              [&](size_t x, size_t y) {
+                                return !out.Less(x, y) && !out.Less(y, x);
+                              }),
+                  out.order.end());
   return absl::OkStatus();
 }
 
@@ -222,9 +242,14 @@ std::optional<int64_t> EnumerationCost(const MapView& a, const MapView& b) {
     hull.push_back({std::min(a.dims[i].lower, b.dims[i].lower),
                     std::max(a.dims[i].upper, b.dims[i].upper)});
   }
+  // A map that uses no symbol is evaluated once per dims point.
+  auto symbol_points = [](const MapView& v) {
+    return v.uses_symbols ? CountBoxPoints(v.symbols)
+                          : std::optional<int64_t>(1);
+  };
   std::optional<int64_t> dims = CountBoxPoints(hull);
-  std::optional<int64_t> sa = CountBoxPoints(a.symbols);
-  std::optional<int64_t> sb = CountBoxPoints(b.symbols);
+  std::optional<int64_t> sa = symbol_points(a);
+  std::optional<int64_t> sb = symbol_points(b);
   int64_t symbols, cost;
   if (!dims || !sa || !sb || __builtin_add_overflow(*sa, *sb, &symbols) ||
       __builtin_mul_overflow(*dims, symbols, &cost)) {
@@ -233,16 +258,23 @@ std::optional<int64_t> EnumerationCost(const MapView& a, const MapView& b) {
   return cost;
 }
 
-/// The first tuple in exactly one of two sorted lists: (side, index).
-std::optional<std::pair<int, size_t>> FirstMismatch(
-    const std::vector<Tuple>& x, const std::vector<Tuple>& y) {
+/// The first tuple in exactly one of two sorted lists: (side, tuple).
+std::optional<std::pair<int, size_t>> FirstMismatch(const Tuples& x,
+                                                    const Tuples& y) {
   size_t i = 0, j = 0;
-  while (i < x.size() || j < y.size()) {
-    if (j == y.size() || (i < x.size() && x[i].results < y[j].results)) {
-      return std::make_pair(0, i);
+  auto less = [](absl::Span<const Int> a, absl::Span<const Int> b) {
+    return std::lexicographical_compare(a.begin(), a.end(), b.begin(),
+                                        b.end());
+  };
+  while (i < x.order.size() || j < y.order.size()) {
+    if (j == y.order.size() ||
+        (i < x.order.size() &&
+         less(x.Results(x.order[i]), y.Results(y.order[j])))) {
+      return std::make_pair(0, x.order[i]);
     }
-    if (i == x.size() || y[j].results < x[i].results) {
-      return std::make_pair(1, j);
+    if (i == x.order.size() ||
+        less(y.Results(y.order[j]), x.Results(x.order[i]))) {
+      return std::make_pair(1, y.order[j]);
     }
     ++i;
     ++j;
@@ -250,21 +282,74 @@ std::optional<std::pair<int, size_t>> FirstMismatch(
   return std::nullopt;
 }
 
-/// The difference by enumeration: at every dims point of the hull of both
-/// dim boxes, the sets of result tuples of both maps are compared.
-absl::StatusOr<std::optional<MapDifference>> EnumerateDifference(
-    const MapView& a, const MapView& b, const Deadline& deadline) {
+/// The hull of both maps' dim boxes.
+std::vector<Interval> DimHull(const MapView& a, const MapView& b) {
   std::vector<Interval> hull;
   for (size_t i = 0; i < a.dims.size(); ++i) {
     hull.push_back({std::min(a.dims[i].lower, b.dims[i].lower),
                     std::max(a.dims[i].upper, b.dims[i].upper)});
   }
+  return hull;
+}
+
+/// Whether `view` relates dims `point` (its symbols at their lower bounds,
+/// the map using none) and, if so, its results.
+absl::StatusOr<bool> FunctionAt(const MapView& view,
+                                std::vector<int64_t>& point,
+                                std::vector<Int>& results) {
+  const size_t num_dims = view.dims.size();
+  if (!InBox(absl::MakeConstSpan(point).first(num_dims), view.dims)) {
+    return false;
+  }
+  bool holds = false;
+  if (view.evaluator.ConstraintsHold(point, holds) != Outcome::kOk ||
+      (holds && view.evaluator.Results(point, results) != Outcome::kOk)) {
+    return TooBig(*view.map);
+  }
+  return holds;
+}
+
+/// EnumerateDifference for two maps that use no symbols: one evaluation of
+/// each per dims point, nothing stored.
+absl::StatusOr<std::optional<MapDifference>> EnumerateFunctionDifference(
+    const MapView& a, const MapView& b, const Deadline& deadline) {
   std::optional<MapDifference> difference;
-  std::vector<Tuple> ta, tb;
+  std::vector<int64_t> pa, pb;
+  std::vector<Int> ra, rb;
   int64_t done = 0;
-  XI_ASSIGN_OR_RETURN(
-      bool found,
-      WalkBox(hull, deadline, "enumeration", done,
+  XI_RETURN_IF_ERROR(
+      WalkBox(DimHull(a, b), deadline, "enumeration", done,
+              [&](absl::Span<const int64_t> dims) -> absl::StatusOr<bool> {
+                pa.assign(dims.begin(), dims.end());
+                for (Interval s : a.symbols) pa.push_back(s.lower);
+                pb.assign(dims.begin(), dims.end());
+                for (Interval s : b.symbols) pb.push_back(s.lower);
+                XI_ASSIGN_OR_RETURN(bool in_a, FunctionAt(a, pa, ra));
+                XI_ASSIGN_OR_RETURN(bool in_b, FunctionAt(b, pb, rb));
+                if (in_a == in_b && (!in_a || ra == rb)) return false;
+                const int side = in_a ? 0 : 1;
+                XI_ASSIGN_OR_RETURN(RelationPoint witness,
+                                    MakePoint(side == 0 ? a : b,
+                                              side == 0 ? pa : pb));
+                difference = MapDifference{side, std::move(witness)};
+                return true;
+              })
+          .status());
+  return difference;
+}
+
+/// The difference by enumeration: at every dims point of the hull of both
+/// dim boxes, the sets of result tuples of both maps are compared.
+absl::StatusOr<std::optional<MapDifference>> EnumerateDifference(
+    const MapView& a, const MapView& b, const Deadline& deadline) {
+  if (!a.uses_symbols && !b.uses_symbols) {
+    return EnumerateFunctionDifference(a, b, deadline);
+  }
+  std::optional<MapDifference> difference;
+  Tuples ta, tb;
+  int64_t done = 0;
+  XI_RETURN_IF_ERROR(
+      WalkBox(DimHull(a, b), deadline, "enumeration", done,
               [&](absl::Span<const int64_t> dims) -> absl::StatusOr<bool> {
                 XI_RETURN_IF_ERROR(TuplesAt(a, dims, deadline, done, ta));
                 XI_RETURN_IF_ERROR(TuplesAt(b, dims, deadline, done, tb));
@@ -272,20 +357,19 @@ absl::StatusOr<std::optional<MapDifference>> EnumerateDifference(
                     FirstMismatch(ta, tb);
                 if (!mismatch) return false;
                 const MapView& in = mismatch->first == 0 ? a : b;
-                const Tuple& tuple = (mismatch->first == 0 ? ta : tb)
-                                         [mismatch->second];
+                const Tuples& tuples = mismatch->first == 0 ? ta : tb;
                 std::vector<int64_t> point(dims.begin(), dims.end());
-                point.insert(point.end(), tuple.symbols.begin(),
-                             tuple.symbols.end());
+                absl::Span<const int64_t> symbols =
+                    tuples.Symbols(mismatch->second);
+                point.insert(point.end(), symbols.begin(), symbols.end());
                 XI_ASSIGN_OR_RETURN(RelationPoint witness,
                                     MakePoint(in, point));
                 difference = MapDifference{mismatch->first, witness};
                 return true;
-              }));
-  (void)found;
+              })
+          .status());
   return difference;
 }
-
 
 /// Whether (dims, results) of `point` is a pair of `view`'s relation: with
 /// the point's own symbols when `symbols_given`, else for some symbols
@@ -614,8 +698,24 @@ absl::StatusOr<EmptinessAnswer> DecideEmptiness(const IndexingMap& map,
   XI_RETURN_IF_ERROR(CheckDefined(map));
   if (HasEmptyRelation(map)) return EmptinessAnswer{};
   Deadline deadline(budget.time_limit);
-  XI_ASSIGN_OR_RETURN(MapView view, View(map));
-  return DecideNonTrivialEmptiness(view, budget, deadline);
+  XI_ASSIGN_OR_RETURN(MapView original, View(map));
+  MergedSymbols merged = MergeSymbolCombinations(map);
+  XI_ASSIGN_OR_RETURN(MapView view, View(merged.map));
+  XI_ASSIGN_OR_RETURN(EmptinessAnswer answer,
+                      DecideNonTrivialEmptiness(view, budget, deadline));
+  if (answer.point && !merged.merges.empty()) {
+    answer.point->symbols =
+        SplitMergedSymbols(merged.merges, answer.point->symbols);
+    std::vector<int64_t> full = answer.point->dims;
+    full.insert(full.end(), answer.point->symbols.begin(),
+                answer.point->symbols.end());
+    bool holds = false;
+    if (original.evaluator.ConstraintsHold(full, holds) != Outcome::kOk ||
+        !holds) {
+      return absl::InternalError("a merged symbol was split wrongly");
+    }
+  }
+  return answer;
 }
 
 absl::StatusOr<EqualityAnswer> DecideEquality(const IndexingMap& a,
@@ -648,9 +748,17 @@ absl::StatusOr<EqualityAnswer> DecideEquality(const IndexingMap& a,
   Deadline deadline(budget.time_limit);
   XI_ASSIGN_OR_RETURN(MapView va, View(a));
   XI_ASSIGN_OR_RETURN(MapView vb, View(b));
-  XI_ASSIGN_OR_RETURN(EqualityAnswer answer,
-                      DecideNonTrivialEquality(va, vb, budget, deadline));
+  MergedSymbols ma = MergeSymbolCombinations(a);
+  MergedSymbols mb = MergeSymbolCombinations(b);
+  XI_ASSIGN_OR_RETURN(MapView merged_a, View(ma.map));
+  XI_ASSIGN_OR_RETURN(MapView merged_b, View(mb.map));
+  XI_ASSIGN_OR_RETURN(
+      EqualityAnswer answer,
+      DecideNonTrivialEquality(merged_a, merged_b, budget, deadline));
   if (answer.difference) {
+    const MergedSymbols& in = answer.difference->in_map == 0 ? ma : mb;
+    answer.difference->point.symbols =
+        SplitMergedSymbols(in.merges, answer.difference->point.symbols);
     XI_RETURN_IF_ERROR(CheckDifference(va, vb, *answer.difference,
                                        ExactMethodName(answer.method)));
   }
