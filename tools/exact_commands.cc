@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -22,9 +22,9 @@
 #include "tools/command_line.h"
 #include "tools/file_io.h"
 #include "tools/timing.h"
+#include "xla_index/core/exact_map_questions.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
-#include "xla_index/core/exact_map_questions.h"
 #include "xla_index/core/presburger_relation.h"
 
 namespace xla_index {
@@ -83,8 +83,7 @@ std::string PointJson(const RelationPoint& point) {
 }
 
 /// The answer of `equal` on `out`; returns the exit status.
-int PrintEquality(const EqualityAnswer& answer, bool json,
-                  std::ostream& out) {
+int PrintEquality(const EqualityAnswer& answer, bool json, std::ostream& out) {
   const std::optional<MapDifference>& difference = answer.difference;
   const std::string method =
       absl::StrCat(", \"method\": \"", ExactMethodName(answer.method), "\"");
@@ -156,10 +155,11 @@ absl::StatusOr<ExactBudget> BudgetOf(const CommandLine& command_line) {
 class Watchdog {
  public:
   Watchdog(absl::string_view command, absl::Duration limit)
-      : message_(absl::StrCat(
-            "xla-index ", command, ": gave up: no exact method answered "
-            "within the time limit of ", absl::FormatDuration(limit),
-            " (--time-limit=SECONDS raises it)\n")),
+      : message_(absl::StrCat("xla-index ", command,
+                              ": gave up: no exact method answered "
+                              "within the time limit of ",
+                              absl::FormatDuration(limit),
+                              " (--time-limit=SECONDS raises it)\n")),
         thread_([this, limit] { Watch(limit + absl::Seconds(2)); }) {}
   ~Watchdog() {
     {
@@ -197,9 +197,9 @@ absl::StatusOr<int> RunEqual(const CommandLine& command_line, std::ostream& out,
   XI_ASSIGN_OR_RETURN(
       IndexingMap first,
       ReadMapArgument(command_line.positional[0], "MAP1", max_bytes, &context));
-  XI_ASSIGN_OR_RETURN(IndexingMap second,
-                      ReadMapArgument(command_line.positional[1], "MAP2",
-                                      max_bytes, &context));
+  XI_ASSIGN_OR_RETURN(
+      IndexingMap second,
+      ReadMapArgument(command_line.positional[1], "MAP2", max_bytes, &context));
   absl::StatusOr<EqualityAnswer> answer;
   {
     Watchdog watchdog("equal", budget.time_limit);
@@ -232,9 +232,8 @@ absl::StatusOr<int> RunEmpty(const CommandLine& command_line, std::ostream& out,
   XI_RETURN_IF_ERROR(answer.status());
   int status = PrintEmptiness(*answer, command_line.Has("json"), out);
   if (command_line.Has("timing")) {
-    PrintTimings({{"empty", MedianMicroseconds([&] {
-                     (void)DecideEmptiness(map, budget);
-                   })}},
+    PrintTimings({{"empty", MedianMicroseconds(
+                                [&] { (void)DecideEmptiness(map, budget); })}},
                  err);
   }
   return status;
@@ -249,10 +248,9 @@ bool IsExactCommand(absl::string_view name) {
 int RunExactCommand(absl::string_view name, absl::Span<const std::string> args,
                     std::ostream& out, std::ostream& err) {
   bool equal = name == "equal";
-  absl::StatusOr<CommandLine> command_line =
-      ParseCommandLine(args, {"json", "timing", "time-limit",
-                              "max-input-bytes"},
-                       {"json", "timing"});
+  absl::StatusOr<CommandLine> command_line = ParseCommandLine(
+      args, {"json", "timing", "time-limit", "max-input-bytes"},
+      {"json", "timing"});
   absl::StatusOr<int> answer = kTrouble;
   if (!command_line.ok()) {
     answer = command_line.status();

@@ -44,8 +44,8 @@ class Deadline {
   bool Passed() const { return absl::Now() > end_; }
   absl::Status Exhausted(absl::string_view method, int64_t done) const {
     return absl::ResourceExhaustedError(absl::StrCat(
-        method, " ran out of the time budget of ",
-        absl::FormatDuration(limit_), " after ", done, " evaluations"));
+        method, " ran out of the time budget of ", absl::FormatDuration(limit_),
+        " after ", done, " evaluations"));
   }
   absl::Status Exhausted(absl::string_view method) const {
     return absl::ResourceExhaustedError(
@@ -79,7 +79,8 @@ absl::StatusOr<MapView> View(const IndexingMap& map) {
 absl::Status TooBig(const IndexingMap& map) {
   return absl::OutOfRangeError(absl::StrCat(
       "an expression of the map has a value beyond 128 bits at some point "
-      "of its domain (", map.GetDimensionCount(), " dims)"));
+      "of its domain (",
+      map.GetDimensionCount(), " dims)"));
 }
 
 /// True when a result or constraint names a symbol: otherwise every symbol
@@ -185,8 +186,7 @@ struct Tuples {
   }
   bool Less(size_t x, size_t y) const {
     absl::Span<const Int> a = Results(x), b = Results(y);
-    return std::lexicographical_compare(a.begin(), a.end(), b.begin(),
-                                        b.end());
+    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
   }
 };
 
@@ -263,8 +263,7 @@ std::optional<std::pair<int, size_t>> FirstMismatch(const Tuples& x,
                                                     const Tuples& y) {
   size_t i = 0, j = 0;
   auto less = [](absl::Span<const Int> a, absl::Span<const Int> b) {
-    return std::lexicographical_compare(a.begin(), a.end(), b.begin(),
-                                        b.end());
+    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
   };
   while (i < x.order.size() || j < y.order.size()) {
     if (j == y.order.size() ||
@@ -328,9 +327,9 @@ absl::StatusOr<std::optional<MapDifference>> EnumerateFunctionDifference(
                 XI_ASSIGN_OR_RETURN(bool in_b, FunctionAt(b, pb, rb));
                 if (in_a == in_b && (!in_a || ra == rb)) return false;
                 const int side = in_a ? 0 : 1;
-                XI_ASSIGN_OR_RETURN(RelationPoint witness,
-                                    MakePoint(side == 0 ? a : b,
-                                              side == 0 ? pa : pb));
+                XI_ASSIGN_OR_RETURN(
+                    RelationPoint witness,
+                    MakePoint(side == 0 ? a : b, side == 0 ? pa : pb));
                 difference = MapDifference{side, std::move(witness)};
                 return true;
               })
@@ -438,8 +437,7 @@ std::vector<int64_t> RandomPoint(absl::Span<const Interval> box,
   std::vector<int64_t> point;
   for (Interval b : box) {
     const unsigned __int128 width =
-        static_cast<unsigned __int128>(static_cast<Int>(b.upper) - b.lower) +
-        1;
+        static_cast<unsigned __int128>(static_cast<Int>(b.upper) - b.lower) + 1;
     const unsigned __int128 r = random() % width;
     point.push_back(static_cast<int64_t>(static_cast<Int>(b.lower) + r));
   }
@@ -546,9 +544,8 @@ absl::StatusOr<std::optional<MapDifference>> DirectDifference(
       }
       XI_ASSIGN_OR_RETURN(
           std::optional<RelationPoint> point,
-          FindDomainPointWith(*a.map,
-                              {Exceeds(fa.getResult(i), fb.getResult(i),
-                                       sign)}));
+          FindDomainPointWith(
+              *a.map, {Exceeds(fa.getResult(i), fb.getResult(i), sign)}));
       if (!point) continue;
       std::vector<int64_t> full = point->dims;
       full.insert(full.end(), point->symbols.begin(), point->symbols.end());
@@ -656,8 +653,7 @@ absl::StatusOr<EqualityAnswer> DecideNonTrivialEquality(
   std::optional<int64_t> cost = EnumerationCost(a, b);
   if (cost && *cost <= budget.max_enumerated_points) {
     answer.method = ExactMethod::kEnumeration;
-    XI_ASSIGN_OR_RETURN(answer.difference,
-                        EnumerateDifference(a, b, deadline));
+    XI_ASSIGN_OR_RETURN(answer.difference, EnumerateDifference(a, b, deadline));
     return answer;
   }
   if (!a.uses_symbols && !b.uses_symbols) {
@@ -668,6 +664,14 @@ absl::StatusOr<EqualityAnswer> DecideNonTrivialEquality(
     XI_ASSIGN_OR_RETURN(answer.difference, DirectDifference(a, b, deadline));
     return answer;
   }
+  // Enumeration of a larger box ends within its budget, where a
+  // Presburger subtraction may not (eliminating symbols that enter
+  // divisions can take minutes on maps of a few points), so it comes first.
+  if (cost && *cost <= budget.max_fallback_points) {
+    answer.method = ExactMethod::kFallbackEnumeration;
+    XI_ASSIGN_OR_RETURN(answer.difference, EnumerateDifference(a, b, deadline));
+    return answer;
+  }
   if (deadline.Passed()) return deadline.Exhausted("enumeration");
   answer.method = ExactMethod::kPresburger;
   absl::StatusOr<std::optional<MapDifference>> presburger =
@@ -676,19 +680,11 @@ absl::StatusOr<EqualityAnswer> DecideNonTrivialEquality(
     XI_ASSIGN_OR_RETURN(answer.difference, std::move(presburger));
     return answer;
   }
-  std::string enumeration_budget =
-      cost ? absl::StrCat("enumeration: ", *cost,
-                          " evaluations (the budget is ",
-                          budget.max_fallback_points, ")")
-           : "enumeration: more than 2^63 evaluations";
-  if (!cost || *cost > budget.max_fallback_points) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("no exact method fits its budget; ",
-                     presburger.status().message(), "; ", enumeration_budget));
-  }
-  answer.method = ExactMethod::kFallbackEnumeration;
-  XI_ASSIGN_OR_RETURN(answer.difference, EnumerateDifference(a, b, deadline));
-  return answer;
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "no exact method fits its budget; ", presburger.status().message(),
+      "; enumeration: ",
+      cost ? absl::StrCat(*cost, " evaluations") : "more than 2^63 evaluations",
+      " (the budget is ", budget.max_fallback_points, ")"));
 }
 
 }  // namespace

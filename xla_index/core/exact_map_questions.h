@@ -23,9 +23,15 @@
 //     chain d_i - d_{i+1} == 1 are substituted away, a box plus one
 //     inequality is decided by its best corner). A few sampled points look
 //     for a witness first.
-//  4. Presburger subtraction (FindDifference) for maps with symbols, with
-//     its budget of 4096 steps; when that runs out, enumeration again with
-//     the larger ExactBudget::max_fallback_points.
+//  4. for maps with symbols, enumeration again up to the larger
+//     ExactBudget::max_fallback_points (2^26): it ends within its time
+//     budget, where eliminating symbols that enter divisions can take
+//     minutes even on maps of a few points;
+//  5. Presburger subtraction (FindDifference), with its budget of 4096
+//     steps.
+// Before 2-5, symbols used only as s_i + k * s_j are merged and symbols
+// used only under `mod` shrink to one period (symbol_merging.h); a witness
+// is mapped back to the original symbols and re-checked by evaluation.
 // Emptiness uses 1, 2, sampling, then FindDomainPointWith. When every
 // method that applies runs out of its budget the answer is
 // ResourceExhausted naming each method and its budget; the time limit is
@@ -95,8 +101,8 @@ absl::StatusOr<EqualityAnswer> DecideEquality(const IndexingMap& a,
 
 /// Whether `map`'s domain (dims and symbols meeting every bound and
 /// constraint) is empty. Errors as DecideEquality.
-absl::StatusOr<EmptinessAnswer> DecideEmptiness(
-    const IndexingMap& map, const ExactBudget& budget = {});
+absl::StatusOr<EmptinessAnswer> DecideEmptiness(const IndexingMap& map,
+                                                const ExactBudget& budget = {});
 
 }  // namespace xla_index
 

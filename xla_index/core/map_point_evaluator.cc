@@ -19,9 +19,9 @@ constexpr Int kInt128Min =
     static_cast<Int>(static_cast<unsigned __int128>(1) << 127);
 
 absl::Status NotAffine(mlir::AffineExpr expr, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat(
-      "'", AffineExprToString(expr), "' ", why,
-      ": the map is not affine with constant divisors"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("'", AffineExprToString(expr), "' ", why,
+                   ": the map is not affine with constant divisors"));
 }
 
 /// The constant of `expr`, when it is one.
@@ -46,12 +46,13 @@ Int CeilDiv(Int a, Int b) {
 
 }  // namespace
 
-absl::Status MapPointEvaluator::Compile(mlir::AffineExpr expr,
-                                        int64_t num_dims, Program& program) {
+absl::Status MapPointEvaluator::Compile(mlir::AffineExpr expr, int64_t num_dims,
+                                        Program& program) {
   switch (expr.getKind()) {
     case mlir::AffineExprKind::Constant:
       program.push_back(
-          {Op::kConstant, mlir::cast<mlir::AffineConstantExpr>(expr).getValue()});
+          {Op::kConstant,
+           mlir::cast<mlir::AffineConstantExpr>(expr).getValue()});
       return absl::OkStatus();
     case mlir::AffineExprKind::DimId:
       program.push_back(
@@ -74,7 +75,8 @@ absl::Status MapPointEvaluator::Compile(mlir::AffineExpr expr,
       op = Op::kAdd;
       break;
     case mlir::AffineExprKind::Mul:
-      if (!rhs_constant && !mlir::isa<mlir::AffineConstantExpr>(binary.getLHS())) {
+      if (!rhs_constant &&
+          !mlir::isa<mlir::AffineConstantExpr>(binary.getLHS())) {
         return NotAffine(expr, "multiplies two variables");
       }
       op = Op::kMul;
@@ -84,7 +86,7 @@ absl::Status MapPointEvaluator::Compile(mlir::AffineExpr expr,
       if (!rhs_constant) return NotAffine(expr, "divides by a non-constant");
       if (constant == 0) return NotAffine(expr, "divides by zero");
       op = expr.getKind() == mlir::AffineExprKind::FloorDiv ? Op::kFloorDiv
-                                                             : Op::kCeilDiv;
+                                                            : Op::kCeilDiv;
       break;
     case mlir::AffineExprKind::Mod:
       if (!rhs_constant) return NotAffine(expr, "divides by a non-constant");
@@ -115,7 +117,8 @@ absl::StatusOr<MapPointEvaluator> MapPointEvaluator::Create(
     XI_RETURN_IF_ERROR(Compile(result, num_dims, evaluator.results_.back()));
   }
   for (const IndexingConstraint& constraint : map.GetConstraints()) {
-    Constraint compiled{{}, constraint.interval.lower, constraint.interval.upper};
+    Constraint compiled{
+        {}, constraint.interval.lower, constraint.interval.upper};
     XI_RETURN_IF_ERROR(Compile(constraint.expr, num_dims, compiled.program));
     evaluator.constraints_.push_back(std::move(compiled));
   }
@@ -123,8 +126,7 @@ absl::StatusOr<MapPointEvaluator> MapPointEvaluator::Create(
 }
 
 MapPointEvaluator::Outcome MapPointEvaluator::Run(
-    const Program& program, absl::Span<const int64_t> point,
-    Int& value) const {
+    const Program& program, absl::Span<const int64_t> point, Int& value) const {
   stack_.clear();
   for (const Instruction& instruction : program) {
     if (instruction.op == Op::kConstant) {

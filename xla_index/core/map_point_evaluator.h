@@ -50,8 +50,15 @@ class MapPointEvaluator {
                                           int64_t num_dims);
 
  private:
-  enum class Op : uint8_t { kConstant, kVariable, kAdd, kMul, kFloorDiv,
-                            kCeilDiv, kMod };
+  enum class Op : uint8_t {
+    kConstant,
+    kVariable,
+    kAdd,
+    kMul,
+    kFloorDiv,
+    kCeilDiv,
+    kMod
+  };
   struct Instruction {
     Op op;
     int64_t operand;  // the constant, or the variable's index in the point

@@ -192,8 +192,8 @@ class RelationBuilder {
     auto bound = [&](unsigned column, Interval interval) {
       relation_.addBound(BoundType::LB, column, interval.lower);
       relation_.addBound(BoundType::UB, column, interval.upper);
-      SetRange(column, {DynamicAPInt(interval.lower),
-                        DynamicAPInt(interval.upper)});
+      SetRange(column,
+               {DynamicAPInt(interval.lower), DynamicAPInt(interval.upper)});
     };
     for (unsigned d = 0; d < num_dims_; ++d) bound(d, map_.GetDimBound(d));
     for (unsigned s = 0; s < map_.GetSymbolCount(); ++s) {
@@ -780,8 +780,8 @@ absl::StatusOr<std::optional<RelationPoint>> FindDomainPointWith(
   RelationPoint point;
   const unsigned num_dims = map.GetDimensionCount();
   XI_ASSIGN_OR_RETURN(point.dims, Slice(*sample, 0, num_dims, "dimension"));
-  XI_ASSIGN_OR_RETURN(point.symbols, Slice(*sample, num_dims,
-                                           map.GetSymbolCount(), "symbol"));
+  XI_ASSIGN_OR_RETURN(point.symbols,
+                      Slice(*sample, num_dims, map.GetSymbolCount(), "symbol"));
   return point;
 }
 

@@ -35,10 +35,10 @@ namespace xla_index {
 /// per distinct `e floordiv c`, `e ceildiv c` and `e mod c`, each defined by
 /// IntegerRelation::addLocalFloorDiv (none when the range of e, from the
 /// intervals, lies within one [k*c, k*c + c - 1]: the division is then the
-/// constant k, so a divisor larger than the range costs nothing), and a slack local t = e - lo for a
-/// constraint whose inequalities MLIR would mistake for a division
-/// definition. Results and point constraints (lo == hi) are equality rows,
-/// other constraints pairs of inequalities. There are no VarKind::Symbol
+/// constant k, so a divisor larger than the range costs nothing), and a slack
+/// local t = e - lo for a constraint whose inequalities MLIR would mistake for
+/// a division definition. Results and point constraints (lo == hi) are equality
+/// rows, other constraints pairs of inequalities. There are no VarKind::Symbol
 /// columns.
 /// A bound Interval::kMin / kMax is kept as that int64 bound: variables
 /// range over int64, the project's machine integers.

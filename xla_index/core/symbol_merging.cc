@@ -64,8 +64,7 @@ bool Collect(mlir::AffineExpr expr, Int scale, size_t context,
       moduli.push_back(expr.getKind() == mlir::AffineExprKind::Mod
                            ? Int{constant.getValue()}
                            : Int{0});
-      return Collect(binary.getLHS(), 1, contexts.size() - 1, contexts,
-                     moduli);
+      return Collect(binary.getLHS(), 1, contexts.size() - 1, contexts, moduli);
     }
     default:
       return false;
@@ -164,10 +163,9 @@ MergedSymbols MergeSymbolCombinations(const IndexingMap& map) {
         const Int lo = Int{bounds[i].lower} + *k * bounds[j].lower;
         const Int hi = Int{bounds[i].upper} + *k * bounds[j].upper;
         if (lo < Interval::kMin || hi > Interval::kMax) continue;
-        merged.merges.push_back({static_cast<int64_t>(i),
-                                 static_cast<int64_t>(j),
-                                 static_cast<int64_t>(*k), bounds[i],
-                                 bounds[j]});
+        merged.merges.push_back(
+            {static_cast<int64_t>(i), static_cast<int64_t>(j),
+             static_cast<int64_t>(*k), bounds[i], bounds[j]});
         bounds[i] = {static_cast<int64_t>(lo), static_cast<int64_t>(hi)};
         bounds[j] = {0, 0};
         for (Context& c : contexts) c[j] = 0;

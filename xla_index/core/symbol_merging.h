@@ -51,8 +51,9 @@ struct MergedSymbols {
 };
 
 /// Merges range variables of `map` (not runtime variables) while some pair
-/// qualifies, then shrinks periodic and unused ones (see the file comment). A map that is UNDEFINED, KNOWN EMPTY,
-/// or not affine with constant divisors is returned unchanged.
+/// qualifies, then shrinks periodic and unused ones (see the file comment). A
+/// map that is UNDEFINED, KNOWN EMPTY, or not affine with constant divisors is
+/// returned unchanged.
 MergedSymbols MergeSymbolCombinations(const IndexingMap& map);
 
 /// Symbol values of the original map that give the same combination as
