@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "base/checked_arithmetic.h"
 #include "hlo/shape.h"
 #include "mlir/IR/AffineExpr.h"
@@ -428,7 +430,9 @@ bool HasRule(const IndexingMap& map, int64_t rank) {
 // point. nullopt when the hull holds more than kMaxPresburgerImagePoints
 // elements or a map has no exact relation (UNDEFINED, non-affine).
 std::optional<int64_t> CountImageByMembership(
-    const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims) {
+    const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims,
+    absl::Duration time_budget) {
+  const absl::Time deadline = absl::Now() + time_budget;
   const size_t rank = operand_dims.size();
   std::vector<Interval> hull(rank, Interval{0, -1});
   std::vector<mlir::presburger::IntegerRelation> relations;
@@ -450,8 +454,15 @@ std::optional<int64_t> CountImageByMembership(
   std::optional<int64_t> points = CountBoxPoints(hull);
   if (!points || *points > kMaxPresburgerImagePoints) return std::nullopt;
   int64_t count = 0;
+  bool out_of_time = false;
   ForEachBoxPoint(hull, kMaxPresburgerImagePoints,
                   [&](const std::vector<int64_t>& element) {
+                    // One look at the clock per element: each costs an
+                    // emptiness test per map, far more than the look.
+                    if (out_of_time || absl::Now() > deadline) {
+                      out_of_time = true;
+                      return;
+                    }
                     for (const auto& relation : relations) {
                       mlir::presburger::IntegerRelation fixed = relation;
                       const unsigned range = fixed.getVarKindOffset(
@@ -462,12 +473,13 @@ std::optional<int64_t> CountImageByMembership(
                         row.back() = -element[k];
                         fixed.addEquality(row);
                       }
-                      if (!fixed.isIntegerEmpty()) {
+                      if (!IsIntegerEmptyByUnitElimination(fixed)) {
                         ++count;
                         return;
                       }
                     }
                   });
+  if (out_of_time) return std::nullopt;
   return count;
 }
 
@@ -478,7 +490,7 @@ std::optional<int64_t> CountImageByMembership(
 // rule), capped at the count. Returns E and how it was counted.
 std::pair<int64_t, UtilizationMethod> CountUnion(
     const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims,
-    int64_t element_count, int64_t max_points) {
+    int64_t element_count, int64_t max_points, absl::Duration time_budget) {
   const int64_t rank = static_cast<int64_t>(operand_dims.size());
   std::optional<int64_t> total = CheckedProduct(operand_dims).has_value()
                                      ? std::optional<int64_t>(0)
@@ -507,7 +519,7 @@ std::pair<int64_t, UtilizationMethod> CountUnion(
     return {static_cast<int64_t>(read.size()), UtilizationMethod::kEnumeration};
   }
   if (std::optional<int64_t> count =
-          CountImageByMembership(maps, operand_dims)) {
+          CountImageByMembership(maps, operand_dims, time_budget)) {
     return {*count, UtilizationMethod::kPresburger};
   }
   int64_t bound = 0;
@@ -572,7 +584,7 @@ double OperandUtilization::AverageReads() const {
 
 OperandUtilization ComputeOperandUtilization(
     const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims,
-    int64_t max_points) {
+    int64_t max_points, absl::Duration time_budget) {
   OperandUtilization counts;
   counts.element_count = 1;
   for (int64_t n : operand_dims) {
@@ -636,7 +648,8 @@ OperandUtilization ComputeOperandUtilization(
     counts.method = UtilizationMethod::kDisjointSum;
   } else {
     auto [elements, method] =
-        CountUnion(maps, operand_dims, counts.element_count, max_points);
+        CountUnion(maps, operand_dims, counts.element_count, max_points,
+                   time_budget);
     counts.elements_read = elements;
     counts.method = method;
     if (method == UtilizationMethod::kBound) counts.exact = false;
@@ -646,7 +659,7 @@ OperandUtilization ComputeOperandUtilization(
 
 std::vector<OperandUtilization> ComputeOperandUtilization(
     const HloInstruction& instruction, mlir::MLIRContext* context,
-    int64_t max_points) {
+    int64_t max_points, absl::Duration time_budget) {
   const Shape& shape = instruction.shape();
   int64_t outputs =
       shape.IsTuple() ? static_cast<int64_t>(shape.tuple_shapes().size()) : 1;
@@ -670,7 +683,8 @@ std::vector<OperandUtilization> ComputeOperandUtilization(
       continue;
     }
     result.push_back(
-        ComputeOperandUtilization(maps[k], operand.dimensions(), max_points));
+        ComputeOperandUtilization(maps[k], operand.dimensions(), max_points,
+                                  time_budget));
   }
   return result;
 }

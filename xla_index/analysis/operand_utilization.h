@@ -41,7 +41,9 @@
 //    holds at most kMaxPresburgerImagePoints elements, each element e of
 //    that box is asked whether some domain point reads it, i.e. whether the
 //    map's relation (xla_index/core/presburger_relation.h) with its results
-//    fixed to e is non-empty (IntegerRelation::isIntegerEmpty);
+//    fixed to e is non-empty (IsIntegerEmptyByUnitElimination), within a
+//    time budget (kDefaultUtilizationTimeBudget per operand): when the
+//    budget runs out, the bound below is given instead;
 //  - bound (exact = false): otherwise the sum of the boxes of the results'
 //    ranges, an upper bound.
 // MLIR 22's Presburger library has no exact counting of a projection's
@@ -58,6 +60,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "hlo/instruction.h"
 #include "mlir/IR/MLIRContext.h"
@@ -67,6 +70,11 @@ namespace xla_index {
 
 /// Default bound on point-by-point evaluations per operand.
 inline constexpr int64_t kDefaultUtilizationPointLimit = int64_t{1} << 22;
+
+/// Wall time for deciding the elements of one operand one by one with the
+/// Presburger library; past it the count is a bound (exact = false).
+inline constexpr absl::Duration kDefaultUtilizationTimeBudget =
+    absl::Seconds(2);
 
 /// Most elements of a result box whose membership in the image is decided
 /// one by one with the Presburger library (see the file comment).
@@ -105,17 +113,20 @@ struct OperandUtilization {
 
 /// The utilization of an operand of dims `operand_dims` read through `maps`
 /// (all from the same output domain); `max_points` bounds the point-by-point
-/// enumeration (see the file comment).
+/// enumeration and `time_budget` the element-by-element Presburger count
+/// (see the file comment).
 OperandUtilization ComputeOperandUtilization(
     const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims,
-    int64_t max_points = kDefaultUtilizationPointLimit);
+    int64_t max_points = kDefaultUtilizationPointLimit,
+    absl::Duration time_budget = kDefaultUtilizationTimeBudget);
 
 /// The utilization of every operand of `instruction` (fusions through their
 /// computation), from its output-to-input maps of all outputs (every element
 /// of a tuple-shaped result). A non-array operand gets {0, 0, 0, inexact}.
 std::vector<OperandUtilization> ComputeOperandUtilization(
     const HloInstruction& instruction, mlir::MLIRContext* context,
-    int64_t max_points = kDefaultUtilizationPointLimit);
+    int64_t max_points = kDefaultUtilizationPointLimit,
+    absl::Duration time_budget = kDefaultUtilizationTimeBudget);
 
 }  // namespace xla_index
 

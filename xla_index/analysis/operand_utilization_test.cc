@@ -5,6 +5,7 @@
 #include <set>
 #include <vector>
 
+#include "absl/time/time.h"
 #include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
 #include "hlo/module.h"
@@ -137,6 +138,13 @@ TEST_P(ExactUtilizationTest, MatchesBruteForceByEveryMethod) {
       ComputeOperandUtilization(maps, dims, /*max_points=*/1);
   EXPECT_EQ(presburger.method, UtilizationMethod::kPresburger);
   EXPECT_EQ(presburger.elements_read, expected);
+  // Out of time for the element-by-element count: a bound, marked inexact,
+  // that is never below the truth.
+  OperandUtilization out_of_time = ComputeOperandUtilization(
+      maps, dims, /*max_points=*/1, /*time_budget=*/absl::ZeroDuration());
+  EXPECT_EQ(out_of_time.method, UtilizationMethod::kBound);
+  EXPECT_FALSE(out_of_time.exact);
+  EXPECT_GE(out_of_time.elements_read, expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(
