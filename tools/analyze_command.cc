@@ -90,7 +90,13 @@ absl::Status RunAnalyzeCommand(const CommandLine& command_line,
   const std::string& path = loaded.path;
   IndexingDirection direction = IndexingDirection::kOutputToInput;
   if (std::optional<std::string> name = command_line.Get("direction")) {
-    XI_ASSIGN_OR_RETURN(direction, ParseIndexingDirection(*name));
+    absl::StatusOr<IndexingDirection> parsed = ParseIndexingDirection(*name);
+    if (!parsed.ok()) {
+      return absl::Status(
+          parsed.status().code(),
+          absl::StrCat("--direction: ", parsed.status().message()));
+    }
+    direction = *parsed;
   }
   const HloModule* module = loaded.module.get();
   const HloInstruction* instruction = module->entry_computation()->root();

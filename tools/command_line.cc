@@ -33,6 +33,19 @@ absl::StatusOr<int64_t> CommandLine::GetInteger(absl::string_view name,
   return value;
 }
 
+absl::StatusOr<int64_t> CommandLine::GetIntegerInRange(absl::string_view name,
+                                                       int64_t default_value,
+                                                       int64_t minimum,
+                                                       int64_t maximum) const {
+  XI_ASSIGN_OR_RETURN(int64_t value, GetInteger(name, default_value));
+  if (value < minimum || value > maximum) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", name, ": expected an integer in [", minimum, ", ",
+                     maximum, "], got ", value));
+  }
+  return value;
+}
+
 namespace {
 
 // The on/off value of boolean flag `name` written with `value` ("" when
@@ -89,14 +102,23 @@ absl::StatusOr<CommandLine> ParseCommandLine(
   return result;
 }
 
+std::string Abbreviated(absl::string_view text, size_t max_chars) {
+  if (text.size() <= max_chars) return std::string(text);
+  return absl::StrCat(text.substr(0, max_chars), "... (", text.size(),
+                      " bytes)");
+}
+
 absl::StatusOr<std::vector<int64_t>> ParseIntegerList(absl::string_view flag,
                                                       absl::string_view text) {
   std::vector<int64_t> values;
   for (absl::string_view piece : absl::StrSplit(text, ',')) {
     int64_t value;
     if (!absl::SimpleAtoi(piece, &value)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--", flag, ": '", piece, "' is not an integer (in '", text, "')"));
+      // The list may have any length: the message quotes a bounded part.
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", flag, ": entry ", values.size() + 1, " '",
+                       Abbreviated(piece, 40), "' is not an integer (in '",
+                       Abbreviated(text, 80), "')"));
     }
     values.push_back(value);
   }

@@ -27,6 +27,12 @@ struct CommandLine {
   /// InvalidArgument "--NAME: 'TEXT' is not an integer" otherwise.
   absl::StatusOr<int64_t> GetInteger(absl::string_view name,
                                      int64_t default_value) const;
+  /// GetInteger, also refusing a value outside [minimum, maximum] with
+  /// InvalidArgument "--NAME: expected an integer in [MIN, MAX], got V".
+  absl::StatusOr<int64_t> GetIntegerInRange(absl::string_view name,
+                                            int64_t default_value,
+                                            int64_t minimum,
+                                            int64_t maximum) const;
 };
 
 /// Splits `args` (argv without the program and subcommand names) and checks
@@ -39,8 +45,18 @@ absl::StatusOr<CommandLine> ParseCommandLine(
     absl::Span<const absl::string_view> known_flags,
     absl::Span<const absl::string_view> boolean_flags = {});
 
+/// `text` when it has at most `max_chars` bytes, else its first max_chars
+/// bytes, "..." and its length: error messages quote user input with it, so
+/// that their size does not grow with the input.
+std::string Abbreviated(absl::string_view text, size_t max_chars);
+
+/// The most bytes of an error message the tool prints: a message that
+/// quotes an input (a 100,000-entry attribute list) stays readable.
+inline constexpr size_t kMaxMessageBytes = 2000;
+
 /// Parses a comma-separated list of integers such as "8,128" (for --index,
-/// --tile); `flag` names the flag in error messages.
+/// --tile); `flag` names the flag in error messages, which name the entry
+/// and quote at most 80 bytes of the list.
 absl::StatusOr<std::vector<int64_t>> ParseIntegerList(absl::string_view flag,
                                                       absl::string_view text);
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -46,7 +47,37 @@ TEST(CommandLineTest, IntegerList) {
   EXPECT_THAT(*list, ElementsAre(2, 3, -1));
   auto bad = ParseIntegerList("index", "2,x");
   ASSERT_FALSE(bad.ok());
-  EXPECT_THAT(bad.status().message(), HasSubstr("--index: 'x'"));
+  EXPECT_THAT(bad.status().message(), HasSubstr("--index: entry 2 'x'"));
+}
+
+// A list of any length gives a message of bounded size that names the
+// entry.
+TEST(CommandLineTest, LongListErrorIsBounded) {
+  std::string text;
+  for (int i = 0; i < 100000; ++i) absl::StrAppend(&text, i, ",");
+  text += "oops";
+  auto bad = ParseIntegerList("tile", text);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("entry 100001 'oops'"));
+  EXPECT_LT(bad.status().message().size(), 300u);
+}
+
+TEST(CommandLineTest, IntegerInRangeNamesTheFlag) {
+  std::vector<std::string> args = {"--block=0", "--unroll=7"};
+  constexpr absl::string_view kKnown[] = {"block", "unroll"};
+  auto parsed = ParseCommandLine(args, kKnown);
+  ASSERT_TRUE(parsed.ok());
+  auto block = parsed->GetIntegerInRange("block", 128, 1, 1024);
+  ASSERT_FALSE(block.ok());
+  EXPECT_THAT(block.status().message(),
+              HasSubstr("--block: expected an integer in [1, 1024], got 0"));
+  EXPECT_EQ(*parsed->GetIntegerInRange("unroll", 1, 1, 8), 7);
+  EXPECT_EQ(*parsed->GetIntegerInRange("absent", 5, 1, 8), 5);
+}
+
+TEST(CommandLineTest, AbbreviatedKeepsShortTextAndCutsLongText) {
+  EXPECT_EQ(Abbreviated("short", 10), "short");
+  EXPECT_EQ(Abbreviated("0123456789abc", 10), "0123456789... (13 bytes)");
 }
 
 TEST(CommandLineTest, BooleanFlagsTakeOnOffValues) {

@@ -268,7 +268,8 @@ int RunExactCommand(absl::string_view name, absl::Span<const std::string> args,
   }
   out.flush();
   if (!answer.ok()) {
-    err << "xla-index " << name << ": " << answer.status().message() << "\n";
+    err << "xla-index " << name << ": "
+        << Abbreviated(answer.status().message(), kMaxMessageBytes) << "\n";
     return kTrouble;
   }
   return *answer;

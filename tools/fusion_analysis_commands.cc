@@ -1,5 +1,6 @@
 #include "tools/fusion_analysis_commands.h"
 
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -73,9 +74,12 @@ absl::Status RunCoalescingCommand(const CommandLine& command_line,
   CoalescingOptions options;
   XI_ASSIGN_OR_RETURN(
       options.threads_per_block,
-      command_line.GetInteger("block", options.threads_per_block));
-  XI_ASSIGN_OR_RETURN(options.unroll,
-                      command_line.GetInteger("unroll", options.unroll));
+      command_line.GetIntegerInRange("block", options.threads_per_block, 1,
+                                     std::numeric_limits<int64_t>::max()));
+  XI_ASSIGN_OR_RETURN(
+      options.unroll,
+      command_line.GetIntegerInRange("unroll", options.unroll, 1,
+                                     kMaxWarpEvaluations / options.warp_size));
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   XI_ASSIGN_OR_RETURN(CoalescingReport report,
                       AnalyzeCoalescing(*instruction, options, &context));

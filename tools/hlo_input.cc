@@ -62,7 +62,8 @@ absl::Status RunOnOneOfSeveral(absl::string_view name, const HloFile& file,
     absl::Status status =
         RunOnPart(file, index, command_line, command, out, err);
     if (!status.ok())
-      err << "xla-index " << name << ": " << status.message() << "\n";
+      err << "xla-index " << name << ": "
+          << Abbreviated(status.message(), kMaxMessageBytes) << "\n";
     return status;
   }
   std::ostringstream result;
@@ -73,8 +74,10 @@ absl::Status RunOnOneOfSeveral(absl::string_view name, const HloFile& file,
     out << ", \"result\": " << absl::StripTrailingAsciiWhitespace(result.str())
         << "}\n";
   } else {
-    out << ", \"error\": " << JsonQuote(status.message()) << "}\n";
-    err << "xla-index " << name << ": " << status.message() << "\n";
+    out << ", \"error\": "
+        << JsonQuote(Abbreviated(status.message(), kMaxMessageBytes)) << "}\n";
+    err << "xla-index " << name << ": "
+        << Abbreviated(status.message(), kMaxMessageBytes) << "\n";
   }
   return status;
 }

@@ -30,8 +30,14 @@ absl::StatusOr<IndexingMap> ParseMapArgument(absl::string_view text,
   return map;
 }
 
+/// The map as JSON or text; an UNDEFINED map with a reason prints it in
+/// text too ("UNDEFINED (REASON)", operator<<), as --json does.
 void PrintMap(const IndexingMap& map, bool json, std::ostream& out) {
-  out << (json ? IndexingMapToJson(map) : ToString(map)) << "\n";
+  if (json) {
+    out << IndexingMapToJson(map) << "\n";
+  } else {
+    out << map << "\n";
+  }
 }
 
 }  // namespace

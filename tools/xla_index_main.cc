@@ -201,7 +201,8 @@ int Main(int argc, char** argv) {
     }
     std::cout.flush();
     if (!status.ok()) {
-      std::cerr << "xla-index " << name << ": " << status.message() << "\n";
+      std::cerr << "xla-index " << name << ": "
+                << Abbreviated(status.message(), kMaxMessageBytes) << "\n";
       return 1;
     }
     return 0;

@@ -647,9 +647,8 @@ OperandUtilization ComputeOperandUtilization(
     counts.elements_read = *sum_of_maps;
     counts.method = UtilizationMethod::kDisjointSum;
   } else {
-    auto [elements, method] =
-        CountUnion(maps, operand_dims, counts.element_count, max_points,
-                   time_budget);
+    auto [elements, method] = CountUnion(
+        maps, operand_dims, counts.element_count, max_points, time_budget);
     counts.elements_read = elements;
     counts.method = method;
     if (method == UtilizationMethod::kBound) counts.exact = false;
@@ -682,9 +681,8 @@ std::vector<OperandUtilization> ComputeOperandUtilization(
       result.push_back(none);
       continue;
     }
-    result.push_back(
-        ComputeOperandUtilization(maps[k], operand.dimensions(), max_points,
-                                  time_budget));
+    result.push_back(ComputeOperandUtilization(maps[k], operand.dimensions(),
+                                               max_points, time_budget));
   }
   return result;
 }

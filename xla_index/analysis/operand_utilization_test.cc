@@ -5,8 +5,8 @@
 #include <set>
 #include <vector>
 
-#include "absl/time/time.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "hlo/module.h"
 #include "hlo/parser.h"
