@@ -11,7 +11,7 @@
 #                   of DIR/corpus/<target>/ that reach new coverage (to
 #                   commit after a campaign; crashing inputs are left out)
 #   TARGET          hlo_parser indexing_map_text shape_layout sparse_encoding
-#                   simplifier (default: all)
+#                   simplifier exact_questions (default: all)
 #
 # The starting corpus tests/fuzz/corpus/<target>/ is read, never written: new
 # inputs libFuzzer finds go to DIR/corpus/<target>/ (kept between runs, so a
@@ -53,7 +53,7 @@ if [[ -z "$runs" && -z "$time_s" ]]; then
 fi
 if ((${#targets[@]} == 0)); then
   targets=(hlo_parser indexing_map_text shape_layout sparse_encoding
-    simplifier)
+    simplifier exact_questions)
 fi
 
 # 1. The toolchain: clang-22 and its runtime (libFuzzer, ASan, UBSan).
