@@ -65,12 +65,14 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
       are none), each on its own: maps, coalescing, utilization, unused
       operands (exact) and time, under a summary with the worst reads
       first; --html writes a self-contained page with pictures
-  equal MAP1 MAP2 [--json] [--timing]
-      exact: exit 0 when the maps relate the same (dims, result) pairs, 1
-      with a pair only one of them has, 2 on bad input
-  empty MAP [--json] [--timing]
+  equal MAP1 MAP2 [--json] [--timing] [--time-limit=SECONDS]
+      exact: exit 0 when the maps relate the same (dims, result) pairs
+      (KNOWN EMPTY equals any empty domain), 1 with a pair only one of them
+      has, 2 on bad input or when no method answers within the time limit
+      (default 10 s)
+  empty MAP [--json] [--timing] [--time-limit=SECONDS]
       exact: exit 0 when no point meets the map's bounds and constraints, 1
-      with such a point, 2 on bad input
+      with such a point, 2 on bad input or past the time limit
 
 equal and empty exit 2 on bad input, as diff and cmp do; the other
 subcommands exit 1 on bad input.

@@ -3,6 +3,8 @@
 // isIntegerEmpty for a map that still has constraints) on the same corpora
 // in the same run. `known_empty` counts the maps each one turns KnownEmpty.
 //
+// Also the cost of `equal` on XLA-style pairs (BM_Equal/..., below).
+//
 // Run: bazel run -c opt //bench/core:exact_emptiness_benchmark
 
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "benchmark/benchmark.h"
 #include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/exact_map_questions.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/core/presburger_relation.h"
@@ -133,6 +136,138 @@ void BM_SimplifyExactOne(benchmark::State& state) {
     benchmark::DoNotOptimize(SimplifyWithExactEmptiness(copy).ok());
   }
 }
+
+// `equal` (DecideEquality, xla_index/core/exact_map_questions.h) on pairs
+// shaped like the (input, simplified) pairs of XLA's IndexingMap tests
+// (IndexingMap::Simplify in xla/hlo/analysis/indexing_map_test.cc), with
+// our own constants: each pair as written (equal) and with the first result
+// of the second map plus one (different). One benchmark per pair and
+// variant, "BM_Equal/<name>/<equal|shifted>"; the median and the worst
+// case over the corpus are read off the list.
+struct XlaStylePair {
+  const char* name;
+  const char* first;
+  const char* second;
+};
+
+const std::vector<XlaStylePair>& XlaStylePairs() {
+  static const auto* pairs = new std::vector<XlaStylePair>{
+      {"known_empty",
+       "(d0, d1)[s0, s1] -> (d1, d0, s1), domain: d0 in [0, 29], d1 in [0, "
+       "39], s0 in [0, 9], s1 in [0, 29], s1 floordiv 30 in [1, 1]",
+       "KNOWN EMPTY"},
+      {"constraint_sum",
+       "(d0) -> (d0), domain: d0 in [0, 79], d0 mod 6 + 3 in [40, 44]",
+       "(d0) -> (d0), domain: d0 in [0, 79], d0 mod 6 in [37, 41]"},
+      {"floordiv_bounds",
+       "(d0, d1) -> (d0, d1), domain: d0 in [0, 99], d1 in [0, 49], d0 "
+       "floordiv 5 in [3, 7]",
+       "(d0, d1) -> (d0, d1), domain: d0 in [15, 39], d1 in [0, 49]"},
+      {"negative_multiplier",
+       "(d0) -> (d0), domain: d0 in [-80, 80], d0 * -3 in [-30, 60]",
+       "(d0) -> (d0), domain: d0 in [-20, 10]"},
+      {"mod_is_sub", "(d0) -> (d0 mod 53), domain: d0 in [-53, -1]",
+       "(d0) -> (d0 + 53), domain: d0 in [-53, -1]"},
+      {"divs_below_divisor",
+       "(d0, d1)[s0] -> (d0 floordiv 12, d1 mod 12, s0 floordiv 5), domain: d0 "
+       "in [0, 11], d1 in [0, 11], s0 in [0, 4]",
+       "(d0, d1)[s0] -> (0, d1, 0), domain: d0 in [0, 11], d1 in [0, 11], s0 "
+       "in [0, 4]"},
+      {"divs_with_multipliers",
+       "(d0, d1, d2) -> ((d0 * 80 + d1 * 16 + d2) floordiv 160, ((d0 * 80 + d1 "
+       "* 16 + d2) mod 160) floordiv 16, (d0 * 80 + d1 * 16 + d2) mod 16), "
+       "domain: d0 in [0, 5], d1 in [0, 4], d2 in [0, 15]",
+       "(d0, d1, d2) -> (d0 floordiv 2, (d0 mod 2) * 5 + d1, d2), domain: d0 "
+       "in [0, 5], d1 in [0, 4], d2 in [0, 15]"},
+      {"reshape",
+       "(d0, d1) -> ((d0 mod 4) * 64 + d1 + (d0 floordiv 4) * 256), domain: d0 "
+       "in [0, 511], d1 in [0, 63]",
+       "(d0, d1) -> (d0 * 64 + d1), domain: d0 in [0, 511], d1 in [0, 63]"},
+      {"mod_plus_floordiv",
+       "()[s0] -> ((s0 * 64) mod 923 + ((s0 * 64) floordiv 923) * 923), "
+       "domain: s0 in [0, 255]",
+       "()[s0] -> (s0 * 64), domain: s0 in [0, 255]"},
+      {"bitcast_and_back",
+       "(d0, d1) -> ((d0 floordiv 768) * 393216 + (((d0 * 2 + d1 floordiv 64) "
+       "floordiv 3) mod 512) * 768 + ((d0 * 2 + d1 floordiv 64) mod 3) * 256 + "
+       "(d1 mod 64) * 4), domain: d0 in [0, 1535], d1 in [0, 127]",
+       "(d0, d1) -> (d0 * 512 + d1 * 4), domain: d0 in [0, 1535], d1 in [0, "
+       "127]"},
+      {"div_of_div",
+       "()[s0, s1] -> ((s0 * 2 + s1 floordiv 64) floordiv 3), domain: s0 in "
+       "[0, 599], s1 in [0, 127]",
+       "()[s0, s1] -> ((s0 * 128 + s1) floordiv 192), domain: s0 in [0, 599], "
+       "s1 in [0, 127]"},
+      {"mixed_radix_mod",
+       "()[s0, s1, s2, s3] -> ((s0 * 131072 + s1 + s2 * 2 + s3 * 256) mod "
+       "10000), domain: s0 in [0, 999], s1 in [0, 1], s2 in [0, 127], s3 in "
+       "[0, 511]",
+       "()[s0, s1, s2, s3] -> (((s0 * 65536 + s3 * 128 + s2) mod 5000) * 2 + "
+       "s1), domain: s0 in [0, 999], s1 in [0, 1], s2 in [0, 127], s3 in [0, "
+       "511]"},
+      {"large_divisor_symbol",
+       "(d0)[s0] -> (((d0 - 3) floordiv 250000) mod 16), domain: d0 in [0, 1], "
+       "s0 in [0, 1]",
+       "(d0) -> (15), domain: d0 in [0, 1]"},
+      {"symbol_divisions",
+       "(d0)[s0] -> (d0 - (s0 floordiv 5) * 20 + s0 * 9), domain: d0 in [0, "
+       "1], s0 in [0, 4]",
+       "(d0)[s0] -> (d0 + (s0 mod 5) * 4 + s0 * 5), domain: d0 in [0, 1], s0 "
+       "in [0, 4]"},
+      {"twelve_thousand_points",
+       "(d0, d1)[s0] -> (d0 * 6 + s0 floordiv 4, d1), domain: d0 in [0, 29], "
+       "d1 in [0, 39], s0 in [0, 11], d0 * 6 + s0 floordiv 4 in [0, 599]",
+       "(d0, d1)[s0] -> (d0 * 6 + s0, d1), domain: d0 in [0, 29], d1 in [0, "
+       "39], s0 in [0, 2]"},
+  };
+  return *pairs;
+}
+
+/// `text` with " + 1" after the first result ("" for KNOWN EMPTY).
+std::string ShiftFirstResult(const std::string& text) {
+  size_t arrow = text.find("-> (");
+  if (arrow == std::string::npos) return "";
+  int depth = 0;
+  for (size_t i = arrow + 3; i < text.size(); ++i) {
+    if (text[i] == '(') ++depth;
+    if ((text[i] == ')' && --depth == 0) || (text[i] == ',' && depth == 1)) {
+      return text.substr(0, i) + " + 1" + text.substr(i);
+    }
+  }
+  return "";
+}
+
+void BM_Equal(benchmark::State& state, const XlaStylePair& pair, bool shifted) {
+  const std::string second =
+      shifted ? ShiftFirstResult(pair.second) : pair.second;
+  const IndexingMap a = ParseAll({pair.first})[0];
+  const IndexingMap b = ParseAll({second})[0];
+  for (auto _ : state) {
+    absl::StatusOr<EqualityAnswer> answer = DecideEquality(a, b);
+    // Every pair as written is equal; a shifted one usually is not (an
+    // empty domain stays equal to itself), which the tests check.
+    if (!answer.ok() || (!shifted && answer->difference.has_value())) {
+      state.SkipWithError("wrong or no answer");
+      return;
+    }
+  }
+}
+
+const int kRegistered = [] {
+  for (const XlaStylePair& pair : XlaStylePairs()) {
+    for (bool shifted : {false, true}) {
+      if (shifted && ShiftFirstResult(pair.second).empty()) continue;
+      benchmark::RegisterBenchmark((std::string("BM_Equal/") + pair.name +
+                                    (shifted ? "/shifted" : "/equal"))
+                                       .c_str(),
+                                   [&pair, shifted](benchmark::State& state) {
+                                     BM_Equal(state, pair, shifted);
+                                   })
+          ->Unit(benchmark::kMicrosecond);
+    }
+  }
+  return 0;
+}();
 
 BENCHMARK(BM_Simplify<ConstrainedMaps>);
 BENCHMARK(BM_SimplifyExact<ConstrainedMaps>);
