@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
@@ -703,6 +704,83 @@ d0 * 4 + s0 in [0, 509])");
             << " us\n";
   RecordProperty("equal_one_point_us", absl::StrCat(big));
   RecordProperty("equal_typical_us", absl::StrCat(small));
+}
+
+}  // namespace
+}  // namespace xla_index
+
+namespace xla_index {
+namespace {
+
+// A division whose dividend's range lies in one quotient interval is the
+// constant quotient: no local column, whatever the divisor or the depth.
+TEST_F(PresburgerRelationTest, DivisionsLargerThanTheRangeAreConstants) {
+  IndexingMap map = Parse(
+      "(d0)[s0] -> (((d0 - 3) floordiv 250000) mod 16, s0 ceildiv 1000), "
+      "domain: d0 in [0, 1], s0 in [1, 1000]");
+  absl::StatusOr<mlir::presburger::IntegerRelation> relation =
+      IndexingMapToRelation(map);
+  ASSERT_TRUE(relation.ok()) << relation.status();
+  // Only the symbol is a local: -1 mod 16 = 15 and ceil(s0 / 1000) = 1.
+  EXPECT_EQ(relation->getNumLocalVars(), 1u);
+  std::string nested = "d0";
+  for (int i = 0; i < 120; ++i)
+    nested = absl::StrCat("(", nested, ") floordiv 2");
+  absl::StatusOr<mlir::presburger::IntegerRelation> deep =
+      IndexingMapToRelation(Parse(absl::StrCat(
+          "(d0) -> (", nested, "), domain: d0 in [0, 9223372036854775807]")));
+  ASSERT_TRUE(deep.ok()) << deep.status();
+  // Halved 62 times, [0, 2^63 - 1] is [0, 1]; every later division of it
+  // is the constant 0.
+  EXPECT_EQ(deep->getNumLocalVars(), 62u);
+}
+
+// A chain d_i - d_{i+1} == 1 over 300 dims is decided by substitution, and
+// the point found meets every constraint (checked by evaluation).
+TEST_F(PresburgerRelationTest, ChainsOfUnitEqualitiesAreSubstituted) {
+  std::vector<std::string> dims, domain;
+  for (int i = 0; i < 300; ++i) {
+    dims.push_back(absl::StrCat("d", i));
+    domain.push_back(absl::StrCat("d", i, " in [0, 400]"));
+    if (i > 0)
+      domain.push_back(absl::StrCat("d", i - 1, " - d", i, " in [1, 1]"));
+  }
+  IndexingMap map =
+      Parse(absl::StrCat("(", absl::StrJoin(dims, ", "),
+                         ") -> (d0), domain: ", absl::StrJoin(domain, ", ")));
+  auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<std::optional<RelationPoint>> point = FindRelationPoint(map);
+  EXPECT_LT(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count(),
+      5);
+  ASSERT_TRUE(point.ok()) << point.status();
+  ASSERT_TRUE(point->has_value());
+  EXPECT_TRUE(map.ConstraintsSatisfied((*point)->dims, (*point)->symbols));
+  EXPECT_EQ((*point)->results[0], (*point)->dims[0]);
+}
+
+// FindDomainPointWith: a point of the domain that also meets the extra
+// inequalities, or none; checked against enumeration.
+TEST_F(PresburgerRelationTest, DomainPointWithExtraInequalities) {
+  IndexingMap map = Parse(
+      "(d0, d1)[s0] -> (d0), domain: d0 in [0, 9], d1 in [0, 9], "
+      "s0 in [0, 3], (d0 + s0) mod 4 in [0, 0]");
+  mlir::MLIRContext* context = map.GetMLIRContext();
+  mlir::AffineExpr d0 = mlir::getAffineDimExpr(0, context);
+  mlir::AffineExpr d1 = mlir::getAffineDimExpr(1, context);
+  // d0 - d1 >= 9: only (9, 0).
+  absl::StatusOr<std::optional<RelationPoint>> point =
+      FindDomainPointWith(map, {AffineInequality{{{d0, 1}, {d1, -1}}, -9}});
+  ASSERT_TRUE(point.ok()) << point.status();
+  ASSERT_TRUE(point->has_value());
+  EXPECT_EQ((*point)->dims, (std::vector<int64_t>{9, 0}));
+  EXPECT_TRUE(map.ConstraintsSatisfied((*point)->dims, (*point)->symbols));
+  // d0 floordiv 3 >= 4 has no point with d0 <= 9.
+  absl::StatusOr<std::optional<RelationPoint>> none =
+      FindDomainPointWith(map, {AffineInequality{{{d0.floorDiv(3), 1}}, -4}});
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_FALSE(none->has_value());
 }
 
 }  // namespace
