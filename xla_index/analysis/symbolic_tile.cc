@@ -591,6 +591,23 @@ PropagatedTile PropagateConcreteTile(const IndexingMap& tile_map,
   if (output_to_operand.IsKnownEmpty()) {
     return CannotTile("the output tile reads nothing (KNOWN EMPTY map)");
   }
+  // A runtime value read per output element (a gather's start index) is
+  // one value per tile only when the tile is one element wide along every
+  // output dimension its access map reads.
+  const std::vector<Interval>& tile_locals = tile_map.GetRangeVarBounds();
+  for (const RuntimeVar& var : output_to_operand.GetRuntimeVars()) {
+    if (!var.access) continue;
+    for (unsigned i = 0; i < var.access.getNumDims(); ++i) {
+      if (i < tile_locals.size() && tile_locals[i].NumElements() > 1 &&
+          var.access.isFunctionOfDim(i)) {
+        return CannotTile(absl::StrCat(
+            "the runtime value of '", var.hlo_text,
+            "' depends on output dimension ", i,
+            ", so it differs between the elements of a tile of size ",
+            tile_locals[i].NumElements(), " along it"));
+      }
+    }
+  }
   IndexingMap composed = ComposeIndexingMaps(tile_map, output_to_operand);
   composed.Simplify();
   if (composed.IsKnownEmpty()) {
