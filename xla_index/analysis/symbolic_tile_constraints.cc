@@ -10,12 +10,19 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/checked_arithmetic.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/core/indexing_map_text.h"
 
 namespace xla_index {
 namespace {
+
+// Bounds on the work of one derivation: the conjunctions of a constraint
+// expression (conjunctions multiply under &&) and the terms of one sum
+// (each sum adds n (n + 1) / 2 conjunctions of n constraints).
+constexpr size_t kMaxConjunctions = size_t{1} << 12;
+constexpr size_t kMaxSumTerms = 64;
 
 using Conjunction = std::vector<TileSizeConstraint>;
 
@@ -213,6 +220,22 @@ struct Derivation {
     return b.upper + 1;
   }
 
+  // into = into && other, unless the result could hold more than
+  // kMaxConjunctions conjunctions.
+  bool AndInto(TileSizeConstraints& into, const TileSizeConstraints& other) {
+    size_t a = std::max<size_t>(1, into.conjunctions().size());
+    size_t b = std::max<size_t>(1, other.conjunctions().size());
+    if (a * b > kMaxConjunctions) {
+      if (reason.empty()) {
+        reason = absl::StrCat("the constraints would have more than ",
+                              kMaxConjunctions, " conjunctions");
+      }
+      return false;
+    }
+    into = into && other;
+    return true;
+  }
+
   std::optional<SizeAndStride> Extract(mlir::AffineExpr e);
   std::optional<SizeAndStride> FromMod(mlir::AffineExpr lhs,
                                        mlir::AffineExpr modulus);
@@ -300,6 +323,9 @@ std::optional<SizeAndStride> Derivation::FromSum(mlir::AffineExpr sum) {
       summands.push_back(e);
     }
   }
+  if (summands.size() > kMaxSumTerms) {
+    return Fail(absl::StrCat("a sum of more than ", kMaxSumTerms, " terms"));
+  }
   std::vector<SizeAndStride> terms;
   TileSizeConstraints constraints = TileSizeConstraints::AlwaysSatisfied();
   for (mlir::AffineExpr summand : summands) {
@@ -311,24 +337,31 @@ std::optional<SizeAndStride> Derivation::FromSum(mlir::AffineExpr sum) {
       return Fail(absl::StrCat("a sum whose term ", AffineExprToString(summand),
                                " has a size that is not a dimension"));
     }
-    constraints = constraints && term->constraints;
+    if (!AndInto(constraints, term->constraints)) return std::nullopt;
     terms.push_back(*std::move(term));
+  }
+  for (const SizeAndStride& term : terms) {
+    if (*term.stride == Interval::kMin) return Fail("a stride overflows int64");
   }
   std::stable_sort(terms.begin(), terms.end(),
                    [](const SizeAndStride& a, const SizeAndStride& b) {
                      return std::abs(*a.stride) > std::abs(*b.stride);
                    });
-  for (size_t i = 0; i < terms.size(); ++i) {
+  for (size_t i = 1; i < terms.size(); ++i) {
     std::optional<int64_t> range = RangeSize(terms[i].size);
     if (!range) return Fail("a sum with a dimension not starting at 0");
-    if (i > 0 &&
-        *range * std::abs(*terms[i].stride) != std::abs(*terms[i - 1].stride)) {
+    std::optional<int64_t> span =
+        CheckedMul(*range, std::abs(*terms[i].stride));
+    if (span != std::abs(*terms[i - 1].stride)) {
       return Fail(absl::StrCat("a sum whose strides do not nest: ", *range,
                                " * ", std::abs(*terms[i].stride),
                                " != ", std::abs(*terms[i - 1].stride)));
     }
   }
-  constraints = constraints && SummationConstraints(terms);
+  if (!RangeSize(terms[0].size)) {
+    return Fail("a sum with a dimension not starting at 0");
+  }
+  if (!AndInto(constraints, SummationConstraints(terms))) return std::nullopt;
   // The size (the product) and the nested stride are not needed here.
   return SizeAndStride{mlir::AffineExpr(), std::nullopt, constraints};
 }
@@ -343,6 +376,7 @@ std::optional<SizeAndStride> Derivation::Extract(mlir::AffineExpr e) {
       Interval b = map.GetSymbolBound(
           mlir::cast<mlir::AffineSymbolExpr>(e).getPosition());
       if (b.lower != 0) return Fail("a symbol whose range does not start at 0");
+      if (b.upper == Interval::kMax) return Fail("a symbol without a bound");
       return SizeAndStride{mlir::getAffineConstantExpr(b.upper + 1, context), 1,
                            TileSizeConstraints::AlwaysSatisfied()};
     }
@@ -354,8 +388,11 @@ std::optional<SizeAndStride> Derivation::Extract(mlir::AffineExpr e) {
       std::optional<SizeAndStride> lhs = Extract(mul.getLHS());
       if (!lhs) return std::nullopt;
       auto factor = mlir::dyn_cast<mlir::AffineConstantExpr>(mul.getRHS());
-      if (!factor || !lhs->stride) lhs->stride.reset();
-      if (lhs->stride) *lhs->stride *= factor.getValue();
+      // A stride that is not a constant (or overflows) only matters in a
+      // sum, which then fails.
+      lhs->stride = factor && lhs->stride
+                        ? CheckedMul(*lhs->stride, factor.getValue())
+                        : std::nullopt;
       return lhs;
     }
     case mlir::AffineExprKind::Mod: {
@@ -439,12 +476,14 @@ XlaTileSizeConstraints DeriveXlaTileSizeConstraints(
         SimplifyAffineExpr(map, r.replaceDimsAndSymbols(zero_dims, symbols));
     mlir::AffineExpr strided = SimplifyAffineExpr(map, r - offset);
     std::optional<SizeAndStride> part = derivation.Extract(strided);
+    if (part && !derivation.AndInto(constraints, part->constraints)) {
+      part.reset();
+    }
     if (!part) {
       result.reason = absl::StrCat("result ", AffineExprToString(r), ": ",
                                    derivation.reason);
       return result;
     }
-    constraints = constraints && part->constraints;
   }
   constraints.Simplify();
   result.derivable = true;

@@ -469,6 +469,10 @@ TEST_F(SymbolicTileXlaTest, ReverseOfCombiningReshape) {
   report = TileHlo(hlo, {1, 4, 1, 2});
   ExpectTile(Only(report, 0), "(d0, d1, d2, d3) -> (d0 * 12 - d2 + 11, 0)",
              {4, 2}, {-3, 1});
+  // Both rows of the batch: the reversed terms and the forward one cover
+  // 0..23 (a mixed-sign sum: the set of elements, stride 1 from the least).
+  report = TileHlo(hlo, {2, 4, 3, 2});
+  ExpectTile(Only(report, 0), "(d0, d1, d2, d3) -> (0, 0)", {24, 2}, {1, 1});
   // Two of the 4 and two of the 3: no strided tile, as XLA says.
   report = TileHlo(hlo, {1, 2, 2, 2});
   EXPECT_FALSE(Only(report, 0).tileable);
