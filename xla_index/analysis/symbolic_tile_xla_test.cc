@@ -11,9 +11,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "hlo/evaluator.h"
 #include "hlo/literal.h"
@@ -721,6 +723,36 @@ TEST_F(SymbolicTileXlaTest, WholeTensorOfThreeLevelBitcast) {
                               {105});
   ExpectTile(Only(report, 0), "(d0) -> (0, 0, 0)", {3, 5, 7}, {1, 1, 1});
   EXPECT_TRUE(Only(report, 0).xla_satisfied);
+}
+
+}  // namespace
+}  // namespace xla_index
+
+namespace xla_index {
+namespace {
+
+// XLA's promise (SymbolicTile::FromIndexingMap): sizes that meet the
+// constraints have a strided tile. Over every size of the collapse of
+// f32[a,b,c] into one dimension (the map of XLA's
+// CanPropagateTileModAndFloorDiv, other shapes), a size that meets XLA's
+// constraints must give a tile here, checked point by point.
+TEST_F(SymbolicTileXlaTest, SizesMeetingXlasConstraintsTile) {
+  for (auto [a, b, c] :
+       {std::tuple<int64_t, int64_t, int64_t>{2, 3, 4}, {3, 2, 2}, {2, 4, 3}}) {
+    const int64_t n = a * b * c;
+    const std::string map = absl::StrCat(
+        "(d0) -> (d0 floordiv ", b * c, ", (d0 floordiv ", c, ") mod ", b,
+        ", d0 mod ", c, "), domain: d0 in [0, ", n - 1, "]");
+    int64_t met = 0;
+    for (int64_t size = 1; size <= n; ++size) {
+      SCOPED_TRACE(absl::StrCat(map, " size ", size));
+      TileReport report = TileMap(map, {size});
+      if (!Only(report, 0).xla_satisfied) continue;
+      ++met;
+      EXPECT_TRUE(Only(report, 0).tileable) << Only(report, 0).reason;
+    }
+    EXPECT_GE(met, 3);  // 1, c and n at least
+  }
 }
 
 }  // namespace
