@@ -389,8 +389,8 @@ TEST_F(SymbolicTileXlaTest, DynamicUpdateSlice) {
 
 constexpr char kGather[] = R"(
     operand = f32[20,30,10] parameter(0)
-    indices = s32[100,2] parameter(1)
-    ROOT g = f32[100,4,5,3] gather(operand, indices), offset_dims={1,2,3},
+    indices = s32[12,2] parameter(1)
+    ROOT g = f32[12,4,5,3] gather(operand, indices), offset_dims={1,2,3},
       collapsed_slice_dims={}, start_index_map={0,1}, index_vector_dim=1,
       slice_sizes={4,5,3}
   )";
@@ -630,31 +630,31 @@ TEST_F(SymbolicTileXlaTest, CombinedConstraints) {
 }
 
 constexpr char kPaddedRows[] =
-    "(d0, d1, d2)[s0] -> (d0 * 256 + d1, s0), domain: d0 in [0, 3], "
-    "d1 in [0, 255], d2 in [0, 9], s0 in [0, 9], ";
+    "(d0, d1, d2)[s0] -> (d0 * 64 + d1, s0), domain: d0 in [0, 3], "
+    "d1 in [0, 63], d2 in [0, 3], s0 in [0, 3], ";
 
 // XLA: CanDeriveTileWhenPreexistingConstraintsCanBeSimplifiedAway (a map
 // built in code): the constraint is implied by the bounds.
 TEST_F(SymbolicTileXlaTest, RedundantConstraint) {
   TileReport report = TileMap(
-      std::string(kPaddedRows) + "d0 * 256 + d1 in [0, 1023]", {1, 64, 10});
-  ExpectTile(Only(report, 0), "(d0, d1, d2) -> (d0 * 256 + d1 * 64, 0)",
-             {64, 10}, {1, 1});
+      std::string(kPaddedRows) + "d0 * 64 + d1 in [0, 255]", {1, 16, 4});
+  ExpectTile(Only(report, 0), "(d0, d1, d2) -> (d0 * 64 + d1 * 16, 0)", {16, 4},
+             {1, 1});
   EXPECT_TRUE(Only(report, 0).masks.empty());
-  ExpectXla(Only(report, 0), "d0 in [1, 1] || d1 in [1, 1] || d1 in [256, 256]",
+  ExpectXla(Only(report, 0), "d0 in [1, 1] || d1 in [1, 1] || d1 in [64, 64]",
             true);
 }
 
 // XLA: CanDeriveTileWhenPreexistingConstraintsModelRightPadding: the tile
-// runs past row 600, masked.
+// runs past row 150, masked.
 TEST_F(SymbolicTileXlaTest, RightPadding) {
   TileReport report = TileMap(
-      std::string(kPaddedRows) + "d0 * 256 + d1 in [0, 600]", {2, 256, 10});
-  ExpectTile(Only(report, 0), "(d0, d1, d2) -> (d0 * 512, 0)", {512, 10},
+      std::string(kPaddedRows) + "d0 * 64 + d1 in [0, 150]", {2, 64, 4});
+  ExpectTile(Only(report, 0), "(d0, d1, d2) -> (d0 * 128, 0)", {128, 4},
              {1, 1});
   ASSERT_EQ(Only(report, 0).masks.size(), 1u);
-  EXPECT_EQ(Only(report, 0).masks[0].kept, (Interval{0, 600}));
-  ExpectXla(Only(report, 0), "d0 in [1, 1] || d1 in [1, 1] || d1 in [256, 256]",
+  EXPECT_EQ(Only(report, 0).masks[0].kept, (Interval{0, 150}));
+  ExpectXla(Only(report, 0), "d0 in [1, 1] || d1 in [1, 1] || d1 in [64, 64]",
             true);
 }
 
@@ -663,24 +663,24 @@ TEST_F(SymbolicTileXlaTest, RightPadding) {
 // point).
 TEST_F(SymbolicTileXlaTest, LeftPadding) {
   TileReport report = TileMap(
-      std::string(kPaddedRows) + "d0 * 256 + d1 in [3, 600]", {1, 64, 10});
-  ExpectTile(Only(report, 0), "(d0, d1, d2) -> (d0 * 256 + d1 * 64, 0)",
-             {64, 10}, {1, 1});
+      std::string(kPaddedRows) + "d0 * 64 + d1 in [3, 150]", {1, 16, 4});
+  ExpectTile(Only(report, 0), "(d0, d1, d2) -> (d0 * 64 + d1 * 16, 0)", {16, 4},
+             {1, 1});
   ASSERT_EQ(Only(report, 0).masks.size(), 1u);
-  EXPECT_EQ(Only(report, 0).masks[0].kept, (Interval{3, 600}));
+  EXPECT_EQ(Only(report, 0).masks[0].kept, (Interval{3, 150}));
   ExpectXlaBails(Only(report, 0), "not an upper bound");
 }
 
 // XLA: BailsOutOnDerivingTileWhenPreexistingConstraintsDoesNotApplyToResult.
 // Every fifth row: XLA bails; tiles of one row are exact (the constraint
-// selects tiles), tiles of 64 rows are refused.
+// selects tiles), tiles of 16 rows are refused.
 TEST_F(SymbolicTileXlaTest, ConstraintNotOnAResult) {
   const std::string map = std::string(kPaddedRows) + "d1 mod 5 in [0, 0]";
-  TileReport report = TileMap(map, {1, 1, 10});
-  ExpectTile(Only(report, 0), "(d0, d1, d2) -> (d0 * 256 + d1, 0)", {1, 10},
+  TileReport report = TileMap(map, {1, 1, 4});
+  ExpectTile(Only(report, 0), "(d0, d1, d2) -> (d0 * 64 + d1, 0)", {1, 4},
              {1, 1});
   ExpectXlaBails(Only(report, 0), "not an upper bound");
-  report = TileMap(map, {1, 64, 10});
+  report = TileMap(map, {1, 16, 4});
   EXPECT_FALSE(Only(report, 0).tileable);
 }
 
