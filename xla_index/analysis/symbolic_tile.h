@@ -19,15 +19,20 @@
 //   e_k = c_k(t, runtime values) + sum_j a_kj * v_j
 // with each local variable v_j in at most one result, and the values of the
 // sum forming one strided interval: a single variable gives offset c_k + a
-// * lower(v), size |v|, stride a; several variables with positive
-// coefficients (sorted ascending, step g = gcd) must leave no gap, i.e.
-// each a / g <= 1 + (span so far) / g (reshapes that merge whole rows,
-// reduce-window's d + s). `v floordiv c` and `v mod c` with c dividing |v|
-// are split first into v = c * v_hi + v_lo (the reshape of a tile that
-// covers whole rows). Anything else "cannot tile", with the reason:
-// a result that is not affine in the local variables, a variable in two
-// results (a diagonal), gaps between the values, or a constraint that
-// splits a tile (only part of its elements read the operand).
+// * lower(v), size |v|, stride a; several variables (sorted by |a|, step
+// g = gcd) must leave no gap, i.e. each |a| / g <= 1 + (span so far) / g
+// (reshapes that merge whole rows, reduce-window's d + s); a negative
+// coefficient walks its variable from the top (a reverse), and when all are
+// negative the stride is -g from the largest value. `v floordiv c` and
+// `v mod c` for divisors c_1 | c_2 | ... | |v| are split first into
+// mixed-radix digits v = x_0 + c_1 x_1 + ... (the reshape of a tile that
+// covers whole rows, also when it collapses several dimensions). Anything
+// else "cannot tile", with the reason: a result that is not affine in the
+// local variables, a variable in two results (a diagonal), gaps between the
+// values, a runtime value that differs between the elements of a tile (a
+// gather's start index along a tile wider than one row), or a constraint
+// that splits a tile and is not a range of one operand coordinate (or is,
+// under TileOptions::strict).
 //
 // Example, dot f32[64,256] x f32[256,512] -> f32[64,512], tile (8, 128):
 //   lhs: offsets (t0 * 8, 0), sizes (8, 256), strides (1, 1)
@@ -92,7 +97,8 @@ struct PropagatedTile {
   std::string reason;
   SymbolicTile tile;
   /// Conditions on the tile ids (text `expr in [lo, hi]`) under which the
-  /// tile is exact (see the file comment).
+  /// tile is exact, or, with masks, under which it reads at least one
+  /// element (see the file comment).
   std::vector<std::string> constraints;
   /// Non-empty when the tile runs past an edge and needs masking.
   std::vector<TileMask> masks;
