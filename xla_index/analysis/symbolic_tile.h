@@ -189,7 +189,8 @@ absl::StatusOr<TileReport> AnalyzeMapTiling(
 
 /// Text: the output tile, then per operand and per instruction "offsets
 /// (...) sizes (...) strides (...)" or "cannot tile: REASON", each with its
-/// mask ("masked: keeps dim K in [lo, hi]") and XLA's constraints on the
+/// mask ("masked: keeps dim K in [lo, hi]", the tile ids then listed as
+/// "read by the tiles ...") and XLA's constraints on the
 /// tile sizes ("XLA tile-size constraints: TEXT (met|not met by the sizes)"
 /// or "XLA derives no tile: REASON").
 std::string TileReportToText(const TileReport& report);

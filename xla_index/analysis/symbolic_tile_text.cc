@@ -35,7 +35,9 @@ std::string TileToText(const PropagatedTile& tile, const std::string& indent) {
       ", sizes (", absl::StrJoin(tile.tile.sizes, ", "), "), strides (",
       absl::StrJoin(tile.tile.strides, ", "), ")\n");
   if (!tile.constraints.empty()) {
-    absl::StrAppend(&text, indent, "exact for ",
+    // With masks, the ids are those of the tiles keeping some element.
+    absl::StrAppend(&text, indent,
+                    tile.masks.empty() ? "exact for " : "read by the tiles ",
                     absl::StrJoin(tile.constraints, ", "), "\n");
   }
   for (const TileMask& mask : tile.masks) {
