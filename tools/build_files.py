@@ -17,15 +17,20 @@ import re
 RULES = ("xi_cc_library", "xi_cc_test", "xi_cc_binary", "xi_cc_benchmark")
 SKIP_DIRS = {"third_party", ".git", ".ci", "cmake", "docs", "examples"}
 
-# Third-party Bazel labels and their CMake counterparts. None: the CMake
-# rule adds it by itself (xi_cc_test links xi_gtest_main, xi_cc_benchmark
-# links benchmark_main), so it is not written as a dep.
+# Third-party Bazel labels and their CMake counterparts.
 THIRD_PARTY = {
     "//third_party:absl": "xi_absl",
     "@llvm_mlir//:mlir": "xi_mlir",
     "//third_party:gtest": "xi_gtest",
-    "//third_party:gtest_main": None,
-    "//third_party:benchmark_main": None,
+    "//third_party:gtest_main": "xi_gtest_main",
+    "//third_party:benchmark_main": "benchmark::benchmark_main",
+}
+# Deps that a CMake rule adds by itself, so they are not written in
+# CMakeLists.txt: xi_cc_test links xi_gtest_main, xi_cc_benchmark links
+# benchmark_main.
+IMPLIED = {
+    "xi_cc_test": {"//third_party:gtest_main"},
+    "xi_cc_benchmark": {"//third_party:benchmark_main"},
 }
 
 
@@ -110,8 +115,11 @@ def bazel_targets(root, package):
     return targets
 
 
-def cmake_name(label):
-    """The CMake target of a Bazel label (None: added by the CMake rule)."""
+def cmake_name(label, kind=None):
+    """The CMake target of a Bazel label, as a dep of a `kind` rule (None:
+    the CMake rule adds it by itself)."""
+    if label in IMPLIED.get(kind, ()):
+        return None
     if label in THIRD_PARTY:
         return THIRD_PARTY[label]
     package, name = label[2:].split(":")

@@ -42,7 +42,8 @@ def target_problems(root, package):
             problems.append(f"{where}: {target.label} ({name}) is not a CMake "
                             "target")
             continue
-        want = {build_files.cmake_name(d) for d in target.deps} - {None}
+        want = {build_files.cmake_name(d, target.kind)
+                for d in target.deps} - {None}
         for dep in sorted(want - cmake[name]):
             problems.append(f"{where}: {target.label} depends on {dep} in "
                             f"BUILD, not in CMakeLists.txt ({name})")
