@@ -297,8 +297,9 @@ absl::StatusOr<bool> FunctionAt(const MapView& view,
                                 std::vector<int64_t>& point,
                                 std::vector<Int>& results) {
   const size_t num_dims = view.dims.size();
-  if (!InBox(absl::MakeConstSpan(point).first(num_dims), view.dims)) {
-    return false;
+  if (!InBox(absl::MakeConstSpan(point).first(num_dims), view.dims) ||
+      !InBox(absl::MakeConstSpan(point).subspan(num_dims), view.symbols)) {
+    return false;  // also when a symbol's interval is empty
   }
   bool holds = false;
   if (view.evaluator.ConstraintsHold(point, holds) != Outcome::kOk ||
@@ -395,7 +396,10 @@ absl::StatusOr<std::optional<bool>> RelatesPair(const MapView& view,
     return relates(full);
   }
   if (!view.uses_symbols) {
-    for (Interval s : view.symbols) full.push_back(s.lower);
+    for (Interval s : view.symbols) {
+      if (s.IsEmpty()) return false;
+      full.push_back(s.lower);
+    }
     return relates(full);
   }
   std::optional<int64_t> count = CountBoxPoints(view.symbols);
@@ -696,6 +700,7 @@ absl::StatusOr<EmptinessAnswer> DecideEmptiness(const IndexingMap& map,
   Deadline deadline(budget.time_limit);
   XI_ASSIGN_OR_RETURN(MapView original, View(map));
   MergedSymbols merged = MergeSymbolCombinations(map);
+  if (HasEmptyRelation(merged.map)) return EmptinessAnswer{};
   XI_ASSIGN_OR_RETURN(MapView view, View(merged.map));
   XI_ASSIGN_OR_RETURN(EmptinessAnswer answer,
                       DecideNonTrivialEmptiness(view, budget, deadline));
@@ -719,7 +724,12 @@ absl::StatusOr<EqualityAnswer> DecideEquality(const IndexingMap& a,
                                               const ExactBudget& budget) {
   XI_RETURN_IF_ERROR(CheckDefined(a));
   XI_RETURN_IF_ERROR(CheckDefined(b));
-  const bool a_empty = HasEmptyRelation(a), b_empty = HasEmptyRelation(b);
+  // Merging keeps the relation and may show it empty (a constraint on the
+  // merged symbol alone becomes its interval, e.g. s0 + 2 * s2 in [5, 5]).
+  MergedSymbols ma = MergeSymbolCombinations(a);
+  MergedSymbols mb = MergeSymbolCombinations(b);
+  const bool a_empty = HasEmptyRelation(a) || HasEmptyRelation(ma.map);
+  const bool b_empty = HasEmptyRelation(b) || HasEmptyRelation(mb.map);
   if (a_empty || b_empty) {
     // The empty relation equals exactly the maps whose domain is empty,
     // whatever their counts (XLA prints any empty map as KNOWN EMPTY).
@@ -744,8 +754,6 @@ absl::StatusOr<EqualityAnswer> DecideEquality(const IndexingMap& a,
   Deadline deadline(budget.time_limit);
   XI_ASSIGN_OR_RETURN(MapView va, View(a));
   XI_ASSIGN_OR_RETURN(MapView vb, View(b));
-  MergedSymbols ma = MergeSymbolCombinations(a);
-  MergedSymbols mb = MergeSymbolCombinations(b);
   XI_ASSIGN_OR_RETURN(MapView merged_a, View(ma.map));
   XI_ASSIGN_OR_RETURN(MapView merged_b, View(mb.map));
   XI_ASSIGN_OR_RETURN(

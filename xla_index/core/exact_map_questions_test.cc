@@ -108,6 +108,28 @@ TEST_F(ExactMapQuestionsTest, KnownEmptyEqualsAnEmptyDomain) {
   EXPECT_EQ(d->point.results, std::vector<int64_t>{6});
 }
 
+// Found by the exact_questions fuzzer: merging s0 + 2 * s2 into one symbol
+// turns the constraint on it into its interval, which is then empty; the
+// relation is empty, so equal to another empty one (a constant constraint
+// that fails) and different from a non-empty one.
+TEST_F(ExactMapQuestionsTest, MergingCanShowTheDomainEmpty) {
+  IndexingMap merged_empty = Parse(
+      "(d0, d1)[s0, s1, s2] -> (d0 ceildiv 5), domain: d0 in [1, 4], "
+      "d1 in [0, 2], s0 in [-3, 0], s1 in [0, 2], s2 in [-2, -1], "
+      "s0 + s2 * 2 in [4, 4]");
+  IndexingMap constant_empty = Parse(
+      "(d0, d1) -> (d1), domain: d0 in [0, 4], d1 in [1, 1], -7 in [3, 3]");
+  EXPECT_FALSE(Decide(merged_empty, constant_empty).has_value());
+  absl::StatusOr<EmptinessAnswer> empty = DecideEmptiness(merged_empty);
+  ASSERT_TRUE(empty.ok());
+  EXPECT_FALSE(empty->point.has_value());
+  std::optional<MapDifference> d = Decide(
+      merged_empty, Parse("(d0, d1) -> (d1), domain: d0 in [0, 4], "
+                          "d1 in [1, 1]"));
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->in_map, 1);
+}
+
 // A different-count pair where neither domain is empty is still refused.
 TEST_F(ExactMapQuestionsTest, DifferentCountsAreRefused) {
   absl::StatusOr<EqualityAnswer> answer =
