@@ -123,9 +123,9 @@ TEST_F(ExactMapQuestionsTest, MergingCanShowTheDomainEmpty) {
   absl::StatusOr<EmptinessAnswer> empty = DecideEmptiness(merged_empty);
   ASSERT_TRUE(empty.ok());
   EXPECT_FALSE(empty->point.has_value());
-  std::optional<MapDifference> d = Decide(
-      merged_empty, Parse("(d0, d1) -> (d1), domain: d0 in [0, 4], "
-                          "d1 in [1, 1]"));
+  std::optional<MapDifference> d =
+      Decide(merged_empty, Parse("(d0, d1) -> (d1), domain: d0 in [0, 4], "
+                                 "d1 in [1, 1]"));
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(d->in_map, 1);
 }
