@@ -1,0 +1,215 @@
+#include "xla_index/analysis/emitter_indexing.h"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "base/checked_arithmetic.h"
+#include "base/status_macros.h"
+#include "hlo/opcode.h"
+#include "layout/shape_layout.h"
+#include "mlir/IR/AffineMap.h"
+
+namespace xla_index {
+namespace {
+
+std::vector<int64_t> MinorToMajorOf(const Shape& shape) {
+  if (shape.has_layout() &&
+      static_cast<int64_t>(shape.layout().minor_to_major.size()) ==
+          shape.rank()) {
+    return shape.layout().minor_to_major;
+  }
+  return DefaultLayout(shape.rank()).minor_to_major;
+}
+
+// The instructions of the kernel (its fused or composed computation, or
+// the instruction alone).
+std::vector<const HloInstruction*> KernelInstructions(
+    const AnalyzedFusion& kernel) {
+  std::vector<const HloInstruction*> out;
+  const HloComputation* c = kernel.computation;
+  if (c == nullptr && kernel.root->opcode() == HloOpcode::kFusion) {
+    c = kernel.root->fused_computation();
+  }
+  if (c == nullptr) return {kernel.root};
+  for (const auto& i : c->instructions()) out.push_back(i.get());
+  return out;
+}
+
+// XLA's MayCausePerformanceDropIfUnrolled.
+bool MayCausePerformanceDropIfUnrolled(const AnalyzedFusion& kernel) {
+  for (const HloInstruction* i : KernelInstructions(kernel)) {
+    switch (i->opcode()) {
+      case HloOpcode::kReduceWindow: {
+        int64_t size = 1;
+        for (const WindowDimension& d : i->window().dimensions) {
+          size = SaturatingMul(size, d.size);
+        }
+        if (size > 8) return true;
+        break;
+      }
+      case HloOpcode::kSort:
+      case HloOpcode::kDot:
+        return true;
+      case HloOpcode::kConcatenate:
+        if (i->operand_count() > 10) return true;
+        break;
+      case HloOpcode::kReduce:
+        if (i->shape().IsTuple() && i->shape().tuple_shapes().size() > 1) {
+          return true;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
+absl::StatusOr<EmitterIndexing> LoopIndexing(
+    const AnalyzedFusion& kernel, const EmitterChoice& choice,
+    const GpuDeviceDescription& device, const LoopLaunchOverrides& overrides,
+    mlir::MLIRContext* context) {
+  EmitterIndexing out;
+  const int64_t elements = kernel.output_shapes[0].ElementCount();
+  for (size_t j = 1; j < kernel.output_shapes.size(); ++j) {
+    if (kernel.output_shapes[j].ElementCount() != elements) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("outputs of '", kernel.root->name(),
+                       "' differ in element count (output 0: ",
+                       kernel.output_shapes[0].ToString(), ", output ", j, ": ",
+                       kernel.output_shapes[j].ToString(),
+                       "); one loop launch cannot cover both"));
+    }
+  }
+  out.unroll =
+      overrides.unroll.value_or(XlaLoopUnrollFactor(kernel, choice, device));
+  // CalculateLaunchDimensions: 4 warps per block (one per warp scheduler).
+  const int64_t threads =
+      overrides.threads_per_block.value_or(device.threads_per_warp * 4);
+  XI_ASSIGN_OR_RETURN(out.grid,
+                      DefaultLoopLaunchGrid(elements, threads, out.unroll));
+  if (out.grid.blocks[0] > device.block_dim_limit_x) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the loop launch of '", kernel.root->name(), "' needs ",
+                     out.grid.blocks[0],
+                     " blocks, more than the device's block_dim_limit.x "
+                     "(XLA splits such grids over y; not modelled)"));
+  }
+  out.note = absl::StrCat(
+      "loop emitter: ", out.grid.threads[0], " threads per block",
+      overrides.threads_per_block ? " (given)" : " (4 warps)", ", unroll ",
+      out.unroll, overrides.unroll ? " (given)" : " (ComputeLoopFusionConfig)");
+  for (const Shape& output : kernel.output_shapes) {
+    XI_ASSIGN_OR_RETURN(
+        IndexingMap map,
+        DefaultThreadIdToOutputIndexing(out.grid, out.unroll, output, context));
+    out.thread_to_outputs.push_back(std::move(map));
+    out.hero_anchored.push_back(false);
+    out.heroes.push_back(nullptr);
+    out.thread_to_hero_operands.emplace_back();
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<mlir::AffineExpr> BitcastIndices(
+    absl::Span<const mlir::AffineExpr> indices,
+    absl::Span<const int64_t> from_dims, const Shape& to) {
+  mlir::MLIRContext* context =
+      indices.empty() ? nullptr : indices[0].getContext();
+  std::vector<mlir::AffineExpr> results(to.rank());
+  if (context == nullptr) {
+    return results;  // rank 0 to rank 0: nothing to index
+  }
+  mlir::AffineExpr linear = mlir::getAffineConstantExpr(0, context);
+  for (size_t i = 0; i < indices.size(); ++i) {
+    linear = linear * from_dims[i] + indices[i];
+  }
+  const std::vector<int64_t> order = MinorToMajorOf(to);
+  for (size_t p = 0; p < order.size(); ++p) {
+    const int64_t dim = order[p];
+    if (p + 1 == order.size()) {
+      results[dim] = linear;
+    } else {
+      results[dim] = linear % to.dimensions(dim);
+      linear = linear.floorDiv(to.dimensions(dim));
+    }
+  }
+  return results;
+}
+
+IndexingMap MakeThreadMap(int64_t threads, int64_t blocks,
+                          absl::Span<const int64_t> symbol_sizes,
+                          absl::Span<const mlir::AffineExpr> results,
+                          absl::Span<const mlir::AffineExpr> constrained,
+                          absl::Span<const int64_t> bounds,
+                          mlir::MLIRContext* context) {
+  LaunchGrid grid;
+  grid.threads[0] = threads;
+  grid.blocks[0] = blocks;
+  std::vector<Interval> dim_bounds;
+  for (int64_t n : grid.threads) dim_bounds.push_back({0, n - 1});
+  for (int64_t n : grid.blocks) dim_bounds.push_back({0, n - 1});
+  std::vector<Interval> ranges;
+  for (int64_t n : symbol_sizes) ranges.push_back({0, n - 1});
+  IndexingMap map(
+      mlir::AffineMap::get(
+          kLaunchGridDims, static_cast<unsigned>(symbol_sizes.size()),
+          std::vector<mlir::AffineExpr>(results.begin(), results.end()),
+          context),
+      dim_bounds, ranges, {});
+  for (size_t i = 0; i < bounds.size() && i < constrained.size(); ++i) {
+    map.AddConstraint(constrained[i], {0, bounds[i] - 1});
+  }
+  map.Simplify();
+  return map;
+}
+
+int64_t XlaLoopUnrollFactor(const AnalyzedFusion& kernel,
+                            const EmitterChoice& choice,
+                            const GpuDeviceDescription& device) {
+  const int64_t elements = kernel.output_shapes[0].ElementCount();
+  int64_t unroll = 1;
+  const int64_t threads_max =
+      SaturatingMul(device.threads_per_core_limit, device.core_count);
+  if (elements >= threads_max && !MayCausePerformanceDropIfUnrolled(kernel)) {
+    unroll = std::gcd(elements, int64_t{4});
+  }
+  const int64_t bits = std::max<int64_t>(1, choice.smallest_output_bits);
+  return std::max(unroll, CeilDiv(int64_t{8}, bits));
+}
+
+absl::StatusOr<EmitterIndexing> ComputeEmitterIndexing(
+    const AnalyzedFusion& kernel, const EmitterChoice& choice,
+    const GpuDeviceDescription& device, const LoopLaunchOverrides& overrides,
+    mlir::MLIRContext* context) {
+  switch (choice.kind) {
+    case EmitterKind::kLibrary:
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", kernel.root->name(), "' runs as ", choice.name,
+                       ": a library kernel has no emitter thread map"));
+    case EmitterKind::kTranspose:
+      return emitter_internal::TransposeIndexing(kernel, choice, device,
+                                                 context);
+    case EmitterKind::kReduction:
+      return emitter_internal::ReductionIndexing(kernel, choice, device,
+                                                 context);
+    case EmitterKind::kLoop:
+      return LoopIndexing(kernel, choice, device, overrides, context);
+    default: {
+      XI_ASSIGN_OR_RETURN(
+          EmitterIndexing out,
+          LoopIndexing(kernel, choice, device, overrides, context));
+      out.note =
+          absl::StrCat("the ", choice.name,
+                       " emitter's own maps are not modelled; ", out.note);
+      return out;
+    }
+  }
+}
+
+}  // namespace xla_index
