@@ -110,8 +110,8 @@ void AppendSummary(const ModuleReport& report, int64_t worst,
 void AppendKernelTable(const ModuleReport& report, std::string& html) {
   html +=
       "<h2>Kernels</h2>\n<table id=\"kernels\">\n<tr><th>kernel</th><th>kind"
-      "</th><th>computation</th><th>reads</th><th>not coalesced</th><th>time "
-      "(ms)</th><th>error</th></tr>\n";
+      "</th><th>emitter</th><th>computation</th><th>reads</th><th>not "
+      "coalesced</th><th>time (ms)</th><th>error</th></tr>\n";
   for (size_t k = 0; k < report.kernels.size(); ++k) {
     const KernelReport& kernel = report.kernels[k];
     int64_t reads = 0, bad = 0;
@@ -126,11 +126,12 @@ void AppendKernelTable(const ModuleReport& report, std::string& html) {
                                                 Escape(kernel.name), "</a>")
                                  : Escape(kernel.name);
     absl::StrAppend(
-        &html, "<tr><td>", name, "</td><td>", Escape(kernel.kind), "</td><td>",
-        Escape(kernel.computation), "</td><td class=\"num\">", reads,
-        "</td><td class=\"num", bad ? " bad" : "", "\">", bad,
-        "</td><td class=\"num\">", Number(kernel.microseconds / 1000),
-        "</td><td class=\"error\">",
+        &html, "<tr><td>", name, "</td><td>", Escape(kernel.kind),
+        "</td><td class=\"emitter\" title=\"", Escape(kernel.emitter_reason),
+        "\">", Escape(kernel.emitter), "</td><td>", Escape(kernel.computation),
+        "</td><td class=\"num\">", reads, "</td><td class=\"num",
+        bad ? " bad" : "", "\">", bad, "</td><td class=\"num\">",
+        Number(kernel.microseconds / 1000), "</td><td class=\"error\">",
         Escape(kernel.error.empty() ? kernel.coalescing_error : kernel.error),
         "</td></tr>\n");
   }
@@ -206,10 +207,18 @@ void AppendKernel(const KernelReport& kernel, size_t k, std::string& html) {
                     "</p>\n</section>\n");
     return;
   }
+  absl::StrAppend(&html, "<p class=\"emitter\">emitter: <b>",
+                  Escape(kernel.emitter), "</b>",
+                  kernel.emitter_reason.empty()
+                      ? std::string()
+                      : absl::StrCat(" (", Escape(kernel.emitter_reason), ")"),
+                  "</p>\n");
   absl::StrAppend(&html, "<p>output ", Escape(absl::StrJoin(shapes, ", ")),
                   "; analyzed in ", Number(kernel.microseconds / 1000),
                   " ms; ");
-  if (kernel.coalescing_error.empty()) {
+  if (kernel.library) {
+    absl::StrAppend(&html, Escape(kernel.launch_note), "</p>\n");
+  } else if (kernel.coalescing_error.empty()) {
     absl::StrAppend(&html, "launch ", kernel.grid.threads[0], " threads x ",
                     kernel.grid.blocks[0], " blocks, warp of block ",
                     kernel.block, ": threads ", kernel.first_thread, " to ",

@@ -197,6 +197,10 @@ void AddCoalescing(const AnalyzedFusion& fusion,
     kernel.coalescing_error = std::string(coalescing.status().message());
     return;
   }
+  kernel.emitter = coalescing->emitter;
+  kernel.emitter_reason = coalescing->emitter_reason;
+  kernel.launch_note = coalescing->launch_note;
+  kernel.library = coalescing->library;
   kernel.grid = coalescing->grid;
   kernel.block = coalescing->options.block;
   kernel.first_thread = coalescing->first_thread;
