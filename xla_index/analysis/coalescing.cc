@@ -60,6 +60,15 @@ std::pair<std::vector<int64_t>, int64_t> WarpOffsets(
   return {offsets, active};
 }
 
+// The last range variable with more than one value, or -1.
+int64_t InnermostVaryingRangeVar(const IndexingMap& map) {
+  const std::vector<Interval>& ranges = map.GetRangeVarBounds();
+  for (int64_t s = static_cast<int64_t>(ranges.size()) - 1; s >= 0; --s) {
+    if (ranges[s].upper > ranges[s].lower) return s;
+  }
+  return -1;
+}
+
 std::string FormatEfficiency(double efficiency) {
   return absl::StrFormat("%.4g", efficiency);
 }
@@ -223,21 +232,37 @@ absl::StatusOr<OperandCoalescing> AnalyzeRead(
     return read;
   }
   read.thread_to_offset = *std::move(thread_to_offset);
-  std::vector<int64_t> offsets;
+  std::vector<int64_t> offsets, xla_offsets;
   if (!read.thread_to_offset.IsKnownEmpty()) {
     // Symbols (ComposeIndexingMaps' order): the layout map's range
     // variables (none today), the operand map's, then the thread map's
     // (the unroll or vector element last), then runtime variables: the
     // innermost element is the last range variable.
-    auto [warp_offsets, active] = WarpOffsets(
-        read.thread_to_offset, read.thread_to_offset.GetRangeVarsCount() - 1,
-        report.first_thread, report.last_thread, report.options.block);
+    const int64_t innermost = read.thread_to_offset.GetRangeVarsCount() - 1;
+    auto [warp_offsets, active] =
+        WarpOffsets(read.thread_to_offset, innermost, report.first_thread,
+                    report.last_thread, report.options.block);
     offsets = std::move(warp_offsets);
     read.active_threads = active;
+    // XLA's sample folds range variables of one value away first
+    // (Simplify, RemoveUnusedSymbols), so the one it varies is the
+    // innermost with more than one value (e.g. the reduced dimension read
+    // by a loop emitter without unrolling).
+    const int64_t varied = InnermostVaryingRangeVar(read.thread_to_offset);
+    if (varied != innermost && varied >= 0) {
+      xla_offsets =
+          WarpOffsets(read.thread_to_offset, varied, report.first_thread,
+                      report.last_thread, report.options.block)
+              .first;
+    } else {
+      xla_offsets = offsets;
+    }
   }
   XI_RETURN_IF_ERROR(CheckByteOffsets(offsets, read));
+  XI_RETURN_IF_ERROR(CheckByteOffsets(xla_offsets, read));
   read.access = SummarizeWarpAccess(offsets, read.bits_per_element);
-  read.xla_rule = SummarizeXlaTransactionRule(offsets, read.bits_per_element);
+  read.xla_rule =
+      SummarizeXlaTransactionRule(xla_offsets, read.bits_per_element);
   return read;
 }
 

@@ -48,7 +48,10 @@
 // last) over its range, the other range variables at their lower bound.
 //
 // Each read also gets XLA's own verdict (IsIndexingCoalesced's
-// EstimateCoalescingViaMemoryTransactionsCount): the touched elements as
+// EstimateCoalescingViaMemoryTransactionsCount) on XLA's sample of the
+// warp: the innermost range variable with more than one value varies (XLA
+// folds single-value symbols away first), the others sit at their lower
+// bound. The touched elements as
 // maximal contiguous intervals; transactions = the sum over intervals of
 // ceil(length x bytes / 128), lower bound = ceil(total x bytes / 128);
 // coalesced when lower bound > 0.9 x transactions. The intervals here are

@@ -94,7 +94,15 @@ absl::StatusOr<ProducerConsumerCoalescing> AnalyzeProducerConsumerCoalescing(
   if (consumer != nullptr) {
     out.consumer = consumer->name();
     XI_ASSIGN_OR_RETURN(EmitterChoice c, EmitterOf(*consumer, device, context));
-    const bool producer_heads = c.kind == EmitterKind::kLoop &&
+    // The producer's hero heads the fused kernel only when the consumer
+    // is a chain link above it: one operand (the producer), elementwise
+    // or a bitcast/reshape.
+    const bool link = consumer->operand_count() == 1 &&
+                      consumer->operand(0) == &producer &&
+                      (IsElementwise(consumer->opcode()) ||
+                       consumer->opcode() == HloOpcode::kBitcast ||
+                       consumer->opcode() == HloOpcode::kReshape);
+    const bool producer_heads = c.kind == EmitterKind::kLoop && link &&
                                 (fused.kind == EmitterKind::kReduction ||
                                  fused.kind == EmitterKind::kTranspose);
     if (!producer_heads) fused = std::move(c);

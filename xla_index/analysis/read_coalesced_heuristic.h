@@ -16,9 +16,10 @@
 //  - Otherwise the reads are coalesced.
 //
 // The fused kernel's emitter: the consumer's (emitter_choice.h, the
-// consumer as its own kernel), or, when that is the loop emitter and the
-// producer alone runs on the reduction or transpose emitter, the
-// producer's (the producer's hero then heads the fused kernel). Without a
+// consumer as its own kernel), or, when that is the loop emitter, the
+// consumer is one elementwise, bitcast or reshape step on the producer and
+// the producer alone runs on the reduction or transpose emitter, the
+// producer's (its hero then heads the fused kernel). Without a
 // consumer, the producer's. XLA builds the fused analysis itself; this is
 // the approximation docs/API.md describes.
 
