@@ -305,30 +305,46 @@ bool ReductionIsRaceFree(const ReductionShape& r,
 
 std::optional<NormalizedTranspose> NormalizeTranspose(
     const HloInstruction& transpose) {
-  if (transpose.opcode() != HloOpcode::kTranspose ||
+  const bool is_copy = transpose.opcode() == HloOpcode::kCopy;
+  if ((transpose.opcode() != HloOpcode::kTranspose && !is_copy) ||
       transpose.operand_count() != 1) {
     return std::nullopt;
   }
   const Shape& in = transpose.operand(0)->shape();
   const Shape& out = transpose.shape();
-  const std::vector<int64_t>& perm = transpose.dimensions();
-  if (!in.IsArray() || !out.IsArray() || !HasDefaultLayout(in) ||
-      !HasDefaultLayout(out) ||
-      static_cast<int64_t>(perm.size()) != out.rank() ||
-      in.rank() != out.rank()) {
+  if (!in.IsArray() || !out.IsArray() || in.rank() != out.rank() ||
+      (!is_copy &&
+       static_cast<int64_t>(transpose.dimensions().size()) != out.rank())) {
     return std::nullopt;
+  }
+  // The physical permutation (what XLA's layout normalization leaves as a
+  // transpose of default-layout shapes): physical output position i holds
+  // logical output dimension out_order[i], which reads logical input
+  // dimension perm[out_order[i]], at physical input position p.
+  const int64_t rank = out.rank();
+  std::vector<int64_t> in_order = MinorToMajor(in);
+  std::vector<int64_t> out_order = MinorToMajor(out);
+  std::reverse(in_order.begin(), in_order.end());
+  std::reverse(out_order.begin(), out_order.end());
+  std::vector<int64_t> in_sizes(rank), physical_perm(rank);
+  for (int64_t p = 0; p < rank; ++p) in_sizes[p] = in.dimensions(in_order[p]);
+  for (int64_t i = 0; i < rank; ++i) {
+    const int64_t logical_in =
+        is_copy ? out_order[i] : transpose.dimensions()[out_order[i]];
+    physical_perm[i] = std::find(in_order.begin(), in_order.end(), logical_in) -
+                       in_order.begin();
   }
   // Drop size-1 dimensions: input dimension d becomes d - (number of size-1
   // input dimensions before d).
-  std::vector<int64_t> delta(in.rank() + 1, 0);
-  for (int64_t i = 0; i < in.rank(); ++i) {
-    delta[i + 1] = delta[i] + (in.dimensions(i) == 1 ? 1 : 0);
+  std::vector<int64_t> delta(rank + 1, 0);
+  for (int64_t i = 0; i < rank; ++i) {
+    delta[i + 1] = delta[i] + (in_sizes[i] == 1 ? 1 : 0);
   }
   std::vector<int64_t> out_dims, out_to_in;
-  for (int64_t i = 0; i < out.rank(); ++i) {
-    if (out.dimensions(i) == 1) continue;
-    out_dims.push_back(out.dimensions(i));
-    out_to_in.push_back(perm[i] - delta[perm[i]]);
+  for (int64_t i = 0; i < rank; ++i) {
+    if (in_sizes[physical_perm[i]] == 1) continue;
+    out_dims.push_back(in_sizes[physical_perm[i]]);
+    out_to_in.push_back(physical_perm[i] - delta[physical_perm[i]]);
   }
   NormalizedTranspose t;
   if (out_dims.empty()) {

@@ -71,8 +71,9 @@ struct ReductionShape {
 };
 
 /// A transpose normalized as ShapeUtil::GetNormalizedLogicalTransposeShape
-/// does: size-1 dimensions dropped, runs of dimensions that stay adjacent
-/// merged. Output dimension i is input dimension permutation[i].
+/// does after layout normalization: over physical dimensions, size-1
+/// dimensions dropped, runs of dimensions that stay adjacent merged. Output
+/// dimension i is input dimension permutation[i].
 struct NormalizedTranspose {
   std::vector<int64_t> output_dims;
   std::vector<int64_t> permutation;
@@ -130,8 +131,10 @@ bool ReductionIsRaceFree(const ReductionShape& reduction,
 std::optional<NormalizedTranspose> TiledTransposeDescription(
     const HloInstruction& transpose);
 
-/// The normalized form of any transpose with default layouts (nullopt for
-/// other layouts).
+/// The normalized form of a transpose, or of a copy that changes the
+/// layout, over physical (layout-ordered) dimensions: what XLA's layout
+/// normalization leaves of it (a transpose of default-layout shapes).
+/// nullopt for other instructions.
 std::optional<NormalizedTranspose> NormalizeTranspose(
     const HloInstruction& transpose);
 

@@ -95,14 +95,31 @@ std::vector<int64_t> MapSequence(
 }
 
 // Compares, for every thread of the launch, the walk's offsets with the
-// map's.
+// map's, the map's indices turned into offsets by `offset_of`.
+void ExpectMapMatchesWalk(
+    const Kernel& k, const IndexingMap& map,
+    const std::function<int64_t(const std::vector<int64_t>&)>& offset_of,
+    const std::function<std::vector<int64_t>(int64_t, int64_t)>& walk,
+    const std::string& what);
+
+// The same for a row-major shape of dimensions `dims`.
 void ExpectMapMatchesWalk(
     const Kernel& k, const IndexingMap& map, const std::vector<int64_t>& dims,
     const std::function<std::vector<int64_t>(int64_t, int64_t)>& walk,
     const std::string& what) {
-  auto offset_of = [&](const std::vector<int64_t>& index) {
-    return RowMajor(index, dims);
-  };
+  ExpectMapMatchesWalk(
+      k, map,
+      [dims](const std::vector<int64_t>& index) {
+        return RowMajor(index, dims);
+      },
+      walk, what);
+}
+
+void ExpectMapMatchesWalk(
+    const Kernel& k, const IndexingMap& map,
+    const std::function<int64_t(const std::vector<int64_t>&)>& offset_of,
+    const std::function<std::vector<int64_t>(int64_t, int64_t)>& walk,
+    const std::string& what) {
   int64_t mismatches = 0, points = 0;
   for (int64_t b = 0; b < k.indexing.grid.blocks[0]; ++b) {
     for (int64_t t = 0; t < k.indexing.grid.threads[0]; ++t) {
@@ -395,6 +412,46 @@ ENTRY e {
         return out;
       },
       "minor-kept transpose write");
+}
+
+// A copy from the row-major to the column-major layout of f32[64,96] is a
+// physical transpose: after XLA's layout normalization, the transpose
+// emitter with 2 x 3 tiles of 32 x 32. The write goes to the column-major
+// output, whose physical offset of (i, j) is j * 64 + i.
+TEST(EmitterIndexingTest, LayoutChangingCopyWalk) {
+  mlir::MLIRContext context;
+  Kernel k = Analyze(R"(
+HloModule m
+ENTRY e {
+  p = f32[64,96]{1,0} parameter(0)
+  ROOT c = f32[64,96]{0,1} copy(p)
+})",
+                     &context);
+  ASSERT_EQ(k.choice.kind, EmitterKind::kTranspose);
+  EXPECT_EQ(k.indexing.grid.blocks[0], 6);
+  ExpectMapMatchesWalk(
+      k, k.indexing.thread_to_hero_operands[0][0], {64, 96},
+      [](int64_t t, int64_t b) {
+        std::vector<int64_t> out;
+        for (int64_t s0 = 0; s0 < 8; ++s0) {
+          out.push_back((b / 3 * 32 + s0 * 4 + t / 32) * 96 + b % 3 * 32 +
+                        t % 32);
+        }
+        return out;
+      },
+      "copy read");
+  ExpectMapMatchesWalk(
+      k, k.indexing.thread_to_outputs[0],
+      [](const std::vector<int64_t>& i) { return i[1] * 64 + i[0]; },
+      [](int64_t t, int64_t b) {
+        std::vector<int64_t> out;
+        for (int64_t s0 = 0; s0 < 8; ++s0) {
+          out.push_back((b % 3 * 32 + s0 * 4 + t / 32) * 64 + b / 3 * 32 +
+                        t % 32);
+        }
+        return out;
+      },
+      "copy write");
 }
 
 // The loop emitter: f32[131072] fills the RTX A6000 (1536 x 84 = 129024
