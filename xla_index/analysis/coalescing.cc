@@ -318,8 +318,12 @@ absl::Status AddHeroAnchoredReads(const AnalyzedFusion& fusion,
   for (int64_t k = 0; k < hero.operand_count(); ++k) {
     XI_ASSIGN_OR_RETURN(auto sources,
                         HeroOperandSources(fusion, hero, k, context));
+    // An operand the emitter does not read (a dynamic-update-slice's
+    // buffer, updated in place) has an Undefined thread map: no read.
+    const bool read = !ix.thread_to_hero_operands[j][k].IsUndefined();
     for (const auto& [operand, maps] : sources) {
       via_hero.insert(operand->number);
+      if (!read) continue;
       for (const IndexingMap& map : maps) {
         const size_t index = operand - fusion.operands.data();
         XI_ASSIGN_OR_RETURN(

@@ -465,6 +465,47 @@ ENTRY e {
   EXPECT_THAT(v.coalesced, ElementsAre(true, true, true));
 }
 
+// An in-place dynamic-update-slice fusion reads the update along its rows
+// and never reads the buffer it updates: no read of operand 0 at all
+// (XLA's emitter leaves that map Undefined, which its analysis would count
+// as uncoalesced).
+TEST(CoalescingEmittersTest, InPlaceDynamicUpdateSliceReadsOnlyTheUpdate) {
+  std::unique_ptr<HloModule> module = Parse(R"(
+HloModule m
+fz {
+  buf = f32[300,128] parameter(0)
+  upd = f32[20,128] parameter(1)
+  r = s32[] parameter(2)
+  c = s32[] constant(0)
+  ROOT d = f32[300,128] dynamic-update-slice(buf, upd, r, c)
+}
+ENTRY e {
+  x = f32[300,128] parameter(0)
+  y = f32[20,128] parameter(1)
+  z = s32[] parameter(2)
+  ROOT f = f32[300,128] fusion(x, y, z), kind=kLoop, calls=fz
+})");
+  ASSERT_NE(module, nullptr);
+  mlir::MLIRContext context;
+  CoalescingOptions options;
+  options.device = DefaultGpuDevice();
+  absl::StatusOr<CoalescingReport> report = AnalyzeCoalescing(
+      *module->entry_computation()->root(), options, &context);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->emitter, "in-place dynamic-update-slice");
+  bool update_read = false;
+  for (const OperandCoalescing& read : report->operands) {
+    EXPECT_NE(read.operand, 0) << "the updated buffer is read";
+    if (read.operand == 1) {
+      update_read = true;
+      EXPECT_TRUE(read.xla_rule.coalesced);
+      EXPECT_TRUE(read.access.coalesced);
+      EXPECT_EQ(read.access.bytes_touched, 128);
+    }
+  }
+  EXPECT_TRUE(update_read);
+}
+
 // A dot is a library call: no emitter reads to judge.
 TEST(CoalescingEmittersTest, DotIsALibraryCall) {
   std::unique_ptr<HloModule> module = Parse(R"(

@@ -84,8 +84,8 @@ absl::StatusOr<EmitterIndexing> LoopIndexing(
                        "); one loop launch cannot cover both"));
     }
   }
-  out.unroll =
-      overrides.unroll.value_or(XlaLoopUnrollFactor(kernel, choice, device));
+  out.unroll = overrides.unroll.value_or(
+      XlaLoopUnrollFactor(elements, kernel, choice, device));
   // CalculateLaunchDimensions: 4 warps per block (one per warp scheduler).
   const int64_t threads =
       overrides.threads_per_block.value_or(device.threads_per_warp * 4);
@@ -110,6 +110,108 @@ absl::StatusOr<EmitterIndexing> LoopIndexing(
     out.hero_anchored.push_back(false);
     out.heroes.push_back(nullptr);
     out.thread_to_hero_operands.emplace_back();
+  }
+  return out;
+}
+
+// A loop over `index_shape` as XLA's loop-based emitters launch it:
+// 4 warps per block (or the override), `unroll` elements per thread.
+absl::StatusOr<IndexingMap> LoopOver(const Shape& index_shape, int64_t unroll,
+                                     const GpuDeviceDescription& device,
+                                     const LoopLaunchOverrides& overrides,
+                                     mlir::MLIRContext* context,
+                                     EmitterIndexing& out) {
+  out.unroll = unroll;
+  const int64_t threads =
+      overrides.threads_per_block.value_or(device.threads_per_warp * 4);
+  XI_ASSIGN_OR_RETURN(
+      out.grid,
+      DefaultLoopLaunchGrid(index_shape.ElementCount(), threads, unroll));
+  return DefaultThreadIdToOutputIndexing(out.grid, unroll, index_shape,
+                                         context);
+}
+
+// `map` with its results also bounded by `shape`'s dimensions.
+IndexingMap BoundedBy(IndexingMap map, const Shape& shape) {
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    map.AddConstraint(map.GetAffineMap().getResult(d),
+                      {0, shape.dimensions(d) - 1});
+  }
+  map.Simplify();
+  return map;
+}
+
+// ConcatenateFusion: see the file comment of emitter_indexing.h.
+absl::StatusOr<EmitterIndexing> ConcatenateIndexing(
+    const AnalyzedFusion& kernel, const EmitterChoice& choice,
+    const GpuDeviceDescription& device, const LoopLaunchOverrides& overrides,
+    mlir::MLIRContext* context) {
+  const HloInstruction* concat = choice.heroes[0];
+  const int64_t dim = concat->dimension();
+  const HloInstruction* largest = concat->operand(0);
+  for (const HloInstruction* o : concat->operands()) {
+    if (o->shape().dimensions(dim) > largest->shape().dimensions(dim)) {
+      largest = o;
+    }
+  }
+  // ComputeLoopFusionConfig over the largest operand, then
+  // GetValidUnrollFactor: a divisor of every operand's size along `dim`.
+  int64_t unroll = XlaLoopUnrollFactor(largest->shape().ElementCount(), kernel,
+                                       choice, device);
+  for (const HloInstruction* o : concat->operands()) {
+    unroll = std::gcd(unroll, o->shape().dimensions(dim));
+  }
+  EmitterIndexing out;
+  XI_ASSIGN_OR_RETURN(
+      IndexingMap map,
+      LoopOver(largest->shape(), overrides.unroll.value_or(unroll), device,
+               overrides, context, out));
+  out.note = absl::StrCat(
+      "concatenate emitter: a loop over ", largest->shape().ToString(), ", ",
+      out.grid.threads[0], " threads per block, unroll ", out.unroll);
+  std::vector<IndexingMap> operands;
+  for (const HloInstruction* o : concat->operands()) {
+    operands.push_back(BoundedBy(map, o->shape()));
+  }
+  out.hero_anchored = {true};
+  out.heroes = {concat};
+  out.thread_to_outputs = {BoundedBy(map, concat->operand(0)->shape())};
+  out.thread_to_hero_operands = {std::move(operands)};
+  return out;
+}
+
+// InPlaceDynamicUpdateSliceFusion: see the file comment.
+absl::StatusOr<EmitterIndexing> DynamicUpdateSliceIndexing(
+    const AnalyzedFusion& kernel, const EmitterChoice& choice,
+    const GpuDeviceDescription& device, const LoopLaunchOverrides& overrides,
+    mlir::MLIRContext* context) {
+  const HloInstruction* dus = choice.heroes[0];
+  while (dus->opcode() == HloOpcode::kBitcast) dus = dus->operand(0);
+  const Shape& update = dus->operand(1)->shape();
+  EmitterIndexing out;
+  XI_ASSIGN_OR_RETURN(
+      IndexingMap map,
+      LoopOver(update,
+               overrides.unroll.value_or(XlaLoopUnrollFactor(
+                   update.ElementCount(), kernel, choice, device)),
+               device, overrides, context, out));
+  out.note = absl::StrCat(
+      "in-place dynamic-update-slice emitter: a loop over the update ",
+      update.ToString(), ", ", out.grid.threads[0],
+      " threads per block, unroll ", out.unroll,
+      "; the updated buffer is not read");
+  std::vector<IndexingMap> operands = {
+      IndexingMap::Undefined("updated in place, not read")};
+  operands.push_back(map);
+  for (int64_t k = 2; k < dus->operand_count(); ++k) {
+    operands.push_back(MakeThreadMap(out.grid.threads[0], out.grid.blocks[0],
+                                     {}, {}, {}, {}, context));
+  }
+  for (size_t j = 0; j < kernel.output_shapes.size(); ++j) {
+    out.hero_anchored.push_back(true);
+    out.heroes.push_back(dus);
+    out.thread_to_outputs.push_back(map);
+    out.thread_to_hero_operands.push_back(operands);
   }
   return out;
 }
@@ -169,10 +271,9 @@ IndexingMap MakeThreadMap(int64_t threads, int64_t blocks,
   return map;
 }
 
-int64_t XlaLoopUnrollFactor(const AnalyzedFusion& kernel,
+int64_t XlaLoopUnrollFactor(int64_t elements, const AnalyzedFusion& kernel,
                             const EmitterChoice& choice,
                             const GpuDeviceDescription& device) {
-  const int64_t elements = kernel.output_shapes[0].ElementCount();
   int64_t unroll = 1;
   const int64_t threads_max =
       SaturatingMul(device.threads_per_core_limit, device.core_count);
@@ -200,16 +301,22 @@ absl::StatusOr<EmitterIndexing> ComputeEmitterIndexing(
                                                  context);
     case EmitterKind::kLoop:
       return LoopIndexing(kernel, choice, device, overrides, context);
-    default: {
-      XI_ASSIGN_OR_RETURN(
-          EmitterIndexing out,
-          LoopIndexing(kernel, choice, device, overrides, context));
-      out.note =
-          absl::StrCat("the ", choice.name,
-                       " emitter's own maps are not modelled; ", out.note);
-      return out;
-    }
+    case EmitterKind::kConcatenate:
+      return ConcatenateIndexing(kernel, choice, device, overrides, context);
+    case EmitterKind::kInPlaceDynamicUpdateSlice:
+      if (choice.heroes.size() == 1) {
+        return DynamicUpdateSliceIndexing(kernel, choice, device, overrides,
+                                          context);
+      }
+      break;
+    default:
+      break;
   }
+  XI_ASSIGN_OR_RETURN(EmitterIndexing out,
+                      LoopIndexing(kernel, choice, device, overrides, context));
+  out.note = absl::StrCat("the ", choice.name,
+                          " emitter's own maps are not modelled; ", out.note);
+  return out;
 }
 
 }  // namespace xla_index

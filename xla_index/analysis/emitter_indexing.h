@@ -30,9 +30,14 @@
 // the kernel's operands are these composed with the hero operands' own
 // maps back to the kernel's operands. Any other root is "output-anchored":
 // a map to its output, composed with the kernel's output-to-operand maps.
-// Emitters whose own maps are not modelled (concatenate, in-place
-// dynamic-update-slice, scatter, sort) use the loop emitter's maps and say
-// so in `note`.
+//  - concatenate (ConcatenateFusion): the loop emitter's launch and map
+//    over the operand largest along the concatenated dimension; every
+//    operand is read at that index where it has one (the unroll factor
+//    divides every operand's size along the dimension).
+//  - in-place dynamic-update-slice: the loop over the update's shape; the
+//    update is read at the thread's index, the updated buffer is not read.
+// Emitters whose own maps are not modelled (scatter, sort) use the loop
+// emitter's maps and say so in `note`.
 
 #include <cstdint>
 #include <optional>
@@ -68,19 +73,26 @@ struct EmitterIndexing {
   std::string note;
   /// Per output j (tuple element): true when hero-anchored.
   std::vector<bool> hero_anchored;
-  /// Per output j: the map to output j's elements (output-anchored), or
-  /// to the hero's output (hero-anchored; informational).
+  /// Per output j: the map to output j's elements (output-anchored), or,
+  /// hero-anchored (informational), to the hero's output; for the
+  /// concatenate emitter to the index its loop runs over (the largest
+  /// operand: the writes of the first operand's slab), for the in-place
+  /// dynamic-update-slice to the update's element (written at the dynamic
+  /// offset).
   std::vector<IndexingMap> thread_to_outputs;
   /// Per output j, hero-anchored: the hero instruction and the map to each
-  /// of its operands' elements (an init value of a reduce: a map with no
-  /// results, every thread reads the scalar).
+  /// of its operands' elements (an init value of a reduce or an offset of a
+  /// dynamic-update-slice: a map with no results, every thread reads the
+  /// scalar; an operand the emitter does not read, the buffer a
+  /// dynamic-update-slice updates in place: Undefined).
   std::vector<const HloInstruction*> heroes;
   std::vector<std::vector<IndexingMap>> thread_to_hero_operands;
 };
 
-/// The loop emitter's unroll factor XLA picks on `device`
-/// (ComputeLoopFusionConfig, MaxUnrollFactor 4 before Blackwell).
-int64_t XlaLoopUnrollFactor(const AnalyzedFusion& kernel,
+/// The loop emitter's unroll factor XLA picks on `device` for a loop over
+/// `elements` elements (ComputeLoopFusionConfig, MaxUnrollFactor 4 before
+/// Blackwell); the loop emitter loops over the first output.
+int64_t XlaLoopUnrollFactor(int64_t elements, const AnalyzedFusion& kernel,
                             const EmitterChoice& choice,
                             const GpuDeviceDescription& device);
 

@@ -454,6 +454,64 @@ ENTRY e {
       "copy write");
 }
 
+// The concatenate emitter (f32[5,40] and f32[5,24] along dimension 1): a
+// loop over the operand largest along the dimension, f32[5,40] (200
+// elements: 128 threads, 2 blocks, no unroll); thread e = 128 b + t reads
+// element (e / 40, e % 40) of every operand that has it.
+TEST(EmitterIndexingTest, ConcatenateWalk) {
+  mlir::MLIRContext context;
+  Kernel k = Analyze(R"(
+HloModule m
+ENTRY e {
+  a = f32[5,40] parameter(0)
+  b = f32[5,24] parameter(1)
+  ROOT c = f32[5,64] concatenate(a, b), dimensions={1}
+})",
+                     &context);
+  ASSERT_EQ(k.choice.kind, EmitterKind::kConcatenate);
+  EXPECT_EQ(k.indexing.grid.threads[0], 128);
+  EXPECT_EQ(k.indexing.grid.blocks[0], 2);
+  for (int64_t operand : {0, 1}) {
+    const int64_t width = operand == 0 ? 40 : 24;
+    ExpectMapMatchesWalk(
+        k, k.indexing.thread_to_hero_operands[0][operand], {5, width},
+        [width](int64_t t, int64_t b) {
+          const int64_t e = b * 128 + t;
+          const int64_t row = e / 40, col = e % 40;
+          return e < 200 && col < width
+                     ? std::vector<int64_t>{row * width + col}
+                     : std::vector<int64_t>{};
+        },
+        absl::StrCat("concatenate operand ", operand));
+  }
+}
+
+// The in-place dynamic-update-slice emitter: a loop over the update
+// f32[10,64] (640 elements: 128 threads, 5 blocks); thread 128 b + t reads
+// that element of the update; the updated buffer is not read at all, the
+// offsets are scalars.
+TEST(EmitterIndexingTest, InPlaceDynamicUpdateSliceWalk) {
+  mlir::MLIRContext context;
+  Kernel k = Analyze(R"(
+HloModule m
+ENTRY e {
+  buffer = f32[100,64] parameter(0)
+  update = f32[10,64] parameter(1)
+  i = s32[] parameter(2)
+  j = s32[] parameter(3)
+  ROOT d = f32[100,64] dynamic-update-slice(buffer, update, i, j)
+})",
+                     &context);
+  ASSERT_EQ(k.choice.kind, EmitterKind::kInPlaceDynamicUpdateSlice);
+  EXPECT_EQ(k.indexing.grid.blocks[0], 5);
+  EXPECT_TRUE(k.indexing.thread_to_hero_operands[0][0].IsUndefined());
+  ExpectMapMatchesWalk(
+      k, k.indexing.thread_to_hero_operands[0][1], {10, 64},
+      [](int64_t t, int64_t b) { return std::vector<int64_t>{b * 128 + t}; },
+      "update read");
+  EXPECT_EQ(k.indexing.thread_to_hero_operands[0][2].GetResultCount(), 0);
+}
+
 // The loop emitter: f32[131072] fills the RTX A6000 (1536 x 84 = 129024
 // threads), so ComputeLoopFusionConfig unrolls gcd(131072, 4) = 4 with 128
 // threads per block (CalculateLaunchDimensions): 256 blocks; thread t of
