@@ -35,12 +35,6 @@ absl::Status RunUtilizationCommand(const CommandLine& command_line,
                                    const LoadedHlo& input, std::ostream& out,
                                    std::ostream& err);
 
-/// `xla-index tile FILE.hlo --tile=8,128 [--instruction=NAME] [--json]`: an
-/// output tile propagated to a tile of each operand, or why it cannot be.
-absl::Status RunTileCommand(const CommandLine& command_line,
-                            const LoadedHlo& input, std::ostream& out,
-                            std::ostream& err);
-
 }  // namespace xla_index
 
 #endif  // XLA_INDEX_TOOLS_FUSION_ANALYSIS_COMMANDS_H_

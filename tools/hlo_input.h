@@ -65,6 +65,13 @@ absl::Status RunOnHloModules(absl::string_view name,
                              HloCommand command, std::ostream& out,
                              std::ostream& err);
 
+/// RunOnHloModules on a file already read (standard input cannot be read
+/// twice, e.g. after a look at whether it holds HLO).
+absl::Status RunOnHloFile(absl::string_view name,
+                          const CommandLine& command_line, const HloFile& file,
+                          HloCommand command, std::ostream& out,
+                          std::ostream& err);
+
 }  // namespace xla_index
 
 #endif  // XLA_INDEX_TOOLS_HLO_INPUT_H_
