@@ -379,41 +379,61 @@ std::optional<NormalizedTranspose> NormalizeTranspose(
   return t;
 }
 
-namespace {
-
-// XLA's GetPackedTransposeTileSizes succeeding (CanEmitPackedTranspose).
-bool CanEmitPackedTranspose(const NormalizedTranspose& t, int64_t bits) {
+std::optional<PackedTransposeTiling> GetPackedTransposeTiling(
+    const NormalizedTranspose& t, int64_t bits) {
   constexpr int64_t kBankBits = 32, kBanks = 32;
-  if (bits >= kBankBits || bits <= 0) return false;
-  std::vector<int64_t> out = t.output_dims;
-  std::vector<int64_t> perm = t.permutation;
-  if (perm.back() != static_cast<int64_t>(out.size()) - 1) {
-    perm.push_back(static_cast<int64_t>(out.size()));
-    out.push_back(1);
+  if (bits >= kBankBits || bits <= 0) return std::nullopt;
+  PackedTransposeTiling p;
+  p.output_dims = t.output_dims;
+  p.permutation = t.permutation;
+  // A size-1 B dimension when the minor dimension is transposed, a size-1
+  // A dimension when the third-to-last is (PackedTransposeDescription).
+  if (p.permutation.back() != static_cast<int64_t>(p.output_dims.size()) - 1) {
+    p.permutation.push_back(static_cast<int64_t>(p.output_dims.size()));
+    p.output_dims.push_back(1);
   }
-  int64_t rank = static_cast<int64_t>(out.size());
-  if (rank < 3) return false;
-  if (perm[rank - 3] != rank - 3) {
-    out.insert(out.begin() + rank - 2, 1);
-    for (int64_t& p : perm) {
-      if (p > rank - 3) ++p;
+  int64_t rank = static_cast<int64_t>(p.output_dims.size());
+  if (rank < 3) return std::nullopt;
+  if (p.permutation[rank - 3] != rank - 3) {
+    p.output_dims.insert(p.output_dims.begin() + rank - 2, 1);
+    for (int64_t& d : p.permutation) {
+      if (d > rank - 3) ++d;
     }
-    perm.insert(perm.begin() + rank - 2, rank - 2);
+    p.permutation.insert(p.permutation.begin() + rank - 2, rank - 2);
     ++rank;
   }
-  std::vector<int64_t> in(rank, 1);
-  for (int64_t i = 0; i < rank; ++i) in[perm[i]] = out[i];
-  const int64_t a = in[rank - 3], b = in[rank - 1], t1 = in[rank - 2];
-  const int64_t t2 = in[perm[rank - 2]];
-  const int64_t vector = kBankBits / bits;
-  const int64_t shmem_dim = kBanks * vector;
+  p.input_dims.assign(rank, 1);
+  for (int64_t i = 0; i < rank; ++i) {
+    p.input_dims[p.permutation[i]] = p.output_dims[i];
+  }
+  const int64_t a = p.input_dims[rank - 3], b = p.input_dims[rank - 1];
+  const int64_t t1 = p.input_dims[rank - 2];
+  const int64_t t2 = p.input_dims[p.permutation[rank - 2]];
+  p.vector = kBankBits / bits;
+  const int64_t shmem_dim = kBanks * p.vector;
   const int64_t tile_t1 = std::min(t1, shmem_dim);
   const int64_t tile_a = std::min(a, shmem_dim / tile_t1);
   const int64_t tile_t2 = std::min(t2, shmem_dim);
   const int64_t rows = tile_t2, cols = tile_a * tile_t1;
-  if (cols < 10 * vector || rows < 10 * vector) return false;
-  return b == 1 && rows % vector == 0 && cols % vector == 0 &&
-         t2 % tile_t2 % vector == 0;
+  if (cols < 10 * p.vector || rows < 10 * p.vector) return std::nullopt;
+  if (b != 1 || rows % p.vector != 0 || cols % p.vector != 0 ||
+      t2 % tile_t2 % p.vector != 0) {
+    return std::nullopt;
+  }
+  // GetPackedTransposeTileSizes: the output tile.
+  std::vector<int64_t> inverse(rank);
+  for (int64_t i = 0; i < rank; ++i) inverse[p.permutation[i]] = i;
+  p.output_tile.assign(rank, 1);
+  p.output_tile[inverse[rank - 2]] = tile_t1;
+  p.output_tile[rank - 2] = tile_t2;
+  p.output_tile[rank - 3] = tile_a;
+  return p;
+}
+
+namespace {
+
+bool CanEmitPackedTranspose(const NormalizedTranspose& t, int64_t bits) {
+  return GetPackedTransposeTiling(t, bits).has_value();
 }
 
 }  // namespace
@@ -674,7 +694,9 @@ bool TryTranspose(EmitterChoice& c) {
     }
   }
   c.kind = EmitterKind::kTranspose;
-  c.name = "transpose";
+  c.packed_transpose = CanEmitPackedTranspose(
+      *description, BitWidth(first->shape().element_type()));
+  c.name = c.packed_transpose ? "transpose (packed)" : "transpose";
   c.transpose_hero = first;
   c.transpose = *description;
   c.reason = absl::StrCat("hero ", first->name(),

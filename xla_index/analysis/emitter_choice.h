@@ -34,7 +34,7 @@
 // Deliberate simplifications (documented in docs/API.md): reshapes are
 // bitcasts when both shapes have the default layout; a side output is
 // "bitcast compatible" with the transpose input when it has as many
-// elements; the packed-transpose variant is modelled as the tiled one.
+// elements.
 
 #include <array>
 #include <cstdint>
@@ -81,6 +81,26 @@ struct NormalizedTranspose {
   std::vector<int64_t> input_dims;
 };
 
+/// The packed transpose of XLA's PackedTransposeDescription and
+/// GetPackedTransposeTileSizes: the normalized transpose with size-1 A
+/// (third-to-last) and B (last) dimensions added, canonical rank r >= 4:
+/// input dimensions A = r - 3, T1 = r - 2, B = r - 1, T2 = permutation[r - 2];
+/// output dimension T2 = r - 2. `output_tile` is the block's output tile,
+/// `vector` = 32 / element bits (elements per shared-memory bank).
+struct PackedTransposeTiling {
+  std::vector<int64_t> output_dims;
+  std::vector<int64_t> permutation;
+  std::vector<int64_t> input_dims;
+  std::vector<int64_t> output_tile;
+  int64_t vector = 1;
+};
+
+/// The packed tiling of `t` for elements of `bits` bits, or nullopt when
+/// XLA cannot emit it packed (elements of 32 bits or more, too few rows or
+/// columns of shared memory, shapes it does not support).
+std::optional<PackedTransposeTiling> GetPackedTransposeTiling(
+    const NormalizedTranspose& t, int64_t bits);
+
 struct EmitterChoice {
   EmitterKind kind = EmitterKind::kLoop;
   /// Short name: "loop", "reduction (row)", "transpose", "library (cuBLAS)".
@@ -99,6 +119,8 @@ struct EmitterChoice {
   /// Transpose: the first transpose hero and its normalized form.
   const HloInstruction* transpose_hero = nullptr;
   NormalizedTranspose transpose;
+  /// XLA runs it as a PackedTranspose (small elements).
+  bool packed_transpose = false;
   /// XLA's input_output_info: the smallest element width in bits of the
   /// kernel's array operands (INT64_MAX when there are none) and outputs.
   int64_t smallest_input_bits = 0;

@@ -414,6 +414,60 @@ ENTRY e {
       "minor-kept transpose write");
 }
 
+// A bf16 transpose runs as XLA's PackedTranspose (GetPackedTransposeTileSizes
+// succeeds: 16-bit elements, 2 per 32-bit bank, 64 x 64 tiles): for
+// bf16[256,320] -> bf16[320,256] the canonical output is [320, 1, 256, 1]
+// with output tile [64, 1, 64, 1], 5 x 4 = 20 blocks. Thread t (lane t % 32
+// of group t / 32) reads input row 64 (b % 4) + 4 s0 + t / 32, columns
+// 64 (b / 4) + 2 (t % 32) + s1, 16 steps; it writes output row
+// 64 (b / 4) + 2 (4 s0 + t / 32) + s1, column 64 (b % 4) + 2 (t % 32) + s2,
+// 8 steps.
+TEST(EmitterIndexingTest, PackedTransposeWalk) {
+  mlir::MLIRContext context;
+  Kernel k = Analyze(R"(
+HloModule m
+ENTRY e {
+  p = bf16[256,320] parameter(0)
+  ROOT t = bf16[320,256] transpose(p), dimensions={1,0}
+})",
+                     &context);
+  ASSERT_EQ(k.choice.kind, EmitterKind::kTranspose);
+  EXPECT_TRUE(k.choice.packed_transpose);
+  EXPECT_EQ(k.indexing.grid.threads[0], 128);
+  EXPECT_EQ(k.indexing.grid.blocks[0], 20);
+  EXPECT_EQ(k.indexing.unroll, 2);
+  ExpectMapMatchesWalk(
+      k, k.indexing.thread_to_hero_operands[0][0], {256, 320},
+      [](int64_t t, int64_t b) {
+        std::vector<int64_t> out;
+        for (int64_t s0 = 0; s0 < 16; ++s0) {
+          for (int64_t s1 = 0; s1 < 2; ++s1) {
+            const int64_t row = b % 4 * 64 + s0 * 4 + t / 32;
+            const int64_t col = b / 4 * 64 + t % 32 * 2 + s1;
+            out.push_back(row * 320 + col);
+          }
+        }
+        return out;
+      },
+      "packed transpose read");
+  ExpectMapMatchesWalk(
+      k, k.indexing.thread_to_outputs[0], {320, 256},
+      [](int64_t t, int64_t b) {
+        std::vector<int64_t> out;
+        for (int64_t s0 = 0; s0 < 8; ++s0) {
+          for (int64_t s1 = 0; s1 < 2; ++s1) {
+            for (int64_t s2 = 0; s2 < 2; ++s2) {
+              const int64_t row = b / 4 * 64 + (s0 * 4 + t / 32) * 2 + s1;
+              const int64_t col = b % 4 * 64 + t % 32 * 2 + s2;
+              out.push_back(row * 256 + col);
+            }
+          }
+        }
+        return out;
+      },
+      "packed transpose write");
+}
+
 // A copy from the row-major to the column-major layout of f32[64,96] is a
 // physical transpose: after XLA's layout normalization, the transpose
 // emitter with 2 x 3 tiles of 32 x 32. The write goes to the column-major

@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "base/checked_arithmetic.h"
 #include "hlo/primitive_type.h"
+#include "xla_index/analysis/emitter_choice.h"
 #include "xla_index/analysis/emitter_indexing.h"
 
 namespace xla_index {
@@ -153,11 +154,136 @@ IndexingMap TileMap(const TransposeTiling& t, bool input, const Shape& shape,
                        context);
 }
 
+// PackedTranspose's thread maps (GetInputIndexing, GetOutputIndexing):
+// 128 threads in 4 groups of 32 lanes; a block's tile is read into shared
+// memory rows T2 by columns (A, T1), `vector` elements per lane.
+struct PackedMaps {
+  int64_t blocks = 1;
+  IndexingMap input = IndexingMap::Undefined();
+  IndexingMap output = IndexingMap::Undefined();
+};
+
+PackedMaps PackedTransposeMaps(const PackedTransposeTiling& p,
+                               const Shape& input_shape,
+                               const Shape& output_shape,
+                               mlir::MLIRContext* context) {
+  constexpr int64_t kGroups = kThreadsPerBlock / kTileSize;
+  const int64_t r = static_cast<int64_t>(p.output_dims.size());
+  std::vector<int64_t> inverse(r), input_tile(r), block_counts(r);
+  for (int64_t i = 0; i < r; ++i) inverse[p.permutation[i]] = i;
+  for (int64_t i = 0; i < r; ++i) input_tile[i] = p.output_tile[inverse[i]];
+  for (int64_t i = 0; i < r; ++i) {
+    block_counts[i] = CeilDiv(p.output_dims[i], p.output_tile[i]);
+  }
+  PackedMaps maps;
+  for (int64_t c : block_counts) maps.blocks = SaturatingMul(maps.blocks, c);
+  const int64_t a = r - 3, t1_in = r - 2, t2_in = p.permutation[r - 2];
+  const int64_t t1_out = inverse[r - 2], t2_out = r - 2;
+  const int64_t tile_t1 = input_tile[t1_in], tile_a = input_tile[a];
+  const int64_t tile_t2 = input_tile[t2_in];
+  const int64_t cols = tile_a * tile_t1, rows = tile_t2;
+  mlir::AffineExpr thread = mlir::getAffineDimExpr(kThreadIdX, context);
+  mlir::AffineExpr lane = thread % kTileSize;
+  mlir::AffineExpr group = thread.floorDiv(kTileSize);
+  std::vector<mlir::AffineExpr> block_ids =
+      Delinearize(mlir::getAffineDimExpr(kBlockIdX, context), block_counts);
+  mlir::AffineExpr zero = mlir::getAffineConstantExpr(0, context);
+  mlir::AffineExpr s0 = mlir::getAffineSymbolExpr(0, context);
+  mlir::AffineExpr s1 = mlir::getAffineSymbolExpr(1, context);
+  mlir::AffineExpr s2 = mlir::getAffineSymbolExpr(2, context);
+  // Reads: shared-memory row loop * 4 + group, column lane * vector + s1.
+  {
+    mlir::AffineExpr row = s0 * kGroups + group;
+    mlir::AffineExpr col = lane * p.vector + s1;
+    std::vector<mlir::AffineExpr> offsets(r, zero);
+    offsets[a] = col.floorDiv(tile_t1);
+    offsets[t1_in] = col % tile_t1;
+    offsets[t2_in] = row;
+    std::vector<mlir::AffineExpr> index(r);
+    for (int64_t i = 0; i < r; ++i) {
+      index[i] = block_ids[inverse[i]] * input_tile[i] + offsets[i];
+    }
+    std::vector<mlir::AffineExpr> constrained = index;
+    std::vector<int64_t> bounds = p.input_dims;
+    constrained.push_back(col);
+    bounds.push_back(cols);
+    constrained.push_back(row);
+    bounds.push_back(rows);
+    maps.input = MakeThreadMap(kThreadsPerBlock, maps.blocks,
+                               {CeilDiv(tile_t2, kGroups), p.vector},
+                               BitcastIndices(index, p.input_dims, input_shape),
+                               constrained, bounds, context);
+  }
+  // Writes: columns (loop * 4 + group) * vector + s1, rows lane * vector +
+  // s2.
+  mlir::AffineExpr col = (s0 * kGroups + group) * p.vector + s1;
+  mlir::AffineExpr row = lane * p.vector + s2;
+  std::vector<mlir::AffineExpr> offsets(r, zero);
+  offsets[a] = col.floorDiv(tile_t1);
+  offsets[t1_out] = col % tile_t1;
+  offsets[t2_out] = row;
+  std::vector<mlir::AffineExpr> index(r);
+  for (int64_t i = 0; i < r; ++i) {
+    index[i] = block_ids[i] * p.output_tile[i] + offsets[i];
+  }
+  std::vector<mlir::AffineExpr> constrained = index;
+  std::vector<int64_t> bounds = p.output_dims;
+  constrained.push_back(col);
+  bounds.push_back(cols);
+  constrained.push_back(row);
+  bounds.push_back(rows);
+  maps.output =
+      MakeThreadMap(kThreadsPerBlock, maps.blocks,
+                    {CeilDiv(cols, p.vector * kGroups), p.vector, p.vector},
+                    BitcastIndices(index, p.output_dims, output_shape),
+                    constrained, bounds, context);
+  return maps;
+}
+
+absl::StatusOr<EmitterIndexing> PackedTransposeIndexing(
+    const AnalyzedFusion& kernel, const EmitterChoice& choice,
+    mlir::MLIRContext* context) {
+  const HloInstruction* first = choice.transpose_hero;
+  std::optional<PackedTransposeTiling> p = GetPackedTransposeTiling(
+      choice.transpose, BitWidth(first->shape().element_type()));
+  if (!p.has_value()) {
+    return absl::InternalError("packed transpose without a packed tiling");
+  }
+  EmitterIndexing out;
+  out.grid.threads[0] = kThreadsPerBlock;
+  out.unroll = p->vector;
+  out.note = absl::StrCat(
+      "packed transpose emitter: 128 threads, output tile [",
+      absl::StrJoin(p->output_tile, ", "), "] of the canonical output [",
+      absl::StrJoin(p->output_dims, ", "), "], vector ", p->vector);
+  for (size_t j = 0; j < choice.roots.size(); ++j) {
+    const HloInstruction* hero = choice.heroes[j];
+    const bool tiled = TiledTransposeDescription(*hero).has_value();
+    const Shape& input =
+        tiled ? hero->operand(0)->shape() : first->operand(0)->shape();
+    const Shape& output = tiled ? hero->shape() : kernel.output_shapes[j];
+    PackedMaps maps = PackedTransposeMaps(*p, input, output, context);
+    out.grid.blocks[0] = maps.blocks;
+    out.hero_anchored.push_back(tiled);
+    out.heroes.push_back(tiled ? hero : nullptr);
+    out.thread_to_outputs.push_back(std::move(maps.output));
+    if (tiled) {
+      out.thread_to_hero_operands.push_back({std::move(maps.input)});
+    } else {
+      out.thread_to_hero_operands.emplace_back();
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<EmitterIndexing> TransposeIndexing(
     const AnalyzedFusion& kernel, const EmitterChoice& choice,
     const GpuDeviceDescription& device, mlir::MLIRContext* context) {
+  if (choice.packed_transpose) {
+    return PackedTransposeIndexing(kernel, choice, context);
+  }
   const TransposeTiling t = ChooseTiling(choice, device);
   EmitterIndexing out;
   out.grid.threads[0] = kThreadsPerBlock;
