@@ -506,6 +506,34 @@ ENTRY e {
   EXPECT_TRUE(update_read);
 }
 
+// Empty reductions and transposes (a zero-sized dimension) are no
+// emitter's work in XLA (the simplifier removes them); here they fall back
+// to the loop emitter instead of dividing by zero.
+TEST(CoalescingEmittersTest, EmptyKernelsFallBackToTheLoopEmitter) {
+  const std::string sum = R"(
+HloModule m
+s {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+)";
+  for (const std::string& body :
+       {std::string("p = f32[0,512] parameter(0)\nz = f32[] constant(0)\n"
+                    "ROOT r = f32[0] reduce(p, z), dimensions={1}, "
+                    "to_apply=s"),
+        std::string("p = f32[512,0] parameter(0)\nz = f32[] constant(0)\n"
+                    "ROOT r = f32[512] reduce(p, z), dimensions={1}, "
+                    "to_apply=s"),
+        std::string("p = f32[0,300] parameter(0)\n"
+                    "ROOT t = f32[300,0] transpose(p), dimensions={1,0}"),
+        std::string("p = bf16[640,0] parameter(0)\n"
+                    "ROOT t = bf16[0,640] transpose(p), dimensions={1,0}")}) {
+    Verdicts v = AnalyzeRoot(absl::StrCat(sum, "ENTRY e {\n", body, "\n}"));
+    EXPECT_EQ(v.emitter, "loop") << body;
+  }
+}
+
 // A dot is a library call: no emitter reads to judge.
 TEST(CoalescingEmittersTest, DotIsALibraryCall) {
   std::unique_ptr<HloModule> module = Parse(R"(

@@ -267,8 +267,12 @@ ReductionShape GetReductionShape(const HloInstruction& reduce) {
 
 bool IsReductionFromOrToContiguousDimensions(
     const HloInstruction& reduce, const GpuDeviceDescription& device) {
+  // A reduce of an empty array never reaches an emitter in XLA (the
+  // algebraic simplifier replaces it with its init value): the loop
+  // emitter's map stands for it, and no size below is 0.
   if (reduce.opcode() != HloOpcode::kReduce || reduce.operand_count() < 2 ||
-      !reduce.operand(0)->shape().IsArray()) {
+      !reduce.operand(0)->shape().IsArray() ||
+      reduce.operand(0)->shape().ElementCount() == 0) {
     return false;
   }
   const Shape& input = reduce.operand(0)->shape();
@@ -441,7 +445,11 @@ bool CanEmitPackedTranspose(const NormalizedTranspose& t, int64_t bits) {
 std::optional<NormalizedTranspose> TiledTransposeDescription(
     const HloInstruction& transpose) {
   std::optional<NormalizedTranspose> t = NormalizeTranspose(transpose);
-  if (!t.has_value() || t->permutation.size() < 2) return std::nullopt;
+  // An empty transpose is no tile work (and no size below may be 0).
+  if (!t.has_value() || t->permutation.size() < 2 ||
+      transpose.shape().ElementCount() == 0) {
+    return std::nullopt;
+  }
   const int64_t bits = BitWidth(transpose.shape().element_type());
   const int64_t n = static_cast<int64_t>(t->output_dims.size());
   if (CanEmitPackedTranspose(*t, bits)) return t;

@@ -91,13 +91,6 @@ absl::StatusOr<EmitterIndexing> LoopIndexing(
       overrides.threads_per_block.value_or(device.threads_per_warp * 4);
   XI_ASSIGN_OR_RETURN(out.grid,
                       DefaultLoopLaunchGrid(elements, threads, out.unroll));
-  if (out.grid.blocks[0] > device.block_dim_limit_x) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the loop launch of '", kernel.root->name(), "' needs ",
-                     out.grid.blocks[0],
-                     " blocks, more than the device's block_dim_limit.x "
-                     "(XLA splits such grids over y; not modelled)"));
-  }
   out.note = absl::StrCat(
       "loop emitter: ", out.grid.threads[0], " threads per block",
       overrides.threads_per_block ? " (given)" : " (4 warps)", ", unroll ",
@@ -284,7 +277,24 @@ int64_t XlaLoopUnrollFactor(int64_t elements, const AnalyzedFusion& kernel,
   return std::max(unroll, CeilDiv(int64_t{8}, bits));
 }
 
-absl::StatusOr<EmitterIndexing> ComputeEmitterIndexing(
+namespace {
+
+// Every emitter's launch stays within block_dim_limit.x (XLA's
+// MaybeSplitGridDimensionX would split a larger one over y).
+absl::StatusOr<EmitterIndexing> CheckBlockLimit(
+    absl::StatusOr<EmitterIndexing> indexing, const AnalyzedFusion& kernel,
+    const EmitterChoice& choice, const GpuDeviceDescription& device) {
+  if (indexing.ok() && indexing->grid.blocks[0] > device.block_dim_limit_x) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the ", choice.name, " launch of '", kernel.root->name(), "' needs ",
+        indexing->grid.blocks[0],
+        " blocks, more than the device's block_dim_limit.x (XLA splits such "
+        "grids over y; not modelled)"));
+  }
+  return indexing;
+}
+
+absl::StatusOr<EmitterIndexing> EmitterIndexingUnchecked(
     const AnalyzedFusion& kernel, const EmitterChoice& choice,
     const GpuDeviceDescription& device, const LoopLaunchOverrides& overrides,
     mlir::MLIRContext* context) {
@@ -317,6 +327,17 @@ absl::StatusOr<EmitterIndexing> ComputeEmitterIndexing(
   out.note = absl::StrCat("the ", choice.name,
                           " emitter's own maps are not modelled; ", out.note);
   return out;
+}
+
+}  // namespace
+
+absl::StatusOr<EmitterIndexing> ComputeEmitterIndexing(
+    const AnalyzedFusion& kernel, const EmitterChoice& choice,
+    const GpuDeviceDescription& device, const LoopLaunchOverrides& overrides,
+    mlir::MLIRContext* context) {
+  return CheckBlockLimit(
+      EmitterIndexingUnchecked(kernel, choice, device, overrides, context),
+      kernel, choice, device);
 }
 
 }  // namespace xla_index
