@@ -534,6 +534,68 @@ s {
   }
 }
 
+// The reduction emitter's read reaches the fusion's parameter through the
+// producers before the reduce (convert, exponential): bf16[12,512] is read
+// with vector 4 (GetVectorSizeForMlir: 16-bit inputs, 32 threads x 4 <=
+// 512), so warp 0 at the first step reads elements tx * 4 + v of row 0,
+// tx in [0, 31], v in [0, 3]: the walk below, compared element by element.
+TEST(CoalescingEmittersTest, FusedReductionReadsThroughItsProducers) {
+  std::unique_ptr<HloModule> module = Parse(R"(
+HloModule m
+sum {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+fz {
+  p = bf16[12,512] parameter(0)
+  c = f32[12,512] convert(p)
+  x = f32[12,512] exponential(c)
+  z = f32[] constant(0)
+  ROOT r = f32[12] reduce(x, z), dimensions={1}, to_apply=sum
+}
+ENTRY e {
+  a = bf16[12,512] parameter(0)
+  ROOT f = f32[12] fusion(a), kind=kInput, calls=fz
+})");
+  ASSERT_NE(module, nullptr);
+  mlir::MLIRContext context;
+  CoalescingOptions options;
+  options.device = DefaultGpuDevice();
+  absl::StatusOr<CoalescingReport> report = AnalyzeCoalescing(
+      *module->entry_computation()->root(), options, &context);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->emitter, "reduction (row)");
+  EXPECT_EQ(report->unroll, 4);
+  std::vector<int64_t> walk;
+  for (int64_t tx = 0; tx < 32; ++tx) {
+    for (int64_t v = 0; v < 4; ++v) walk.push_back(tx * 4 + v);
+  }
+  ASSERT_EQ(report->operands.size(), 1u);
+  const OperandCoalescing& read = report->operands[0];
+  EXPECT_EQ(read.operand, 0);
+  EXPECT_EQ(read.active_threads, 32);
+  EXPECT_EQ(read.access.distinct_elements, static_cast<int64_t>(walk.size()));
+  ASSERT_EQ(read.access.byte_ranges.size(), 1u);
+  EXPECT_EQ(read.access.byte_ranges[0].begin, walk.front() * 2);
+  EXPECT_EQ(read.access.byte_ranges[0].end, (walk.back() + 1) * 2);
+  // Each thread's own points, from the map, match the walk's order.
+  for (int64_t tx = 0; tx < 32; ++tx) {
+    for (int64_t v = 0; v < 4; ++v) {
+      std::vector<int64_t> dims(6, 0), symbols;
+      dims[0] = tx;
+      for (const Interval& b : read.thread_to_offset.GetSymbolBounds()) {
+        symbols.push_back(b.lower);
+      }
+      symbols[read.thread_to_offset.GetRangeVarsCount() - 1] = v;
+      std::optional<std::vector<int64_t>> offset =
+          read.thread_to_offset.Evaluate(dims, symbols);
+      ASSERT_TRUE(offset.has_value());
+      EXPECT_EQ((*offset)[0], walk[tx * 4 + v]);
+    }
+  }
+}
+
 // A dot is a library call: no emitter reads to judge.
 TEST(CoalescingEmittersTest, DotIsALibraryCall) {
   std::unique_ptr<HloModule> module = Parse(R"(
