@@ -184,7 +184,12 @@ void AppendOperand(const OperandReport& operand, std::string& html) {
     } else if (read.active_threads > 0) {
       absl::StrAppend(&html, ", efficiency ", Number(read.access.efficiency),
                       ", ", read.access.bytes_touched, " bytes in ",
-                      read.access.byte_ranges.size(), " ranges");
+                      read.access.byte_ranges.size(), " ranges",
+                      "; <span class=\"xla-rule\">XLA's 128-byte rule: ",
+                      read.xla_rule.coalesced ? "coalesced" : "not coalesced",
+                      " (", read.xla_rule.transactions,
+                      " transactions, lower bound ", read.xla_rule.lower_bound,
+                      ")</span>");
     }
     html += "</li>\n";
   }

@@ -247,6 +247,22 @@ TEST(ReportHtmlTest, ShowsTheEmitterOfEveryKernel) {
   EXPECT_TRUE(absl::StrContains(html, "<b>library (cuBLAS)</b>"));
   EXPECT_TRUE(absl::StrContains(html, "<b>reduction (row)</b>"));
   EXPECT_TRUE(absl::StrContains(html, "library kernel: no emitter thread map"));
+  // Every analyzed read shows XLA's verdict beside the sector efficiency.
+  int64_t analyzed = 0;
+  for (const KernelReport& kernel : report->kernels) {
+    for (const OperandReport& operand : kernel.operands) {
+      for (const OperandCoalescing& read : operand.reads) {
+        if (read.analyzed && read.active_threads > 0) ++analyzed;
+      }
+    }
+  }
+  int64_t rules = 0;
+  for (size_t at = html.find("XLA's 128-byte rule: "); at != std::string::npos;
+       at = html.find("XLA's 128-byte rule: ", at + 1)) {
+    ++rules;
+  }
+  EXPECT_GT(analyzed, 0);
+  EXPECT_EQ(rules, analyzed);
 }
 
 }  // namespace
