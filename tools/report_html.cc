@@ -85,7 +85,13 @@ void AppendSummary(const ModuleReport& report, int64_t worst,
       s.unused_operands,
       "</td></tr>\n<tr><th>utilization upper bounds</th><td class=\"num\">",
       s.inexact_utilizations, "</td></tr>\n<tr><th>time</th><td class=\"num\">",
-      Number(report.microseconds / 1000), " ms</td></tr>\n</table>\n");
+      Number(report.microseconds / 1000), " ms</td></tr>\n");
+  std::vector<std::string> emitters;
+  for (const auto& [name, count] : s.emitters) {
+    emitters.push_back(absl::StrCat(Escape(name), " ", count));
+  }
+  absl::StrAppend(&html, "<tr><th>emitters</th><td>",
+                  absl::StrJoin(emitters, ", "), "</td></tr>\n</table>\n");
   const std::vector<ReadPosition> uncoalesced = UncoalescedReads(report);
   if (uncoalesced.empty()) return;
   absl::StrAppend(&html,

@@ -238,6 +238,7 @@ TEST(ReportHtmlTest, ShowsTheEmitterOfEveryKernel) {
   std::map<std::string, int> counts;
   EXPECT_EQ(CheckXml(html, &counts), "") << html;
   EXPECT_TRUE(absl::StrContains(html, "<th>emitter</th>"));
+  EXPECT_TRUE(absl::StrContains(html, "<tr><th>emitters</th><td>loop "));
   for (const KernelReport& kernel : report->kernels) {
     EXPECT_TRUE(absl::StrContains(
         html, absl::StrCat("<p class=\"emitter\">emitter: <b>", kernel.emitter,

@@ -156,6 +156,8 @@ struct ModuleReportSummary {
   int64_t uncoalesced_reads = 0;
   int64_t unused_operands = 0;
   int64_t inexact_utilizations = 0;
+  /// Kernels per emitter name, in order of first appearance.
+  std::vector<std::pair<std::string, int64_t>> emitters;
 };
 ModuleReportSummary SummarizeModuleReport(const ModuleReport& report);
 

@@ -207,6 +207,11 @@ void WriteModuleReportText(const ModuleReport& report, int64_t worst,
       " (", s.analyzed_reads, " analyzed), ", s.uncoalesced_reads,
       " not coalesced; unused operands: ", s.unused_operands,
       "; utilization upper bounds: ", s.inexact_utilizations, "\n");
+  std::vector<std::string> emitters;
+  for (const auto& [name, count] : s.emitters) {
+    emitters.push_back(absl::StrCat(name, " ", count));
+  }
+  absl::StrAppend(&text, "emitters: ", absl::StrJoin(emitters, ", "), "\n");
   const std::vector<ReadPosition> uncoalesced = UncoalescedReads(report);
   if (!uncoalesced.empty()) absl::StrAppend(&text, "worst reads:\n");
   for (size_t i = 0; i < uncoalesced.size() && i < worst; ++i) {
@@ -254,7 +259,12 @@ void WriteModuleReportJson(const ModuleReport& report, int64_t worst,
         ", \"map_index\": ", read.map_index,
         ", \"efficiency\": ", FormatDouble(read.access.efficiency), "}");
   }
-  absl::StrAppend(&json, "]}, \"kernels\": [");
+  absl::StrAppend(&json, "], \"emitters\": {");
+  for (size_t e = 0; e < s.emitters.size(); ++e) {
+    absl::StrAppend(&json, e ? ", " : "", JsonQuote(s.emitters[e].first), ": ",
+                    s.emitters[e].second);
+  }
+  absl::StrAppend(&json, "}}, \"kernels\": [");
   // Kernel by kernel: the whole text of a large module's report would be
   // held, twice while it grows.
   for (size_t k = 0; k < report.kernels.size(); ++k) {
