@@ -558,7 +558,10 @@ std::string CoalescingReportToText(const CoalescingReport& report) {
                                                : report.output_shape.ToString(),
                                   "\n");
   if (!report.device.empty()) {
-    absl::StrAppend(&text, "device: ", report.device,
+    absl::StrAppend(&text, "device: ",
+                    report.options.device.has_value()
+                        ? GpuDeviceToString(*report.options.device)
+                        : report.device,
                     "\nemitter: ", report.emitter, " (", report.emitter_reason,
                     ")\nlaunch note: ", report.launch_note, "\n");
   }
