@@ -554,11 +554,19 @@ std::optional<std::pair<std::string, std::string>> LibraryKernel(
                                       "(GpuConvRewriter)"));
   }
   if (root.opcode_name() == "custom-call") {
-    const std::string target = RawAttribute(root, "custom_call_target");
+    std::string target = RawAttribute(root, "custom_call_target");
+    target.erase(std::remove(target.begin(), target.end(), '"'), target.end());
     const bool cudnn = absl::StrContains(target, "cudnn");
+    const bool cublas = absl::StrContains(target, "cublas") ||
+                        absl::StrContains(target, "gemm");
     return std::make_pair(
-        absl::StrCat("library (", cudnn ? "cuDNN" : "custom call", ")"),
-        absl::StrCat("custom-call ", target));
+        absl::StrCat("library (",
+                     cudnn    ? "cuDNN"
+                     : cublas ? "cuBLAS"
+                              : "custom call",
+                     ")"),
+        absl::StrCat("custom-call ", target,
+                     " (a library or hand-written kernel, no XLA emitter)"));
   }
   return std::nullopt;
 }

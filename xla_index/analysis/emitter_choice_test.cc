@@ -334,6 +334,14 @@ ENTRY e {
   ROOT c = f32[1,28,28,16] convolution(a, k), window={size=3x3}, dim_labels=b01f_01io->b01f
 })"),
             "library (cuDNN)");
+  EXPECT_EQ(ChosenEmitter(R"(
+HloModule m
+ENTRY e {
+  a = f32[64,32] parameter(0)
+  b = f32[32,16] parameter(1)
+  ROOT g = f32[64,16] custom-call(a, b), custom_call_target="__cublas$gemm"
+})"),
+            "library (cuBLAS)");
 }
 
 }  // namespace
