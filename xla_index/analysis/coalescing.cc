@@ -319,11 +319,27 @@ absl::Status AddHeroAnchoredReads(const AnalyzedFusion& fusion,
     XI_ASSIGN_OR_RETURN(auto sources,
                         HeroOperandSources(fusion, hero, k, context));
     // An operand the emitter does not read (a dynamic-update-slice's
-    // buffer, updated in place) has an Undefined thread map: no read.
-    const bool read = !ix.thread_to_hero_operands[j][k].IsUndefined();
+    // buffer, updated in place) has no read; one read at positions only the
+    // data knows (a scatter's operand) has a read that is not analyzed.
+    const IndexingMap& thread_map = ix.thread_to_hero_operands[j][k];
+    const bool not_read = thread_map.IsUndefined() &&
+                          thread_map.undefined_reason() == kNotReadByTheEmitter;
     for (const auto& [operand, maps] : sources) {
       via_hero.insert(operand->number);
-      if (!read) continue;
+      if (not_read) continue;
+      if (thread_map.IsUndefined()) {
+        OperandCoalescing unknown;
+        unknown.operand = operand->number;
+        unknown.operand_name = operand->name;
+        unknown.operand_shape = operand->shape;
+        unknown.output = static_cast<int64_t>(j);
+        unknown.map_index =
+            reads_per_operand[operand - fusion.operands.data()]++;
+        unknown.analyzed = false;
+        unknown.reason = thread_map.undefined_reason();
+        report.operands.push_back(std::move(unknown));
+        continue;
+      }
       for (const IndexingMap& map : maps) {
         const size_t index = operand - fusion.operands.data();
         XI_ASSIGN_OR_RETURN(

@@ -596,6 +596,43 @@ ENTRY e {
   }
 }
 
+// A scatter: the updates and indices are read by the scatter emitter's
+// loop (coalesced), the operand where the indices say: not analyzed, with
+// the reason (XLA leaves that map Undefined too).
+TEST(CoalescingEmittersTest, ScatterReads) {
+  std::unique_ptr<HloModule> module = Parse(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+ENTRY e {
+  operand = f32[300,64] parameter(0)
+  indices = s32[50,1] parameter(1)
+  updates = f32[50,1,64] parameter(2)
+  ROOT s = f32[300,64] scatter(operand, indices, updates),
+    update_window_dims={1,2}, inserted_window_dims={},
+    scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+})");
+  ASSERT_NE(module, nullptr);
+  mlir::MLIRContext context;
+  CoalescingOptions options;
+  options.device = DefaultGpuDevice();
+  absl::StatusOr<CoalescingReport> report = AnalyzeCoalescing(
+      *module->entry_computation()->root(), options, &context);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->emitter, "scatter");
+  ASSERT_EQ(report->operands.size(), 3u);
+  EXPECT_FALSE(report->operands[0].analyzed);
+  EXPECT_NE(report->operands[0].reason.find("data dependent"),
+            std::string::npos);
+  for (size_t r = 1; r < 3; ++r) {
+    EXPECT_TRUE(report->operands[r].analyzed) << r;
+    EXPECT_TRUE(report->operands[r].xla_rule.coalesced) << r;
+  }
+}
+
 // A dot is a library call: no emitter reads to judge.
 TEST(CoalescingEmittersTest, DotIsALibraryCall) {
   std::unique_ptr<HloModule> module = Parse(R"(

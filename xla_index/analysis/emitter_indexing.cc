@@ -194,7 +194,7 @@ absl::StatusOr<EmitterIndexing> DynamicUpdateSliceIndexing(
       " threads per block, unroll ", out.unroll,
       "; the updated buffer is not read");
   std::vector<IndexingMap> operands = {
-      IndexingMap::Undefined("updated in place, not read")};
+      IndexingMap::Undefined(std::string(kNotReadByTheEmitter))};
   operands.push_back(map);
   for (int64_t k = 2; k < dus->operand_count(); ++k) {
     operands.push_back(MakeThreadMap(out.grid.threads[0], out.grid.blocks[0],
@@ -204,6 +204,82 @@ absl::StatusOr<EmitterIndexing> DynamicUpdateSliceIndexing(
     out.hero_anchored.push_back(true);
     out.heroes.push_back(dus);
     out.thread_to_outputs.push_back(map);
+    out.thread_to_hero_operands.push_back(operands);
+  }
+  return out;
+}
+
+// XLA's ScatterSimplifier form, which its scatter emitter requires: indices
+// [slices, index vector], updates [slices, window...] with every dimension
+// but the first a window dimension, nothing inserted or batched.
+bool IsSimplifiedScatter(const HloInstruction& scatter) {
+  const int64_t n = (scatter.operand_count() - 1) / 2;
+  const Shape& operand = scatter.operand(0)->shape();
+  const Shape& indices = scatter.operand(n)->shape();
+  const Shape& updates = scatter.operand(n + 1)->shape();
+  const ScatterDimensionNumbers& dn = scatter.scatter_dimension_numbers();
+  if (indices.rank() != 2 || dn.index_vector_dim != 1 ||
+      updates.rank() != operand.rank() + 1 ||
+      !dn.inserted_window_dims.empty() || !dn.input_batching_dims.empty() ||
+      static_cast<int64_t>(dn.update_window_dims.size()) != operand.rank()) {
+    return false;
+  }
+  for (int64_t i = 0; i < operand.rank(); ++i) {
+    if (dn.update_window_dims[i] != i + 1) return false;
+  }
+  return true;
+}
+
+// ScatterWithDistributedUpdates: a loop over the updates, `v` elements per
+// thread (v divides a slice), threads rounded up to whole warps; thread
+// reads its updates at the loop's index and the index vector of its slice.
+absl::StatusOr<EmitterIndexing> ScatterIndexing(
+    const AnalyzedFusion& kernel, const EmitterChoice& choice,
+    const GpuDeviceDescription& device, const LoopLaunchOverrides& overrides,
+    mlir::MLIRContext* context) {
+  const HloInstruction& scatter = *choice.heroes[0];
+  const int64_t n = (scatter.operand_count() - 1) / 2;
+  const Shape& updates = scatter.operand(n + 1)->shape();
+  const int64_t index_vector = scatter.operand(n)->shape().dimensions(1);
+  const int64_t slice = updates.ElementCount() / updates.dimensions(0);
+  const int64_t vector =
+      std::gcd(slice, overrides.unroll.value_or(XlaLoopUnrollFactor(
+                          updates.ElementCount(), kernel, choice, device)));
+  EmitterIndexing out;
+  XI_ASSIGN_OR_RETURN(
+      out.grid, DefaultLoopLaunchGrid(updates.ElementCount(),
+                                      overrides.threads_per_block.value_or(
+                                          device.threads_per_warp * 4),
+                                      vector));
+  out.grid.threads[0] = CeilDiv(out.grid.threads[0], device.threads_per_warp) *
+                        device.threads_per_warp;
+  out.unroll = vector;
+  XI_ASSIGN_OR_RETURN(
+      IndexingMap update_map,
+      DefaultThreadIdToOutputIndexing(out.grid, vector, updates, context));
+  // The slice of the thread's first element (v divides a slice, so all its
+  // elements share it), then the index vector element s0.
+  mlir::AffineExpr first =
+      (mlir::getAffineDimExpr(kBlockIdX, context) * out.grid.threads[0] +
+       mlir::getAffineDimExpr(kThreadIdX, context)) *
+      vector;
+  IndexingMap index_map = MakeThreadMap(
+      out.grid.threads[0], out.grid.blocks[0], {index_vector},
+      {first.floorDiv(slice), mlir::getAffineSymbolExpr(0, context)}, {first},
+      {updates.ElementCount()}, context);
+  out.note = absl::StrCat(
+      "scatter emitter (distributed updates): ", out.grid.threads[0],
+      " threads per block, vector ", vector, " of a ", slice, "-element slice");
+  std::vector<IndexingMap> operands(
+      n, IndexingMap::Undefined(
+             "read and written where the scatter indices say (data "
+             "dependent)"));
+  operands.push_back(std::move(index_map));
+  for (int64_t k = 0; k < n; ++k) operands.push_back(update_map);
+  for (size_t j = 0; j < kernel.output_shapes.size(); ++j) {
+    out.hero_anchored.push_back(true);
+    out.heroes.push_back(&scatter);
+    out.thread_to_outputs.push_back(update_map);
     out.thread_to_hero_operands.push_back(operands);
   }
   return out;
@@ -313,6 +389,20 @@ absl::StatusOr<EmitterIndexing> EmitterIndexingUnchecked(
       return LoopIndexing(kernel, choice, device, overrides, context);
     case EmitterKind::kConcatenate:
       return ConcatenateIndexing(kernel, choice, device, overrides, context);
+    case EmitterKind::kScatter: {
+      // The sorted, non-unique variant (ScatterWithDistributedIndices) and
+      // scatters XLA would first simplify keep the loop emitter's maps.
+      const HloInstruction& scatter = *choice.heroes[0];
+      const int64_t n = (scatter.operand_count() - 1) / 2;
+      const bool distributed_indices =
+          scatter.indices_are_sorted() && !scatter.unique_indices() &&
+          IsSimplifiedScatter(scatter) &&
+          scatter.operand(n)->shape().dimensions(0) > 4 * device.core_count;
+      if (IsSimplifiedScatter(scatter) && !distributed_indices) {
+        return ScatterIndexing(kernel, choice, device, overrides, context);
+      }
+      break;
+    }
     case EmitterKind::kInPlaceDynamicUpdateSlice:
       if (choice.heroes.size() == 1) {
         return DynamicUpdateSliceIndexing(kernel, choice, device, overrides,

@@ -36,8 +36,14 @@
 //    divides every operand's size along the dimension).
 //  - in-place dynamic-update-slice: the loop over the update's shape; the
 //    update is read at the thread's index, the updated buffer is not read.
-// Emitters whose own maps are not modelled (scatter, sort) use the loop
-// emitter's maps and say so in `note`.
+//  - scatter (ScatterWithDistributedUpdates, on XLA's simplified scatter
+//    form): the loop over the updates with v = gcd(slice size, the loop
+//    unroll) elements per thread, threads rounded up to whole warps; the
+//    updates are read at the loop's index, the indices of the thread's
+//    slice over the index vector, the operand where the indices say
+//    (Undefined: the data decides).
+// Emitters whose own maps are not modelled (sort, other scatters) use the
+// loop emitter's maps and say so in `note`.
 
 #include <cstdint>
 #include <optional>
@@ -45,6 +51,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "hlo/shape.h"
 #include "mlir/IR/AffineExpr.h"
@@ -63,6 +70,13 @@ struct LoopLaunchOverrides {
   std::optional<int64_t> threads_per_block;
   std::optional<int64_t> unroll;
 };
+
+/// The reason of the Undefined thread map of an operand the emitter does
+/// not read at all (a dynamic-update-slice's buffer, updated in place). Any
+/// other Undefined thread map is a read whose positions are not known (a
+/// scatter's operand, read and written where the indices say).
+inline constexpr absl::string_view kNotReadByTheEmitter =
+    "not read by the emitter (updated in place)";
 
 struct EmitterIndexing {
   LaunchGrid grid;

@@ -566,6 +566,52 @@ ENTRY e {
   EXPECT_EQ(k.indexing.thread_to_hero_operands[0][2].GetResultCount(), 0);
 }
 
+// XLA's scatter emitter (ScatterWithDistributedUpdates) on a simplified
+// scatter of updates f32[1024,1,128] into f32[600,128]: 131072 update
+// elements fill the RTX A6000, so ComputeLoopFusionConfig gives 4 and the
+// vector is gcd(128, 4) = 4; 128 threads (whole warps), 256 blocks. Thread
+// t of block b reads updates (128 b + t) * 4 + v and the index vector of
+// its slice, ((128 b + t) * 4) / 128; the operand is read where the data
+// says (Undefined).
+TEST(EmitterIndexingTest, ScatterWalk) {
+  mlir::MLIRContext context;
+  Kernel k = Analyze(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+ENTRY e {
+  operand = f32[600,128] parameter(0)
+  indices = s32[1024,1] parameter(1)
+  updates = f32[1024,1,128] parameter(2)
+  ROOT s = f32[600,128] scatter(operand, indices, updates),
+    update_window_dims={1,2}, inserted_window_dims={},
+    scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+})",
+                     &context);
+  ASSERT_EQ(k.choice.kind, EmitterKind::kScatter);
+  EXPECT_EQ(k.indexing.grid.threads[0], 128);
+  EXPECT_EQ(k.indexing.grid.blocks[0], 256);
+  EXPECT_EQ(k.indexing.unroll, 4);
+  EXPECT_TRUE(k.indexing.thread_to_hero_operands[0][0].IsUndefined());
+  ExpectMapMatchesWalk(
+      k, k.indexing.thread_to_hero_operands[0][2], {1024, 1, 128},
+      [](int64_t t, int64_t b) {
+        std::vector<int64_t> out;
+        for (int64_t v = 0; v < 4; ++v) out.push_back((b * 128 + t) * 4 + v);
+        return out;
+      },
+      "scatter updates");
+  ExpectMapMatchesWalk(
+      k, k.indexing.thread_to_hero_operands[0][1], {1024, 1},
+      [](int64_t t, int64_t b) {
+        return std::vector<int64_t>{(b * 128 + t) * 4 / 128};
+      },
+      "scatter indices");
+}
+
 // The loop emitter: f32[131072] fills the RTX A6000 (1536 x 84 = 129024
 // threads), so ComputeLoopFusionConfig unrolls gcd(131072, 4) = 4 with 128
 // threads per block (CalculateLaunchDimensions): 256 blocks; thread t of
