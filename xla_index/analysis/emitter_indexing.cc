@@ -218,8 +218,9 @@ bool IsSimplifiedScatter(const HloInstruction& scatter) {
   const Shape& indices = scatter.operand(n)->shape();
   const Shape& updates = scatter.operand(n + 1)->shape();
   const ScatterDimensionNumbers& dn = scatter.scatter_dimension_numbers();
-  if (indices.rank() != 2 || dn.index_vector_dim != 1 ||
-      updates.rank() != operand.rank() + 1 ||
+  // An empty scatter is no work (XLA's simplifier removes it).
+  if (updates.ElementCount() == 0 || indices.rank() != 2 ||
+      dn.index_vector_dim != 1 || updates.rank() != operand.rank() + 1 ||
       !dn.inserted_window_dims.empty() || !dn.input_batching_dims.empty() ||
       static_cast<int64_t>(dn.update_window_dims.size()) != operand.rank()) {
     return false;
