@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "hlo/module.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tools/file_io.h"
 #include "tools/hlo_input.h"
@@ -34,13 +35,13 @@ absl::StatusOr<const HloInstruction*> AnalyzedInstruction(
     }
     return *found;
   }
-  const HloComputation* entry = module.entry_computation();
-  if (entry == nullptr || entry->root() == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(command_line.positional[0],
-                     ": the entry computation has no instructions"));
+  absl::StatusOr<const HloInstruction*> root = EntryRoot(module);
+  if (!root.ok()) {
+    return absl::Status(root.status().code(),
+                        absl::StrCat(command_line.positional[0], ": ",
+                                     root.status().message()));
   }
-  return entry->root();
+  return *root;
 }
 
 // `status` with its message prefixed by "--FLAG: ".

@@ -1,6 +1,10 @@
 #ifndef XLA_INDEX_TOOLS_HLO_INPUT_H_
 #define XLA_INDEX_TOOLS_HLO_INPUT_H_
 
+// Loading the HLO input of a subcommand: one file read once, split into its
+// modules, each parsed as a module, a computation or a list of
+// instructions, and the subcommand run on each.
+
 #include <cstdint>
 #include <memory>
 #include <ostream>

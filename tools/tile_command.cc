@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "base/status_macros.h"
+#include "hlo/module.h"
 #include "hlo/split_input.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tools/file_io.h"
@@ -84,13 +85,13 @@ absl::StatusOr<const HloInstruction*> AnalyzedInstruction(
     if (!found.ok()) return ForFlag("instruction", found.status());
     return *found;
   }
-  const HloComputation* entry = module.entry_computation();
-  if (entry == nullptr || entry->root() == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(command_line.positional[0],
-                     ": the entry computation has no instructions"));
+  absl::StatusOr<const HloInstruction*> root = EntryRoot(module);
+  if (!root.ok()) {
+    return absl::Status(root.status().code(),
+                        absl::StrCat(command_line.positional[0], ": ",
+                                     root.status().message()));
   }
-  return entry->root();
+  return *root;
 }
 
 absl::Status RunTileOnHlo(const CommandLine& command_line,

@@ -808,11 +808,8 @@ absl::StatusOr<TileReport> AnalyzeTiling(const HloModule& module,
                                          absl::Span<const int64_t> tile_sizes,
                                          mlir::MLIRContext* context,
                                          const TileOptions& options) {
-  const HloComputation* entry = module.entry_computation();
-  if (entry == nullptr || entry->root() == nullptr) {
-    return absl::InvalidArgumentError("module has no entry root instruction");
-  }
-  return AnalyzeTiling(*entry->root(), tile_sizes, context, options);
+  XI_ASSIGN_OR_RETURN(const HloInstruction* root, EntryRoot(module));
+  return AnalyzeTiling(*root, tile_sizes, context, options);
 }
 
 absl::StatusOr<TileReport> AnalyzeMapTiling(
