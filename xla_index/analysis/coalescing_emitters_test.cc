@@ -633,6 +633,48 @@ ENTRY e {
   }
 }
 
+// Two dynamic-update-slice roots updating two buffers with one update: the
+// in-place emitter loops over the update once; neither buffer is read.
+TEST(CoalescingEmittersTest, TwoInPlaceDynamicUpdateSlices) {
+  std::unique_ptr<HloModule> module = Parse(R"(
+HloModule m
+fz {
+  a = f32[96,48] parameter(0)
+  b = f32[96,48] parameter(1)
+  u = f32[6,48] parameter(2)
+  i = s32[] parameter(3)
+  z = s32[] constant(0)
+  d0 = f32[96,48] dynamic-update-slice(a, u, i, z)
+  d1 = f32[96,48] dynamic-update-slice(b, u, i, z)
+  ROOT t = (f32[96,48], f32[96,48]) tuple(d0, d1)
+}
+ENTRY e {
+  a = f32[96,48] parameter(0)
+  b = f32[96,48] parameter(1)
+  u = f32[6,48] parameter(2)
+  i = s32[] parameter(3)
+  ROOT f = (f32[96,48], f32[96,48]) fusion(a, b, u, i), kind=kLoop, calls=fz
+})");
+  ASSERT_NE(module, nullptr);
+  mlir::MLIRContext context;
+  CoalescingOptions options;
+  options.device = DefaultGpuDevice();
+  absl::StatusOr<CoalescingReport> report = AnalyzeCoalescing(
+      *module->entry_computation()->root(), options, &context);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->emitter, "in-place dynamic-update-slice");
+  EXPECT_EQ(report->grid.blocks[0], 3);  // 288 update elements, 128 threads
+  int64_t update_reads = 0;
+  for (const OperandCoalescing& read : report->operands) {
+    EXPECT_GE(read.operand, 2) << "a buffer updated in place is read";
+    if (read.operand == 2) {
+      ++update_reads;
+      EXPECT_TRUE(read.access.coalesced);
+    }
+  }
+  EXPECT_EQ(update_reads, 2);  // once per root
+}
+
 // A dot is a library call: no emitter reads to judge.
 TEST(CoalescingEmittersTest, DotIsALibraryCall) {
   std::unique_ptr<HloModule> module = Parse(R"(

@@ -737,6 +737,14 @@ void ChooseOther(EmitterChoice& c) {
     c.name = EmitterKindName(kind);
     c.reason = std::move(reason);
   };
+  // GetFusionEmitter runs a loop fusion whose roots all are
+  // dynamic-update-slices in place (buffer sharing assumed, see below).
+  if (std::all_of(c.roots.begin(), c.roots.end(), IsDynamicUpdateSliceRoot)) {
+    return set(EmitterKind::kInPlaceDynamicUpdateSlice,
+               "the roots are dynamic-update-slices (in place, assuming their "
+               "outputs share their operand 0's buffers as buffer assignment "
+               "decides in XLA)");
+  }
   if (c.roots.size() > 1) {
     return set(EmitterKind::kLoop,
                absl::StrCat(c.roots.size(),
@@ -756,12 +764,6 @@ void ChooseOther(EmitterChoice& c) {
                absl::StrCat("hero ", hero->name(), " is a concatenate of ",
                             hero->operand_count(),
                             " operands (UseConcatenateFusion: at most 4)"));
-  }
-  if (IsDynamicUpdateSliceRoot(root)) {
-    return set(EmitterKind::kInPlaceDynamicUpdateSlice,
-               "the root is a dynamic-update-slice (in place, assuming its "
-               "output shares operand 0's buffer as buffer assignment "
-               "decides in XLA)");
   }
   set(EmitterKind::kLoop,
       absl::StrCat("no reduction, transpose, concatenate, scatter or sort "

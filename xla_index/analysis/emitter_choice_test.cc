@@ -304,6 +304,18 @@ ENTRY e {
     backend_config={"fusion_backend_config":{"kind":"__triton_gemm"}}
 })"),
             "library (Triton)");
+  // Two dynamic-update-slice roots: the in-place emitter (GetFusionEmitter).
+  EXPECT_EQ(ChosenEmitter(Fusion(
+                "  a = f32[64,32] parameter(0)\n  b = f32[64,32] parameter(1)\n"
+                "  u = f32[4,32] parameter(2)\n  i = s32[] parameter(3)\n"
+                "  z = s32[] constant(0)\n"
+                "  d0 = f32[64,32] dynamic-update-slice(a, u, i, z)\n"
+                "  d1 = f32[64,32] dynamic-update-slice(b, u, i, z)\n"
+                "  ROOT t = (f32[64,32], f32[64,32]) tuple(d0, d1)",
+                "  a = f32[64,32] parameter(0)\n  b = f32[64,32] parameter(1)\n"
+                "  u = f32[4,32] parameter(2)\n  i = s32[] parameter(3)",
+                "(f32[64,32], f32[64,32])", "a, b, u, i")),
+            "in-place dynamic-update-slice");
 }
 
 // Unfused instructions, as XLA would wrap them: reductions by their shape

@@ -178,9 +178,13 @@ absl::StatusOr<EmitterIndexing> DynamicUpdateSliceIndexing(
     const AnalyzedFusion& kernel, const EmitterChoice& choice,
     const GpuDeviceDescription& device, const LoopLaunchOverrides& overrides,
     mlir::MLIRContext* context) {
-  const HloInstruction* dus = choice.heroes[0];
-  while (dus->opcode() == HloOpcode::kBitcast) dus = dus->operand(0);
-  const Shape& update = dus->operand(1)->shape();
+  auto strip = [](const HloInstruction* h) {
+    while (h->opcode() == HloOpcode::kBitcast) h = h->operand(0);
+    return h;
+  };
+  // XLA launches over the first dynamic-update-slice's update; every
+  // thread updates all the roots at its index.
+  const Shape& update = strip(choice.heroes[0])->operand(1)->shape();
   EmitterIndexing out;
   XI_ASSIGN_OR_RETURN(
       IndexingMap map,
@@ -193,18 +197,20 @@ absl::StatusOr<EmitterIndexing> DynamicUpdateSliceIndexing(
       update.ToString(), ", ", out.grid.threads[0],
       " threads per block, unroll ", out.unroll,
       "; the updated buffer is not read");
-  std::vector<IndexingMap> operands = {
-      IndexingMap::Undefined(std::string(kNotReadByTheEmitter))};
-  operands.push_back(map);
-  for (int64_t k = 2; k < dus->operand_count(); ++k) {
-    operands.push_back(MakeThreadMap(out.grid.threads[0], out.grid.blocks[0],
-                                     {}, {}, {}, {}, context));
-  }
+  const bool one_root = choice.roots.size() == 1;
   for (size_t j = 0; j < kernel.output_shapes.size(); ++j) {
+    const HloInstruction* dus = strip(
+        choice.heroes[one_root ? 0 : std::min(j, choice.heroes.size() - 1)]);
+    std::vector<IndexingMap> operands = {
+        IndexingMap::Undefined(std::string(kNotReadByTheEmitter)), map};
+    for (int64_t k = 2; k < dus->operand_count(); ++k) {
+      operands.push_back(MakeThreadMap(out.grid.threads[0], out.grid.blocks[0],
+                                       {}, {}, {}, {}, context));
+    }
     out.hero_anchored.push_back(true);
     out.heroes.push_back(dus);
     out.thread_to_outputs.push_back(map);
-    out.thread_to_hero_operands.push_back(operands);
+    out.thread_to_hero_operands.push_back(std::move(operands));
   }
   return out;
 }
@@ -405,11 +411,8 @@ absl::StatusOr<EmitterIndexing> EmitterIndexingUnchecked(
       break;
     }
     case EmitterKind::kInPlaceDynamicUpdateSlice:
-      if (choice.heroes.size() == 1) {
-        return DynamicUpdateSliceIndexing(kernel, choice, device, overrides,
-                                          context);
-      }
-      break;
+      return DynamicUpdateSliceIndexing(kernel, choice, device, overrides,
+                                        context);
     default:
       break;
   }
