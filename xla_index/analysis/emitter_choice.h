@@ -25,11 +25,11 @@
 //    minor kept size divides the warp size, else ColumnReductionFusion).
 //  - Transpose: a hero transpose with a tiled description consistent over
 //    all roots.
-//  - Then: several roots -> loop; a scatter root -> scatter; sort -> sort; a
-//    concatenate hero with at most 4 operands (single output) ->
-//    concatenate; roots that are all dynamic-update-slices -> in-place
-//    dynamic-update-slice (XLA also checks that the output buffer can be
-//    shared with operand 0; assumed here); else loop.
+//  - Then: roots that are all dynamic-update-slices -> in-place
+//    dynamic-update-slice (XLA also checks that the output buffers can be
+//    shared with their operand 0; assumed here); several roots -> loop; a
+//    scatter root -> scatter; sort -> sort; a concatenate hero with at most
+//    4 operands (single output) -> concatenate; else loop.
 //
 // Deliberate simplifications (documented in docs/API.md): reshapes are
 // bitcasts when both shapes have the default layout; a side output is
