@@ -266,6 +266,20 @@ absl::StatusOr<OperandCoalescing> AnalyzeRead(
   return read;
 }
 
+// Appends to `report` every read of `operand` that output `output`'s maps
+// give (one per map, in map order), each through that output's thread map.
+absl::Status AppendOperandReads(const FusionOperand& operand, size_t output,
+                                CoalescingReport& report) {
+  const IndexingMapSet& maps = operand.maps_by_output[output];
+  for (int64_t i = 0; i < maps.size(); ++i) {
+    XI_ASSIGN_OR_RETURN(OperandCoalescing read,
+                        AnalyzeRead(operand, output, i, maps[i],
+                                    report.thread_to_outputs[output], report));
+    report.operands.push_back(std::move(read));
+  }
+  return absl::OkStatus();
+}
+
 // The identity map over `shape`'s indices (a hero operand that is the
 // kernel's operand itself).
 IndexingMap IdentityMap(const Shape& shape, mlir::MLIRContext* context) {
@@ -405,16 +419,19 @@ absl::StatusOr<CoalescingReport> AnalyzeOnEmitter(
       continue;
     }
     for (const FusionOperand& operand : fusion.operands) {
-      const IndexingMapSet& maps = operand.maps_by_output[j];
-      for (int64_t i = 0; i < maps.size(); ++i) {
-        XI_ASSIGN_OR_RETURN(OperandCoalescing read,
-                            AnalyzeRead(operand, j, i, maps[i],
-                                        report.thread_to_outputs[j], report));
-        report.operands.push_back(std::move(read));
-      }
+      XI_RETURN_IF_ERROR(AppendOperandReads(operand, j, report));
     }
   }
   return report;
+}
+
+// The offsets a warp reads, each once, ascending (threads that read the
+// same element share one load).
+std::vector<int64_t> SortedDistinct(absl::Span<const int64_t> offsets) {
+  std::vector<int64_t> elements(offsets.begin(), offsets.end());
+  std::sort(elements.begin(), elements.end());
+  elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
+  return elements;
 }
 
 }  // namespace
@@ -422,9 +439,7 @@ absl::StatusOr<CoalescingReport> AnalyzeOnEmitter(
 WarpMemoryAccess SummarizeWarpAccess(absl::Span<const int64_t> offsets,
                                      int64_t bits_per_element) {
   WarpMemoryAccess access;
-  std::vector<int64_t> elements(offsets.begin(), offsets.end());
-  std::sort(elements.begin(), elements.end());
-  elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
+  const std::vector<int64_t> elements = SortedDistinct(offsets);
   access.distinct_elements = static_cast<int64_t>(elements.size());
   // Element o covers the bytes [floor(o * b / 8), ceil((o + 1) * b / 8)).
   // Sorted elements give sorted ranges; adjacent or overlapping ones merge
@@ -475,9 +490,7 @@ XlaTransactionRule SummarizeXlaTransactionRule(
   constexpr int64_t kBytesPerTransaction = 128;
   constexpr double kIsCoalescedThreshold = 0.9;
   const int64_t bytes = std::max<int64_t>(1, CeilDiv(bits_per_element, 8));
-  std::vector<int64_t> elements(offsets.begin(), offsets.end());
-  std::sort(elements.begin(), elements.end());
-  elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
+  const std::vector<int64_t> elements = SortedDistinct(offsets);
   XlaTransactionRule rule;
   int64_t total = 0;
   for (size_t i = 0; i < elements.size();) {
@@ -531,13 +544,7 @@ absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
   report.unroll = options.unroll;
   for (const FusionOperand& operand : fusion.operands) {
     for (size_t j = 0; j < operand.maps_by_output.size(); ++j) {
-      const IndexingMapSet& maps = operand.maps_by_output[j];
-      for (int64_t i = 0; i < maps.size(); ++i) {
-        XI_ASSIGN_OR_RETURN(OperandCoalescing read,
-                            AnalyzeRead(operand, j, i, maps[i],
-                                        report.thread_to_outputs[j], report));
-        report.operands.push_back(std::move(read));
-      }
+      XI_RETURN_IF_ERROR(AppendOperandReads(operand, j, report));
     }
   }
   return report;
