@@ -12,57 +12,14 @@
 #include "mlir/IR/MLIRContext.h"
 #include "tools/file_io.h"
 #include "tools/hlo_input.h"
+#include "tools/instruction_flags.h"
 #include "xla_index/analysis/coalescing.h"
-#include "xla_index/analysis/fusion_operands.h"
 #include "xla_index/analysis/fusion_utilization.h"
 #include "xla_index/analysis/gpu_device.h"
 #include "xla_index/analysis/read_coalesced_heuristic.h"
 
 namespace xla_index {
 namespace {
-
-// The analyzed instruction: --instruction=NAME (or COMPUTATION.NAME), else
-// the entry computation's root.
-absl::StatusOr<const HloInstruction*> AnalyzedInstruction(
-    const HloModule& module, const CommandLine& command_line) {
-  if (std::optional<std::string> name = command_line.Get("instruction")) {
-    absl::StatusOr<const HloInstruction*> found =
-        FindInstruction(module, *name);
-    if (!found.ok()) {
-      return absl::Status(
-          found.status().code(),
-          absl::StrCat("--instruction: ", found.status().message()));
-    }
-    return *found;
-  }
-  absl::StatusOr<const HloInstruction*> root = EntryRoot(module);
-  if (!root.ok()) {
-    return absl::Status(root.status().code(),
-                        absl::StrCat(command_line.positional[0], ": ",
-                                     root.status().message()));
-  }
-  return *root;
-}
-
-// `status` with its message prefixed by "--FLAG: ".
-absl::Status ForFlag(absl::string_view flag, const absl::Status& status) {
-  return absl::Status(status.code(),
-                      absl::StrCat("--", flag, ": ", status.message()));
-}
-
-// The instruction named by --FLAG, with the flag in any error.
-absl::StatusOr<const HloInstruction*> NamedInstruction(
-    const HloModule& module, const CommandLine& command_line,
-    absl::string_view flag) {
-  std::optional<std::string> name = command_line.Get(std::string(flag));
-  if (!name.has_value() || name->empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--", flag, "=NAME needs an instruction name"));
-  }
-  absl::StatusOr<const HloInstruction*> found = FindInstruction(module, *name);
-  if (!found.ok()) return ForFlag(flag, found.status());
-  return *found;
-}
 
 // `coalescing FILE --producer=NAME [--consumer=NAME]`: XLA's
 // IsReadCoalescedHeuristic for the producer (fused into the consumer).

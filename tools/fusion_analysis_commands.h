@@ -1,7 +1,7 @@
 #ifndef XLA_INDEX_TOOLS_FUSION_ANALYSIS_COMMANDS_H_
 #define XLA_INDEX_TOOLS_FUSION_ANALYSIS_COMMANDS_H_
 
-// The `xla-index coalescing`, `utilization` and `tile` subcommands: the
+// The `xla-index coalescing` and `utilization` subcommands: the
 // analyses of xla_index/analysis/ on one fusion (or root) of an HLO file.
 
 #include <ostream>
