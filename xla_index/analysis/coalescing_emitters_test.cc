@@ -14,23 +14,16 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "hlo/module.h"
-#include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/analysis/coalescing.h"
 #include "xla_index/analysis/gpu_device.h"
 #include "xla_index/analysis/read_coalesced_heuristic.h"
+#include "xla_index/analysis/test_modules.h"
 
 namespace xla_index {
 namespace {
 
 using ::testing::ElementsAre;
-
-std::unique_ptr<HloModule> Parse(const std::string& text) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module =
-      ParseAndVerifyHloModule(text);
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? std::move(*module) : nullptr;
-}
 
 struct Verdicts {
   std::string emitter;
@@ -39,7 +32,7 @@ struct Verdicts {
 
 Verdicts AnalyzeRoot(const std::string& text) {
   Verdicts v;
-  std::unique_ptr<HloModule> module = Parse(text);
+  std::unique_ptr<HloModule> module = ParseTestModule(text);
   if (module == nullptr) return v;
   const HloInstruction* root = module->entry_computation()->root();
   mlir::MLIRContext context;
@@ -62,7 +55,7 @@ Verdicts AnalyzeRoot(const std::string& text) {
 
 // IsReadCoalescedHeuristic with the root's operand 0 as the producer.
 bool Heuristic(const std::string& text) {
-  std::unique_ptr<HloModule> module = Parse(text);
+  std::unique_ptr<HloModule> module = ParseTestModule(text);
   if (module == nullptr) return false;
   const HloInstruction* root = module->entry_computation()->root();
   mlir::MLIRContext context;
@@ -361,7 +354,7 @@ TEST(CoalescingEmittersTest, VariadicReductions) {
   EXPECT_THAT(loop.coalesced, ElementsAre(true, true, true, true));
   {
     std::unique_ptr<HloModule> module =
-        Parse(VariadicReduce("s32[4000,12,4]", "s32[4000,4]", "1"));
+        ParseTestModule(VariadicReduce("s32[4000,12,4]", "s32[4000,4]", "1"));
     ASSERT_NE(module, nullptr);
     mlir::MLIRContext context;
     CoalescingOptions options;
@@ -470,7 +463,7 @@ ENTRY e {
 // (XLA's emitter leaves that map Undefined, which its analysis would count
 // as uncoalesced).
 TEST(CoalescingEmittersTest, InPlaceDynamicUpdateSliceReadsOnlyTheUpdate) {
-  std::unique_ptr<HloModule> module = Parse(R"(
+  std::unique_ptr<HloModule> module = ParseTestModule(R"(
 HloModule m
 fz {
   buf = f32[300,128] parameter(0)
@@ -540,7 +533,7 @@ s {
 // 512), so warp 0 at the first step reads elements tx * 4 + v of row 0,
 // tx in [0, 31], v in [0, 3]: the walk below, compared element by element.
 TEST(CoalescingEmittersTest, FusedReductionReadsThroughItsProducers) {
-  std::unique_ptr<HloModule> module = Parse(R"(
+  std::unique_ptr<HloModule> module = ParseTestModule(R"(
 HloModule m
 sum {
   a = f32[] parameter(0)
@@ -600,7 +593,7 @@ ENTRY e {
 // loop (coalesced), the operand where the indices say: not analyzed, with
 // the reason (XLA leaves that map Undefined too).
 TEST(CoalescingEmittersTest, ScatterReads) {
-  std::unique_ptr<HloModule> module = Parse(R"(
+  std::unique_ptr<HloModule> module = ParseTestModule(R"(
 HloModule m
 add {
   a = f32[] parameter(0)
@@ -636,7 +629,7 @@ ENTRY e {
 // Two dynamic-update-slice roots updating two buffers with one update: the
 // in-place emitter loops over the update once; neither buffer is read.
 TEST(CoalescingEmittersTest, TwoInPlaceDynamicUpdateSlices) {
-  std::unique_ptr<HloModule> module = Parse(R"(
+  std::unique_ptr<HloModule> module = ParseTestModule(R"(
 HloModule m
 fz {
   a = f32[96,48] parameter(0)
@@ -677,7 +670,7 @@ ENTRY e {
 
 // A dot is a library call: no emitter reads to judge.
 TEST(CoalescingEmittersTest, DotIsALibraryCall) {
-  std::unique_ptr<HloModule> module = Parse(R"(
+  std::unique_ptr<HloModule> module = ParseTestModule(R"(
 HloModule m
 ENTRY e {
   a = f32[40,64] parameter(0)

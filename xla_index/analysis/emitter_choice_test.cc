@@ -16,23 +16,16 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "hlo/module.h"
-#include "hlo/parser.h"
 #include "layout/shape_layout.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/analysis/fusion_operands.h"
 #include "xla_index/analysis/gpu_device.h"
+#include "xla_index/analysis/test_modules.h"
 
 namespace xla_index {
 namespace {
 
 using ::testing::ElementsAre;
-
-std::unique_ptr<HloModule> Parse(const std::string& text) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module =
-      ParseAndVerifyHloModule(text);
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? std::move(*module) : nullptr;
-}
 
 std::vector<int64_t> MinorToMajorOf(const Shape& s) {
   return s.has_layout() ? s.layout().minor_to_major
@@ -54,7 +47,7 @@ int64_t PhysicalOffset(const Shape& shape, const std::vector<int64_t>& index) {
 // normalized form (row-major over the normalized output and input
 // dimensions) agree.
 void ExpectNormalizationIsExact(const std::string& text) {
-  std::unique_ptr<HloModule> module = Parse(text);
+  std::unique_ptr<HloModule> module = ParseTestModule(text);
   ASSERT_NE(module, nullptr);
   const HloInstruction& root = *module->entry_computation()->root();
   std::optional<NormalizedTranspose> t = NormalizeTranspose(root);
@@ -177,7 +170,7 @@ TEST(EmitterChoiceTest, TiledTransposeDescriptions) {
        {}},
   };
   for (const TiledCase& c : cases) {
-    std::unique_ptr<HloModule> module = Parse(c.text);
+    std::unique_ptr<HloModule> module = ParseTestModule(c.text);
     ASSERT_NE(module, nullptr);
     std::optional<NormalizedTranspose> t =
         TiledTransposeDescription(*module->entry_computation()->root());
@@ -190,7 +183,7 @@ TEST(EmitterChoiceTest, TiledTransposeDescriptions) {
 }
 
 std::string ChosenEmitter(const std::string& text) {
-  std::unique_ptr<HloModule> module = Parse(text);
+  std::unique_ptr<HloModule> module = ParseTestModule(text);
   if (module == nullptr) return "";
   mlir::MLIRContext context;
   absl::StatusOr<AnalyzedFusion> kernel = AnalyzeInstructionOperands(

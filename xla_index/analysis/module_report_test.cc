@@ -7,10 +7,8 @@
 
 #include <cctype>
 #include <cstdint>
-#include <fstream>
 #include <memory>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,20 +19,10 @@
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/analysis/coalescing.h"
 #include "xla_index/analysis/gpu_device.h"
+#include "xla_index/analysis/test_modules.h"
 
 namespace xla_index {
 namespace {
-
-std::unique_ptr<HloModule> ParseFile(const std::string& name) {
-  std::ifstream file("xla_index/analysis/testdata/" + name);
-  EXPECT_TRUE(file.good()) << name;
-  std::stringstream text;
-  text << file.rdbuf();
-  absl::StatusOr<std::unique_ptr<HloModule>> module =
-      ParseAndVerifyHloModule(text.str());
-  EXPECT_TRUE(module.ok()) << name << ": " << module.status();
-  return module.ok() ? std::move(*module) : nullptr;
-}
 
 // A strict JSON recognizer (RFC 8259 values), enough to say the report's
 // one line parses: Value() consumes one value and returns false on error.
@@ -142,7 +130,7 @@ class ModuleReportFileTest : public testing::TestWithParam<const char*> {};
 // Every fusion once, verdicts as the coalescing analysis of that fusion
 // alone, and JSON that parses.
 TEST_P(ModuleReportFileTest, ListsEveryFusionWithCoalescingVerdicts) {
-  std::unique_ptr<HloModule> module = ParseFile(GetParam());
+  std::unique_ptr<HloModule> module = ParseTestdataModule(GetParam());
   ASSERT_NE(module, nullptr);
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   absl::StatusOr<ModuleReport> report =
@@ -196,7 +184,7 @@ INSTANTIATE_TEST_SUITE_P(Files, ModuleReportFileTest,
                                          "coalescing_column_reduction.hlo"));
 
 TEST(ModuleReportTest, KnownVerdictsUnusedOperandAndWorstFirst) {
-  std::unique_ptr<HloModule> module = ParseFile("report_fusions.hlo");
+  std::unique_ptr<HloModule> module = ParseTestdataModule("report_fusions.hlo");
   ASSERT_NE(module, nullptr);
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   absl::StatusOr<ModuleReport> report =
@@ -230,7 +218,8 @@ TEST(ModuleReportTest, KnownVerdictsUnusedOperandAndWorstFirst) {
 }
 
 TEST(ModuleReportTest, UnfusedModuleReportsNonIdentityInstructions) {
-  std::unique_ptr<HloModule> module = ParseFile("coalescing_transpose.hlo");
+  std::unique_ptr<HloModule> module =
+      ParseTestdataModule("coalescing_transpose.hlo");
   ASSERT_NE(module, nullptr);
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   absl::StatusOr<ModuleReport> report =
@@ -324,7 +313,7 @@ ENTRY e {
 }
 
 TEST(ModuleReportTest, RecordsWarpAndTileOffsets) {
-  std::unique_ptr<HloModule> module = ParseFile("report_fusions.hlo");
+  std::unique_ptr<HloModule> module = ParseTestdataModule("report_fusions.hlo");
   ASSERT_NE(module, nullptr);
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   ModuleReportOptions options;
@@ -365,7 +354,8 @@ TEST(ModuleReportTest, RecordsWarpAndTileOffsets) {
 // every kernel (no device) flags reads of exactly these kernels, which is
 // what the emitter model corrects.
 TEST(ModuleReportTest, JaxStyleModuleOnTheEmitters) {
-  std::unique_ptr<HloModule> module = ParseFile("jax_style_mlp_block.hlo");
+  std::unique_ptr<HloModule> module =
+      ParseTestdataModule("jax_style_mlp_block.hlo");
   ASSERT_NE(module, nullptr);
   mlir::MLIRContext context;
   ModuleReportOptions options;
