@@ -30,19 +30,30 @@ struct Verdicts {
   std::vector<bool> coalesced;  // per operand of the root
 };
 
+// AnalyzeCoalescing of the entry root of `module` on XLA's emitters (the
+// default device, the RTX A6000); the report's maps live in `context`. A
+// module that did not parse (nullptr) is an error.
+absl::StatusOr<CoalescingReport> AnalyzeOnEmitters(
+    const std::unique_ptr<HloModule>& module, mlir::MLIRContext* context) {
+  if (module == nullptr) {
+    return absl::InvalidArgumentError("the module did not parse");
+  }
+  CoalescingOptions options;
+  options.device = DefaultGpuDevice();
+  return AnalyzeCoalescing(*module->entry_computation()->root(), options,
+                           context);
+}
+
+// The emitter and the per-operand verdicts of the entry root of `text`.
 Verdicts AnalyzeRoot(const std::string& text) {
   Verdicts v;
   std::unique_ptr<HloModule> module = ParseTestModule(text);
-  if (module == nullptr) return v;
-  const HloInstruction* root = module->entry_computation()->root();
   mlir::MLIRContext context;
-  CoalescingOptions options;
-  options.device = DefaultGpuDevice();
-  absl::StatusOr<CoalescingReport> report =
-      AnalyzeCoalescing(*root, options, &context);
+  absl::StatusOr<CoalescingReport> report = AnalyzeOnEmitters(module, &context);
   EXPECT_TRUE(report.ok()) << report.status();
   if (!report.ok()) return v;
   v.emitter = report->emitter;
+  const HloInstruction* root = module->entry_computation()->root();
   v.coalesced.assign(root->operand_count(), true);
   for (const OperandCoalescing& read : report->operands) {
     if (read.operand >= root->operand_count()) continue;
@@ -220,19 +231,13 @@ ENTRY e {
 // XLA's IsReadCoalescedHeuristic also refuses to fuse two reductions on
 // the reduction emitter.
 TEST(CoalescingEmittersTest, ReductionIntoReductionHeuristic) {
-  EXPECT_FALSE(Heuristic(R"(
-HloModule m
-sum {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = f32[] add(a, b)
-}
+  EXPECT_FALSE(Heuristic(absl::StrCat("HloModule m\n", kF32SumComputation, R"(
 ENTRY e {
   x = f32[64,48,256] parameter(0)
   z = f32[] constant(0)
   r1 = f32[64,48] reduce(x, z), dimensions={2}, to_apply=sum
   ROOT r2 = f32[64] reduce(r1, z), dimensions={1}, to_apply=sum
-})"));
+})")));
 }
 
 // CoalescingTest.PadOp: both the padded operand and the padding value.
@@ -254,13 +259,7 @@ ENTRY e {
 
 std::string ReduceFusion(const std::string& input, const std::string& output,
                          const std::string& dims) {
-  return absl::StrCat(R"(
-HloModule m
-sum {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = f32[] add(a, b)
-}
+  return absl::StrCat("HloModule m\n", kF32SumComputation, R"(
 fz {
   a = )",
                       input, R"( parameter(0)
@@ -355,12 +354,9 @@ TEST(CoalescingEmittersTest, VariadicReductions) {
   {
     std::unique_ptr<HloModule> module =
         ParseTestModule(VariadicReduce("s32[4000,12,4]", "s32[4000,4]", "1"));
-    ASSERT_NE(module, nullptr);
     mlir::MLIRContext context;
-    CoalescingOptions options;
-    options.device = DefaultGpuDevice();
-    absl::StatusOr<CoalescingReport> report = AnalyzeCoalescing(
-        *module->entry_computation()->root(), options, &context);
+    absl::StatusOr<CoalescingReport> report =
+        AnalyzeOnEmitters(module, &context);
     ASSERT_TRUE(report.ok()) << report.status();
     for (const OperandCoalescing& read : report->operands) {
       if (read.operand >= 2) continue;
@@ -478,12 +474,8 @@ ENTRY e {
   z = s32[] parameter(2)
   ROOT f = f32[300,128] fusion(x, y, z), kind=kLoop, calls=fz
 })");
-  ASSERT_NE(module, nullptr);
   mlir::MLIRContext context;
-  CoalescingOptions options;
-  options.device = DefaultGpuDevice();
-  absl::StatusOr<CoalescingReport> report = AnalyzeCoalescing(
-      *module->entry_computation()->root(), options, &context);
+  absl::StatusOr<CoalescingReport> report = AnalyzeOnEmitters(module, &context);
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->emitter, "in-place dynamic-update-slice");
   bool update_read = false;
@@ -503,21 +495,14 @@ ENTRY e {
 // emitter's work in XLA (the simplifier removes them); here they fall back
 // to the loop emitter instead of dividing by zero.
 TEST(CoalescingEmittersTest, EmptyKernelsFallBackToTheLoopEmitter) {
-  const std::string sum = R"(
-HloModule m
-s {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = f32[] add(a, b)
-}
-)";
+  const std::string sum = absl::StrCat("HloModule m\n", kF32SumComputation);
   for (const std::string& body :
        {std::string("p = f32[0,512] parameter(0)\nz = f32[] constant(0)\n"
                     "ROOT r = f32[0] reduce(p, z), dimensions={1}, "
-                    "to_apply=s"),
+                    "to_apply=sum"),
         std::string("p = f32[512,0] parameter(0)\nz = f32[] constant(0)\n"
                     "ROOT r = f32[512] reduce(p, z), dimensions={1}, "
-                    "to_apply=s"),
+                    "to_apply=sum"),
         std::string("p = f32[0,300] parameter(0)\n"
                     "ROOT t = f32[300,0] transpose(p), dimensions={1,0}"),
         std::string("p = bf16[640,0] parameter(0)\n"
@@ -533,13 +518,8 @@ s {
 // 512), so warp 0 at the first step reads elements tx * 4 + v of row 0,
 // tx in [0, 31], v in [0, 3]: the walk below, compared element by element.
 TEST(CoalescingEmittersTest, FusedReductionReadsThroughItsProducers) {
-  std::unique_ptr<HloModule> module = ParseTestModule(R"(
-HloModule m
-sum {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = f32[] add(a, b)
-}
+  std::unique_ptr<HloModule> module =
+      ParseTestModule(absl::StrCat("HloModule m\n", kF32SumComputation, R"(
 fz {
   p = bf16[12,512] parameter(0)
   c = f32[12,512] convert(p)
@@ -550,13 +530,9 @@ fz {
 ENTRY e {
   a = bf16[12,512] parameter(0)
   ROOT f = f32[12] fusion(a), kind=kInput, calls=fz
-})");
-  ASSERT_NE(module, nullptr);
+})"));
   mlir::MLIRContext context;
-  CoalescingOptions options;
-  options.device = DefaultGpuDevice();
-  absl::StatusOr<CoalescingReport> report = AnalyzeCoalescing(
-      *module->entry_computation()->root(), options, &context);
+  absl::StatusOr<CoalescingReport> report = AnalyzeOnEmitters(module, &context);
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->emitter, "reduction (row)");
   EXPECT_EQ(report->unroll, 4);
@@ -593,27 +569,18 @@ ENTRY e {
 // loop (coalesced), the operand where the indices say: not analyzed, with
 // the reason (XLA leaves that map Undefined too).
 TEST(CoalescingEmittersTest, ScatterReads) {
-  std::unique_ptr<HloModule> module = ParseTestModule(R"(
-HloModule m
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = f32[] add(a, b)
-}
+  std::unique_ptr<HloModule> module =
+      ParseTestModule(absl::StrCat("HloModule m\n", kF32SumComputation, R"(
 ENTRY e {
   operand = f32[300,64] parameter(0)
   indices = s32[50,1] parameter(1)
   updates = f32[50,1,64] parameter(2)
   ROOT s = f32[300,64] scatter(operand, indices, updates),
     update_window_dims={1,2}, inserted_window_dims={},
-    scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
-})");
-  ASSERT_NE(module, nullptr);
+    scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=sum
+})"));
   mlir::MLIRContext context;
-  CoalescingOptions options;
-  options.device = DefaultGpuDevice();
-  absl::StatusOr<CoalescingReport> report = AnalyzeCoalescing(
-      *module->entry_computation()->root(), options, &context);
+  absl::StatusOr<CoalescingReport> report = AnalyzeOnEmitters(module, &context);
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->emitter, "scatter");
   ASSERT_EQ(report->operands.size(), 3u);
@@ -648,12 +615,8 @@ ENTRY e {
   i = s32[] parameter(3)
   ROOT f = (f32[96,48], f32[96,48]) fusion(a, b, u, i), kind=kLoop, calls=fz
 })");
-  ASSERT_NE(module, nullptr);
   mlir::MLIRContext context;
-  CoalescingOptions options;
-  options.device = DefaultGpuDevice();
-  absl::StatusOr<CoalescingReport> report = AnalyzeCoalescing(
-      *module->entry_computation()->root(), options, &context);
+  absl::StatusOr<CoalescingReport> report = AnalyzeOnEmitters(module, &context);
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->emitter, "in-place dynamic-update-slice");
   EXPECT_EQ(report->grid.blocks[0], 3);  // 288 update elements, 128 threads
@@ -677,12 +640,8 @@ ENTRY e {
   b = f32[64,24] parameter(1)
   ROOT d = f32[40,24] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
 })");
-  ASSERT_NE(module, nullptr);
   mlir::MLIRContext context;
-  CoalescingOptions options;
-  options.device = DefaultGpuDevice();
-  absl::StatusOr<CoalescingReport> report = AnalyzeCoalescing(
-      *module->entry_computation()->root(), options, &context);
+  absl::StatusOr<CoalescingReport> report = AnalyzeOnEmitters(module, &context);
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_TRUE(report->library);
   EXPECT_EQ(report->emitter, "library (cuBLAS)");

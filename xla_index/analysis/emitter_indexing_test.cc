@@ -19,11 +19,11 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "hlo/module.h"
-#include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/analysis/emitter_choice.h"
 #include "xla_index/analysis/fusion_operands.h"
 #include "xla_index/analysis/gpu_device.h"
+#include "xla_index/analysis/test_modules.h"
 #include "xla_index/core/indexing_map_text.h"
 
 namespace xla_index {
@@ -36,19 +36,22 @@ struct Kernel {
   EmitterIndexing indexing;
 };
 
+// The module of `text`, its entry root as a fusion, XLA's emitter for it on
+// `device` and that emitter's maps and launch. A failed step is a test
+// failure and leaves the later fields default.
 Kernel Analyze(const std::string& text, mlir::MLIRContext* context,
                const GpuDeviceDescription& device = DefaultGpuDevice()) {
   Kernel k;
-  absl::StatusOr<std::unique_ptr<HloModule>> module =
-      ParseAndVerifyHloModule(text);
-  EXPECT_TRUE(module.ok()) << module.status();
-  k.module = std::move(*module);
+  k.module = ParseTestModule(text);
+  if (k.module == nullptr) return k;
   absl::StatusOr<AnalyzedFusion> fusion = AnalyzeInstructionOperands(
       *k.module->entry_computation()->root(), context);
   EXPECT_TRUE(fusion.ok()) << fusion.status();
+  if (!fusion.ok()) return k;
   k.fusion = *std::move(fusion);
   absl::StatusOr<EmitterChoice> choice = ChooseEmitter(k.fusion, device);
   EXPECT_TRUE(choice.ok()) << choice.status();
+  if (!choice.ok()) return k;
   k.choice = *std::move(choice);
   absl::StatusOr<EmitterIndexing> indexing =
       ComputeEmitterIndexing(k.fusion, k.choice, device, {}, context);
@@ -138,14 +141,6 @@ void ExpectMapMatchesWalk(
   EXPECT_GT(points, 0) << what;
 }
 
-constexpr char kAdd[] = R"(
-sum {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = f32[] add(a, b)
-}
-)";
-
 // RowReductionFusion on f32[12,512], dims={1} (reduction [1, 12, 512]):
 // reduced threads min(1024, roundup(ceil(512 / 16), 32)) = 32; kept threads
 // 256 / 32 = 8 (12 x 32 > 256); vector 2 (GetVectorSizeForMlir: f32);
@@ -154,7 +149,7 @@ sum {
 // reads row b * 8 + ty at columns (s1 * 32 + tx) * 2 + s2.
 TEST(EmitterIndexingTest, RowReductionWalk) {
   mlir::MLIRContext context;
-  Kernel k = Analyze(absl::StrCat("HloModule m\n", kAdd, R"(
+  Kernel k = Analyze(absl::StrCat("HloModule m\n", kF32SumComputation, R"(
 ENTRY e {
   p = f32[12,512] parameter(0)
   z = f32[] constant(0)
@@ -200,7 +195,7 @@ ENTRY e {
 // blocks; the major reduced dimension is the outer loop s0.
 TEST(EmitterIndexingTest, BatchedRowReductionWalk) {
   mlir::MLIRContext context;
-  Kernel k = Analyze(absl::StrCat("HloModule m\n", kAdd, R"(
+  Kernel k = Analyze(absl::StrCat("HloModule m\n", kF32SumComputation, R"(
 ENTRY e {
   p = f32[3,10,64] parameter(0)
   z = f32[] constant(0)
@@ -269,7 +264,7 @@ ENTRY e {
 // reads rows t / 32 + 32 s0 at columns (b * 32 + t % 32) * 2 + s1.
 TEST(EmitterIndexingTest, ColumnReductionWalk) {
   mlir::MLIRContext context;
-  Kernel k = Analyze(absl::StrCat("HloModule m\n", kAdd, R"(
+  Kernel k = Analyze(absl::StrCat("HloModule m\n", kF32SumComputation, R"(
 ENTRY e {
   p = f32[64,100] parameter(0)
   z = f32[] constant(0)
@@ -302,7 +297,7 @@ ENTRY e {
 // 256 x 8 block.
 TEST(EmitterIndexingTest, SmallColumnReductionWalk) {
   mlir::MLIRContext context;
-  Kernel k = Analyze(absl::StrCat("HloModule m\n", kAdd, R"(
+  Kernel k = Analyze(absl::StrCat("HloModule m\n", kF32SumComputation, R"(
 ENTRY e {
   p = f32[256,8] parameter(0)
   z = f32[] constant(0)
@@ -575,21 +570,15 @@ ENTRY e {
 // says (Undefined).
 TEST(EmitterIndexingTest, ScatterWalk) {
   mlir::MLIRContext context;
-  Kernel k = Analyze(R"(
-HloModule m
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = f32[] add(a, b)
-}
+  Kernel k = Analyze(absl::StrCat("HloModule m\n", kF32SumComputation, R"(
 ENTRY e {
   operand = f32[600,128] parameter(0)
   indices = s32[1024,1] parameter(1)
   updates = f32[1024,1,128] parameter(2)
   ROOT s = f32[600,128] scatter(operand, indices, updates),
     update_window_dims={1,2}, inserted_window_dims={},
-    scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
-})",
+    scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=sum
+})"),
                      &context);
   ASSERT_EQ(k.choice.kind, EmitterKind::kScatter);
   EXPECT_EQ(k.indexing.grid.threads[0], 128);

@@ -12,6 +12,16 @@
 
 namespace xla_index {
 
+/// The computation `sum` (f32 scalar addition), the reducer of the tests'
+/// reduces and scatters: modules prepend it to their entry computation.
+inline constexpr char kF32SumComputation[] = R"(
+sum {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+)";
+
 /// `text` parsed and verified (ParseAndVerifyHloModule); on error a
 /// non-fatal test failure with the status, and nullptr.
 std::unique_ptr<HloModule> ParseTestModule(const std::string& text);
