@@ -11,6 +11,7 @@
 #include "hlo/opcode.h"
 #include "layout/shape_layout.h"
 #include "mlir/IR/AffineMap.h"
+#include "xla_index/analysis/emitter_indexing_internal.h"
 
 namespace xla_index {
 namespace {

@@ -22,14 +22,8 @@
 //    vector element), row-major over the block sizes; it writes the
 //    transposed tile the same way over the output block sizes.
 //  - reduction: RowReductionFusion, MultiRowReductionFusion,
-//    ColumnReductionFusion and SmallColumnReductionFusion as in XLA (see
-//    the functions in emitter_indexing.cc for the formulas).
-//
-// A root whose hero is the reduction or transpose is "hero-anchored": the
-// maps go to the hero's operands (XLA's thread-to-input maps); the reads of
-// the kernel's operands are these composed with the hero operands' own
-// maps back to the kernel's operands. Any other root is "output-anchored":
-// a map to its output, composed with the kernel's output-to-operand maps.
+//    ColumnReductionFusion and SmallColumnReductionFusion as in XLA (the
+//    formulas are at the functions of reduction_emitter_indexing.cc).
 //  - concatenate (ConcatenateFusion): the loop emitter's launch and map
 //    over the operand largest along the concatenated dimension; every
 //    operand is read at that index where it has one (the unroll factor
@@ -44,6 +38,14 @@
 //    (Undefined: the data decides).
 // Emitters whose own maps are not modelled (sort, other scatters) use the
 // loop emitter's maps and say so in `note`.
+//
+// A root whose hero is the reduction or transpose, and every root of the
+// concatenate, in-place dynamic-update-slice and scatter emitters, is
+// "hero-anchored": the maps go to the hero's operands (XLA's
+// thread-to-input maps); the reads of the kernel's operands are these
+// composed with the hero operands' own maps back to the kernel's operands.
+// Any other root is "output-anchored": a map to its output, composed with
+// the kernel's output-to-operand maps.
 
 #include <cstdint>
 #include <optional>
@@ -52,9 +54,6 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "absl/types/span.h"
-#include "hlo/shape.h"
-#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/analysis/emitter_choice.h"
 #include "xla_index/analysis/fusion_operands.h"
@@ -78,6 +77,7 @@ struct LoopLaunchOverrides {
 inline constexpr absl::string_view kNotReadByTheEmitter =
     "not read by the emitter (updated in place)";
 
+/// One kernel on its emitter: the launch and the thread maps.
 struct EmitterIndexing {
   LaunchGrid grid;
   /// Elements of the innermost (last) range variable per thread: the loop
@@ -117,35 +117,6 @@ absl::StatusOr<EmitterIndexing> ComputeEmitterIndexing(
     const AnalyzedFusion& kernel, const EmitterChoice& choice,
     const GpuDeviceDescription& device, const LoopLaunchOverrides& overrides,
     mlir::MLIRContext* context);
-
-/// XLA's GetBitcastMap as expressions: the row-major linear index of
-/// `indices` over `from_dims`, delinearized over `to`'s dimensions in its
-/// physical (minor-to-major) order. Returns to.rank() expressions.
-std::vector<mlir::AffineExpr> BitcastIndices(
-    absl::Span<const mlir::AffineExpr> indices,
-    absl::Span<const int64_t> from_dims, const Shape& to);
-
-/// A thread map: the six grid dimensions with `threads` thread-x ids and
-/// `blocks` block-x ids, range variables of `symbol_sizes`, results
-/// `results`, and constrained[i] in [0, bounds[i] - 1] for each i.
-/// Simplified.
-IndexingMap MakeThreadMap(int64_t threads, int64_t blocks,
-                          absl::Span<const int64_t> symbol_sizes,
-                          absl::Span<const mlir::AffineExpr> results,
-                          absl::Span<const mlir::AffineExpr> constrained,
-                          absl::Span<const int64_t> bounds,
-                          mlir::MLIRContext* context);
-
-namespace emitter_internal {
-// The transpose and reduction emitters (transpose_emitter_indexing.cc,
-// reduction_emitter_indexing.cc).
-absl::StatusOr<EmitterIndexing> TransposeIndexing(
-    const AnalyzedFusion& kernel, const EmitterChoice& choice,
-    const GpuDeviceDescription& device, mlir::MLIRContext* context);
-absl::StatusOr<EmitterIndexing> ReductionIndexing(
-    const AnalyzedFusion& kernel, const EmitterChoice& choice,
-    const GpuDeviceDescription& device, mlir::MLIRContext* context);
-}  // namespace emitter_internal
 
 }  // namespace xla_index
 

@@ -12,6 +12,7 @@
 #include "base/checked_arithmetic.h"
 #include "hlo/opcode.h"
 #include "xla_index/analysis/emitter_indexing.h"
+#include "xla_index/analysis/emitter_indexing_internal.h"
 
 namespace xla_index {
 namespace emitter_internal {

@@ -11,6 +11,7 @@
 #include "hlo/primitive_type.h"
 #include "xla_index/analysis/emitter_choice.h"
 #include "xla_index/analysis/emitter_indexing.h"
+#include "xla_index/analysis/emitter_indexing_internal.h"
 
 namespace xla_index {
 namespace emitter_internal {
