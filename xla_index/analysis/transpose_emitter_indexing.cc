@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/types/span.h"
 #include "base/checked_arithmetic.h"
 #include "hlo/primitive_type.h"
 #include "xla_index/analysis/emitter_choice.h"
@@ -192,52 +193,46 @@ PackedMaps PackedTransposeMaps(const PackedTransposeTiling& p,
   mlir::AffineExpr s0 = mlir::getAffineSymbolExpr(0, context);
   mlir::AffineExpr s1 = mlir::getAffineSymbolExpr(1, context);
   mlir::AffineExpr s2 = mlir::getAffineSymbolExpr(2, context);
-  // Reads: shared-memory row loop * 4 + group, column lane * vector + s1.
-  {
-    mlir::AffineExpr row = s0 * kGroups + group;
-    mlir::AffineExpr col = lane * p.vector + s1;
-    std::vector<mlir::AffineExpr> offsets(r, zero);
-    offsets[a] = col.floorDiv(tile_t1);
-    offsets[t1_in] = col % tile_t1;
-    offsets[t2_in] = row;
-    std::vector<mlir::AffineExpr> index(r);
-    for (int64_t i = 0; i < r; ++i) {
-      index[i] = block_ids[inverse[i]] * input_tile[i] + offsets[i];
-    }
-    std::vector<mlir::AffineExpr> constrained = index;
-    std::vector<int64_t> bounds = p.input_dims;
-    constrained.push_back(col);
-    bounds.push_back(cols);
-    constrained.push_back(row);
-    bounds.push_back(rows);
-    maps.input = MakeThreadMap(kThreadsPerBlock, maps.blocks,
-                               {CeilDiv(tile_t2, kGroups), p.vector},
-                               BitcastIndices(index, p.input_dims, input_shape),
-                               constrained, bounds, context);
-  }
+  // The map to element block_ids[i] * tile[i] + offsets[i] of an array of
+  // `dims`, where shared-memory column `col` splits into dimensions a
+  // (col / tile_t1) and t1 (col % tile_t1) and shared-memory row `row` is
+  // dimension t2; constrained to the array and to the rows x cols tile.
+  auto tile_map =
+      [&](absl::Span<const mlir::AffineExpr> tile_block_ids,
+          absl::Span<const int64_t> tile, absl::Span<const int64_t> dims,
+          int64_t t1, int64_t t2, mlir::AffineExpr col, mlir::AffineExpr row,
+          absl::Span<const int64_t> symbol_sizes, const Shape& shape) {
+        std::vector<mlir::AffineExpr> offsets(r, zero);
+        offsets[a] = col.floorDiv(tile_t1);
+        offsets[t1] = col % tile_t1;
+        offsets[t2] = row;
+        std::vector<mlir::AffineExpr> index(r);
+        for (int64_t i = 0; i < r; ++i) {
+          index[i] = tile_block_ids[i] * tile[i] + offsets[i];
+        }
+        std::vector<mlir::AffineExpr> constrained = index;
+        std::vector<int64_t> bounds(dims.begin(), dims.end());
+        constrained.push_back(col);
+        bounds.push_back(cols);
+        constrained.push_back(row);
+        bounds.push_back(rows);
+        return MakeThreadMap(kThreadsPerBlock, maps.blocks, symbol_sizes,
+                             BitcastIndices(index, dims, shape), constrained,
+                             bounds, context);
+      };
+  // Reads: shared-memory row loop * 4 + group, column lane * vector + s1;
+  // input dimension i belongs to the block of output dimension inverse[i].
+  std::vector<mlir::AffineExpr> input_block_ids(r);
+  for (int64_t i = 0; i < r; ++i) input_block_ids[i] = block_ids[inverse[i]];
+  maps.input = tile_map(input_block_ids, input_tile, p.input_dims, t1_in, t2_in,
+                        lane * p.vector + s1, s0 * kGroups + group,
+                        {CeilDiv(tile_t2, kGroups), p.vector}, input_shape);
   // Writes: columns (loop * 4 + group) * vector + s1, rows lane * vector +
   // s2.
-  mlir::AffineExpr col = (s0 * kGroups + group) * p.vector + s1;
-  mlir::AffineExpr row = lane * p.vector + s2;
-  std::vector<mlir::AffineExpr> offsets(r, zero);
-  offsets[a] = col.floorDiv(tile_t1);
-  offsets[t1_out] = col % tile_t1;
-  offsets[t2_out] = row;
-  std::vector<mlir::AffineExpr> index(r);
-  for (int64_t i = 0; i < r; ++i) {
-    index[i] = block_ids[i] * p.output_tile[i] + offsets[i];
-  }
-  std::vector<mlir::AffineExpr> constrained = index;
-  std::vector<int64_t> bounds = p.output_dims;
-  constrained.push_back(col);
-  bounds.push_back(cols);
-  constrained.push_back(row);
-  bounds.push_back(rows);
-  maps.output =
-      MakeThreadMap(kThreadsPerBlock, maps.blocks,
-                    {CeilDiv(cols, p.vector * kGroups), p.vector, p.vector},
-                    BitcastIndices(index, p.output_dims, output_shape),
-                    constrained, bounds, context);
+  maps.output = tile_map(
+      block_ids, p.output_tile, p.output_dims, t1_out, t2_out,
+      (s0 * kGroups + group) * p.vector + s1, lane * p.vector + s2,
+      {CeilDiv(cols, p.vector * kGroups), p.vector, p.vector}, output_shape);
   return maps;
 }
 
