@@ -1,7 +1,9 @@
 // The reduction emitter's thread maps (XLA's RowReductionFusion,
 // MultiRowReductionFusion, ColumnReductionFusion and
 // SmallColumnReductionFusion in xla/backends/gpu/codegen/emitters/
-// reduction.cc): see emitter_indexing.h.
+// reduction.cc). Each variant's launch and maps are derived at its *Plan
+// function below; a thread or block id that stands for two coordinates is
+// split as (id / n, id % n) (Delinearize2).
 
 #include <algorithm>
 #include <vector>
@@ -30,13 +32,17 @@ struct ReductionPlan {
   int64_t threads = 1;
   int64_t blocks = 1;
   int64_t vector = 1;
+  /// The input index: `input` over `input_dims`, in the grid dimensions
+  /// and range variables of sizes `input_symbols` (vector element last).
   std::vector<int64_t> input_dims;
   std::vector<int64_t> input_symbols;
   std::vector<AffineExpr> input;
+  /// The output index, the same way.
   std::vector<int64_t> output_dims;
   std::vector<int64_t> output_symbols;
   std::vector<AffineExpr> output;
-  // Extra output constraints: expr in [0, bound - 1].
+  // Extra output constraints, expr in [0, bound - 1]: which threads write
+  // (e.g. lane t % r = 0 of each row group, after the warp's shuffle).
   std::vector<AffineExpr> output_guards;
   std::vector<int64_t> output_guard_bounds;
   std::string params;
@@ -53,10 +59,18 @@ int64_t VectorSize(const EmitterChoice& c, int64_t minor_dim,
   return minor_dim % 4 == 0 ? 4 : 2;
 }
 
+// (linear / minor, linear % minor).
 std::vector<AffineExpr> Delinearize2(AffineExpr linear, int64_t minor) {
   return {linear.floorDiv(minor), linear % minor};
 }
 
+// RowReductionFusion on [R0 major reduced, K kept, R minor reduced]:
+// r = min(1024, roundup(ceil(R / 16), warp)) reduced threads; k = K kept
+// threads when K * r <= 256, else 256 / r (1 when r > 128); vector v =
+// GetVectorSizeForMlir(R, r); tile = min(16 / v, ceil(R / v / r)) steps;
+// blocks ceil(K / k) x ceil(R / v / (tile * r)). Thread (t0, t1) of block
+// (b0, b1) reads (s0, b0 * k + t0, b1 * tile * r + s1 * r + t1, s2) of
+// [R0, K, R / v, v]; lane t1 = 0 writes row b0 * k + t0.
 ReductionPlan RowPlan(const EmitterChoice& c, const GpuDeviceDescription& dev,
                       mlir::MLIRContext* ctx) {
   const auto& s = c.reduction.dims;  // [major reduced, kept, minor reduced]
@@ -104,6 +118,10 @@ ReductionPlan RowPlan(const EmitterChoice& c, const GpuDeviceDescription& dev,
   return p;
 }
 
+// MultiRowReductionFusion on [R0, K, R]: v = TryCreate's vector size,
+// r = R / v threads per row, k = K rows per block when K * r <= 256, else
+// 256 / r; ceil(K / k) blocks. Thread (t0, t1) of block b reads
+// (s0, b * k + t0, t1 * v + s1); lane t1 = 0 writes row b * k + t0.
 ReductionPlan MultiRowPlan(const EmitterChoice& c, mlir::MLIRContext* ctx) {
   const auto& s = c.reduction.dims;
   ReductionPlan p;
@@ -134,6 +152,11 @@ ReductionPlan MultiRowPlan(const EmitterChoice& c, mlir::MLIRContext* ctx) {
   return p;
 }
 
+// ColumnReductionFusion on [K0 major kept, R reduced, K minor kept]:
+// 32 x 32 threads, v = GetVectorSizeForMlir(K, 32), ceil(R / 32) rows per
+// thread, blocks K0 x ceil(K / (32 v)). Thread (t0, t1) of block (b0, b1)
+// reads (b0, t0 + 32 s0, (32 b1 + t1) * v + s1); after the shared-memory
+// transpose lane t1 = 0 writes (b0, (32 b1 + t0) * v + s0).
 ReductionPlan ColumnPlan(const EmitterChoice& c, mlir::MLIRContext* ctx) {
   const auto& s = c.reduction.dims;  // [major kept, reduced, minor kept]
   ReductionPlan p;
@@ -163,6 +186,12 @@ ReductionPlan ColumnPlan(const EmitterChoice& c, mlir::MLIRContext* ctx) {
   return p;
 }
 
+// SmallColumnReductionFusion on [K0, R, K], K dividing the warp: block b
+// reduces the R x K slab b (n = R * K elements) with T = 128 threads,
+// vector v = GetVectorSizeForMlir(n, 32) and T v / K shared rows, halving v
+// (then T) until the shared rows are at most 32. Thread t reads element
+// t * v + s1 + s0 * T v of the slab over ceil(n / (T v)) steps; a thread
+// with t % shared rows = 0 writes column (t + T s0) / shared rows.
 ReductionPlan SmallColumnPlan(const EmitterChoice& c, mlir::MLIRContext* ctx) {
   const auto& s = c.reduction.dims;
   ReductionPlan p;
@@ -209,6 +238,8 @@ IndexingMap InputMap(const ReductionPlan& p, const Shape& shape,
                        p.input_dims, ctx);
 }
 
+// The map from threads to `shape`'s elements through the plan's output,
+// only for the threads the guards let write.
 IndexingMap OutputMap(const ReductionPlan& p, const Shape& shape,
                       mlir::MLIRContext* ctx) {
   std::vector<AffineExpr> constrained = p.output;
@@ -266,7 +297,6 @@ absl::StatusOr<EmitterIndexing> ReductionIndexing(
         outputs, " outputs (nested tuples are not modelled)"));
   }
   for (size_t j = 0; j < outputs; ++j) {
-    const HloInstruction* root = choice.roots[one_root ? 0 : j];
     const HloInstruction* hero = choice.heroes[one_root ? 0 : j];
     const bool reduction_root =
         hero->opcode() == HloOpcode::kReduce &&
@@ -279,7 +309,6 @@ absl::StatusOr<EmitterIndexing> ReductionIndexing(
       out.thread_to_hero_operands.emplace_back();
       continue;
     }
-    (void)root;
     out.thread_to_outputs.push_back(
         OutputMap(p, kernel.output_shapes[j], context));
     std::vector<IndexingMap> operands;
