@@ -308,17 +308,17 @@ bool ReductionIsRaceFree(const ReductionShape& r,
 }
 
 std::optional<NormalizedTranspose> NormalizeTranspose(
-    const HloInstruction& transpose) {
-  const bool is_copy = transpose.opcode() == HloOpcode::kCopy;
-  if ((transpose.opcode() != HloOpcode::kTranspose && !is_copy) ||
-      transpose.operand_count() != 1) {
+    const HloInstruction& instruction) {
+  const bool is_copy = instruction.opcode() == HloOpcode::kCopy;
+  if ((instruction.opcode() != HloOpcode::kTranspose && !is_copy) ||
+      instruction.operand_count() != 1) {
     return std::nullopt;
   }
-  const Shape& in = transpose.operand(0)->shape();
-  const Shape& out = transpose.shape();
+  const Shape& in = instruction.operand(0)->shape();
+  const Shape& out = instruction.shape();
   if (!in.IsArray() || !out.IsArray() || in.rank() != out.rank() ||
       (!is_copy &&
-       static_cast<int64_t>(transpose.dimensions().size()) != out.rank())) {
+       static_cast<int64_t>(instruction.dimensions().size()) != out.rank())) {
     return std::nullopt;
   }
   // The physical permutation (what XLA's layout normalization leaves as a
@@ -334,7 +334,7 @@ std::optional<NormalizedTranspose> NormalizeTranspose(
   for (int64_t p = 0; p < rank; ++p) in_sizes[p] = in.dimensions(in_order[p]);
   for (int64_t i = 0; i < rank; ++i) {
     const int64_t logical_in =
-        is_copy ? out_order[i] : transpose.dimensions()[out_order[i]];
+        is_copy ? out_order[i] : instruction.dimensions()[out_order[i]];
     physical_perm[i] = std::find(in_order.begin(), in_order.end(), logical_in) -
                        in_order.begin();
   }

@@ -49,6 +49,11 @@
 
 namespace xla_index {
 
+/// XLA's fusion emitters (GetFusionEmitter): kLoop LoopFusion, kTranspose
+/// TransposeFusion or PackedTranspose, kReduction the reduction fusions,
+/// kConcatenate ConcatenateFusion, kInPlaceDynamicUpdateSlice
+/// InPlaceDynamicUpdateSliceFusion, kScatter ScatterFusion, kSort
+/// SortFusion; kLibrary a kernel from a library (cuBLAS, cuDNN, Triton).
 enum class EmitterKind {
   kLoop,
   kTranspose,
@@ -60,6 +65,9 @@ enum class EmitterKind {
   kLibrary,
 };
 
+/// Which reduction emitter CreateReductionFusion picks: RowReductionFusion,
+/// MultiRowReductionFusion, ColumnReductionFusion,
+/// SmallColumnReductionFusion.
 enum class ReductionVariant { kRow, kMultiRow, kColumn, kSmallColumn };
 
 /// XLA's ReductionDimensions: a row reduction [major reduced, kept, minor
@@ -101,6 +109,9 @@ struct PackedTransposeTiling {
 std::optional<PackedTransposeTiling> GetPackedTransposeTiling(
     const NormalizedTranspose& t, int64_t bits);
 
+/// The emitter of one kernel, with what XLA's choice looked at (heroes,
+/// reduction shape, normalized transpose, element widths) for the maps of
+/// emitter_indexing.h.
 struct EmitterChoice {
   EmitterKind kind = EmitterKind::kLoop;
   /// Short name: "loop", "reduction (row)", "transpose", "library (cuBLAS)".
@@ -158,7 +169,7 @@ std::optional<NormalizedTranspose> TiledTransposeDescription(
 /// normalization leaves of it (a transpose of default-layout shapes).
 /// nullopt for other instructions.
 std::optional<NormalizedTranspose> NormalizeTranspose(
-    const HloInstruction& transpose);
+    const HloInstruction& instruction);
 
 /// XLA's TransposesMinorDimension: a transpose (or a fusion containing one)
 /// that moves the most minor non-trivial dimension, or a copy that changes

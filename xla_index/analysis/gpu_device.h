@@ -26,15 +26,21 @@
 
 namespace xla_index {
 
+/// The device numbers the emitter model reads (names as in XLA's
+/// DeviceDescription where they exist).
 struct GpuDeviceDescription {
   std::string name;
   /// Streaming multiprocessors (XLA's core_count).
   int64_t core_count = 0;
+  /// Threads one block may hold.
   int64_t threads_per_block_limit = 0;
   /// Resident threads per SM (XLA's threads_per_core_limit).
   int64_t threads_per_core_limit = 0;
   int64_t threads_per_warp = 0;
+  /// Bytes of shared memory one block may use.
   int64_t shared_memory_per_block = 0;
+  /// Largest block count along grid dimension x (launches are checked
+  /// against it).
   int64_t block_dim_limit_x = 0;
   /// Memory-system granules in bytes: the L2 sector a warp's load is counted
   /// in (coalescing.h's sector efficiency), the L1 cache line, and the
