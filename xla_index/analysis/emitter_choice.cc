@@ -29,17 +29,9 @@ constexpr int64_t kBatchedReductionRaceFreeBound = 8;
 constexpr int64_t kColumnReductionTileY = 128;
 constexpr int64_t kRowReductionTileX = 16;
 
-std::vector<int64_t> MinorToMajor(const Shape& shape) {
-  if (shape.has_layout() &&
-      static_cast<int64_t>(shape.layout().minor_to_major.size()) ==
-          shape.rank()) {
-    return shape.layout().minor_to_major;
-  }
-  return DefaultLayout(shape.rank()).minor_to_major;
-}
-
 bool HasDefaultLayout(const Shape& shape) {
-  return MinorToMajor(shape) == DefaultLayout(shape.rank()).minor_to_major;
+  return MinorToMajorOrDefault(shape) ==
+         DefaultLayout(shape.rank()).minor_to_major;
 }
 
 // LayoutUtil::AreDimensionsConsecutive: `dims` take consecutive positions
@@ -47,7 +39,7 @@ bool HasDefaultLayout(const Shape& shape) {
 bool AreDimensionsConsecutive(const Shape& shape,
                               const std::vector<int64_t>& dims) {
   std::vector<int64_t> positions;
-  const std::vector<int64_t> order = MinorToMajor(shape);
+  const std::vector<int64_t> order = MinorToMajorOrDefault(shape);
   for (int64_t d : dims) {
     positions.push_back(std::find(order.begin(), order.end(), d) -
                         order.begin());
@@ -65,7 +57,7 @@ std::array<int64_t, 3> PartitionByMiddle(const Shape& shape,
                                          const std::vector<int64_t>& middle) {
   std::array<int64_t, 3> values = {1, 1, 1};
   int segment = 2;  // minor, then middle (1), then major (0)
-  for (int64_t dim : MinorToMajor(shape)) {
+  for (int64_t dim : MinorToMajorOrDefault(shape)) {
     const bool in_middle =
         std::find(middle.begin(), middle.end(), dim) != middle.end();
     if (segment == 2 && in_middle) segment = 1;
@@ -86,10 +78,10 @@ bool TransposeIsBitcast(const HloInstruction& t) {
   const Shape& in = t.operand(0)->shape();
   const Shape& out = t.shape();
   std::vector<int64_t> out_order, in_order;
-  for (int64_t d : MinorToMajor(out)) {
+  for (int64_t d : MinorToMajorOrDefault(out)) {
     if (out.dimensions(d) != 1) out_order.push_back(t.dimensions()[d]);
   }
-  for (int64_t d : MinorToMajor(in)) {
+  for (int64_t d : MinorToMajorOrDefault(in)) {
     if (in.dimensions(d) != 1) in_order.push_back(d);
   }
   return out_order == in_order;
@@ -326,8 +318,8 @@ std::optional<NormalizedTranspose> NormalizeTranspose(
   // logical output dimension out_order[i], which reads logical input
   // dimension perm[out_order[i]], at physical input position p.
   const int64_t rank = out.rank();
-  std::vector<int64_t> in_order = MinorToMajor(in);
-  std::vector<int64_t> out_order = MinorToMajor(out);
+  std::vector<int64_t> in_order = MinorToMajorOrDefault(in);
+  std::vector<int64_t> out_order = MinorToMajorOrDefault(out);
   std::reverse(in_order.begin(), in_order.end());
   std::reverse(out_order.begin(), out_order.end());
   std::vector<int64_t> in_sizes(rank), physical_perm(rank);
@@ -489,7 +481,7 @@ bool TransposesMinorDimension(const HloInstruction& instruction) {
   // minor-to-major order (and its position), else the most minor.
   auto most_minor_nontrivial =
       [](const Shape& s) -> std::pair<int64_t, int64_t> {
-    const std::vector<int64_t> order = MinorToMajor(s);
+    const std::vector<int64_t> order = MinorToMajorOrDefault(s);
     for (size_t p = 0; p < order.size(); ++p) {
       if (s.dimensions(order[p]) > 1) return {order[p], p};
     }
@@ -501,9 +493,9 @@ bool TransposesMinorDimension(const HloInstruction& instruction) {
   }
   if (instruction.opcode() != HloOpcode::kTranspose) return false;
   const Shape& in = instruction.operand(0)->shape();
-  const std::vector<int64_t> in_order = MinorToMajor(in);
+  const std::vector<int64_t> in_order = MinorToMajorOrDefault(in);
   const int64_t first_position = most_minor_nontrivial(in).second;
-  for (int64_t out_dim : MinorToMajor(instruction.shape())) {
+  for (int64_t out_dim : MinorToMajorOrDefault(instruction.shape())) {
     if (instruction.shape().dimensions(out_dim) == 1) continue;
     const int64_t in_dim = instruction.dimensions()[out_dim];
     const int64_t position =

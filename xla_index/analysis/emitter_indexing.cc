@@ -16,15 +16,6 @@
 namespace xla_index {
 namespace {
 
-std::vector<int64_t> MinorToMajorOf(const Shape& shape) {
-  if (shape.has_layout() &&
-      static_cast<int64_t>(shape.layout().minor_to_major.size()) ==
-          shape.rank()) {
-    return shape.layout().minor_to_major;
-  }
-  return DefaultLayout(shape.rank()).minor_to_major;
-}
-
 // The instructions of the kernel (its fused or composed computation, or
 // the instruction alone).
 std::vector<const HloInstruction*> KernelInstructions(
@@ -308,7 +299,7 @@ std::vector<mlir::AffineExpr> BitcastIndices(
   for (size_t i = 0; i < indices.size(); ++i) {
     linear = linear * from_dims[i] + indices[i];
   }
-  const std::vector<int64_t> order = MinorToMajorOf(to);
+  const std::vector<int64_t> order = MinorToMajorOrDefault(to);
   for (size_t p = 0; p < order.size(); ++p) {
     const int64_t dim = order[p];
     if (p + 1 == order.size()) {
