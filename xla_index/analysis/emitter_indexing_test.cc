@@ -39,8 +39,8 @@ struct Kernel {
 // The module of `text`, its entry root as a fusion, XLA's emitter for it on
 // `device` and that emitter's maps and launch. A failed step is a test
 // failure and leaves the later fields default.
-Kernel Analyze(const std::string& text, mlir::MLIRContext* context,
-               const GpuDeviceDescription& device = DefaultGpuDevice()) {
+Kernel AnalyzeKernel(const std::string& text, mlir::MLIRContext* context,
+                     const GpuDeviceDescription& device) {
   Kernel k;
   k.module = ParseTestModule(text);
   if (k.module == nullptr) return k;
@@ -59,6 +59,22 @@ Kernel Analyze(const std::string& text, mlir::MLIRContext* context,
   if (indexing.ok()) k.indexing = *std::move(indexing);
   return k;
 }
+
+// A module of the f32 `sum` reducer and the entry computation `entry`.
+std::string WithF32Sum(const std::string& entry) {
+  return absl::StrCat("HloModule m\n", kF32SumComputation, entry);
+}
+
+class EmitterIndexingTest : public ::testing::Test {
+ protected:
+  Kernel Analyze(const std::string& text,
+                 const GpuDeviceDescription& device = DefaultGpuDevice()) {
+    return AnalyzeKernel(text, &context_, device);
+  }
+
+  // Owns the maps of every Kernel a test analyzes.
+  mlir::MLIRContext context_;
+};
 
 // Row-major offset of `index` in `dims` (the test shapes have default
 // layouts unless a case says otherwise).
@@ -147,15 +163,13 @@ void ExpectMapMatchesWalk(
 // per-thread tile min(16 / 2, ceil(256 / 32)) = 8 steps; blocks
 // ceil(12 / 8) x ceil(256 / 256) = 2. Thread (ty, tx) = (t / 32, t % 32)
 // reads row b * 8 + ty at columns (s1 * 32 + tx) * 2 + s2.
-TEST(EmitterIndexingTest, RowReductionWalk) {
-  mlir::MLIRContext context;
-  Kernel k = Analyze(absl::StrCat("HloModule m\n", kF32SumComputation, R"(
+TEST_F(EmitterIndexingTest, RowReductionWalk) {
+  Kernel k = Analyze(WithF32Sum(R"(
 ENTRY e {
   p = f32[12,512] parameter(0)
   z = f32[] constant(0)
   ROOT r = f32[12] reduce(p, z), dimensions={1}, to_apply=sum
-})"),
-                     &context);
+})"));
   ASSERT_EQ(k.choice.kind, EmitterKind::kReduction);
   EXPECT_EQ(k.choice.reduction_variant, ReductionVariant::kRow);
   EXPECT_EQ(k.indexing.grid.threads[0], 256);
@@ -193,15 +207,13 @@ ENTRY e {
 // fails (its vector size halves to 1 for want of blocks, and 64 > 32 x 1);
 // RowReductionFusion: 32 reduced x 8 kept threads, vector 2, one step, 2
 // blocks; the major reduced dimension is the outer loop s0.
-TEST(EmitterIndexingTest, BatchedRowReductionWalk) {
-  mlir::MLIRContext context;
-  Kernel k = Analyze(absl::StrCat("HloModule m\n", kF32SumComputation, R"(
+TEST_F(EmitterIndexingTest, BatchedRowReductionWalk) {
+  Kernel k = Analyze(WithF32Sum(R"(
 ENTRY e {
   p = f32[3,10,64] parameter(0)
   z = f32[] constant(0)
   ROOT r = f32[10] reduce(p, z), dimensions={0,2}, to_apply=sum
-})"),
-                     &context);
+})"));
   ASSERT_EQ(k.choice.kind, EmitterKind::kReduction);
   EXPECT_EQ(k.choice.reduction_variant, ReductionVariant::kRow);
   EXPECT_EQ(k.indexing.grid.threads[0], 256);
@@ -226,8 +238,7 @@ ENTRY e {
 // 16) = 4 (no 32-bit limit); 4 reduced threads, 256 / 4 = 64 kept threads,
 // 8192 / 64 = 128 blocks >= 84 SMs, so the vector stays 4. Thread (t / 4,
 // t % 4) reads row b * 64 + t / 4 at columns (t % 4) * 4 + s1.
-TEST(EmitterIndexingTest, MultiRowReductionWalk) {
-  mlir::MLIRContext context;
+TEST_F(EmitterIndexingTest, MultiRowReductionWalk) {
   Kernel k = Analyze(R"(
 HloModule m
 sum16 {
@@ -239,8 +250,7 @@ ENTRY e {
   p = bf16[8192,16] parameter(0)
   z = bf16[] constant(0)
   ROOT r = bf16[8192] reduce(p, z), dimensions={1}, to_apply=sum16
-})",
-                     &context);
+})");
   ASSERT_EQ(k.choice.kind, EmitterKind::kReduction);
   EXPECT_EQ(k.choice.reduction_variant, ReductionVariant::kMultiRow);
   EXPECT_EQ(k.indexing.grid.threads[0], 256);
@@ -262,15 +272,13 @@ ENTRY e {
 // is not a multiple of 100): 32 x 32 threads, vector 2, ceil(64 / 32) = 2
 // rows per thread, ceil(100 / 64) = 2 blocks. Thread (t / 32, t % 32)
 // reads rows t / 32 + 32 s0 at columns (b * 32 + t % 32) * 2 + s1.
-TEST(EmitterIndexingTest, ColumnReductionWalk) {
-  mlir::MLIRContext context;
-  Kernel k = Analyze(absl::StrCat("HloModule m\n", kF32SumComputation, R"(
+TEST_F(EmitterIndexingTest, ColumnReductionWalk) {
+  Kernel k = Analyze(WithF32Sum(R"(
 ENTRY e {
   p = f32[64,100] parameter(0)
   z = f32[] constant(0)
   ROOT r = f32[100] reduce(p, z), dimensions={0}, to_apply=sum
-})"),
-                     &context);
+})"));
   ASSERT_EQ(k.choice.kind, EmitterKind::kReduction);
   EXPECT_EQ(k.choice.reduction_variant, ReductionVariant::kColumn);
   EXPECT_EQ(k.indexing.grid.threads[0], 1024);
@@ -295,15 +303,13 @@ ENTRY e {
 // threads, vector 2, 2 x 128 / 8 = 32 shared rows, ceil(2048 / 256) = 8
 // steps; thread t reads the linear element t * 2 + s1 + 256 s0 of the
 // 256 x 8 block.
-TEST(EmitterIndexingTest, SmallColumnReductionWalk) {
-  mlir::MLIRContext context;
-  Kernel k = Analyze(absl::StrCat("HloModule m\n", kF32SumComputation, R"(
+TEST_F(EmitterIndexingTest, SmallColumnReductionWalk) {
+  Kernel k = Analyze(WithF32Sum(R"(
 ENTRY e {
   p = f32[256,8] parameter(0)
   z = f32[] constant(0)
   ROOT r = f32[8] reduce(p, z), dimensions={0}, to_apply=sum
-})"),
-                     &context);
+})"));
   ASSERT_EQ(k.choice.kind, EmitterKind::kReduction);
   EXPECT_EQ(k.choice.reduction_variant, ReductionVariant::kSmallColumn);
   EXPECT_EQ(k.indexing.grid.threads[0], 128);
@@ -327,15 +333,13 @@ ENTRY e {
 // tiles (f32: kMaxVectorizedBytes / 4 = 1, no vector), 4 x 3 = 12 blocks.
 // In step s0 thread t reads tile row 4 s0 + t / 32, column t % 32, and
 // writes the transposed tile's row 4 s0 + t / 32, column t % 32.
-TEST(EmitterIndexingTest, TransposeWalk) {
-  mlir::MLIRContext context;
+TEST_F(EmitterIndexingTest, TransposeWalk) {
   Kernel k = Analyze(R"(
 HloModule m
 ENTRY e {
   p = f32[100,70] parameter(0)
   ROOT t = f32[70,100] transpose(p), dimensions={1,0}
-})",
-                     &context);
+})");
   ASSERT_EQ(k.choice.kind, EmitterKind::kTranspose);
   EXPECT_EQ(k.indexing.grid.threads[0], 128);
   EXPECT_EQ(k.indexing.grid.blocks[0], 12);
@@ -369,15 +373,13 @@ ENTRY e {
 // f32[32,64,2]): 32 bits x 2 <= 64 and 64 x 32 >= 128, so tiled; the minor
 // dimension is the vector (2), block sizes [32, 32, 2], 2 blocks; thread t
 // reads (32 b + 4 s0 + t / 32, t % 32, s1).
-TEST(EmitterIndexingTest, TransposeKeepingMinorDimensionWalk) {
-  mlir::MLIRContext context;
+TEST_F(EmitterIndexingTest, TransposeKeepingMinorDimensionWalk) {
   Kernel k = Analyze(R"(
 HloModule m
 ENTRY e {
   p = f32[64,32,2] parameter(0)
   ROOT t = f32[32,64,2] transpose(p), dimensions={1,0,2}
-})",
-                     &context);
+})");
   ASSERT_EQ(k.choice.kind, EmitterKind::kTranspose);
   EXPECT_EQ(k.indexing.grid.blocks[0], 2);
   EXPECT_EQ(k.indexing.unroll, 2);
@@ -417,15 +419,13 @@ ENTRY e {
 // 64 (b / 4) + 2 (t % 32) + s1, 16 steps; it writes output row
 // 64 (b / 4) + 2 (4 s0 + t / 32) + s1, column 64 (b % 4) + 2 (t % 32) + s2,
 // 8 steps.
-TEST(EmitterIndexingTest, PackedTransposeWalk) {
-  mlir::MLIRContext context;
+TEST_F(EmitterIndexingTest, PackedTransposeWalk) {
   Kernel k = Analyze(R"(
 HloModule m
 ENTRY e {
   p = bf16[256,320] parameter(0)
   ROOT t = bf16[320,256] transpose(p), dimensions={1,0}
-})",
-                     &context);
+})");
   ASSERT_EQ(k.choice.kind, EmitterKind::kTranspose);
   EXPECT_TRUE(k.choice.packed_transpose);
   EXPECT_EQ(k.indexing.grid.threads[0], 128);
@@ -467,15 +467,13 @@ ENTRY e {
 // physical transpose: after XLA's layout normalization, the transpose
 // emitter with 2 x 3 tiles of 32 x 32. The write goes to the column-major
 // output, whose physical offset of (i, j) is j * 64 + i.
-TEST(EmitterIndexingTest, LayoutChangingCopyWalk) {
-  mlir::MLIRContext context;
+TEST_F(EmitterIndexingTest, LayoutChangingCopyWalk) {
   Kernel k = Analyze(R"(
 HloModule m
 ENTRY e {
   p = f32[64,96]{1,0} parameter(0)
   ROOT c = f32[64,96]{0,1} copy(p)
-})",
-                     &context);
+})");
   ASSERT_EQ(k.choice.kind, EmitterKind::kTranspose);
   EXPECT_EQ(k.indexing.grid.blocks[0], 6);
   ExpectMapMatchesWalk(
@@ -507,16 +505,14 @@ ENTRY e {
 // loop over the operand largest along the dimension, f32[5,40] (200
 // elements: 128 threads, 2 blocks, no unroll); thread e = 128 b + t reads
 // element (e / 40, e % 40) of every operand that has it.
-TEST(EmitterIndexingTest, ConcatenateWalk) {
-  mlir::MLIRContext context;
+TEST_F(EmitterIndexingTest, ConcatenateWalk) {
   Kernel k = Analyze(R"(
 HloModule m
 ENTRY e {
   a = f32[5,40] parameter(0)
   b = f32[5,24] parameter(1)
   ROOT c = f32[5,64] concatenate(a, b), dimensions={1}
-})",
-                     &context);
+})");
   ASSERT_EQ(k.choice.kind, EmitterKind::kConcatenate);
   EXPECT_EQ(k.indexing.grid.threads[0], 128);
   EXPECT_EQ(k.indexing.grid.blocks[0], 2);
@@ -539,8 +535,7 @@ ENTRY e {
 // f32[10,64] (640 elements: 128 threads, 5 blocks); thread 128 b + t reads
 // that element of the update; the updated buffer is not read at all, the
 // offsets are scalars.
-TEST(EmitterIndexingTest, InPlaceDynamicUpdateSliceWalk) {
-  mlir::MLIRContext context;
+TEST_F(EmitterIndexingTest, InPlaceDynamicUpdateSliceWalk) {
   Kernel k = Analyze(R"(
 HloModule m
 ENTRY e {
@@ -549,8 +544,7 @@ ENTRY e {
   i = s32[] parameter(2)
   j = s32[] parameter(3)
   ROOT d = f32[100,64] dynamic-update-slice(buffer, update, i, j)
-})",
-                     &context);
+})");
   ASSERT_EQ(k.choice.kind, EmitterKind::kInPlaceDynamicUpdateSlice);
   EXPECT_EQ(k.indexing.grid.blocks[0], 5);
   EXPECT_TRUE(k.indexing.thread_to_hero_operands[0][0].IsUndefined());
@@ -568,9 +562,8 @@ ENTRY e {
 // t of block b reads updates (128 b + t) * 4 + v and the index vector of
 // its slice, ((128 b + t) * 4) / 128; the operand is read where the data
 // says (Undefined).
-TEST(EmitterIndexingTest, ScatterWalk) {
-  mlir::MLIRContext context;
-  Kernel k = Analyze(absl::StrCat("HloModule m\n", kF32SumComputation, R"(
+TEST_F(EmitterIndexingTest, ScatterWalk) {
+  Kernel k = Analyze(WithF32Sum(R"(
 ENTRY e {
   operand = f32[600,128] parameter(0)
   indices = s32[1024,1] parameter(1)
@@ -578,8 +571,7 @@ ENTRY e {
   ROOT s = f32[600,128] scatter(operand, indices, updates),
     update_window_dims={1,2}, inserted_window_dims={},
     scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=sum
-})"),
-                     &context);
+})"));
   ASSERT_EQ(k.choice.kind, EmitterKind::kScatter);
   EXPECT_EQ(k.indexing.grid.threads[0], 128);
   EXPECT_EQ(k.indexing.grid.blocks[0], 256);
@@ -606,15 +598,14 @@ ENTRY e {
 // threads per block (CalculateLaunchDimensions): 256 blocks; thread t of
 // block b writes (128 b + t) * 4 + u. On the H100 (2048 x 132 threads) the
 // same output does not fill the device: no unroll, 1024 blocks.
-TEST(EmitterIndexingTest, LoopUnrollFollowsTheDevice) {
+TEST_F(EmitterIndexingTest, LoopUnrollFollowsTheDevice) {
   const std::string text = R"(
 HloModule m
 ENTRY e {
   p = f32[131072] parameter(0)
   ROOT n = f32[131072] negate(p)
 })";
-  mlir::MLIRContext context;
-  Kernel a6000 = Analyze(text, &context);
+  Kernel a6000 = Analyze(text);
   ASSERT_EQ(a6000.choice.kind, EmitterKind::kLoop);
   EXPECT_EQ(a6000.indexing.unroll, 4);
   EXPECT_EQ(a6000.indexing.grid.threads[0], 128);
@@ -629,7 +620,7 @@ ENTRY e {
       "unrolled loop");
   absl::StatusOr<GpuDeviceDescription> h100 = FindGpuDevice("h100");
   ASSERT_TRUE(h100.ok());
-  Kernel on_h100 = Analyze(text, &context, *h100);
+  Kernel on_h100 = Analyze(text, *h100);
   EXPECT_EQ(on_h100.indexing.unroll, 1);
   EXPECT_EQ(on_h100.indexing.grid.blocks[0], 1024);
 }
@@ -638,39 +629,30 @@ ENTRY e {
 // block b writes physical element 128 b + t, i.e. logical (e % 7, e / 7).
 // And s4 outputs are unrolled to whole bytes: ceil(8 / 4) = 2 elements per
 // thread.
-TEST(EmitterIndexingTest, LoopFollowsTheOutputLayout) {
-  mlir::MLIRContext context;
+TEST_F(EmitterIndexingTest, LoopFollowsTheOutputLayout) {
   Kernel k = Analyze(R"(
 HloModule m
 ENTRY e {
   p = f32[7,300]{0,1} parameter(0)
   ROOT n = f32[7,300]{0,1} negate(p)
-})",
-                     &context);
+})");
+  EXPECT_EQ(k.indexing.grid.threads[0], 128);
   EXPECT_EQ(k.indexing.grid.blocks[0], 17);  // ceil(2100 / 128)
-  // Physical offset of (i, j) in the {0,1} layout is j * 7 + i; RowMajor
-  // over the reversed index gives it.
-  auto walk = [](int64_t t, int64_t b) {
-    const int64_t e = b * 128 + t;
-    return e < 2100 ? std::vector<int64_t>{e} : std::vector<int64_t>{};
-  };
-  int64_t mismatches = 0;
-  for (int64_t b = 0; b < 17; ++b) {
-    for (int64_t t = 0; t < 128; ++t) {
-      std::vector<int64_t> actual = MapSequence(
-          k.indexing.thread_to_outputs[0], t, b,
-          [](const std::vector<int64_t>& i) { return i[1] * 7 + i[0]; });
-      if (actual != walk(t, b)) ++mismatches;
-    }
-  }
-  EXPECT_EQ(mismatches, 0);
+  // Physical offset of (i, j) in the {0,1} layout is j * 7 + i.
+  ExpectMapMatchesWalk(
+      k, k.indexing.thread_to_outputs[0],
+      [](const std::vector<int64_t>& i) { return i[1] * 7 + i[0]; },
+      [](int64_t t, int64_t b) {
+        const int64_t e = b * 128 + t;
+        return e < 2100 ? std::vector<int64_t>{e} : std::vector<int64_t>{};
+      },
+      "column-major loop output");
   Kernel s4 = Analyze(R"(
 HloModule m
 ENTRY e {
   p = f32[10] parameter(0)
   ROOT c = s4[10] convert(p)
-})",
-                      &context);
+})");
   EXPECT_EQ(s4.indexing.unroll, 2);
   EXPECT_EQ(s4.indexing.grid.threads[0], 5);
 }
