@@ -73,7 +73,6 @@ absl::Span<const absl::string_view> RequiredAttributes(HloOpcode op) {
       return kReduce;
     case HloOpcode::kFusion:
       return kFusion;
-    case HloOpcode::kBroadcast:
     case HloOpcode::kTranspose:
     case HloOpcode::kConcatenate:
       return kDimensions;
@@ -177,6 +176,12 @@ class Parser {
                                     absl::string_view value);
   absl::Status CheckNotSecondModule();
   absl::Status SkipStackFrameSections();
+  bool AtWord(absl::string_view word);
+  absl::Status ExpectWord(absl::string_view word);
+  absl::Status ReadStackFrameIndex();
+  absl::Status ReadStackFrameStrings();
+  absl::Status ReadStackFrameRecords(
+      absl::Span<const absl::string_view> fields);
 
   // Name with optional '%' (a view of the text); error naming `what` when
   // missing.
@@ -1309,6 +1314,22 @@ absl::Status Parser::CheckAsyncPairs(
   return absl::OkStatus();
 }
 
+// HloParserImpl::ParseInstructionRhs (kBroadcast) requires dimensions=
+// only when the operand is not a scalar; a scalar's are {}, printed so.
+// False when the broadcast has no dimensions= and its operand is not a
+// scalar.
+bool DefaultBroadcastDimensions(const PendingInstruction& p) {
+  HloInstruction& inst = *p.instruction;
+  if (inst.opcode() != HloOpcode::kBroadcast ||
+      inst.attribute("dimensions").has_value() || inst.operand_count() != 1) {
+    return true;
+  }
+  if (!inst.operand(0)->shape().IsScalar()) return false;
+  inst.set_dimensions({});
+  inst.mutable_attributes()->push_back({"dimensions", "{}"});
+  return true;
+}
+
 // Written operand shapes must match the operands'; missing result shapes
 // are inferred in post order, so that operands have theirs; a snippet's
 // leading shape must agree with the result.
@@ -1328,6 +1349,12 @@ absl::Status Parser::CheckAndInferShapes(
                          " but has shape ",
                          inst->operand(i)->shape().ToString()));
       }
+    }
+    if (!DefaultBroadcastDimensions(p)) {
+      return cursor_.ErrorAt(
+          p.position, absl::StrCat("broadcast '", inst->name(),
+                                   "' needs dimensions=... (its operand is "
+                                   "not a scalar)"));
     }
     if (!p.has_shape) {
       absl::StatusOr<Shape> inferred = InferShape(*inst);
@@ -1562,6 +1589,100 @@ absl::Status Parser::SkipStackFrameSections() {
   return absl::OkStatus();
 }
 
+bool Parser::AtWord(absl::string_view word) {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  bool at = cursor_.ParseWord() == word;
+  cursor_.set_pos(start);
+  return at;
+}
+
+absl::Status Parser::ExpectWord(absl::string_view word) {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  if (cursor_.ParseWord() == word) return absl::OkStatus();
+  cursor_.set_pos(start);
+  return cursor_.Error(
+      absl::StrCat("expected '", word, "', found ", DescribeNext(cursor_)));
+}
+
+// `<id> "text"` entries (FileNames, FunctionNames).
+absl::Status Parser::ReadStackFrameStrings() {
+  while (cursor_.Peek() >= '0' && cursor_.Peek() <= '9') {
+    XI_RETURN_IF_ERROR(cursor_.ParseInt("stack-frame table id").status());
+    if (cursor_.Peek() != '"') {
+      return cursor_.Error(
+          absl::StrCat("expected a string, found ", DescribeNext(cursor_)));
+    }
+    const char* close = StringEnd(cursor_.pos(), cursor_.end());
+    if (close == nullptr) return cursor_.Error("unterminated string");
+    cursor_.set_pos(close + 1);
+  }
+  return absl::OkStatus();
+}
+
+// `<id> {field=int ...}` entries (FileLocations, StackFrames): each of
+// `fields` once (HloParserImpl::ParseSubAttributes: "sub-attribute ... is
+// expected but not seen"), an int32 each, commas optional.
+absl::Status Parser::ReadStackFrameRecords(
+    absl::Span<const absl::string_view> fields) {
+  while (cursor_.Peek() >= '0' && cursor_.Peek() <= '9') {
+    XI_RETURN_IF_ERROR(cursor_.ParseInt("stack-frame table id").status());
+    cursor_.SkipSpace();
+    const char* open = cursor_.pos();
+    XI_RETURN_IF_ERROR(cursor_.Expect('{', "to open a stack-frame entry"));
+    std::vector<bool> seen(fields.size(), false);
+    while (!cursor_.TryConsume('}')) {
+      cursor_.TryConsume(',');
+      cursor_.SkipSpace();
+      const char* at = cursor_.pos();
+      absl::string_view field = cursor_.ParseWord();
+      auto it = std::find(fields.begin(), fields.end(), field);
+      if (it == fields.end() || seen[it - fields.begin()]) {
+        return cursor_.ErrorAt(
+            at, absl::StrCat(it == fields.end() ? "unexpected" : "repeated",
+                             " stack-frame field '", field, "'"));
+      }
+      seen[it - fields.begin()] = true;
+      XI_RETURN_IF_ERROR(cursor_.Expect('=', "after a stack-frame field"));
+      cursor_.SkipSpace();
+      const char* value_at = cursor_.pos();
+      XI_ASSIGN_OR_RETURN(int64_t value, cursor_.ParseInt(field));
+      if (value < INT32_MIN || value > INT32_MAX) {
+        return cursor_.ErrorAt(value_at,
+                               absl::StrCat(field, " does not fit in s32"));
+      }
+    }
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (!seen[i]) {
+        return cursor_.ErrorAt(
+            open, absl::StrCat("stack-frame field '", fields[i],
+                               "' is expected but not seen"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// HloParserImpl::ParseStackFrameIndex: the four tables in this order, each
+// header required once FileNames starts the index. No analysis reads
+// source locations, so the entries are checked and dropped.
+absl::Status Parser::ReadStackFrameIndex() {
+  static constexpr absl::string_view kLocationFields[] = {
+      "file_name_id", "function_name_id", "line",
+      "end_line",     "column",           "end_column"};
+  static constexpr absl::string_view kFrameFields[] = {"file_location_id",
+                                                       "parent_frame_id"};
+  XI_RETURN_IF_ERROR(ExpectWord("FileNames"));
+  XI_RETURN_IF_ERROR(ReadStackFrameStrings());
+  XI_RETURN_IF_ERROR(ExpectWord("FunctionNames"));
+  XI_RETURN_IF_ERROR(ReadStackFrameStrings());
+  XI_RETURN_IF_ERROR(ExpectWord("FileLocations"));
+  XI_RETURN_IF_ERROR(ReadStackFrameRecords(kLocationFields));
+  XI_RETURN_IF_ERROR(ExpectWord("StackFrames"));
+  return ReadStackFrameRecords(kFrameFields);
+}
+
 // A shape index `{}` or `{1,0}`: tuple element numbers, outermost first.
 absl::Status ParseShapeIndex(TextCursor& c) {
   XI_RETURN_IF_ERROR(c.Expect('{', "to open a shape index"));
@@ -1645,6 +1766,9 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
   cursor_.SkipSpace();
   if (cursor_.TryConsumeWord("HloModule")) {
     XI_ASSIGN_OR_RETURN(absl::string_view name, ParseName("a module name"));
+    // XLA's lexer reads a name followed right by ':' as one name token
+    // (HloLexer::LexIdentifier), so `HloModule m:` names the module m.
+    if (cursor_.PeekRaw() == ':') cursor_.set_pos(cursor_.pos() + 1);
     auto module = std::make_unique<HloModule>(std::string(name));
     module_ = module.get();
     module->set_replica_count(1);
@@ -1660,11 +1784,16 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
       module->mutable_attributes()->push_back(
           {std::string(attribute), std::string(value)});
     }
+    // HloParserImpl::ParseHloModule reads the stack-frame index
+    // (ParseStackFrameIndex) between the header and the computations,
+    // where JAX writes it.
+    if (AtWord("FileNames")) XI_RETURN_IF_ERROR(ReadStackFrameIndex());
     while (!cursor_.AtEnd() && !AtStackFrameSection()) {
       XI_RETURN_IF_ERROR(CheckNotSecondModule());
       XI_RETURN_IF_ERROR(ParseComputation(*module));
     }
-    // At the end, or at a stack-frame section right after the header.
+    // At the end, or at a stack-frame section after the computations (the
+    // place older XLA wrote them; still read).
     if (module->computations().empty()) {
       return cursor_.Error("module has no computations");
     }

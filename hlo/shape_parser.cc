@@ -420,8 +420,10 @@ bool LooksLikeShape(TextCursor& cursor) {
     cursor.set_pos(start);
     return true;
   }
+  // XLA's lexer skips spaces between tokens, and element type names are
+  // reserved words there, so `s32 [4,2]` is a shape too.
   bool result = !word.empty() && PrimitiveTypeFromName(word).has_value() &&
-                cursor.PeekRaw() == '[';
+                (cursor.PeekRaw() == '[' || cursor.Peek() == '[');
   cursor.set_pos(start);
   return result;
 }
