@@ -1655,9 +1655,9 @@ absl::Status Parser::ReadStackFrameRecords(
     }
     for (size_t i = 0; i < fields.size(); ++i) {
       if (!seen[i]) {
-        return cursor_.ErrorAt(
-            open, absl::StrCat("stack-frame field '", fields[i],
-                               "' is expected but not seen"));
+        return cursor_.ErrorAt(open,
+                               absl::StrCat("stack-frame field '", fields[i],
+                                            "' is expected but not seen"));
       }
     }
   }

@@ -92,9 +92,10 @@ ENTRY run {
 
 // Older XLA wrote the tables after the computations; still read.
 TEST(StackFrameIndex, AfterTheComputationsStillRead) {
-  ExpectAccepted(absl::StrCat("HloModule late\nENTRY run {\n"
-                              "  ROOT w = s8[3] parameter(0)\n}\n",
-                              kFrames));
+  ExpectAccepted(
+      absl::StrCat("HloModule late\nENTRY run {\n"
+                   "  ROOT w = s8[3] parameter(0)\n}\n",
+                   kFrames));
 }
 
 // ParseStackFrameIndex: once FileNames starts the index, FunctionNames,
