@@ -16,6 +16,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "base/checked_arithmetic.h"
@@ -98,6 +99,9 @@ struct PendingOperand {
   absl::string_view name;
   const char* position;
   std::shared_ptr<const Shape> written_shape;
+  // Set for a compact tuple-element operand (`t#0`): the get-tuple-element
+  // made for it, whose name may still change (RenameCollidingElements).
+  HloInstruction* resolved = nullptr;
 };
 
 struct PendingInstruction {
@@ -139,6 +143,11 @@ class Parser {
   absl::Status ParseOperands(HloComputation& computation,
                              std::vector<PendingInstruction>& pending,
                              PendingInstruction& entry);
+  absl::Status ReadCompactTupleElement(HloComputation& computation,
+                                       std::vector<PendingInstruction>& pending,
+                                       PendingOperand& operand);
+  void RenameCollidingElements(HloComputation& computation,
+                               const std::vector<PendingInstruction>& pending);
   bool NestedInstructionFollows();
   bool NamedDefinitionFollows();
   std::string FreshName(absl::string_view opcode_name);
@@ -199,6 +208,10 @@ class Parser {
   // Names of the computation being read, for FreshName; they view the
   // instructions' own names.
   absl::flat_hash_set<absl::string_view> used_names_;
+  // The get-tuple-elements made for compact operands in the computation
+  // being read, by `name#i#j...`, and in the order made.
+  absl::flat_hash_map<std::string, HloInstruction*> compact_elements_;
+  std::vector<HloInstruction*> compact_elements_made_;
   int64_t next_fresh_name_ = 0;
   int nesting_depth_ = 0;
   // What the broadcast scalars of the whole text may still materialize
@@ -939,18 +952,96 @@ absl::Status Parser::ParseOperands(HloComputation& computation,
       operand.written_shape = std::move(shape);
       XI_ASSIGN_OR_RETURN(operand.name, ParseName("an operand name"));
       if (cursor_.Peek() == '#') {
-        // XLA's lexer makes '#' a token of its own, and its parser wants ','
-        // or ')' right after an operand's name.
-        return cursor_.Error(absl::StrCat(
-            "'", operand.name,
-            "#...' is not XLA syntax: HLO text has no tuple-element operand "
-            "shorthand; read the element with get-tuple-element(",
-            operand.name, "), index=N"));
+        XI_RETURN_IF_ERROR(
+            ReadCompactTupleElement(computation, pending, operand));
       }
     }
     entry.operands.push_back(std::move(operand));
   } while (cursor_.TryConsume(','));
   return cursor_.Expect(')', "or ',' after an operand");
+}
+
+// `t#1#0` (HloParserImpl::ParseOperands: `name ('#' integer)*`): each
+// index reads one tuple element with a get-tuple-element, made once per
+// computation for each distinct prefix (`t#1` serves `t#1` and `t#1#0`),
+// added before its user and named as XLA names it, '#' -> '_' (`t_1_0`,
+// else `t_1_0.K`). Its shape is inferred, which checks that the operand is
+// a tuple with that element; a written shape must be the element's.
+absl::Status Parser::ReadCompactTupleElement(
+    HloComputation& computation, std::vector<PendingInstruction>& pending,
+    PendingOperand& operand) {
+  const char* base_start = operand.name.data();
+  std::string key(operand.name);
+  HloInstruction* current = nullptr;  // Null: the named operand itself.
+  while (true) {
+    const char* prefix_end = cursor_.pos();
+    if (!cursor_.TryConsume('#')) break;
+    cursor_.SkipSpace();
+    const char* index_at = cursor_.pos();
+    XI_ASSIGN_OR_RETURN(int64_t index,
+                        cursor_.ParseInt("a tuple element index"));
+    if (index < 0) {
+      return cursor_.ErrorAt(index_at,
+                             "tuple element indices must not be negative");
+    }
+    absl::StrAppend(&key, "#", index);
+    auto [it, inserted] = compact_elements_.try_emplace(key, nullptr);
+    if (!inserted) {
+      current = it->second;
+      continue;
+    }
+    std::string name = absl::StrReplaceAll(key, {{"#", "_"}});
+    for (int64_t k = 1; used_names_.contains(name); ++k) {
+      name = absl::StrCat(absl::StrReplaceAll(key, {{"#", "_"}}), ".", k);
+    }
+    auto element = std::make_unique<HloInstruction>(
+        std::move(name), HloOpcode::kGetTupleElement, "get-tuple-element");
+    element->set_tuple_index(index);
+    element->mutable_attributes()->push_back({"index", absl::StrCat(index)});
+    auto [line, column] = cursor_.LineColumn(operand.position);
+    element->set_source_position(line, column);
+    PendingOperand tuple;
+    tuple.name = absl::string_view(base_start, prefix_end - base_start);
+    tuple.position = operand.position;
+    tuple.resolved = current;
+    current = element.get();
+    it->second = current;
+    used_names_.insert(current->name());
+    compact_elements_made_.push_back(current);
+    computation.AddInstruction(std::move(element));
+    pending.push_back({current, operand.position, {tuple}, false, nullptr});
+  }
+  operand.resolved = current;
+  operand.name = absl::string_view(base_start, cursor_.pos() - base_start);
+  return absl::OkStatus();
+}
+
+// A compact operand's get-tuple-element takes its name when it is read; an
+// instruction written later with that name keeps it, and the element is
+// renamed `NAME.K`.
+void Parser::RenameCollidingElements(
+    HloComputation& computation,
+    const std::vector<PendingInstruction>& pending) {
+  if (compact_elements_made_.empty()) return;
+  absl::flat_hash_set<const HloInstruction*> made(
+      compact_elements_made_.begin(), compact_elements_made_.end());
+  absl::flat_hash_set<std::string> written;
+  for (const PendingInstruction& p : pending) {
+    if (!made.contains(p.instruction)) written.insert(p.instruction->name());
+  }
+  for (HloInstruction* element : compact_elements_made_) {
+    if (!written.contains(element->name())) continue;
+    std::string name;
+    for (int64_t k = 1;; ++k) {
+      name = absl::StrCat(element->name(), ".", k);
+      if (!written.contains(name) &&
+          computation.GetInstruction(name) == nullptr)
+        break;
+    }
+    used_names_.erase(element->name());
+    computation.RenameInstruction(element, std::move(name));
+    used_names_.insert(element->name());
+  }
 }
 
 // A word followed by '(' starts a nested instruction (its opcode is checked
@@ -1219,7 +1310,9 @@ absl::Status Parser::ResolveOperands(HloComputation& computation,
   absl::Status status = absl::OkStatus();
   for (PendingInstruction& p : pending) {
     for (PendingOperand& operand : p.operands) {
-      HloInstruction* target = computation.GetInstruction(operand.name);
+      HloInstruction* target = operand.resolved != nullptr
+                                   ? operand.resolved
+                                   : computation.GetInstruction(operand.name);
       if (target == nullptr && snippet_)
         target = implicit_parameter(p, operand);
       if (target == nullptr) {
@@ -1417,6 +1510,7 @@ absl::Status Parser::FinishComputation(
   // Calls to computations defined so far are resolved now: the shape of a
   // call or fusion written without one comes from its computation.
   XI_RETURN_IF_ERROR(ResolveCalls(false));
+  RenameCollidingElements(computation, pending);
   XI_ASSIGN_OR_RETURN(int64_t next_parameter,
                       CheckNamesAndParameters(computation, pending));
   XI_RETURN_IF_ERROR(ResolveOperands(computation, pending, next_parameter));
@@ -1435,6 +1529,10 @@ absl::Status Parser::ParseInstructionList(HloComputation& computation,
   // of its caller's, whose names come back after it.
   absl::flat_hash_set<absl::string_view> outer_names = std::move(used_names_);
   used_names_.clear();
+  auto outer_elements = std::move(compact_elements_);
+  compact_elements_.clear();
+  std::vector<HloInstruction*> outer_made = std::move(compact_elements_made_);
+  compact_elements_made_.clear();
   // The end of the text ends a bare list; a NUL byte is just a character.
   while (!(terminator == '}' && cursor_.Peek() == '}')) {
     if (cursor_.AtEnd()) {
@@ -1455,6 +1553,8 @@ absl::Status Parser::ParseInstructionList(HloComputation& computation,
   XI_RETURN_IF_ERROR(FinishComputation(computation, pending));
   computation.set_root(root != nullptr ? root : pending.back().instruction);
   used_names_ = std::move(outer_names);
+  compact_elements_ = std::move(outer_elements);
+  compact_elements_made_ = std::move(outer_made);
   return absl::OkStatus();
 }
 

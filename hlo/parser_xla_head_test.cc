@@ -202,5 +202,121 @@ ENTRY run {
             "s32[7,3,2]{2,1,0}");
 }
 
+// ---- Compact tuple-element operands: HloParserImpl::ParseOperands reads
+// `(shape)? name ('#' integer)*`, making one get-tuple-element per distinct
+// prefix, named with '#' replaced by '_'. ----
+
+TEST(CompactTupleElement, OneLevel) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule gte
+ENTRY run {
+  q = (s8[4], u8[4]) parameter(0)
+  ROOT m = s8[4] multiply(s8[4] %q#0, s8[4] %q#0)
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->entry_computation()->ToString(),
+            "ENTRY run {\n"
+            "  q = (s8[4], u8[4]) parameter(0)\n"
+            "  q_0 = s8[4] get-tuple-element(q), index=0\n"
+            "  ROOT m = s8[4] multiply(q_0, q_0)\n"
+            "}\n");
+}
+
+TEST(CompactTupleElement, NestedAndMixedShareTheirPrefix) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule gte
+ENTRY run {
+  q = (u8[2], (s16[3], f16[5])) parameter(0)
+  a = s16[3] negate(%q#1#0)
+  ROOT t = ((s16[3], f16[5]), s16[3], f16[5]) tuple((s16[3], f16[5]) %q#1, q#1#0, f16[5] q #1 # 1)
+})");
+  ASSERT_NE(module, nullptr);
+  // q_1 is made once, for its first use, and serves q#1#0 and q#1#1.
+  EXPECT_EQ(module->entry_computation()->ToString(),
+            "ENTRY run {\n"
+            "  q = (u8[2], (s16[3], f16[5])) parameter(0)\n"
+            "  q_1 = (s16[3], f16[5]) get-tuple-element(q), index=1\n"
+            "  q_1_0 = s16[3] get-tuple-element(q_1), index=0\n"
+            "  a = s16[3] negate(q_1_0)\n"
+            "  q_1_1 = f16[5] get-tuple-element(q_1), index=1\n"
+            "  ROOT t = ((s16[3], f16[5]), s16[3], f16[5]) tuple(q_1, q_1_0, "
+            "q_1_1)\n"
+            "}\n");
+}
+
+TEST(CompactTupleElement, OfATupleInstruction) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule gte
+ENTRY run {
+  x = u32[6] parameter(0)
+  y = s32[6] parameter(1)
+  pair = (u32[6], s32[6]) tuple(x, y)
+  ROOT n = s32[6] negate(s32[6] %pair#1)
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(EntryInstruction(*module, "pair_1"),
+            "pair_1 = s32[6] get-tuple-element(pair), index=1");
+}
+
+// The generated name is taken: before the use (the element gets `.1`) or
+// after it (the written instruction keeps its name).
+TEST(CompactTupleElement, NameCollisions) {
+  std::unique_ptr<HloModule> before = ExpectAccepted(R"(HloModule gte
+ENTRY run {
+  q = (s8[4], u8[4]) parameter(0)
+  q_0 = s8[4] parameter(1)
+  ROOT m = s8[4] multiply(s8[4] %q#0, q_0)
+})");
+  ASSERT_NE(before, nullptr);
+  EXPECT_EQ(EntryInstruction(*before, "m"), "m = s8[4] multiply(q_0.1, q_0)");
+  std::unique_ptr<HloModule> after = ExpectAccepted(R"(HloModule gte
+ENTRY run {
+  q = (s8[4], u8[4]) parameter(0)
+  m = s8[4] negate(%q#0)
+  q_0 = s8[4] parameter(1)
+  ROOT r = s8[4] add(m, q_0)
+})");
+  ASSERT_NE(after, nullptr);
+  EXPECT_EQ(EntryInstruction(*after, "m"), "m = s8[4] negate(q_0.1)");
+  EXPECT_EQ(EntryInstruction(*after, "q_0"), "q_0 = s8[4] parameter(1)");
+}
+
+// ParseOperands: "GTE operand must be tuple".
+TEST(CompactTupleElement, OfANonTupleRefused) {
+  ExpectRejected(R"(HloModule gte
+ENTRY run {
+  v = s8[4] parameter(0)
+  ROOT m = s8[4] negate(s8[4] %v#0)
+})",
+                 "4:31", "get-tuple-element");
+}
+
+// ParseOperands: "GTE index ... out of bounds".
+TEST(CompactTupleElement, IndexOutOfRangeRefused) {
+  ExpectRejected(R"(HloModule gte
+ENTRY run {
+  q = (s8[4], u8[4]) parameter(0)
+  ROOT m = s8[4] negate(q#2)
+})",
+                 "4:25", "index=2 is out of range for (s8[4], u8[4])");
+}
+
+// ParseOperands: "operand shape ... does not match instruction shape".
+TEST(CompactTupleElement, WrittenShapeMismatchRefused) {
+  ExpectRejected(R"(HloModule gte
+ENTRY run {
+  q = (s8[4], u8[4]) parameter(0)
+  ROOT m = u8[4] negate(u8[4] q#0)
+})",
+                 "4:31", "is written as u8[4] but has shape s8[4]");
+}
+
+// ParseOperands -> ParseInt64: an index is an integer.
+TEST(CompactTupleElement, MissingIndexRefused) {
+  ExpectRejected(R"(HloModule gte
+ENTRY run {
+  q = (s8[4], u8[4]) parameter(0)
+  ROOT m = s8[4] negate(q#)
+})",
+                 "4:27", "tuple element index");
+}
+
 }  // namespace
 }  // namespace xla_index
