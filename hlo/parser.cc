@@ -13,6 +13,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -660,6 +661,15 @@ IntListSetter FindIntListSetter(absl::string_view name) {
   return it == kSetters->end() ? nullptr : it->second;
 }
 
+// The int-list setter of `name` for `op`: slice_sizes is a gather's list;
+// collective-permute's in-place form writes a list of lists under the same
+// name (HloParserImpl::ParseInstructionRhs, kCollectivePermute), kept as
+// text.
+IntListSetter FindIntListSetter(absl::string_view name, HloOpcode op) {
+  if (name == "slice_sizes" && op != HloOpcode::kGather) return nullptr;
+  return FindIntListSetter(name);
+}
+
 IntSetter FindIntSetter(absl::string_view name, HloOpcode op) {
   // `index` is an attribute of other ops too (as text); only
   // get-tuple-element's is its tuple index.
@@ -786,7 +796,7 @@ absl::Status Parser::ApplyTypedAttribute(HloInstruction& inst,
     XI_RETURN_IF_ERROR(ApplyComputationAttribute(inst, name, c));
   } else if (inst.opcode() == HloOpcode::kUnknown) {
     return absl::OkStatus();  // Opaque op: its attributes stay text.
-  } else if (IntListSetter set = FindIntListSetter(name)) {
+  } else if (IntListSetter set = FindIntListSetter(name, inst.opcode())) {
     XI_ASSIGN_OR_RETURN(std::vector<int64_t> v, ParseIntList(c));
     set(inst, std::move(v));
   } else if (IntSetter set = FindIntSetter(name, inst.opcode())) {
@@ -1373,35 +1383,212 @@ absl::Status Parser::CheckAcyclic(
   return absl::OkStatus();
 }
 
-// XLA's async pairs: `<op>-done` takes exactly the `<op>-start` (or the
-// last `<op>-update`) it completes, and `<op>-update` takes the start or an
-// earlier update; send-done and recv-done take their send and recv.
+// The collectives and copy that XLA runs asynchronously with opcodes of
+// their own (`all-gather-start`/`-done`, ...); every other `<op>-start`,
+// `-update`, `-done` is XLA's async wrapper (async-start, or its sugar
+// custom-call-start, call-start, ...).
+bool IsNativeAsyncBase(absl::string_view base) {
+  return base == "all-reduce" || base == "all-gather" ||
+         base == "collective-permute" || base == "copy" || base == "send" ||
+         base == "recv";
+}
+
+// The custom-calls that only annotate sharding, which an async value may
+// pass (HloInstruction::IsAllowedAsyncIntermediaryCustomCall).
+bool IsShardingAnnotation(const HloInstruction& inst) {
+  if (inst.opcode_name() != "custom-call") return false;
+  absl::string_view target = inst.attribute("custom_call_target").value_or("");
+  for (absl::string_view name :
+       {"\"Sharding\"", "\"LocalToGlobalShape\"", "\"GlobalToLocalShape\"",
+        "\"xla.sdy.LocalToGlobalShape\"", "\"xla.sdy.GlobalToLocalShape\"",
+        "\"xla.sdy.FuncResultSharding\""}) {
+    if (target == name) return true;
+  }
+  return false;
+}
+
+// The wrapped op and the step of an async-wrapper instruction:
+// `custom-call-update` -> {"custom-call", "update"}; empty for other ops.
+std::pair<absl::string_view, absl::string_view> AsyncWrapperParts(
+    const HloInstruction& inst) {
+  absl::string_view base = inst.opcode_name();
+  for (absl::string_view step : {"start", "update", "done"}) {
+    if (absl::ConsumeSuffix(&base, absl::StrCat("-", step)) &&
+        !IsNativeAsyncBase(base)) {
+      return {base, step};
+    }
+  }
+  return {};
+}
+
+// The async op whose result `inst` carries, through the values XLA lets an
+// async result pass (HloInstruction::IsAllowedAsyncIntermediary: tuple,
+// get-tuple-element, copy, opt-barrier, while, sharding custom-calls; a
+// parameter ends the search), as hlo_instruction_utils FindAsyncProducer
+// traces it; null when there is none.
+const HloInstruction* FindAsyncProducer(const HloInstruction* inst) {
+  std::vector<int64_t> elements;  // Tuple indices still to select.
+  for (int64_t steps = 0; inst != nullptr && steps < (1 << 20); ++steps) {
+    absl::string_view step = AsyncWrapperParts(*inst).second;
+    absl::string_view name = inst->opcode_name();
+    if (step == "start" || step == "update" || absl::EndsWith(name, "-start")) {
+      return elements.empty() ? inst : nullptr;
+    }
+    bool pass_through = name == "copy" || name == "opt-barrier" ||
+                        name == "while" || IsShardingAnnotation(*inst);
+    if (inst->opcode() == HloOpcode::kGetTupleElement) {
+      elements.push_back(inst->tuple_index());
+    } else if (name == "tuple") {
+      if (elements.empty() || elements.back() < 0 ||
+          elements.back() >= inst->operand_count()) {
+        return nullptr;
+      }
+      inst = inst->operand(elements.back());
+      elements.pop_back();
+      continue;
+    } else if (!pass_through) {
+      return nullptr;
+    }
+    inst = inst->operand_count() > 0 ? inst->operand(0) : nullptr;
+  }
+  return nullptr;
+}
+
+// A quoted attribute value without its quotes (`"main"` -> main).
+absl::string_view Unquoted(absl::string_view value) {
+  absl::ConsumePrefix(&value, "\"");
+  absl::ConsumeSuffix(&value, "\"");
+  return value;
+}
+
+// What HloParserImpl::ParseInstructionRhs checks of an async wrapper's
+// update or done (`p` is `X-update` or `X-done`) against the chain it
+// continues: an operand, the first not an async done; when the first
+// leads to an async start or update (FindAsyncProducer), the same wrapped
+// op X for the sugar forms, and a written calls= or async_execution_thread
+// equal to the start's. Returns the message, empty when it holds.
+std::string AsyncContinuationError(const HloInstruction& inst,
+                                   absl::string_view wrapped,
+                                   absl::string_view step) {
+  if (inst.operand_count() < 1 ||
+      (step == "done" && inst.operand_count() != 1)) {
+    return absl::StrCat(
+        inst.opcode_name(), " '", inst.name(),
+        "' takes one operand, its start or update",
+        step == "update" ? " (then the operands it binds)" : "");
+  }
+  if (AsyncWrapperParts(*inst.operand(0)).second == "done") {
+    return absl::StrCat(inst.opcode_name(), " '", inst.name(),
+                        "' cannot take the async done '",
+                        inst.operand(0)->name(), "'");
+  }
+  const HloInstruction* producer = FindAsyncProducer(inst.operand(0));
+  if (producer == nullptr || AsyncWrapperParts(*producer).second.empty()) {
+    return "";  // Nothing to compare with (XLA's async_producer is null).
+  }
+  absl::string_view producer_wrapped = AsyncWrapperParts(*producer).first;
+  if (wrapped != "async" && producer_wrapped != wrapped) {
+    return absl::StrCat(inst.opcode_name(), " '", inst.name(),
+                        "' continues the ", producer->opcode_name(), " '",
+                        producer->name(), "': expected ", producer_wrapped, "-",
+                        step);
+  }
+  const HloInstruction* start = producer;
+  for (int64_t steps = 0;
+       start != nullptr && AsyncWrapperParts(*start).second == "update" &&
+       steps < (1 << 20);
+       ++steps) {
+    start = start->operand_count() > 0 ? FindAsyncProducer(start->operand(0))
+                                       : nullptr;
+  }
+  if (start == nullptr || AsyncWrapperParts(*start).second != "start") {
+    return "";
+  }
+  std::optional<absl::string_view> calls = inst.attribute("calls");
+  std::optional<absl::string_view> start_calls = start->attribute("calls");
+  if (calls.has_value() && start_calls.has_value() &&
+      absl::StripPrefix(*calls, "%") != absl::StripPrefix(*start_calls, "%")) {
+    return absl::StrCat(inst.opcode_name(), " '", inst.name(), "' calls ",
+                        *calls, " but its start '", start->name(), "' calls ",
+                        *start_calls);
+  }
+  std::optional<absl::string_view> thread =
+      inst.attribute("async_execution_thread");
+  absl::string_view start_thread =
+      Unquoted(start->attribute("async_execution_thread").value_or("\"main\""));
+  if (thread.has_value() && Unquoted(*thread) != start_thread) {
+    return absl::StrCat(inst.opcode_name(), " '", inst.name(),
+                        "' runs on thread ", *thread, " but its start '",
+                        start->name(), "' on \"", start_thread, "\"");
+  }
+  return "";
+}
+
+// An async wrapper's start or update writes its shape as a tuple whose
+// first element is a tuple (HloParserImpl::ParseInstructionRhs: "AsyncStart
+// and AsyncUpdate expect the shape to be in the form of ((operand0_shape,
+// ...), output_shape, ...)").
+bool HasAsyncTupleShape(const HloInstruction& inst) {
+  const Shape& shape = inst.shape();
+  return shape.IsTuple() && shape.tuple_shapes().size() >= 2 &&
+         shape.tuple_shapes(0).IsTuple();
+}
+
+// XLA's async chains, as its parser checks them: the native pairs
+// (all-gather, all-reduce, collective-permute, copy) take their start;
+// send-done and recv-done one operand, with the channel_id of a send or
+// recv they take; the async wrapper's steps as AsyncContinuationError says.
 absl::Status Parser::CheckAsyncPairs(
     const std::vector<PendingInstruction>& pending) {
   for (const PendingInstruction& p : pending) {
     const HloInstruction& inst = *p.instruction;
+    auto [wrapped, step] = AsyncWrapperParts(inst);
+    if (!step.empty()) {
+      std::string error;
+      if ((step == "start" || step == "update") && !HasAsyncTupleShape(inst)) {
+        error = absl::StrCat(
+            inst.opcode_name(), " '", inst.name(),
+            "' must have the shape ((operand shapes...), result, ...), not ",
+            inst.shape().ToString(false));
+      } else if (step != "start") {
+        error = AsyncContinuationError(inst, wrapped, step);
+      }
+      if (!error.empty()) return cursor_.ErrorAt(p.position, error);
+      continue;
+    }
     absl::string_view base = inst.opcode_name();
     bool done = absl::ConsumeSuffix(&base, "-done");
     if (!done && !absl::ConsumeSuffix(&base, "-update")) continue;
-    std::vector<std::string> expected;
-    if (base == "send" || base == "recv") {
-      expected = {std::string(base)};
-    } else {
-      expected = {absl::StrCat(base, "-start"), absl::StrCat(base, "-update")};
-    }
+    bool channel = base == "send" || base == "recv";
     if (inst.operand_count() < 1 || (done && inst.operand_count() != 1)) {
       return cursor_.ErrorAt(
-          p.position, absl::StrCat(inst.opcode_name(), " '", inst.name(),
-                                   "' takes one operand, its ", expected[0]));
+          p.position,
+          absl::StrCat(inst.opcode_name(), " '", inst.name(),
+                       "' takes one operand, its ",
+                       channel ? base : absl::StrCat(base, "-start")));
     }
-    absl::string_view operand = inst.operand(0)->opcode_name();
-    if (std::find(expected.begin(), expected.end(), operand) ==
+    const HloInstruction& operand = *inst.operand(0);
+    if (channel) {
+      // HloParserImpl::ParseInstructionRhs (kSendDone, kRecvDone): a done
+      // of a send or recv has its channel_id.
+      if (operand.opcode_name() == base &&
+          operand.attribute("channel_id") != inst.attribute("channel_id")) {
+        return cursor_.ErrorAt(
+            p.position, absl::StrCat(inst.opcode_name(), " '", inst.name(),
+                                     "' must have the channel_id of its ", base,
+                                     " '", operand.name(), "'"));
+      }
+      continue;
+    }
+    std::vector<std::string> expected = {absl::StrCat(base, "-start"),
+                                         absl::StrCat(base, "-update")};
+    if (std::find(expected.begin(), expected.end(), operand.opcode_name()) ==
         expected.end()) {
       return cursor_.ErrorAt(
           p.position,
           absl::StrCat(inst.opcode_name(), " '", inst.name(), "' must take a ",
-                       absl::StrJoin(expected, " or "), ", not the ", operand,
-                       " '", inst.operand(0)->name(), "'"));
+                       absl::StrJoin(expected, " or "), ", not the ",
+                       operand.opcode_name(), " '", operand.name(), "'"));
     }
   }
   return absl::OkStatus();

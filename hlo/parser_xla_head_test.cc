@@ -5,6 +5,7 @@
 // an error at the given line:column. The comment of each test names the
 // function of XLA's parser that accepts or refuses the form.
 
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -316,6 +317,302 @@ ENTRY run {
   ROOT m = s8[4] negate(q#)
 })",
                  "4:27", "tuple element index");
+}
+
+// ---- Async chains: HloParserImpl::ParseInstructionRhs (kAsyncStart,
+// kAsyncUpdate, kAsyncDone) requires a written shape, ((operands...),
+// result, ...) for a start or update, and checks an update or done against
+// the start it reaches through hlo_instruction_utils FindAsyncProducer. ----
+
+constexpr char kAsyncCallee[] = R"(HloModule asyncs
+scaled {
+  x = f16[4,2] parameter(0)
+  y = f16[4,2] parameter(1)
+  ROOT m = f16[4,2] multiply(x, y)
+}
+)";
+
+// Late binding: the start passes no operand, an update binds both.
+TEST(Async, StartWithoutOperandsUpdateBinds) {
+  std::unique_ptr<HloModule> module =
+      ExpectAccepted(absl::StrCat(kAsyncCallee, R"(
+ENTRY run {
+  a = f16[4,2] parameter(0)
+  b = f16[4,2] parameter(1)
+  st = ((), f16[4,2], u32[]) async-start(), calls=scaled
+  up = ((f16[4,2], f16[4,2]), f16[4,2], u32[]) async-update(st, a, b)
+  ROOT dn = f16[4,2] async-done(up)
+})"));
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(EntryInstruction(*module, "up"),
+            "up = ((f16[4,2], f16[4,2]), f16[4,2], u32[]) async-update(st, a, "
+            "b)");
+}
+
+// The start's operand reaches the done through a tuple, a loop carrying
+// it, a get-tuple-element and a copy (IsAllowedAsyncIntermediary).
+TEST(Async, DoneThroughTransparentIntermediaries) {
+  ExpectAccepted(absl::StrCat(kAsyncCallee, R"(
+keep {
+  c = (((f16[4,2], f16[4,2]), f16[4,2], u32[]), s32[]) parameter(0)
+  ROOT same = (((f16[4,2], f16[4,2]), f16[4,2], u32[]), s32[]) copy(c)
+}
+stop {
+  c = (((f16[4,2], f16[4,2]), f16[4,2], u32[]), s32[]) parameter(0)
+  ROOT f = pred[] constant(false)
+}
+ENTRY run {
+  a = f16[4,2] parameter(0)
+  st = ((f16[4,2], f16[4,2]), f16[4,2], u32[]) async-start(a, a), calls=scaled
+  i = s32[] constant(0)
+  init = (((f16[4,2], f16[4,2]), f16[4,2], u32[]), s32[]) tuple(st, i)
+  loop = (((f16[4,2], f16[4,2]), f16[4,2], u32[]), s32[]) while(init), condition=stop, body=keep
+  back = ((f16[4,2], f16[4,2]), f16[4,2], u32[]) get-tuple-element(loop), index=0
+  moved = ((f16[4,2], f16[4,2]), f16[4,2], u32[]) copy(back)
+  ROOT dn = f16[4,2] async-done(moved), calls=scaled
+})"));
+}
+
+// The sugar of any op: custom-call-start/update/done, and a
+// dynamic-update-slice run asynchronously.
+TEST(Async, SugarForms) {
+  ExpectAccepted(R"(HloModule sugar
+ENTRY run {
+  a = u8[6] parameter(0)
+  cs = ((u8[6]), u8[6], s32[]) custom-call-start(a), custom_call_target="stepper"
+  cu = ((u8[6]), u8[6], s32[]) custom-call-update(cs)
+  cd = u8[6] custom-call-done(cu)
+  piece = u8[2] parameter(1)
+  at = s32[] parameter(2)
+  ds = ((u8[6], u8[2], s32[]), u8[6], s32[]) dynamic-update-slice-start(cd, piece, at)
+  ROOT dd = u8[6] dynamic-update-slice-done(ds)
+})");
+}
+
+// A done with no start to find (its operand is a parameter) is not
+// checked against one (FindAsyncProducer returns null).
+TEST(Async, DoneWithoutAStartToFind) {
+  ExpectAccepted(R"(HloModule lone
+ENTRY run {
+  t = ((s8[3]), s8[3], u32[]) parameter(0)
+  ROOT dn = s8[3] custom-call-done(t)
+})");
+}
+
+// Send and recv whose done takes the value through a get-tuple-element
+// (a pipelined loop); the done only needs one operand
+// (ParseInstructionRhs, kRecvDone, kSendDone).
+TEST(Async, SendRecvDoneThroughGetTupleElement) {
+  ExpectAccepted(R"(HloModule piped
+ENTRY run {
+  tok = token[] after-all()
+  rv = (u16[5], u32[], token[]) recv(tok), channel_id=4
+  v = u16[5] parameter(0)
+  sd = (u16[5], u32[], token[]) send(v, tok), channel_id=5
+  both = ((u16[5], u32[], token[]), (u16[5], u32[], token[])) tuple(rv, sd)
+  r = (u16[5], u32[], token[]) get-tuple-element(both), index=0
+  s = (u16[5], u32[], token[]) get-tuple-element(both), index=1
+  rd = (u16[5], token[]) recv-done(r), channel_id=4
+  ROOT done = token[] send-done(s), channel_id=5
+})");
+}
+
+// "AsyncUpdate and AsyncDone cannot have AsyncDone as operand."
+TEST(Async, DoneOfADoneRefused) {
+  ExpectRejected(absl::StrCat(kAsyncCallee, R"(
+ENTRY run {
+  a = f16[4,2] parameter(0)
+  st = ((f16[4,2], f16[4,2]), f16[4,2], u32[]) async-start(a, a), calls=scaled
+  d1 = f16[4,2] async-done(st)
+  ROOT d2 = f16[4,2] async-done(d1)
+})"),
+                 "12:3", "cannot take the async done 'd1'");
+}
+
+// "Expect async_wrapped_computation to be ..."
+TEST(Async, UpdateCallingAnotherComputationRefused) {
+  ExpectRejected(absl::StrCat(kAsyncCallee, R"(other {
+  x = f16[4,2] parameter(0)
+  y = f16[4,2] parameter(1)
+  ROOT s = f16[4,2] subtract(x, y)
+}
+ENTRY run {
+  a = f16[4,2] parameter(0)
+  st = ((f16[4,2], f16[4,2]), f16[4,2], u32[]) async-start(a, a), calls=scaled
+  up = ((f16[4,2], f16[4,2]), f16[4,2], u32[]) async-update(st), calls=other
+  ROOT dn = f16[4,2] async-done(up)
+})"),
+                 "15:3", "calls other but its start 'st' calls scaled");
+}
+
+// "Expect async_execution_thread to be ..."; a start without one runs on
+// "main".
+TEST(Async, DoneOnAnotherThreadRefused) {
+  ExpectRejected(R"(HloModule threads
+ENTRY run {
+  a = u8[6] parameter(0)
+  cs = ((u8[6]), u8[6], s32[]) custom-call-start(a), custom_call_target="stepper"
+  ROOT cd = u8[6] custom-call-done(cs), async_execution_thread="side"
+})",
+                 "5:3",
+                 "runs on thread \"side\" but its start 'cs' on \"main\"");
+}
+
+// "Expect async wrapped opcode to be ..."
+TEST(Async, SugarOfAnotherOpRefused) {
+  ExpectRejected(R"(HloModule mixed
+ENTRY run {
+  a = u8[6] parameter(0)
+  cs = ((u8[6]), u8[6], s32[]) custom-call-start(a), custom_call_target="stepper"
+  ROOT nd = u8[6] negate-done(cs)
+})",
+                 "5:3", "expected custom-call-done");
+}
+
+// "AsyncStart and AsyncUpdate expect the shape to be in the form of
+// ((operand0_shape, ...), output_shape, ...)".
+TEST(Async, UpdateShapeWithoutOperandTupleRefused) {
+  ExpectRejected(absl::StrCat(kAsyncCallee, R"(
+ENTRY run {
+  a = f16[4,2] parameter(0)
+  st = ((f16[4,2], f16[4,2]), f16[4,2], u32[]) async-start(a, a), calls=scaled
+  up = (f16[4,2], f16[4,2], u32[]) async-update(st)
+  ROOT dn = f16[4,2] async-done(up)
+})"),
+                 "11:3", "must have the shape ((operand shapes...), result");
+}
+
+// HloParserImpl::ParseOpcode: copy, send, recv and the collectives with
+// async opcodes of their own have no async sugar (copy-update is no
+// opcode).
+TEST(Async, SugarOfANativeAsyncOpRefused) {
+  ExpectRejected(R"(HloModule copies
+ENTRY run {
+  a = s4[8] parameter(0)
+  cs = (s4[8], s4[8], u32[]) copy-start(a)
+  cu = (s4[8], s4[8], u32[]) copy-update(cs)
+  ROOT cd = s4[8] copy-done(cu)
+})",
+                 "5:30", "unknown opcode 'copy-update'");
+}
+
+// ParseInstructionRhs (kRecvDone): the done of a recv has its channel_id.
+TEST(Async, RecvDoneOnAnotherChannelRefused) {
+  ExpectRejected(R"(HloModule chan
+ENTRY run {
+  tok = token[] after-all()
+  rv = (u16[5], u32[], token[]) recv(tok), channel_id=4
+  ROOT rd = (u16[5], token[]) recv-done(rv), channel_id=6
+})",
+                 "5:3", "must have the channel_id of its recv 'rv'");
+}
+
+// ---- Constants: HloParserImpl::CheckParsedValueIsInRange checks the
+// value converted to the type (so it rounds first), an unsigned value as
+// the uint64 of the int64 read; SetValueInLiteralHelper checks NaN
+// payloads. ----
+
+TEST(Constants, RoundToTheLargestFiniteValue) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule round
+ENTRY run {
+  b = bf16[2] constant({-3.392e+38, 3.3955e+38})
+  ROOT h = f16[2] constant({65519, -65510})
+})");
+  ASSERT_NE(module, nullptr);
+  // Stored rounded, as XLA stores the converted value.
+  const HloInstruction* b = module->entry_computation()->GetInstruction("b");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->literal().GetDouble(1), std::ldexp(255.0, 120));
+  EXPECT_EQ(b->literal().GetDouble(0), -std::ldexp(255.0, 120));
+}
+
+TEST(Constants, HalfAStepAboveTheLargestIsOutOfRange) {
+  // 65520 is halfway between 65504 and 65536 and rounds to inf.
+  ExpectRejected(R"(HloModule round
+ENTRY run {
+  ROOT h = f16[1] constant({65520})
+})",
+                 "3:29", "out of range for f16");
+  ExpectRejected(R"(HloModule round
+ENTRY run {
+  ROOT d = f64[] constant(-2.5e308)
+})",
+                 "3:27", "out of range for f64");
+}
+
+TEST(Constants, U64TakesNegativeValuesTwosComplement) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule wrap
+ENTRY run {
+  ROOT u = u64[2] constant({-1, -7})
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->entry_computation()->root()->literal().GetDouble(0),
+            18446744073709551615.0);
+  ExpectRejected(R"(HloModule wrap
+ENTRY run {
+  ROOT u = u32[] constant(-1)
+})",
+                 "3:27", "u32");
+}
+
+TEST(Constants, NanPayloadMustFitTheType) {
+  ExpectAccepted(R"(HloModule nans
+ENTRY run {
+  a = bf16[2] constant({nan(0x7f), -nan(0x1)})
+  ROOT b = f8e5m2[1] constant({nan(0x3)})
+})");
+  ExpectRejected(R"(HloModule nans
+ENTRY run {
+  ROOT a = bf16[1] constant({nan(0xff)})
+})",
+                 "3:33", "tries to set NaN payload 0xff");
+  // The f8 "fn" types have one NaN, without payload.
+  ExpectRejected(R"(HloModule nans
+ENTRY run {
+  ROOT a = f8e4m3fn[1] constant({nan(0x2)})
+})",
+                 "3:37", "tries to set NaN payload 0x2");
+}
+
+// ---- Other forms XLA reads. ----
+
+// HloParserImpl::ParseInstructionRhs (kDynamicUpdateSlice): three operands
+// whose third is one vector of start indices.
+TEST(OtherForms, DynamicUpdateSliceWithAnIndexVector) {
+  ExpectAccepted(R"(HloModule legacy
+ENTRY run {
+  big = s8[5,7] parameter(0)
+  small = s8[2,3] parameter(1)
+  at = u32[2] parameter(2)
+  ROOT d = s8[5,7] dynamic-update-slice(big, small, at)
+})");
+  ExpectRejected(R"(HloModule legacy
+ENTRY run {
+  big = s8[5,7] parameter(0)
+  small = s8[2,3] parameter(1)
+  at = u32[3] parameter(2)
+  ROOT d = s8[5,7] dynamic-update-slice(big, small, at)
+})",
+                 "6:3", "vector of 2 entries");
+}
+
+// ParseInstructionRhs (kCollectivePermute): the in-place form with four
+// operands and slice_sizes as a list of lists.
+TEST(OtherForms, CollectivePermuteInPlace) {
+  std::unique_ptr<HloModule> module =
+      ExpectAccepted(R"(HloModule inplace, replica_count=3
+ENTRY run {
+  src = bf16[16,4] parameter(0)
+  dst = bf16[16,16] parameter(1)
+  zero = s32[] constant(0)
+  eight = s32[] constant(8)
+  from = (s32[], s32[]) tuple(zero, zero)
+  to = (s32[], s32[]) tuple(eight, zero)
+  ROOT cp = bf16[16,16] collective-permute(src, dst, from, to), source_target_pairs={{0,1},{1,2}}, slice_sizes={{8,4},{8,4}}
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(*module->entry_computation()->root()->attribute("slice_sizes"),
+            "{{8,4},{8,4}}");
 }
 
 }  // namespace
