@@ -198,6 +198,7 @@ class Parser {
   absl::StatusOr<absl::string_view> ParseName(absl::string_view what);
   absl::StatusOr<absl::string_view> ScanRawValue(absl::string_view name);
   absl::StatusOr<absl::string_view> ScanLiteralValue();
+  absl::Status ReadCustomCallLiteral(int depth);
   absl::Status SkipBalanced(char open, char close);
 
   // Nested operands recurse; hostile text must not exhaust the stack.
@@ -883,13 +884,34 @@ absl::Status Parser::ParseInlineComputation(
 
 // `literal=s32[2] {1, 2}` (custom-call's literal): a shape and a literal of
 // it, with spaces, so it is read with the literal grammar and kept as text.
+// HloParserImpl::ParseLiteral also reads an untyped tuple of such literals,
+// `(s32[2] {1, 2}, (f32[] 0.5))`, nested to any depth up to kMaxNesting.
 absl::StatusOr<absl::string_view> Parser::ScanLiteralValue() {
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
-  XI_ASSIGN_OR_RETURN(Shape shape, ParseShapeAtCursor(cursor_));
-  XI_RETURN_IF_ERROR(
-      ParseLiteralAtCursor(cursor_, shape, &broadcast_elements_left_).status());
+  XI_RETURN_IF_ERROR(ReadCustomCallLiteral(0));
   return absl::string_view(start, cursor_.pos() - start);
+}
+
+absl::Status Parser::ReadCustomCallLiteral(int depth) {
+  if (depth > kMaxNesting) {
+    return cursor_.Error("literal tuples nest too deep");
+  }
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  absl::StatusOr<Shape> shape = ParseShapeAtCursor(cursor_);
+  if (shape.ok() || start >= cursor_.end() || *start != '(') {
+    XI_RETURN_IF_ERROR(shape.status());
+    return ParseLiteralAtCursor(cursor_, *shape, &broadcast_elements_left_)
+        .status();
+  }
+  // Not a tuple shape: an untyped tuple of literals.
+  cursor_.set_pos(start + 1);
+  if (cursor_.TryConsume(')')) return absl::OkStatus();
+  do {
+    XI_RETURN_IF_ERROR(ReadCustomCallLiteral(depth + 1));
+  } while (cursor_.TryConsume(','));
+  return cursor_.Expect(')', "to close a tuple of literals");
 }
 
 absl::Status Parser::ParseAttribute(HloInstruction& instruction,

@@ -615,5 +615,24 @@ ENTRY run {
             "{{8,4},{8,4}}");
 }
 
+// HloParserImpl::ParseLiteral (custom-call's literal=): a typed literal, or
+// an untyped tuple of literals nested to any depth.
+TEST(OtherForms, CustomCallLiteralTuples) {
+  ExpectAccepted(R"(HloModule lits
+ENTRY run {
+  ROOT cc = u8[3] custom-call(), custom_call_target="table", literal=( u16[3]{0} {9, 8, 7}, ((f16[] 0.25)), (pred[2]{0} {1, 0}, s8[] -3) )
+})");
+  ExpectAccepted(R"(HloModule lits
+ENTRY run {
+  ROOT cc = u8[3] custom-call(), custom_call_target="table", literal=(u16[], f16[]) (4, 1.5)
+})");
+  // An element must still be a literal of its shape.
+  ExpectRejected(R"(HloModule lits
+ENTRY run {
+  ROOT cc = u8[3] custom-call(), custom_call_target="t", literal=((u16[2]{0} {1, 2, 3}))
+})",
+                 "3:83", "expected '}' after the 2 elements");
+}
+
 }  // namespace
 }  // namespace xla_index
