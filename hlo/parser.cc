@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -171,6 +172,9 @@ class Parser {
   // (AttributeGivenTwice).
   absl::Status ParseAttribute(HloInstruction& instruction,
                               absl::flat_hash_set<std::string>& seen);
+  absl::StatusOr<HloComputation*> ReadInlineComputation(
+      const HloInstruction& instruction, absl::string_view role);
+  bool InlineListFollows();
   absl::Status ParseInlineComputation(HloInstruction& instruction,
                                       absl::string_view role, const char* start,
                                       absl::flat_hash_set<std::string>& seen);
@@ -216,6 +220,12 @@ class Parser {
   std::vector<HloInstruction*> compact_elements_made_;
   int64_t next_fresh_name_ = 0;
   int nesting_depth_ = 0;
+  // Inline computations being read around the cursor; operands written as
+  // bare shapes are read only outside them (HloParserImpl::ParseOperands:
+  // scoped_name_tables_.size() == 1).
+  int inline_depth_ = 0;
+  // Names made for operands written as bare shapes (viewed by operands).
+  std::deque<std::string> made_names_;
   // What the broadcast scalars of the whole text may still materialize
   // (`f32[N] constant(0)`), so that a few bytes per line cannot ask for
   // megabytes per line (hlo/literal.h).
@@ -843,9 +853,8 @@ bool AttributeGivenTwice(const HloInstruction& instruction,
 // read as a computation of its own (named after the instruction and the
 // role, made unique), added to the module, and the attribute then names
 // it, so that the printed module defines it once and refers to it by name.
-absl::Status Parser::ParseInlineComputation(
-    HloInstruction& instruction, absl::string_view role, const char* start,
-    absl::flat_hash_set<std::string>& seen) {
+absl::StatusOr<HloComputation*> Parser::ReadInlineComputation(
+    const HloInstruction& instruction, absl::string_view role) {
   if (++nesting_depth_ > kMaxNesting) {
     return cursor_.Error("inline computations nest too deep");
   }
@@ -868,18 +877,57 @@ absl::Status Parser::ParseInlineComputation(
       module_->AddComputation(std::make_unique<HloComputation>(name));
   computations_by_name_[name] = computation;
   XI_RETURN_IF_ERROR(cursor_.Expect('{', "to open an inline computation"));
+  ++inline_depth_;
   XI_RETURN_IF_ERROR(ParseInstructionList(*computation, '}'));
+  --inline_depth_;
   XI_RETURN_IF_ERROR(cursor_.Expect('}', "to close an inline computation"));
   --nesting_depth_;
+  return computation;
+}
+
+absl::Status Parser::ParseInlineComputation(
+    HloInstruction& instruction, absl::string_view role, const char* start,
+    absl::flat_hash_set<std::string>& seen) {
+  std::vector<HloComputation*> computations;
+  if (IsComputationListRole(role)) {
+    // `branch_computations={ {...}, {...} }` (HloParserImpl::
+    // ParseComputationList reads a computation in place of each name).
+    XI_RETURN_IF_ERROR(cursor_.Expect('{', "to open a list of computations"));
+    do {
+      XI_ASSIGN_OR_RETURN(HloComputation * computation,
+                          ReadInlineComputation(instruction, role));
+      computations.push_back(computation);
+    } while (cursor_.TryConsume(','));
+    XI_RETURN_IF_ERROR(cursor_.Expect('}', "to close a list of computations"));
+  } else {
+    XI_ASSIGN_OR_RETURN(HloComputation * computation,
+                        ReadInlineComputation(instruction, role));
+    computations.push_back(computation);
+  }
   if (AttributeGivenTwice(instruction, role, seen)) {
     return cursor_.ErrorAt(start,
                            absl::StrCat("attribute '", role, "' given twice"));
   }
+  std::vector<std::string> names;
+  for (HloComputation* computation : computations) {
+    names.push_back(absl::StrCat("%", computation->name()));
+    instruction.mutable_called_computations()->push_back(
+        {std::string(role), computation->name(), computation});
+  }
   instruction.mutable_attributes()->push_back(
-      {std::string(role), absl::StrCat("%", name)});
-  instruction.mutable_called_computations()->push_back(
-      {std::string(role), name, computation});
+      {std::string(role),
+       IsComputationListRole(role)
+           ? absl::StrCat("{", absl::StrJoin(names, ", "), "}")
+           : names[0]});
   return absl::OkStatus();
+}
+
+// `{ {` after `branch_computations=`: a list of computations in place.
+bool Parser::InlineListFollows() {
+  const char* start = cursor_.pos();
+  bool list = cursor_.TryConsume('{') && cursor_.Peek() == '{';
+  cursor_.set_pos(start);
+  return list;
 }
 
 // `literal=s32[2] {1, 2}` (custom-call's literal): a shape and a literal of
@@ -927,7 +975,8 @@ absl::Status Parser::ParseAttribute(HloInstruction& instruction,
     return cursor_.Expect('=',
                           absl::StrCat("after attribute name '", name, "'"));
   }
-  if (IsComputationRole(name) && cursor_.Peek() == '{') {
+  if ((IsComputationRole(name) && cursor_.Peek() == '{') ||
+      (IsComputationListRole(name) && InlineListFollows())) {
     return ParseInlineComputation(instruction, name, start, seen);
   }
   absl::string_view value;
@@ -980,6 +1029,19 @@ absl::Status Parser::ParseOperands(HloComputation& computation,
                               std::move(shape), nullptr, false));
       --nesting_depth_;
       operand.name = nested->name();
+    } else if (shape != nullptr && snippet_ && inline_depth_ == 0 &&
+               (cursor_.Peek() == ',' || cursor_.Peek() == ')')) {
+      // `multiply(f32[2,4], f32[2,4])`: a single-op text's operand given by
+      // its shape alone is a parameter (HloParserImpl::ParseOperands, with
+      // create_missing_instruction_), numbered in order.
+      operand.written_shape = std::move(shape);
+      std::string name;
+      do {
+        name = FreshName("parameter");
+      } while (computation.GetInstruction(name) != nullptr);
+      made_names_.push_back(std::move(name));
+      operand.name = made_names_.back();
+      used_names_.insert(operand.name);
     } else {
       operand.written_shape = std::move(shape);
       XI_ASSIGN_OR_RETURN(operand.name, ParseName("an operand name"));

@@ -634,5 +634,49 @@ ENTRY run {
                  "3:83", "expected '}' after the 2 elements");
 }
 
+// ---- Single-op texts: HloParserImpl::ParseOperands reads an operand
+// written as a bare shape as a new parameter (create_missing_instruction_),
+// only outside inline computations. ----
+
+TEST(SingleOp, BareShapeOperandsAreParameters) {
+  std::unique_ptr<HloModule> module =
+      ExpectAccepted("s16[3,2]{1,0} subtract(s16[3,2]{1,0}, s16[3,2])");
+  ASSERT_NE(module, nullptr);
+  const HloInstruction* root = module->entry_computation()->root();
+  ASSERT_EQ(root->operand_count(), 2);
+  for (int64_t k = 0; k < 2; ++k) {
+    EXPECT_EQ(root->operand(k)->opcode(), HloOpcode::kParameter);
+    EXPECT_EQ(root->operand(k)->parameter_number(), k);
+  }
+}
+
+// A list of computations written in place (ParseComputationList), and a
+// single-op text around inline computations.
+TEST(SingleOp, InlineBranchComputations) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(
+      R"(f16[7] conditional(s32[], f16[7], f16[7]), branch_computations={
+{
+  q = f16[7] parameter(0)
+  ROOT r = f16[7] abs(q)
+},
+{
+  q = f16[7] parameter(0)
+  ROOT r = f16[7] negate(q)
+}
+})");
+  ASSERT_NE(module, nullptr);
+  const HloInstruction* root = module->entry_computation()->root();
+  EXPECT_EQ(root->called_computations().size(), 2);
+  EXPECT_EQ(root->operand_count(), 3);
+}
+
+TEST(SingleOp, BareShapeOperandInsideAnInlineComputationRefused) {
+  ExpectRejected(R"(m = f32[] reduce(f32[6], f32[]), dimensions={0}, to_apply=
+{
+  ROOT s = f32[] add(f32[], f32[])
+})",
+                 "3:27", "expected an operand name");
+}
+
 }  // namespace
 }  // namespace xla_index
