@@ -446,11 +446,11 @@ absl::StatusOr<double> ParseFloatToken(TextCursor& cursor, const char* start,
        std::fabs(value) > *max)) {
     return cursor.ErrorAt(
         start,
-        absl::StrCat("value ", token, " is out of range for ",
-                     PrimitiveTypeName(type), " (largest finite ",
-                     FormatDouble(max.value_or(
-                         std::numeric_limits<double>::max())),
-                     ")"));
+        absl::StrCat(
+            "value ", token, " is out of range for ", PrimitiveTypeName(type),
+            " (largest finite ",
+            FormatDouble(max.value_or(std::numeric_limits<double>::max())),
+            ")"));
   }
   // Between the largest finite value and half a step above it, the value
   // rounds to the largest finite value, which XLA then stores.

@@ -32,6 +32,7 @@
 #include "hlo/shape_parser.h"
 #include "hlo/text_cursor.h"
 #include "hlo/verifier.h"
+#include "hlo/xla_parser_checks.h"
 
 namespace xla_index {
 namespace {
@@ -167,6 +168,9 @@ class Parser {
       const HloComputation& computation,
       std::vector<PendingInstruction>& pending);
   absl::Status CheckAsyncPairs(const std::vector<PendingInstruction>& pending);
+  absl::Status CheckControlPredecessors(
+      const HloComputation& computation,
+      const std::vector<PendingInstruction>& pending);
   absl::Status CheckAndInferShapes(absl::Span<PendingInstruction* const> order);
   // `seen` indexes the instruction's attribute names once it has many
   // (AttributeGivenTwice).
@@ -1678,6 +1682,41 @@ absl::Status Parser::CheckAsyncPairs(
   return absl::OkStatus();
 }
 
+// `control-predecessors={%a, %b}` names instructions of the computation
+// (HloParserImpl::ParseInstruction: "instruction does not exist" for a
+// predecessor it cannot find).
+absl::Status Parser::CheckControlPredecessors(
+    const HloComputation& computation,
+    const std::vector<PendingInstruction>& pending) {
+  for (const PendingInstruction& p : pending) {
+    std::optional<absl::string_view> value =
+        p.instruction->attribute("control-predecessors");
+    if (!value.has_value()) continue;
+    absl::StatusOr<std::vector<std::pair<std::string, const char*>>> names =
+        [&] {
+          TextCursor c(*value);  // The attribute's own copy of its text.
+          return ParseComputationNames(c, true);
+        }();
+    if (!names.ok()) {
+      return cursor_.ErrorAt(
+          p.position,
+          absl::StrCat("control-predecessors of '", p.instruction->name(),
+                       "': ", names.status().message()));
+    }
+    for (const auto& name_and_position : *names) {
+      const std::string& name = name_and_position.first;
+      if (computation.GetInstruction(name) == nullptr) {
+        return cursor_.ErrorAt(
+            p.position,
+            absl::StrCat("control predecessor '", name, "' of '",
+                         p.instruction->name(), "' is not an instruction of '",
+                         computation.name(), "'"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 // HloParserImpl::ParseInstructionRhs (kBroadcast) requires dimensions=
 // only when the operand is not a scalar; a scalar's are {}, printed so.
 // False when the broadcast has no dimensions= and its operand is not a
@@ -1714,6 +1753,8 @@ absl::Status Parser::CheckAndInferShapes(
                          inst->operand(i)->shape().ToString()));
       }
     }
+    std::string op_error = CheckAsXlaParserDoes(*inst);
+    if (!op_error.empty()) return cursor_.ErrorAt(p.position, op_error);
     if (!DefaultBroadcastDimensions(p)) {
       return cursor_.ErrorAt(
           p.position, absl::StrCat("broadcast '", inst->name(),
@@ -1788,6 +1829,7 @@ absl::Status Parser::FinishComputation(
   XI_ASSIGN_OR_RETURN(std::vector<PendingInstruction*> order,
                       OperandsFirstOrder(computation, pending));
   XI_RETURN_IF_ERROR(CheckAsyncPairs(pending));
+  XI_RETURN_IF_ERROR(CheckControlPredecessors(computation, pending));
   return CheckAndInferShapes(order);
 }
 
@@ -2108,6 +2150,22 @@ absl::Status Parser::CheckModuleAttribute(absl::string_view name,
       module_->set_replica_count(count);
     } else {
       module_->set_num_partitions(count);
+    }
+    return absl::OkStatus();
+  }
+  if (name == "debug_attributes") {
+    // HloParserImpl::ParseDebugAttributes: "Invalid debug_log_mode value".
+    for (size_t at = value.find("log_mode="); at != absl::string_view::npos;
+         at = value.find("log_mode=", at + 1)) {
+      TextCursor c = cursor_;
+      c.set_pos(value.data() + at + 9);
+      absl::string_view mode = c.ParseWord();
+      if (mode != "default" && mode != "fusion_debugger") {
+        return cursor_.ErrorAt(
+            value.data() + at + 9,
+            absl::StrCat("invalid debug_log_mode value '", mode,
+                         "' (default or fusion_debugger)"));
+      }
     }
     return absl::OkStatus();
   }

@@ -678,5 +678,186 @@ TEST(SingleOp, BareShapeOperandInsideAnInlineComputationRefused) {
                  "3:27", "expected an operand name");
 }
 
+// ---- Per-op checks of XLA's parser (hlo/xla_parser_checks.h). Each text
+// is refused with exit status 1 by `xla-index analyze`, at the line:column
+// of the instruction. ----
+
+struct RefusedCase {
+  const char* xla_function;  // What refuses it in XLA HEAD's parser.
+  const char* body;          // The entry computation's instructions.
+  const char* location;
+  const char* message;
+};
+
+TEST(PerOpChecks, Refused) {
+  const RefusedCase cases[] = {
+      {"ParseInstructionRhs kAllGather: dimensions->size() != 1",
+       "  v = u8[6] parameter(0)\n"
+       "  ROOT g = u8[12] all-gather(v), replica_groups={}, dimensions={}",
+       "4:3", "needs dimensions={d} with exactly one dimension"},
+      {"ParseInstructionRhs kReduceScatter: dimensions->size() != 1",
+       "  v = u8[6] parameter(0)\n"
+       "  ROOT g = u8[3] reduce-scatter(v), replica_groups={}, "
+       "dimensions={0,0}, to_apply=plus",
+       "4:3", "needs dimensions={d} with exactly one dimension"},
+      {"ParseInstructionRhs kRecv: \"recv must have a non-empty tuple shape\"",
+       "  t = token[] after-all()\n  ROOT r = u8[6] recv(t), channel_id=2",
+       "4:3", "must have a non-empty tuple shape"},
+      {"ParseInstructionRhs kConditional: \"requires at least one operand\"",
+       "  ROOT c = u8[] conditional(), branch_computations={plus}", "3:3",
+       "requires at least one operand"},
+      {"ParseInstructionRhs kConditional: \"must be a scalar\"",
+       "  i = s32[3] parameter(0)\n  v = u8[] parameter(1)\n"
+       "  ROOT c = u8[] conditional(i, v), branch_computations={one}",
+       "5:3", "needs a scalar first operand, not s32[3]"},
+      {"ParseInstructionRhs kConditional: \"scalar of PRED or S32\"",
+       "  i = u16[] parameter(0)\n  v = u8[] parameter(1)\n"
+       "  ROOT c = u8[] conditional(i, v), branch_computations={one}",
+       "5:3", "needs a pred[] or s32[] first operand, not u16[]"},
+      {"ParseInstructionRhs kConditional: pred index requires "
+       "true_computation and false_computation",
+       "  i = pred[] parameter(0)\n  v = u8[] parameter(1)\n"
+       "  ROOT c = u8[] conditional(i, v, v), branch_computations={one, one}",
+       "5:3", "needs true_computation= and false_computation="},
+      {"ParseInstructionRhs kRngBitGenerator: ParseOperands(expected_size=1)",
+       "  ROOT r = (u64[2], u8[6]) rng-bit-generator(), "
+       "algorithm=rng_philox",
+       "3:3", "takes one operand, its state"},
+      {"ParseInstructionRhs kDynamicReshape: \"requires at least one "
+       "operand\"",
+       "  ROOT r = u8[2,3] dynamic-reshape()", "3:3",
+       "requires at least one operand"},
+      {"ParseInstructionRhs kDynamicReshape: one dim size operand per "
+       "result dimension",
+       "  v = u8[<=6] parameter(0)\n  n = s32[] parameter(1)\n"
+       "  ROOT r = u8[2,<=3] dynamic-reshape(v, n)",
+       "5:3", "one dim size operand per result dimension"},
+      {"ParseInstructionRhs kDynamicReshape: the same number of elements",
+       "  v = u8[<=6] parameter(0)\n  n = s32[] parameter(1)\n"
+       "  ROOT r = u8[2,<=4] dynamic-reshape(v, n, n)",
+       "5:3", "expects the same number of elements"},
+      {"ParseInstructionRhs kCustomCall: operand_layout_constraints count",
+       "  a = u8[6]{0} parameter(0)\n  b = u8[2,3]{1,0} parameter(1)\n"
+       "  ROOT c = u8[6]{0} custom-call(a, b), custom_call_target=\"k\", "
+       "operand_layout_constraints={u8[6]{0}}",
+       "5:3", "has 2 operands but 1 operand_layout_constraints"},
+      {"ParseInstructionRhs kCustomCall: incompatible layout constraint",
+       "  a = u8[6]{0} parameter(0)\n  b = u8[2,3]{1,0} parameter(1)\n"
+       "  ROOT c = u8[6]{0} custom-call(a, b), custom_call_target=\"k\", "
+       "operand_layout_constraints={u8[6]{0}, u8[3,2]{1,0}}",
+       "5:3", "u8[3,2] is incompatible with operand 1 u8[2,3]"},
+      {"ParseCustomCallApiVersion: StringToCustomCallApiVersion",
+       "  ROOT c = u8[6] custom-call(), custom_call_target=\"k\", "
+       "api_version=API_VERSION_NEWEST",
+       "3:3", "unknown api_version API_VERSION_NEWEST"},
+      {"ParseCustomCallApiVersion: API_VERSION_UNSPECIFIED is refused",
+       "  ROOT c = u8[6] custom-call(), custom_call_target=\"k\", "
+       "api_version=API_VERSION_UNSPECIFIED",
+       "3:3", "unknown api_version API_VERSION_UNSPECIFIED"},
+      {"ParseResultAccuracyType: an unknown mode",
+       "  x = f32[4] parameter(0)\n"
+       "  ROOT e = f32[4] sine(x), result_accuracy={mode=fast}",
+       "4:3", "invalid result_accuracy {mode=fast}"},
+      {"ParseResultAccuracy: \"expects string for result_accuracy spec\"",
+       "  x = f32[4] parameter(0)\n"
+       "  ROOT e = f32[4] log(x), result_accuracy={2}",
+       "4:3", "invalid result_accuracy {2}"},
+      {"ParseResultAccuracy: \"invalid attribute name\"",
+       "  x = f32[4] parameter(0)\n"
+       "  ROOT e = f32[4] tanh(x), result_accuracy={ulps=2}",
+       "4:3", "invalid result_accuracy {ulps=2}"},
+      {"ParseInstructionRhs: result_accuracy only on the transcendental "
+       "unary ops",
+       "  x = f32[4] parameter(0)\n"
+       "  ROOT e = f32[4] negate(x), result_accuracy={mode=highest}",
+       "4:3", "does not take result_accuracy"},
+      {"ParseTileAssignment: devices listed vs the tile assignment",
+       "  x = f32[4] parameter(0)\n"
+       "  ROOT c = f32[4] copy(x), sharding={devices=[3]0,1}",
+       "4:3",
+       "sharding of 2 devices that does not match the tile "
+       "assignment size 3"},
+      {"ParseTileAssignment: iota size vs the tile assignment",
+       "  x = f32[4] parameter(0)\n"
+       "  ROOT c = f32[4] copy(x), sharding={devices=[2,1]<=[4]}",
+       "4:3",
+       "sharding of 4 devices that does not match the tile "
+       "assignment size 2"},
+      {"ParseCollectiveDeviceListBase: \"collective device list iota size\"",
+       "  v = u8[6] parameter(0)\n"
+       "  ROOT g = u8[12] all-gather(v), dimensions={0}, "
+       "replica_groups=[3,2]<=[8]",
+       "4:3", "hold different numbers of ids"},
+      {"ParseInstruction (kParameter): \"parameter has N leaf buffers, but "
+       "parameter_replication has M elements\"",
+       "  ROOT q = (u8[6], (u8[], u8[2])) parameter(0), "
+       "parameter_replication={true,false}",
+       "3:3", "has 3 leaf buffers, but parameter_replication has 2"},
+      {"ParseInstruction: control-predecessors names an instruction "
+       "(\"instruction does not exist\")",
+       "  v = u8[6] parameter(0)\n"
+       "  ROOT n = u8[6] not(v), control-predecessors={%gone}",
+       "4:3", "control predecessor 'gone' of 'n'"},
+  };
+  for (const RefusedCase& c : cases) {
+    SCOPED_TRACE(c.xla_function);
+    ExpectRejected(
+        absl::StrCat("HloModule checks\nplus {\n  a = u8[] "
+                     "parameter(0)\n  b = u8[] parameter(1)\n  "
+                     "ROOT s = u8[] add(a, b)\n}\none {\n  a = "
+                     "u8[] parameter(0)\n  ROOT n = u8[] not(a)\n"
+                     "}\nENTRY run {\n",
+                     c.body, "\n}"),
+        // The entry starts on line 12; bodies count from line 3.
+        absl::StrCat(std::stoi(c.location) + 9,
+                     absl::string_view(c.location)
+                         .substr(absl::string_view(c.location).find(':'))),
+        c.message);
+  }
+}
+
+// The same ops in the forms XLA reads.
+TEST(PerOpChecks, Accepted) {
+  ExpectAccepted(R"(HloModule fine
+one {
+  a = u8[] parameter(0)
+  ROOT n = u8[] not(a)
+}
+ENTRY run {
+  i = pred[] parameter(0)
+  v = u8[] parameter(1)
+  c = u8[] conditional(i, v, v), true_computation=one, false_computation=one
+  x = f32[4]{0} parameter(2)
+  e = f32[4]{0} sine(x), result_accuracy={tolerance={rtol=0.5, atol=1e-05, ulps=2}}
+  h = f32[4]{0} log(e), result_accuracy={mode=highest}
+  k = f32[4]{0} copy(h), sharding={devices=[2,2]<=[4] last_tile_dim_replicate}
+  cc = f32[4]{0} custom-call(k), custom_call_target="k", operand_layout_constraints={f32[4]{0}}, api_version=API_VERSION_TYPED_FFI
+  q = (u8[6], (u8[], u8[2])) parameter(3), parameter_replication={true,false,true}
+  ROOT t = (u8[], f32[4]) tuple(c, cc), control-predecessors={%e}
+})");
+}
+
+// RejectDensePhysicalShape: LayoutUtil::ValidateLayoutForShape, run by
+// HloParserImpl::ParseShape, allows P(physical shape) only for a sparse
+// layout.
+TEST(PerOpChecks, PhysicalShapeOfADenseLayoutRefused) {
+  ExpectRejected(R"(HloModule dense
+ENTRY run {
+  ROOT p = s8[6,4]{1,0:T(2,4)P(s8[24])} parameter(0)
+})",
+                 "3:12", "physical shape P(...) but is not for a sparse");
+}
+
+// ParseDebugAttributes: "Invalid debug_log_mode value".
+TEST(PerOpChecks, DebugLogModeRefused) {
+  ExpectRejected(R"(HloModule logged, debug_attributes={
+  {"c"}:({log_mode=loud})
+}
+ENTRY run {
+  ROOT c = s8[2] constant({1, 2})
+})",
+                 "2:20", "invalid debug_log_mode value 'loud'");
+}
+
 }  // namespace
 }  // namespace xla_index
