@@ -989,6 +989,15 @@ absl::Status Parser::ParseAttribute(HloInstruction& instruction,
   } else {
     XI_ASSIGN_OR_RETURN(value, ScanRawValue(name));
   }
+  if (name == "replica_groups" && (absl::StartsWith(value, "mesh[") ||
+                                   absl::StartsWith(value, "maximal_mesh["))) {
+    // `mesh['x'=2,'y'=2] {'y'}`: the axes follow the mesh, after spaces
+    // (HloParserImpl::ParseCollectiveDeviceListBase reads tokens).
+    if (cursor_.Peek() == '{') {
+      XI_RETURN_IF_ERROR(SkipBalanced('{', '}'));
+      value = absl::string_view(value.data(), cursor_.pos() - value.data());
+    }
+  }
   if (AttributeGivenTwice(instruction, name, seen)) {
     return cursor_.ErrorAt(start,
                            absl::StrCat("attribute '", name, "' given twice"));

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
@@ -857,6 +858,55 @@ ENTRY run {
   ROOT c = s8[2] constant({1, 2})
 })",
                  "2:20", "invalid debug_log_mode value 'loud'");
+}
+
+// ---- Mesh-axes replica groups: HloParserImpl::ParseCollectiveDeviceList-
+// Base reads `mesh[axes] {refs}` (ParseMesh, ParseAxisRefList). ----
+
+constexpr char kMeshHeader[] = R"(HloModule meshes, replica_count=12
+plus {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT s = s32[] add(a, b)
+}
+)";
+
+TEST(MeshReplicaGroups, Accepted) {
+  for (const char* groups : {
+           "mesh['rows'=3,'cols'=4] {'cols'}",
+           "mesh['rows'=3,'cols'=4]{'0', 'cols'}",
+           "mesh['rows'=3,'cols'=4, device_ids=([4,3]T(1,0))] {'rows'}",
+           "mesh['rows'=3,'cols'=4] {'cols':(1)2}",
+           "maximal_mesh[device_id=5] {}",
+       }) {
+    SCOPED_TRACE(groups);
+    ExpectAccepted(absl::StrCat(
+        kMeshHeader,
+        "ENTRY run {\n  v = s32[6] parameter(0)\n  ROOT r = s32[6] "
+        "all-reduce(v), replica_groups=",
+        groups, ", to_apply=plus\n}"));
+  }
+}
+
+TEST(MeshReplicaGroups, Refused) {
+  const std::pair<const char*, const char*> cases[] = {
+      // ParseAxisRef: "is not a valid axis name or index".
+      {"mesh['rows'=3,'cols'=4] {'depth'}", "is not a valid axis name"},
+      // ParseAxisRef: "is out of bounds for mesh".
+      {"mesh['rows'=3,'cols'=4] {'2'}", "is out of bounds for mesh"},
+      // ParseMesh: "Expected N device_ids based on mesh axes".
+      {"mesh['rows'=3,'cols'=4, device_ids=(0,1,2)] {'rows'}",
+       "expected 12 device_ids based on mesh axes, but got 3"},
+  };
+  for (const auto& [groups, message] : cases) {
+    SCOPED_TRACE(groups);
+    ExpectRejected(
+        absl::StrCat(kMeshHeader,
+                     "ENTRY run {\n  v = s32[6] parameter(0)\n  ROOT r = "
+                     "s32[6] all-reduce(v), replica_groups=",
+                     groups, ", to_apply=plus\n}"),
+        "9:3", message);
+  }
 }
 
 }  // namespace

@@ -159,7 +159,7 @@ add {
 }
 ENTRY main {
   p = f32[8] parameter(0)
-  ROOT r = f32[8] all-reduce(p), replica_groups=mesh[x=2,y=4]{x}, to_apply=add
+  ROOT r = f32[8] all-reduce(p), replica_groups=mesh['x'=2,'y'=4]{'x'}, to_apply=add
 })");
 }
 

@@ -264,7 +264,9 @@ std::string CheckCommonAttributes(const HloInstruction& inst) {
     } else if (attribute.name == "sharding") {
       error = CheckSharding(inst, attribute.value);
     } else if (attribute.name == "replica_groups" &&
-               absl::StartsWith(attribute.value, "[")) {
+               (absl::StartsWith(attribute.value, "[") ||
+                absl::StartsWith(attribute.value, "mesh") ||
+                absl::StartsWith(attribute.value, "maximal_mesh"))) {
       // HloParserImpl::ParseCollectiveDeviceListBase: the iota form's size
       // must be the product of its groups and their size.
       absl::StatusOr<int64_t> size = ParseReplicaGroupSize(attribute.value);
