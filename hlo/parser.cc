@@ -13,6 +13,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -102,9 +103,6 @@ struct PendingOperand {
   absl::string_view name;
   const char* position;
   std::shared_ptr<const Shape> written_shape;
-  // Set for a compact tuple-element operand (`t#0`): the get-tuple-element
-  // made for it, whose name may still change (RenameCollidingElements).
-  HloInstruction* resolved = nullptr;
 };
 
 struct PendingInstruction {
@@ -168,9 +166,6 @@ class Parser {
       const HloComputation& computation,
       std::vector<PendingInstruction>& pending);
   absl::Status CheckAsyncPairs(const std::vector<PendingInstruction>& pending);
-  absl::Status CheckControlPredecessors(
-      const HloComputation& computation,
-      const std::vector<PendingInstruction>& pending);
   absl::Status CheckAndInferShapes(absl::Span<PendingInstruction* const> order);
   // `seen` indexes the instruction's attribute names once it has many
   // (AttributeGivenTwice).
@@ -220,7 +215,11 @@ class Parser {
   absl::flat_hash_set<absl::string_view> used_names_;
   // The get-tuple-elements made for compact operands in the computation
   // being read, by `name#i#j...`, and in the order made.
-  absl::flat_hash_map<std::string, HloInstruction*> compact_elements_;
+  // A compact operand's name views its key here (node-based: keys stay put),
+  // which holds '#' as no instruction name does; it is resolved through
+  // this map, since the element's own name may still change
+  // (RenameCollidingElements).
+  absl::node_hash_map<std::string, HloInstruction*> compact_elements_;
   std::vector<HloInstruction*> compact_elements_made_;
   int64_t next_fresh_name_ = 0;
   int nesting_depth_ = 0;
@@ -1077,11 +1076,10 @@ absl::Status Parser::ParseOperands(HloComputation& computation,
 absl::Status Parser::ReadCompactTupleElement(
     HloComputation& computation, std::vector<PendingInstruction>& pending,
     PendingOperand& operand) {
-  const char* base_start = operand.name.data();
   std::string key(operand.name);
   HloInstruction* current = nullptr;  // Null: the named operand itself.
+  absl::string_view current_name = operand.name;
   while (true) {
-    const char* prefix_end = cursor_.pos();
     if (!cursor_.TryConsume('#')) break;
     cursor_.SkipSpace();
     const char* index_at = cursor_.pos();
@@ -1095,6 +1093,7 @@ absl::Status Parser::ReadCompactTupleElement(
     auto [it, inserted] = compact_elements_.try_emplace(key, nullptr);
     if (!inserted) {
       current = it->second;
+      current_name = it->first;
       continue;
     }
     std::string name = absl::StrReplaceAll(key, {{"#", "_"}});
@@ -1108,18 +1107,17 @@ absl::Status Parser::ReadCompactTupleElement(
     auto [line, column] = cursor_.LineColumn(operand.position);
     element->set_source_position(line, column);
     PendingOperand tuple;
-    tuple.name = absl::string_view(base_start, prefix_end - base_start);
+    tuple.name = current_name;
     tuple.position = operand.position;
-    tuple.resolved = current;
     current = element.get();
+    current_name = it->first;
     it->second = current;
     used_names_.insert(current->name());
     compact_elements_made_.push_back(current);
     computation.AddInstruction(std::move(element));
     pending.push_back({current, operand.position, {tuple}, false, nullptr});
   }
-  operand.resolved = current;
-  operand.name = absl::string_view(base_start, cursor_.pos() - base_start);
+  operand.name = current_name;
   return absl::OkStatus();
 }
 
@@ -1417,9 +1415,12 @@ absl::Status Parser::ResolveOperands(HloComputation& computation,
   absl::Status status = absl::OkStatus();
   for (PendingInstruction& p : pending) {
     for (PendingOperand& operand : p.operands) {
-      HloInstruction* target = operand.resolved != nullptr
-                                   ? operand.resolved
-                                   : computation.GetInstruction(operand.name);
+      HloInstruction* target = computation.GetInstruction(operand.name);
+      if (target == nullptr &&
+          operand.name.find('#') != absl::string_view::npos) {
+        auto compact = compact_elements_.find(operand.name);
+        if (compact != compact_elements_.end()) target = compact->second;
+      }
       if (target == nullptr && snippet_)
         target = implicit_parameter(p, operand);
       if (target == nullptr) {
@@ -1509,9 +1510,13 @@ bool IsShardingAnnotation(const HloInstruction& inst) {
 std::pair<absl::string_view, absl::string_view> AsyncWrapperParts(
     const HloInstruction& inst) {
   absl::string_view base = inst.opcode_name();
-  for (absl::string_view step : {"start", "update", "done"}) {
-    if (absl::ConsumeSuffix(&base, absl::StrCat("-", step)) &&
-        !IsNativeAsyncBase(base)) {
+  if (base.empty() || base.back() < 'a' || base.back() > 'z') return {};
+  for (auto [suffix, step] :
+       {std::pair<absl::string_view, absl::string_view>{"-start", "start"},
+        {"-update", "update"},
+        {"-done", "done"}}) {
+    if (absl::ConsumeSuffix(&base, suffix)) {
+      if (IsNativeAsyncBase(base)) return {};
       return {base, step};
     }
   }
@@ -1691,41 +1696,6 @@ absl::Status Parser::CheckAsyncPairs(
   return absl::OkStatus();
 }
 
-// `control-predecessors={%a, %b}` names instructions of the computation
-// (HloParserImpl::ParseInstruction: "instruction does not exist" for a
-// predecessor it cannot find).
-absl::Status Parser::CheckControlPredecessors(
-    const HloComputation& computation,
-    const std::vector<PendingInstruction>& pending) {
-  for (const PendingInstruction& p : pending) {
-    std::optional<absl::string_view> value =
-        p.instruction->attribute("control-predecessors");
-    if (!value.has_value()) continue;
-    absl::StatusOr<std::vector<std::pair<std::string, const char*>>> names =
-        [&] {
-          TextCursor c(*value);  // The attribute's own copy of its text.
-          return ParseComputationNames(c, true);
-        }();
-    if (!names.ok()) {
-      return cursor_.ErrorAt(
-          p.position,
-          absl::StrCat("control-predecessors of '", p.instruction->name(),
-                       "': ", names.status().message()));
-    }
-    for (const auto& name_and_position : *names) {
-      const std::string& name = name_and_position.first;
-      if (computation.GetInstruction(name) == nullptr) {
-        return cursor_.ErrorAt(
-            p.position,
-            absl::StrCat("control predecessor '", name, "' of '",
-                         p.instruction->name(), "' is not an instruction of '",
-                         computation.name(), "'"));
-      }
-    }
-  }
-  return absl::OkStatus();
-}
-
 // HloParserImpl::ParseInstructionRhs (kBroadcast) requires dimensions=
 // only when the operand is not a scalar; a scalar's are {}, printed so.
 // False when the broadcast has no dimensions= and its operand is not a
@@ -1838,7 +1808,6 @@ absl::Status Parser::FinishComputation(
   XI_ASSIGN_OR_RETURN(std::vector<PendingInstruction*> order,
                       OperandsFirstOrder(computation, pending));
   XI_RETURN_IF_ERROR(CheckAsyncPairs(pending));
-  XI_RETURN_IF_ERROR(CheckControlPredecessors(computation, pending));
   return CheckAndInferShapes(order);
 }
 

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "base/checked_arithmetic.h"
+#include "hlo/module.h"
 #include "hlo/replica_groups.h"
 #include "hlo/shape.h"
 #include "hlo/shape_parser.h"
@@ -248,6 +249,29 @@ std::string CheckSharding(const HloInstruction& inst, absl::string_view text) {
   return "";
 }
 
+// `control-predecessors={%a, %b}` names instructions of the computation
+// (HloParserImpl::ParseInstruction: "instruction does not exist").
+std::string CheckControlPredecessors(const HloInstruction& inst,
+                                     absl::string_view value) {
+  TextCursor c(value);
+  if (!c.TryConsume('{')) return Named(inst, "control-predecessors={...}");
+  if (c.TryConsume('}')) return "";
+  do {
+    c.TryConsume('%');
+    absl::string_view name = c.ParseWord();
+    if (name.empty()) return Named(inst, "control-predecessors={%name, ...}");
+    if (inst.parent() == nullptr ||
+        inst.parent()->GetInstruction(name) == nullptr) {
+      return absl::StrCat("control predecessor '", name, "' of '", inst.name(),
+                          "' is not an instruction of its computation");
+    }
+  } while (c.TryConsume(','));
+  if (!c.TryConsume('}') || !c.AtEnd()) {
+    return Named(inst, "control-predecessors={%name, ...}");
+  }
+  return "";
+}
+
 int64_t LeafCount(const Shape& shape) {
   if (!shape.IsTuple()) return 1;
   int64_t n = 0;
@@ -258,8 +282,13 @@ int64_t LeafCount(const Shape& shape) {
 // The attributes any op may carry that XLA's parser checks.
 std::string CheckCommonAttributes(const HloInstruction& inst) {
   for (const HloAttribute& attribute : inst.attributes()) {
+    // Most attributes (metadata, backend_config, ...) are none of these.
+    const char first = attribute.name.empty() ? '\0' : attribute.name[0];
+    if (first != 'r' && first != 's' && first != 'p' && first != 'c') continue;
     std::string error;
-    if (attribute.name == "result_accuracy") {
+    if (attribute.name == "control-predecessors") {
+      error = CheckControlPredecessors(inst, attribute.value);
+    } else if (attribute.name == "result_accuracy") {
       error = CheckResultAccuracy(inst, attribute.value);
     } else if (attribute.name == "sharding") {
       error = CheckSharding(inst, attribute.value);
@@ -294,6 +323,9 @@ std::string CheckAsXlaParserDoes(const HloInstruction& inst) {
   std::string error = CheckCommonAttributes(inst);
   if (!error.empty()) return error;
   absl::string_view op = inst.opcode_name();
+  // The ops below start with one of these letters; most ops do not.
+  const char first = op.empty() ? '\0' : op[0];
+  if (first != 'a' && first != 'c' && first != 'd' && first != 'r') return "";
   if (op == "all-gather" || op == "all-gather-start" ||
       op == "reduce-scatter") {
     return CheckGatherDimension(inst);

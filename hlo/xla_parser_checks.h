@@ -7,8 +7,9 @@
 // operand counts (conditional, rng-bit-generator, dynamic-reshape), a
 // conditional's branch index, all-gather/reduce-scatter dimensions, recv's
 // tuple shape, custom-call api_version and operand_layout_constraints,
-// result_accuracy, sharding and replica-group device counts, and a
-// parameter's parameter_replication.
+// result_accuracy, sharding and replica-group device counts, a
+// parameter's parameter_replication, and control-predecessors naming
+// instructions of the computation.
 
 #include <string>
 
