@@ -110,6 +110,8 @@ struct PendingInstruction {
   const char* position;
   std::vector<PendingOperand> operands;
   bool has_shape = false;
+  // control-predecessors= is written (checked once the names are known).
+  bool has_control_predecessors = false;
   std::shared_ptr<const Shape> leading_shape;
 };
 
@@ -227,6 +229,8 @@ class Parser {
   // bare shapes are read only outside them (HloParserImpl::ParseOperands:
   // scoped_name_tables_.size() == 1).
   int inline_depth_ = 0;
+  // ParseAttribute read control-predecessors= for the instruction being read.
+  bool saw_control_predecessors_ = false;
   // Names made for operands written as bare shapes (viewed by operands).
   std::deque<std::string> made_names_;
   // What the broadcast scalars of the whole text may still materialize
@@ -1003,6 +1007,12 @@ absl::Status Parser::ParseAttribute(HloInstruction& instruction,
   }
   instruction.mutable_attributes()->push_back(
       {std::string(name), std::string(value)});
+  // What XLA's parser checks of the attribute alone (result_accuracy,
+  // sharding, replica_groups, parameter_replication), while it is at hand.
+  std::string error = CheckAttributeAsXlaParserDoes(instruction, name, value);
+  if (!error.empty()) return cursor_.ErrorAt(start, error);
+  saw_control_predecessors_ =
+      saw_control_predecessors_ || name == "control-predecessors";
   return ApplyTypedAttribute(instruction, name, value);
 }
 
@@ -1115,7 +1125,8 @@ absl::Status Parser::ReadCompactTupleElement(
     used_names_.insert(current->name());
     compact_elements_made_.push_back(current);
     computation.AddInstruction(std::move(element));
-    pending.push_back({current, operand.position, {tuple}, false, nullptr});
+    pending.push_back(
+        {current, operand.position, {tuple}, false, false, nullptr});
   }
   operand.name = current_name;
   return absl::OkStatus();
@@ -1237,13 +1248,15 @@ absl::StatusOr<HloInstruction*> Parser::ParseInstructionRhs(
   inst->set_source_position(line, column);
   if (shape != nullptr) inst->set_shape(shape);
   PendingInstruction entry{
-      inst, start, {}, shape != nullptr, std::move(leading_shape)};
+      inst, start, {}, shape != nullptr, false, std::move(leading_shape)};
   XI_RETURN_IF_ERROR(
       ParseInstructionArguments(computation, pending, entry, opcode_start));
   absl::flat_hash_set<std::string> attribute_names;
   while (allow_attributes && cursor_.TryConsume(',')) {
     XI_RETURN_IF_ERROR(ParseAttribute(*inst, attribute_names));
   }
+  entry.has_control_predecessors =
+      std::exchange(saw_control_predecessors_, false);
   for (absl::string_view required : RequiredAttributes(opcode)) {
     if (!inst->attribute(required).has_value()) {
       return cursor_.ErrorAt(opcode_start,
@@ -1644,6 +1657,18 @@ absl::Status Parser::CheckAsyncPairs(
     const std::vector<PendingInstruction>& pending) {
   for (const PendingInstruction& p : pending) {
     const HloInstruction& inst = *p.instruction;
+    // Ops this library models are not async steps, but for these.
+    switch (inst.opcode()) {
+      case HloOpcode::kUnknown:
+      case HloOpcode::kAsyncStart:
+      case HloOpcode::kAsyncDone:
+      case HloOpcode::kAllGatherDone:
+      case HloOpcode::kAllReduceDone:
+      case HloOpcode::kCollectivePermuteDone:
+        break;
+      default:
+        continue;
+    }
     auto [wrapped, step] = AsyncWrapperParts(inst);
     if (!step.empty()) {
       std::string error;
@@ -1732,7 +1757,8 @@ absl::Status Parser::CheckAndInferShapes(
                          inst->operand(i)->shape().ToString()));
       }
     }
-    std::string op_error = CheckAsXlaParserDoes(*inst);
+    std::string op_error =
+        CheckOperandsAsXlaParserDoes(*inst, p.has_control_predecessors);
     if (!op_error.empty()) return cursor_.ErrorAt(p.position, op_error);
     if (!DefaultBroadcastDimensions(p)) {
       return cursor_.ErrorAt(

@@ -681,7 +681,7 @@ TEST(SingleOp, BareShapeOperandInsideAnInlineComputationRefused) {
 
 // ---- Per-op checks of XLA's parser (hlo/xla_parser_checks.h). Each text
 // is refused with exit status 1 by `xla-index analyze`, at the line:column
-// of the instruction. ----
+// of the instruction (of the attribute, for a check of one attribute). ----
 
 struct RefusedCase {
   const char* xla_function;  // What refuses it in XLA HEAD's parser.
@@ -758,42 +758,42 @@ TEST(PerOpChecks, Refused) {
       {"ParseResultAccuracyType: an unknown mode",
        "  x = f32[4] parameter(0)\n"
        "  ROOT e = f32[4] sine(x), result_accuracy={mode=fast}",
-       "4:3", "invalid result_accuracy {mode=fast}"},
+       "4:28", "invalid result_accuracy {mode=fast}"},
       {"ParseResultAccuracy: \"expects string for result_accuracy spec\"",
        "  x = f32[4] parameter(0)\n"
        "  ROOT e = f32[4] log(x), result_accuracy={2}",
-       "4:3", "invalid result_accuracy {2}"},
+       "4:27", "invalid result_accuracy {2}"},
       {"ParseResultAccuracy: \"invalid attribute name\"",
        "  x = f32[4] parameter(0)\n"
        "  ROOT e = f32[4] tanh(x), result_accuracy={ulps=2}",
-       "4:3", "invalid result_accuracy {ulps=2}"},
+       "4:28", "invalid result_accuracy {ulps=2}"},
       {"ParseInstructionRhs: result_accuracy only on the transcendental "
        "unary ops",
        "  x = f32[4] parameter(0)\n"
        "  ROOT e = f32[4] negate(x), result_accuracy={mode=highest}",
-       "4:3", "does not take result_accuracy"},
+       "4:30", "does not take result_accuracy"},
       {"ParseTileAssignment: devices listed vs the tile assignment",
        "  x = f32[4] parameter(0)\n"
        "  ROOT c = f32[4] copy(x), sharding={devices=[3]0,1}",
-       "4:3",
+       "4:28",
        "sharding of 2 devices that does not match the tile "
        "assignment size 3"},
       {"ParseTileAssignment: iota size vs the tile assignment",
        "  x = f32[4] parameter(0)\n"
        "  ROOT c = f32[4] copy(x), sharding={devices=[2,1]<=[4]}",
-       "4:3",
+       "4:28",
        "sharding of 4 devices that does not match the tile "
        "assignment size 2"},
       {"ParseCollectiveDeviceListBase: \"collective device list iota size\"",
        "  v = u8[6] parameter(0)\n"
        "  ROOT g = u8[12] all-gather(v), dimensions={0}, "
        "replica_groups=[3,2]<=[8]",
-       "4:3", "hold different numbers of ids"},
+       "4:50", "hold different numbers of ids"},
       {"ParseInstruction (kParameter): \"parameter has N leaf buffers, but "
        "parameter_replication has M elements\"",
        "  ROOT q = (u8[6], (u8[], u8[2])) parameter(0), "
        "parameter_replication={true,false}",
-       "3:3", "has 3 leaf buffers, but parameter_replication has 2"},
+       "3:49", "has 3 leaf buffers, but parameter_replication has 2"},
       {"ParseInstruction: control-predecessors names an instruction "
        "(\"instruction does not exist\")",
        "  v = u8[6] parameter(0)\n"
@@ -905,7 +905,7 @@ TEST(MeshReplicaGroups, Refused) {
                      "ENTRY run {\n  v = s32[6] parameter(0)\n  ROOT r = "
                      "s32[6] all-reduce(v), replica_groups=",
                      groups, ", to_apply=plus\n}"),
-        "9:3", message);
+        "9:34", message);
   }
 }
 

@@ -279,53 +279,56 @@ int64_t LeafCount(const Shape& shape) {
   return n;
 }
 
-// The attributes any op may carry that XLA's parser checks.
-std::string CheckCommonAttributes(const HloInstruction& inst) {
-  for (const HloAttribute& attribute : inst.attributes()) {
-    // Most attributes (metadata, backend_config, ...) are none of these.
-    const char first = attribute.name.empty() ? '\0' : attribute.name[0];
-    if (first != 'r' && first != 's' && first != 'p' && first != 'c') continue;
-    std::string error;
-    if (attribute.name == "control-predecessors") {
-      error = CheckControlPredecessors(inst, attribute.value);
-    } else if (attribute.name == "result_accuracy") {
-      error = CheckResultAccuracy(inst, attribute.value);
-    } else if (attribute.name == "sharding") {
-      error = CheckSharding(inst, attribute.value);
-    } else if (attribute.name == "replica_groups" &&
-               (absl::StartsWith(attribute.value, "[") ||
-                absl::StartsWith(attribute.value, "mesh") ||
-                absl::StartsWith(attribute.value, "maximal_mesh"))) {
-      // HloParserImpl::ParseCollectiveDeviceListBase: the iota form's size
-      // must be the product of its groups and their size.
-      absl::StatusOr<int64_t> size = ParseReplicaGroupSize(attribute.value);
-      if (!size.ok()) error = Named(inst, size.status().message());
-    } else if (attribute.name == "parameter_replication" &&
-               inst.opcode() == HloOpcode::kParameter) {
-      int64_t entries =
-          1 + std::count(attribute.value.begin(), attribute.value.end(), ',');
-      int64_t leaves = LeafCount(inst.shape());
-      if (entries != leaves) {
-        error = Named(inst, absl::StrCat("has ", leaves,
-                                         " leaf buffers, but "
-                                         "parameter_replication has ",
-                                         entries, " elements"));
-      }
+}  // namespace
+
+std::string CheckAttributeAsXlaParserDoes(const HloInstruction& inst,
+                                          absl::string_view name,
+                                          absl::string_view value) {
+  // Most attributes (metadata, backend_config, ...) are none of these.
+  const char first = name.empty() ? '\0' : name[0];
+  if (first != 'r' && first != 's' && first != 'p') return "";
+  if (name == "result_accuracy") return CheckResultAccuracy(inst, value);
+  if (name == "sharding") return CheckSharding(inst, value);
+  if (name == "replica_groups" &&
+      (absl::StartsWith(value, "[") || absl::StartsWith(value, "mesh") ||
+       absl::StartsWith(value, "maximal_mesh"))) {
+    // HloParserImpl::ParseCollectiveDeviceListBase: the iota form's size
+    // must be the product of its groups and their size; the mesh form's
+    // axes must exist.
+    absl::StatusOr<int64_t> size = ParseReplicaGroupSize(value);
+    if (!size.ok()) return Named(inst, size.status().message());
+  }
+  if (name == "parameter_replication" &&
+      inst.opcode() == HloOpcode::kParameter) {
+    int64_t entries = 1 + std::count(value.begin(), value.end(), ',');
+    int64_t leaves = LeafCount(inst.shape());
+    if (entries != leaves) {
+      return Named(inst, absl::StrCat("has ", leaves,
+                                      " leaf buffers, but "
+                                      "parameter_replication has ",
+                                      entries, " elements"));
     }
-    if (!error.empty()) return error;
   }
   return "";
 }
 
-}  // namespace
-
-std::string CheckAsXlaParserDoes(const HloInstruction& inst) {
-  std::string error = CheckCommonAttributes(inst);
-  if (!error.empty()) return error;
+std::string CheckOperandsAsXlaParserDoes(const HloInstruction& inst,
+                                         bool control_predecessors) {
+  if (control_predecessors) {
+    std::string error = CheckControlPredecessors(
+        inst, inst.attribute("control-predecessors").value_or("{}"));
+    if (!error.empty()) return error;
+  }
+  switch (inst.opcode()) {
+    case HloOpcode::kUnknown:
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kReduceScatter:
+      break;
+    default:
+      return "";  // The ops below are these.
+  }
   absl::string_view op = inst.opcode_name();
-  // The ops below start with one of these letters; most ops do not.
-  const char first = op.empty() ? '\0' : op[0];
-  if (first != 'a' && first != 'c' && first != 'd' && first != 'r') return "";
   if (op == "all-gather" || op == "all-gather-start" ||
       op == "reduce-scatter") {
     return CheckGatherDimension(inst);

@@ -13,13 +13,23 @@
 
 #include <string>
 
+#include "absl/strings/string_view.h"
 #include "hlo/instruction.h"
 
 namespace xla_index {
 
-/// Empty when `inst` passes, else what is wrong (naming the instruction).
-/// Needs the operands linked and their shapes known.
-std::string CheckAsXlaParserDoes(const HloInstruction& inst);
+/// Empty when attribute `name` = `value` of `inst` (its shape known, its
+/// operands not yet) passes, else what is wrong (naming the instruction):
+/// result_accuracy, sharding, replica_groups, parameter_replication.
+std::string CheckAttributeAsXlaParserDoes(const HloInstruction& inst,
+                                          absl::string_view name,
+                                          absl::string_view value);
+
+/// Empty when `inst` passes the checks that need its operands linked and
+/// their shapes known, and the instructions of its computation
+/// (`control_predecessors`: whether to check control-predecessors=).
+std::string CheckOperandsAsXlaParserDoes(const HloInstruction& inst,
+                                         bool control_predecessors);
 
 }  // namespace xla_index
 
