@@ -1536,14 +1536,21 @@ std::pair<absl::string_view, absl::string_view> AsyncWrapperParts(
   return {};
 }
 
+// How many steps the checks of one async update or done follow (real
+// chains are a few steps); beyond, the chain is not checked, so that N
+// dones at the end of a chain of N copies cost O(N * kMaxAsyncTrace), not
+// O(N^2).
+constexpr int64_t kMaxAsyncTrace = 256;
+
 // The async op whose result `inst` carries, through the values XLA lets an
 // async result pass (HloInstruction::IsAllowedAsyncIntermediary: tuple,
 // get-tuple-element, copy, opt-barrier, while, sharding custom-calls; a
 // parameter ends the search), as hlo_instruction_utils FindAsyncProducer
-// traces it; null when there is none.
-const HloInstruction* FindAsyncProducer(const HloInstruction* inst) {
+// traces it; null when there is none or `budget` steps run out.
+const HloInstruction* FindAsyncProducer(const HloInstruction* inst,
+                                        int64_t& budget) {
   std::vector<int64_t> elements;  // Tuple indices still to select.
-  for (int64_t steps = 0; inst != nullptr && steps < (1 << 20); ++steps) {
+  while (inst != nullptr && budget-- > 0) {
     absl::string_view step = AsyncWrapperParts(*inst).second;
     absl::string_view name = inst->opcode_name();
     if (step == "start" || step == "update" || absl::EndsWith(name, "-start")) {
@@ -1597,7 +1604,8 @@ std::string AsyncContinuationError(const HloInstruction& inst,
                         "' cannot take the async done '",
                         inst.operand(0)->name(), "'");
   }
-  const HloInstruction* producer = FindAsyncProducer(inst.operand(0));
+  int64_t budget = kMaxAsyncTrace;
+  const HloInstruction* producer = FindAsyncProducer(inst.operand(0), budget);
   if (producer == nullptr || AsyncWrapperParts(*producer).second.empty()) {
     return "";  // Nothing to compare with (XLA's async_producer is null).
   }
@@ -1609,12 +1617,10 @@ std::string AsyncContinuationError(const HloInstruction& inst,
                         step);
   }
   const HloInstruction* start = producer;
-  for (int64_t steps = 0;
-       start != nullptr && AsyncWrapperParts(*start).second == "update" &&
-       steps < (1 << 20);
-       ++steps) {
-    start = start->operand_count() > 0 ? FindAsyncProducer(start->operand(0))
-                                       : nullptr;
+  while (start != nullptr && AsyncWrapperParts(*start).second == "update") {
+    start = start->operand_count() > 0
+                ? FindAsyncProducer(start->operand(0), budget)
+                : nullptr;
   }
   if (start == nullptr || AsyncWrapperParts(*start).second != "start") {
     return "";
