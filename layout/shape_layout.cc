@@ -38,6 +38,15 @@ Shape WithDefaultLayout(Shape shape) {
   return shape;
 }
 
+std::vector<int64_t> MinorToMajorOrDefault(const Shape& shape) {
+  if (shape.has_layout() &&
+      static_cast<int64_t>(shape.layout().minor_to_major.size()) ==
+          shape.rank()) {
+    return shape.layout().minor_to_major;
+  }
+  return DefaultLayout(shape.rank()).minor_to_major;
+}
+
 namespace {
 
 // Split config number `number` against the layout of `shape`.

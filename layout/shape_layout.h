@@ -5,6 +5,7 @@
 // arithmetic: a validated TiledLayout and the sizes the array occupies.
 
 #include <cstdint>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "hlo/shape.h"
@@ -19,6 +20,10 @@ Layout DefaultLayout(int64_t rank);
 
 /// `shape` with DefaultLayout when it has none (arrays only).
 Shape WithDefaultLayout(Shape shape);
+
+/// The shape's minor_to_major order, or DefaultLayout's when it has no
+/// layout or one whose order does not cover its rank.
+std::vector<int64_t> MinorToMajorOrDefault(const Shape& shape);
 
 /// The checks of XLA's LayoutUtil::ValidateLayoutForShape that TiledLayout
 /// does not make, for a dense array (a layout without D(...)):

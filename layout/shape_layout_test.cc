@@ -59,6 +59,13 @@ TEST(ShapeLayoutTest, NoLayoutMeansMajorToMinor) {
   EXPECT_EQ(WithDefaultLayout(Parse("f32[2,3]")).ToString(), "f32[2,3]{1,0}");
 }
 
+TEST(ShapeLayoutTest, MinorToMajorOrDefault) {
+  EXPECT_THAT(MinorToMajorOrDefault(Parse("f32[2,3,4]")), ElementsAre(2, 1, 0));
+  EXPECT_THAT(MinorToMajorOrDefault(Parse("f32[2,3,4]{0,2,1}")),
+              ElementsAre(0, 2, 1));
+  EXPECT_TRUE(MinorToMajorOrDefault(Parse("f32[]")).empty());
+}
+
 // A dynamic dimension `<=n` is laid out at its bound n.
 TEST(ShapeLayoutTest, DynamicDimensionsUseTheirBound) {
   absl::StatusOr<TiledLayout> layout =

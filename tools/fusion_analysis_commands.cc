@@ -1,6 +1,7 @@
 #include "tools/fusion_analysis_commands.h"
 
 #include <limits>
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,45 +14,44 @@
 #include "mlir/IR/MLIRContext.h"
 #include "tools/file_io.h"
 #include "tools/hlo_input.h"
+#include "tools/instruction_flags.h"
 #include "xla_index/analysis/coalescing.h"
-#include "xla_index/analysis/fusion_operands.h"
 #include "xla_index/analysis/fusion_utilization.h"
+#include "xla_index/analysis/gpu_device.h"
+#include "xla_index/analysis/read_coalesced_heuristic.h"
 
 namespace xla_index {
 namespace {
 
-// The analyzed instruction: --instruction=NAME (or COMPUTATION.NAME), else
-// the entry computation's root.
-absl::StatusOr<const HloInstruction*> AnalyzedInstruction(
-    const HloModule& module, const CommandLine& command_line) {
-  if (std::optional<std::string> name = command_line.Get("instruction")) {
-    absl::StatusOr<const HloInstruction*> found =
-        FindInstruction(module, *name);
-    if (!found.ok()) {
-      return absl::Status(
-          found.status().code(),
-          absl::StrCat("--instruction: ", found.status().message()));
-    }
-    return *found;
+// `coalescing FILE --producer=NAME [--consumer=NAME]`: XLA's
+// IsReadCoalescedHeuristic for the producer (fused into the consumer).
+absl::Status RunProducerConsumerQuery(const CommandLine& command_line,
+                                      const HloModule& module,
+                                      const GpuDeviceDescription& device,
+                                      mlir::MLIRContext* context,
+                                      std::ostream& out) {
+  XI_ASSIGN_OR_RETURN(const HloInstruction* producer,
+                      NamedInstruction(module, command_line, "producer"));
+  const HloInstruction* consumer = nullptr;
+  if (command_line.Has("consumer")) {
+    XI_ASSIGN_OR_RETURN(consumer,
+                        NamedInstruction(module, command_line, "consumer"));
   }
-  absl::StatusOr<const HloInstruction*> root = EntryRoot(module);
-  if (!root.ok()) {
-    return absl::Status(root.status().code(),
-                        absl::StrCat(command_line.positional[0], ": ",
-                                     root.status().message()));
-  }
-  return *root;
+  XI_ASSIGN_OR_RETURN(
+      ProducerConsumerCoalescing answer,
+      AnalyzeProducerConsumerCoalescing(*producer, consumer, device, context));
+  out << (command_line.Has("json") ? ProducerConsumerCoalescingToJson(answer)
+                                   : ProducerConsumerCoalescingToText(answer));
+  return absl::OkStatus();
 }
 
 }  // namespace
 
-absl::Status RunCoalescingCommand(const CommandLine& command_line,
-                                  const LoadedHlo& input, std::ostream& out,
-                                  std::ostream& err) {
-  const HloModule* module = input.module.get();
-  XI_ASSIGN_OR_RETURN(const HloInstruction* instruction,
-                      AnalyzedInstruction(*module, command_line));
+absl::StatusOr<CoalescingOptions> CoalescingOptionsFromFlags(
+    const CommandLine& command_line) {
   CoalescingOptions options;
+  // Range errors name the flag (the analysis would refuse the same values
+  // without saying which flag gave them).
   XI_ASSIGN_OR_RETURN(
       options.threads_per_block,
       command_line.GetIntegerInRange("block", options.threads_per_block, 1,
@@ -60,7 +60,31 @@ absl::Status RunCoalescingCommand(const CommandLine& command_line,
       options.unroll,
       command_line.GetIntegerInRange("unroll", options.unroll, 1,
                                      kMaxWarpEvaluations / options.warp_size));
+  options.block_given = command_line.Has("block");
+  options.unroll_given = command_line.Has("unroll");
+  if (std::optional<std::string> name = command_line.Get("device")) {
+    absl::StatusOr<GpuDeviceDescription> device = FindGpuDevice(*name);
+    if (!device.ok()) return ForFlag("device", device.status());
+    options.device = *device;
+  } else {
+    options.device = DefaultGpuDevice();
+  }
+  return options;
+}
+
+absl::Status RunCoalescingCommand(const CommandLine& command_line,
+                                  const LoadedHlo& input, std::ostream& out,
+                                  std::ostream& err) {
+  const HloModule* module = input.module.get();
+  XI_ASSIGN_OR_RETURN(const HloInstruction* instruction,
+                      AnalyzedInstruction(*module, command_line));
+  XI_ASSIGN_OR_RETURN(CoalescingOptions options,
+                      CoalescingOptionsFromFlags(command_line));
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+  if (command_line.Has("producer") || command_line.Has("consumer")) {
+    return RunProducerConsumerQuery(command_line, *module, *options.device,
+                                    &context, out);
+  }
   XI_ASSIGN_OR_RETURN(CoalescingReport report,
                       AnalyzeCoalescing(*instruction, options, &context));
   out << (command_line.Has("json") ? CoalescingReportToJson(report)

@@ -1,6 +1,5 @@
 #include "tools/report_command.h"
 
-#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -9,9 +8,9 @@
 #include "base/status_macros.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tools/file_io.h"
+#include "tools/fusion_analysis_commands.h"
 #include "tools/hlo_input.h"
 #include "tools/report_html.h"
-#include "xla_index/analysis/coalescing.h"
 #include "xla_index/analysis/module_report.h"
 
 namespace xla_index {
@@ -21,14 +20,8 @@ absl::Status RunReportCommand(const CommandLine& command_line,
                               std::ostream& err) {
   const HloModule* module = input.module.get();
   ModuleReportOptions options;
-  XI_ASSIGN_OR_RETURN(options.coalescing.threads_per_block,
-                      command_line.GetIntegerInRange(
-                          "block", options.coalescing.threads_per_block, 1,
-                          std::numeric_limits<int64_t>::max()));
-  XI_ASSIGN_OR_RETURN(options.coalescing.unroll,
-                      command_line.GetIntegerInRange(
-                          "unroll", options.coalescing.unroll, 1,
-                          kMaxWarpEvaluations / options.coalescing.warp_size));
+  XI_ASSIGN_OR_RETURN(options.coalescing,
+                      CoalescingOptionsFromFlags(command_line));
   XI_ASSIGN_OR_RETURN(int64_t worst, command_line.GetInteger("worst", 10));
   if (worst < 0) return absl::InvalidArgumentError("--worst: must be >= 0");
   const std::optional<std::string> html_path = command_line.Get("html");

@@ -15,18 +15,12 @@
 #include "mlir/IR/MLIRContext.h"
 #include "tools/file_io.h"
 #include "tools/hlo_input.h"
-#include "xla_index/analysis/fusion_operands.h"
+#include "tools/instruction_flags.h"
 #include "xla_index/analysis/symbolic_tile.h"
 #include "xla_index/core/indexing_map_text.h"
 
 namespace xla_index {
 namespace {
-
-// `status` with its message prefixed by "--FLAG: ".
-absl::Status ForFlag(absl::string_view flag, const absl::Status& status) {
-  return absl::Status(status.code(),
-                      absl::StrCat("--", flag, ": ", status.message()));
-}
 
 // Whether `text` is an indexing map rather than HLO: HLO never starts with
 // '(' (it starts with HloModule, a name, or ENTRY).
@@ -73,25 +67,6 @@ void Print(const CommandLine& command_line, const TileReport& report,
            std::ostream& out) {
   out << (command_line.Has("json") ? TileReportToJson(report) + "\n"
                                    : TileReportToText(report));
-}
-
-// The analyzed instruction: --instruction=NAME (or COMPUTATION.NAME), else
-// the entry computation's root.
-absl::StatusOr<const HloInstruction*> AnalyzedInstruction(
-    const HloModule& module, const CommandLine& command_line) {
-  if (std::optional<std::string> name = command_line.Get("instruction")) {
-    absl::StatusOr<const HloInstruction*> found =
-        FindInstruction(module, *name);
-    if (!found.ok()) return ForFlag("instruction", found.status());
-    return *found;
-  }
-  absl::StatusOr<const HloInstruction*> root = EntryRoot(module);
-  if (!root.ok()) {
-    return absl::Status(root.status().code(),
-                        absl::StrCat(command_line.positional[0], ": ",
-                                     root.status().message()));
-  }
-  return *root;
 }
 
 absl::Status RunTileOnHlo(const CommandLine& command_line,

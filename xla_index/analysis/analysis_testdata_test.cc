@@ -4,34 +4,21 @@
 // fusion_utilization_test.cc and symbolic_tile_test.cc.
 
 #include <cstdint>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "hlo/module.h"
-#include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/analysis/coalescing.h"
 #include "xla_index/analysis/fusion_utilization.h"
 #include "xla_index/analysis/symbolic_tile.h"
+#include "xla_index/analysis/test_modules.h"
 #include "xla_index/core/indexing_map_text.h"
 
 namespace xla_index {
 namespace {
-
-std::unique_ptr<HloModule> ParseFile(const std::string& name) {
-  std::ifstream file("xla_index/analysis/testdata/" + name);
-  EXPECT_TRUE(file.good()) << name;
-  std::stringstream text;
-  text << file.rdbuf();
-  absl::StatusOr<std::unique_ptr<HloModule>> module =
-      ParseAndVerifyHloModule(text.str());
-  EXPECT_TRUE(module.ok()) << name << ": " << module.status();
-  return module.ok() ? std::move(*module) : nullptr;
-}
 
 struct CoalescingCase {
   const char* file;
@@ -53,7 +40,7 @@ TEST(AnalysisTestdataTest, CoalescingVerdicts) {
   for (const CoalescingCase& c : cases) {
     SCOPED_TRACE(c.file);
     mlir::MLIRContext context;
-    std::unique_ptr<HloModule> module = ParseFile(c.file);
+    std::unique_ptr<HloModule> module = ParseTestdataModule(c.file);
     ASSERT_NE(module, nullptr);
     CoalescingOptions options;
     options.unroll = c.unroll;
@@ -80,7 +67,7 @@ TEST(AnalysisTestdataTest, Utilization) {
                         Case{"utilization_slice.hlo", 375, 375},
                         Case{"utilization_reduce.hlo", 2560, 2560}}) {
     SCOPED_TRACE(c.file);
-    std::unique_ptr<HloModule> module = ParseFile(c.file);
+    std::unique_ptr<HloModule> module = ParseTestdataModule(c.file);
     ASSERT_NE(module, nullptr);
     absl::StatusOr<UtilizationReport> report =
         AnalyzeUtilization(*module, &context);
@@ -93,7 +80,7 @@ TEST(AnalysisTestdataTest, Utilization) {
 
 TEST(AnalysisTestdataTest, Tiles) {
   mlir::MLIRContext context;
-  std::unique_ptr<HloModule> dot = ParseFile("tile_dot.hlo");
+  std::unique_ptr<HloModule> dot = ParseTestdataModule("tile_dot.hlo");
   ASSERT_NE(dot, nullptr);
   absl::StatusOr<TileReport> report = AnalyzeTiling(*dot, {8, 128}, &context);
   ASSERT_TRUE(report.ok());
@@ -103,7 +90,8 @@ TEST(AnalysisTestdataTest, Tiles) {
   EXPECT_EQ(report->operands[1].tiles[0].tile.sizes,
             (std::vector<int64_t>{256, 128}));
 
-  std::unique_ptr<HloModule> reshape = ParseFile("tile_reshape_refuses.hlo");
+  std::unique_ptr<HloModule> reshape =
+      ParseTestdataModule("tile_reshape_refuses.hlo");
   ASSERT_NE(reshape, nullptr);
   report = AnalyzeTiling(*reshape, {2, 4}, &context);
   ASSERT_TRUE(report.ok());
@@ -112,7 +100,7 @@ TEST(AnalysisTestdataTest, Tiles) {
   ASSERT_TRUE(report.ok());
   EXPECT_TRUE(report->tileable);
 
-  std::unique_ptr<HloModule> softmax = ParseFile("tile_softmax.hlo");
+  std::unique_ptr<HloModule> softmax = ParseTestdataModule("tile_softmax.hlo");
   ASSERT_NE(softmax, nullptr);
   report = AnalyzeTiling(*softmax, {1, 8, 125}, &context);
   ASSERT_TRUE(report.ok());

@@ -2,12 +2,12 @@
 #define XLA_INDEX_ANALYSIS_SYMBOLIC_TILE_H_
 
 // Symbolic tile propagation through indexing maps (XLA's indexing-analysis
-// documentation, "Tiling"): a
-// tile is a hyperrectangular, strided subset of a tensor, given per
-// dimension by an offset, a size and a stride. The output of a fusion is cut
-// into tiles of the given sizes; tile number (t0, ..., t_{r-1}) starts at
-// offsets (t0 * size0, ..., t_{r-1} * size_{r-1}) with stride 1. Which tile
-// of each operand (and of each instruction inside the fusion) does it read?
+// documentation, "Tiling"): a tile is a hyperrectangular, strided subset of
+// a tensor, given per dimension by an offset, a size and a stride. The output
+// of a fusion is cut into tiles of the given sizes; tile number (t0, ...,
+// t_{r-1}) starts at offsets (t0 * size0, ..., t_{r-1} * size_{r-1}) with
+// stride 1. Which tile of each operand (and of each instruction inside the
+// fusion) does it read?
 //
 // The answer is generic over the maps. The output tile is itself a map
 //   T: (t0, ..., t_{r-1})[l0, ..., l_{r-1}] -> (t_i * size_i + l_i),
@@ -84,6 +84,7 @@ struct TileMask {
   Interval kept;
 };
 
+/// How tiles at pad and concatenate edges are treated.
 struct TileOptions {
   /// Refuse a tile that straddles a pad or concatenate edge instead of
   /// giving it with a mask.
@@ -132,6 +133,8 @@ struct TensorTiles {
   std::vector<PropagatedTile> tiles;
 };
 
+/// The tiles of one analysis: the output's and those of every operand and
+/// instruction the output reads.
 struct TileReport {
   std::string root_name;
   /// Output 0, and all outputs (one unless the root is a tuple).

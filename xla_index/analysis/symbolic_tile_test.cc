@@ -12,20 +12,13 @@
 #include "hlo/evaluator.h"
 #include "hlo/literal.h"
 #include "hlo/module.h"
-#include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/analysis/symbolic_tile_brute_force.h"
+#include "xla_index/analysis/test_modules.h"
 #include "xla_index/core/indexing_map_text.h"
 
 namespace xla_index {
 namespace {
-
-std::unique_ptr<HloModule> Parse(const std::string& text) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module =
-      ParseAndVerifyHloModule(text);
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? std::move(*module) : nullptr;
-}
 
 TileReport Analyze(const HloModule& module, std::vector<int64_t> sizes,
                    mlir::MLIRContext* context) {
@@ -60,7 +53,7 @@ TEST(SymbolicTileTest, Elementwise) {
   // out tile (t0, t1) covers rows 4 t0 .. 4 t0 + 3, columns 8 t1 .. + 7;
   // both operands are read at the same tile.
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
     p0 = f32[16,32] parameter(0)
     p1 = f32[16,32] parameter(1)
     ROOT add = f32[16,32] add(p0, p1)
@@ -83,7 +76,7 @@ TEST(SymbolicTileTest, Broadcast) {
   // The broadcast of XLA's indexing-analysis documentation, out[i, j, k] =
   // p0[j], tile (2, 4, 30): the tile (t0, t1, 0) reads p0[4 t1 .. 4 t1 + 3].
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
     p0 = f32[20] parameter(0)
     ROOT bc0 = f32[10, 20, 30] broadcast(p0), dimensions={1}
   )");
@@ -98,7 +91,7 @@ TEST(SymbolicTileTest, Transpose) {
   // out[i, j] = p0[j, i], out tile (8, 4) at (8 t0, 4 t1) reads the p0
   // tile at (4 t1, 8 t0) of sizes (4, 8).
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
     p0 = f32[16,32] parameter(0)
     ROOT t = f32[32,16] transpose(p0), dimensions={1,0}
   )");
@@ -114,7 +107,7 @@ TEST(SymbolicTileTest, ReshapeExpandWholeRows) {
   // rows: p0[16 t0 + 8 l0 + l1], l0 < 2, l1 < 8: coefficients 1 (8
   // values) then 8 (one past the span 0..7): contiguous, 16 elements.
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
     p0 = f32[32] parameter(0)
     ROOT r = f32[4,8] reshape(p0)
   )");
@@ -129,7 +122,7 @@ TEST(SymbolicTileTest, ReshapeCollapseSplitsTheTile) {
   // e = 16 t + l, l < 16, reads p0[2 t + l floordiv 8, l mod 8]: l splits
   // into 8 l_hi + l_lo, giving rows 2 t .. 2 t + 1, all 8 columns.
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
     p0 = f32[4,8] parameter(0)
     ROOT r = f32[32] reshape(p0)
   )");
@@ -145,7 +138,7 @@ TEST(SymbolicTileTest, ReshapePartialRowsMustRefuse) {
   // p0[16 t0 + 4 t1 + 8 l0 + l1], l0 < 2, l1 < 4: for t = (0, 0) the
   // elements 0..3 and 8..11, two runs with a gap, not one strided interval.
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
     p0 = f32[32] parameter(0)
     ROOT r = f32[4,8] reshape(p0)
   )");
@@ -179,7 +172,7 @@ TEST(SymbolicTileTest, Reduce) {
   // out[j] = sum_s p0[s, j] over f32[16, 10], tile (5): all 16 rows of
   // columns 5 t .. 5 t + 4; the init scalar is a rank-0 tile.
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
 HloModule m
 add {
   a = f32[] parameter(0)
@@ -204,7 +197,7 @@ TEST(SymbolicTileTest, Dot) {
   // out[i, j] = sum_k lhs[i, k] rhs[k, j]; tile (8, 8): lhs rows 8 t0..+7,
   // all 32 k; rhs all 32 k, columns 8 t1..+7.
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
     lhs = f32[16,32] parameter(0)
     rhs = f32[32,24] parameter(1)
     ROOT dot = f32[16,24] dot(lhs, rhs), lhs_contracting_dims={1},
@@ -253,7 +246,7 @@ TEST(SymbolicTileTest, SoftmaxRowsTileWhole) {
   // (d0, d1)[s0] -> (d0, d1, s0) both read p0 at (t0, 4 t1, 0), sizes
   // (1, 4, 16): one tile.
   mlir::MLIRContext context;
-  auto module = Parse(kSoftmax);
+  auto module = ParseTestModule(kSoftmax);
   ASSERT_NE(module, nullptr);
   TileReport report = Analyze(*module, {1, 4, 16}, &context);
   ASSERT_EQ(report.operands.size(), 1u);
@@ -270,7 +263,7 @@ TEST(SymbolicTileTest, SoftmaxHalfRowsNeedTheWholeRowForTheReduction) {
   // (1, 4, 16). Inside the fusion, the reduce `mx` gets tile (t0, 4 t1)
   // sizes (1, 4).
   mlir::MLIRContext context;
-  auto module = Parse(kSoftmax);
+  auto module = ParseTestModule(kSoftmax);
   ASSERT_NE(module, nullptr);
   TileReport report = Analyze(*module, {1, 4, 8}, &context);
   std::set<std::string> got;
@@ -298,7 +291,7 @@ TEST(SymbolicTileTest, ConcatenateTilesThatDoNotStraddleOperands) {
   // t1 = 0 is a, t1 = 1, 2 are in b. a is read by the tile ids d1 in [0, 0]
   // at (0, 0); b by d1 in [1, 2] at (0, 4 t1 - 4).
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
     a = f32[2,4] parameter(0)
     b = f32[2,8] parameter(1)
     ROOT c = f32[2,12] concatenate(a, b), dimensions={1}
@@ -324,7 +317,7 @@ TEST(SymbolicTileTest, ConcatenateTileStraddlingTwoOperands) {
   // (offset 8 t1 - 4) and masks the columns outside [0, 11]; --strict
   // (TileOptions::strict) refuses it instead.
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
     a = f32[2,4] parameter(0)
     b = f32[2,12] parameter(1)
     ROOT c = f32[2,16] concatenate(a, b), dimensions={1}
@@ -354,7 +347,7 @@ TEST(SymbolicTileTest, ReduceWindowTilesOverlap) {
   // p0[4 t + l + s], l < 4, s < 3: coefficients 1 and 1, no gap, 6
   // elements from 4 t (neighbouring tiles overlap by 2).
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
 HloModule m
 mx {
   a = f32[] parameter(0)
@@ -378,7 +371,7 @@ TEST(SymbolicTileTest, DynamicSliceOffsetIsARuntimeSymbol) {
   // ds = src[of .. of + 3]: tile (2) at 2 t reads src[2 t + of ..], the
   // offset a runtime symbol of the offsets map, read from `of`.
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
     src = f32[16] parameter(0)
     of = s32[] parameter(1)
     ROOT ds = f32[4] dynamic-slice(src, of), dynamic_slice_sizes={4}
@@ -397,7 +390,7 @@ TEST(SymbolicTileTest, DynamicSliceOffsetIsARuntimeSymbol) {
 TEST(SymbolicTileTest, ReverseHasNegativeStride) {
   // out[i] = p0[15 - i]; tile (4): starts at 15 - 4 t, stride -1.
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
     p0 = f32[16] parameter(0)
     ROOT r = f32[16] reverse(p0), dimensions={0}
   )");
@@ -411,7 +404,7 @@ TEST(SymbolicTileTest, PartialTilesAreExcludedByConstraints) {
   // f32[10, 20] with tile (4, 8): 2 full tiles per dimension (rows 0..7,
   // columns 0..15); the tiles at rows 8..9 / columns 16..19 are partial.
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
     p0 = f32[10,20] parameter(0)
     ROOT n = f32[10,20] negate(p0)
   )");
@@ -424,7 +417,7 @@ TEST(SymbolicTileTest, PartialTilesAreExcludedByConstraints) {
 
 TEST(SymbolicTileTest, RejectsBadTileSizes) {
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
     p0 = f32[10,20] parameter(0)
     ROOT n = f32[10,20] negate(p0)
   )");
@@ -460,7 +453,7 @@ TEST(ParseTileSizesTest, NamesTheBadEntry) {
 
 TEST(SymbolicTileTest, Json) {
   mlir::MLIRContext context;
-  auto module = Parse(R"(
+  auto module = ParseTestModule(R"(
     p0 = f32[32] parameter(0)
     ROOT r = f32[4,8] reshape(p0)
   )");
