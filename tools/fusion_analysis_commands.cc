@@ -1,7 +1,6 @@
 #include "tools/fusion_analysis_commands.h"
 
 #include <limits>
-
 #include <memory>
 #include <optional>
 #include <string>
