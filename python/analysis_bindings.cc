@@ -26,6 +26,7 @@
 #include "tools/layout_command.h"
 #include "tools/report_command.h"
 #include "tools/report_html.h"
+#include "tools/tile_command.h"
 #include "xla_index/analysis/fusion_operands.h"
 #include "xla_index/analysis/module_report.h"
 
@@ -172,7 +173,7 @@ void DefineFusionAnalyses(py::module_& m) {
       [](const py::object& target, const std::vector<int64_t>& sizes) {
         CommandLine command_line;
         command_line.flags["tile"] = absl::StrJoin(sizes, ",");
-        return RunJson(RunTileCommand, TargetOf(target), command_line);
+        return RunJson(RunTileOnHlo, TargetOf(target), command_line);
       },
       py::arg("target"), py::arg("sizes"),
       "`xla-index tile --tile=SIZES --json` of a Module or Instruction.");

@@ -19,22 +19,35 @@
 #include "tools/command_line.h"
 #include "tools/fusion_analysis_commands.h"
 #include "tools/report_command.h"
+#include "tools/tile_command.h"
 
 namespace xla_index {
 namespace {
 
+using Command = absl::Status (*)(const CommandLine& command_line,
+                                 std::ostream& out, std::ostream& err);
+
 struct NamedCommand {
   const char* name;
-  HloCommand command;
+  Command command;
 };
+
+// The commands as xla_index_main.cc runs them on an HLO file: through
+// RunOnHloModules, or (tile, which also reads maps) on their own.
+template <HloCommand command>
+absl::Status OnModules(const CommandLine& command_line, std::ostream& out,
+                       std::ostream& err) {
+  return RunOnHloModules("command", command_line, command, out, err);
+}
 
 const std::vector<NamedCommand>& AllHloCommands() {
   static const std::vector<NamedCommand>* commands =
-      new std::vector<NamedCommand>{{"analyze", RunAnalyzeCommand},
-                                    {"report", RunReportCommand},
-                                    {"utilization", RunUtilizationCommand},
-                                    {"tile", RunTileCommand},
-                                    {"coalescing", RunCoalescingCommand}};
+      new std::vector<NamedCommand>{
+          {"analyze", OnModules<RunAnalyzeCommand>},
+          {"report", OnModules<RunReportCommand>},
+          {"utilization", OnModules<RunUtilizationCommand>},
+          {"tile", RunTileCommand},
+          {"coalescing", OnModules<RunCoalescingCommand>}};
   return *commands;
 }
 
@@ -57,8 +70,7 @@ std::vector<absl::Status> RunAll(const std::string& text,
     command_line.flags["json"] = "";
     command_line.flags["tile"] = tile;
     std::ostringstream out, err;
-    statuses.push_back(
-        RunOnHloModules(command.name, command_line, command.command, out, err));
+    statuses.push_back(command.command(command_line, out, err));
   }
   return statuses;
 }
