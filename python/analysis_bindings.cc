@@ -5,7 +5,12 @@
 // dicts with _repr_html_: the page of `report --html`, the picture of
 // `layout --svg` and of `sparse --svg`.
 
+#include <unistd.h>
+
 #include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -132,35 +137,50 @@ py::object RunJson(HloCommand command, const Target& target,
   return JsonLoads(out.str());
 }
 
-// The page of `report --html` with these options (as RunReportCommand).
-std::string ReportPage(const LoadedHlo& loaded, int64_t worst,
-                       std::optional<int64_t> block,
-                       std::optional<int64_t> unroll) {
+// The page `report --html=FILE` writes with these flags: RunReportCommand
+// itself writes it to a temporary file, so the page is the CLI's whatever
+// the command's options become.
+std::string ReportPage(const LoadedHlo& loaded, CommandLine command_line) {
   py::gil_scoped_release release;
-  ModuleReportOptions options;
-  if (block) options.coalescing.threads_per_block = *block;
-  if (unroll) options.coalescing.unroll = *unroll;
-  options.record_offsets = true;
-  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  ModuleReport report =
-      ValueOrThrow(AnalyzeModuleReport(*loaded.module, options, &context));
-  return RenderReportHtml(report, worst);
+  char path[] = "/tmp/xla_index_report_XXXXXX.xhtml";
+  const int fd = mkstemps(path, 6);
+  if (fd < 0) throw std::runtime_error("cannot create a temporary file");
+  close(fd);
+  command_line.positional = {"<string>"};
+  command_line.flags["html"] = path;
+  std::ostringstream out, err;
+  const absl::Status status = RunReportCommand(command_line, loaded, out, err);
+  std::ifstream file(path, std::ios::binary);
+  std::string page((std::istreambuf_iterator<char>(file)),
+                   std::istreambuf_iterator<char>());
+  std::remove(path);
+  if (!status.ok()) ThrowStatus(status);
+  return page;
+}
+
+// --block, --unroll and --device, when given.
+CommandLine LaunchFlags(std::optional<int64_t> block,
+                        std::optional<int64_t> unroll,
+                        std::optional<std::string> device) {
+  CommandLine command_line;
+  SetInteger(command_line, "block", block);
+  SetInteger(command_line, "unroll", unroll);
+  if (device) command_line.flags["device"] = *device;
+  return command_line;
 }
 
 void DefineFusionAnalyses(py::module_& m) {
   m.def(
       "coalescing",
       [](const py::object& target, std::optional<int64_t> block,
-         std::optional<int64_t> unroll) {
-        CommandLine command_line;
-        SetInteger(command_line, "block", block);
-        SetInteger(command_line, "unroll", unroll);
-        return RunJson(RunCoalescingCommand, TargetOf(target), command_line);
+         std::optional<int64_t> unroll, std::optional<std::string> device) {
+        return RunJson(RunCoalescingCommand, TargetOf(target),
+                       LaunchFlags(block, unroll, device));
       },
       py::arg("target"), py::arg("block") = py::none(),
-      py::arg("unroll") = py::none(),
-      "`xla-index coalescing --json` of a Module (its entry root) or an "
-      "Instruction, as a dict.");
+      py::arg("unroll") = py::none(), py::arg("device") = py::none(),
+      "`xla-index coalescing --json [--block] [--unroll] [--device]` of a "
+      "Module (its entry root) or an Instruction, as a dict.");
   m.def(
       "utilization",
       [](const py::object& target) {
@@ -180,21 +200,19 @@ void DefineFusionAnalyses(py::module_& m) {
   m.def(
       "report",
       [](const PyModule& module, int64_t worst, std::optional<int64_t> block,
-         std::optional<int64_t> unroll) {
-        CommandLine command_line;
+         std::optional<int64_t> unroll, std::optional<std::string> device) {
+        CommandLine command_line = LaunchFlags(block, unroll, device);
         SetInteger(command_line, "worst", worst);
-        SetInteger(command_line, "block", block);
-        SetInteger(command_line, "unroll", unroll);
         py::object data =
             RunJson(RunReportCommand, Target{module.loaded}, command_line);
         std::shared_ptr<const LoadedHlo> loaded = module.loaded;
-        py::cpp_function page([loaded, worst, block, unroll] {
-          return ReportPage(*loaded, worst, block, unroll);
+        py::cpp_function page([loaded, command_line] {
+          return ReportPage(*loaded, command_line);
         });
         return py::module_::import("xla_index").attr("Report")(data, page);
       },
       py::arg("module"), py::arg("worst") = 10, py::arg("block") = py::none(),
-      py::arg("unroll") = py::none(),
+      py::arg("unroll") = py::none(), py::arg("device") = py::none(),
       "`xla-index report --json` of a Module, as a Report (a dict whose "
       "_repr_html_ is the page of `report --html`).");
 }

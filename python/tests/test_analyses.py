@@ -58,6 +58,11 @@ def test_module_analyses_match_the_cli(run_cli, name, text):
     answered += same(run_cli, path, xi.coalescing, m,
                      ["coalescing", "--block=64", "--unroll=2"],
                      block=64, unroll=2)
+    answered += same(run_cli, path, xi.coalescing, m,
+                     ["coalescing", "--device=h100"], device="h100")
+    answered += same(run_cli, path, xi.report, m,
+                     ["report", "--device=h100", "--block=64"],
+                     device="h100", block=64)
     answered += same(run_cli, path, xi.utilization, m, ["utilization"])
     answered += same(run_cli, path, xi.report, m, ["report", "--worst=3"],
                      worst=3)
@@ -140,6 +145,10 @@ def test_errors_are_the_cli_messages(run_cli):
         xi.layout("f32[4,")
     with pytest.raises(ValueError):
         xi.sparse("#sparse_tensor.encoding<{ map = (i) -> (i : bogus) }>")
+    proc = run_cli.run("coalescing", path, "--device=abacus", ok=False)
+    with pytest.raises(ValueError) as raised:
+        xi.coalescing(m, device="abacus")
+    assert proc.stderr.strip().endswith(str(raised.value))
     with pytest.raises(TypeError):
         xi.coalescing("not a module")
 
