@@ -30,10 +30,8 @@
 #include "tools/fusion_analysis_commands.h"
 #include "tools/layout_command.h"
 #include "tools/report_command.h"
-#include "tools/report_html.h"
 #include "tools/tile_command.h"
 #include "xla_index/analysis/fusion_operands.h"
-#include "xla_index/analysis/module_report.h"
 
 namespace xla_index::python {
 namespace {
