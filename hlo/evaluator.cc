@@ -806,6 +806,9 @@ absl::Status OpEvaluator::DynamicSlice() {
 absl::Status OpEvaluator::DynamicUpdateSlice() {
   const Shape& in = OperandShape(0);
   const Shape& update = OperandShape(1);
+  if (inst_.operand_count() != in.rank() + 2) {
+    return Unsupported(inst_, "start indices given as one vector");
+  }
   Index start(in.rank());
   for (int64_t d = 0; d < in.rank(); ++d) {
     int64_t s = ops_[d + 2].GetInt(0);

@@ -228,6 +228,7 @@ class HloInstruction {
   std::string ToString() const;
 
  private:
+  friend class HloComputation;  // RenameInstruction keeps its name index.
   // The typed attributes of the less common ops (slice, pad, windows, dot,
   // gather, scatter, convolution, ...). They are allocated on first set, so
   // that an instruction of a large module costs about 250 bytes rather than

@@ -326,9 +326,67 @@ std::optional<double> MaxFinite(PrimitiveType type) {
   }
 }
 
+// Half the spacing of the floats just below MaxFinite(type): a value
+// below MaxFinite + this rounds (to nearest) to a finite value, which is
+// what HloParserImpl::CheckParsedValueIsInRange accepts (it range-checks
+// the value converted to the type). 0 where none is added (f64, and
+// f8e8m0fnu, whose values are powers of two).
+double HalfUlpAtMax(PrimitiveType type) {
+  switch (type) {
+    case PrimitiveType::kF4E2M1FN:
+      return 1.0;  // 6 = 1.5 * 2^2, 1 mantissa bit
+    case PrimitiveType::kF8E3M4:
+      return 0.25;  // 15.5 = 1.9375 * 2^3, 4 bits
+    case PrimitiveType::kF8E4M3:
+    case PrimitiveType::kF8E4M3FNUZ:
+      return 8.0;  // 240 = 1.875 * 2^7, 3 bits
+    case PrimitiveType::kF8E4M3FN:
+      return 16.0;  // 448 = 1.75 * 2^8, 3 bits
+    case PrimitiveType::kF8E4M3B11FNUZ:
+      return 1.0;  // 30 = 1.875 * 2^4, 3 bits
+    case PrimitiveType::kF8E5M2:
+    case PrimitiveType::kF8E5M2FNUZ:
+      return 4096.0;  // 57344 = 1.75 * 2^15, 2 bits
+    case PrimitiveType::kBF16:
+      return std::ldexp(1.0, 119);  // 2^127 * 2^-7 / 2
+    case PrimitiveType::kF16:
+      return 16.0;  // 2^15 * 2^-10 / 2
+    case PrimitiveType::kF32:
+      return std::ldexp(1.0, 103);  // 2^127 * 2^-23 / 2
+    default:
+      return 0.0;
+  }
+}
+
+// The mantissa bits a NaN payload may use (XLA's NanPayloadBits): those of
+// the types with an IEEE NaN; 0 for the f8 "fn"/"fnuz" types and
+// f8e8m0fnu, whose one NaN has no payload.
+int NanPayloadBits(PrimitiveType type) {
+  switch (type) {
+    case PrimitiveType::kF16:
+      return 10;
+    case PrimitiveType::kBF16:
+      return 7;
+    case PrimitiveType::kF32:
+      return 23;
+    case PrimitiveType::kF64:
+      return 52;
+    case PrimitiveType::kF8E5M2:
+      return 2;
+    case PrimitiveType::kF8E4M3:
+      return 3;
+    case PrimitiveType::kF8E3M4:
+      return 4;
+    default:
+      return 0;
+  }
+}
+
 // XLA prints a NaN with a payload as `nan(0x7f)` (or `-nan(0x...)`); the
-// payload is read and dropped, as the literal keeps one NaN.
-absl::Status SkipNanPayload(TextCursor& cursor) {
+// payload is checked against the type (HloParserImpl::SetValueInLiteral-
+// Helper: "tries to set NaN payload ... out of range") and dropped, as the
+// literal keeps one NaN.
+absl::Status SkipNanPayload(TextCursor& cursor, PrimitiveType type) {
   if (cursor.PeekRaw() != '(') return absl::OkStatus();
   const char* start = cursor.pos();
   const char* p = start + 1;
@@ -343,6 +401,21 @@ absl::Status SkipNanPayload(TextCursor& cursor) {
   if (p == digits || p >= cursor.end() || *p != ')') {
     return cursor.ErrorAt(start, "expected a NaN payload '(0x...)'");
   }
+  uint64_t payload = 0;
+  absl::string_view hex(digits, p - digits);
+  // Written as the double's payload; the quiet bit alone (2^51) is a NaN
+  // without payload.
+  constexpr uint64_t kQuietOnly = uint64_t{1} << 51;
+  int bits = NanPayloadBits(type);
+  if (!absl::SimpleHexAtoi(hex, &payload) || payload >= (uint64_t{1} << 52) ||
+      (payload != kQuietOnly && bits < 64 &&
+       payload >= (uint64_t{1} << bits))) {
+    return cursor.ErrorAt(
+        start, absl::StrCat("tries to set NaN payload 0x", hex, " to a ",
+                            PrimitiveTypeName(type),
+                            " value, but the payload is out of range (0x",
+                            absl::Hex((uint64_t{1} << bits) - 1), ")"));
+  }
   cursor.set_pos(p + 1);
   return absl::OkStatus();
 }
@@ -356,7 +429,7 @@ absl::StatusOr<double> ParseFloatToken(TextCursor& cursor, const char* start,
   if (lower == "inf" || lower == "+inf") return double{INFINITY};
   if (lower == "-inf") return double{-INFINITY};
   if (lower == "nan" || lower == "-nan" || lower == "+nan") {
-    XI_RETURN_IF_ERROR(SkipNanPayload(cursor));
+    XI_RETURN_IF_ERROR(SkipNanPayload(cursor, type));
     return double{NAN};
   }
   double value = 0;
@@ -365,12 +438,24 @@ absl::StatusOr<double> ParseFloatToken(TextCursor& cursor, const char* start,
         start, absl::StrCat("invalid ", PrimitiveTypeName(type), " value '",
                             token, "'"));
   }
+  // A finite spelling beyond the double range reads as inf (f64's
+  // 1.8e308); XLA refuses it as out of range.
   std::optional<double> max = MaxFinite(type);
-  if (max.has_value() && std::isfinite(value) && std::fabs(value) > *max) {
+  if (!std::isfinite(value) ||
+      (max.has_value() && std::fabs(value) >= *max + HalfUlpAtMax(type) &&
+       std::fabs(value) > *max)) {
     return cursor.ErrorAt(
-        start, absl::StrCat("value ", token, " is out of range for ",
-                            PrimitiveTypeName(type), " (largest finite ",
-                            FormatDouble(*max), ")"));
+        start,
+        absl::StrCat(
+            "value ", token, " is out of range for ", PrimitiveTypeName(type),
+            " (largest finite ",
+            FormatDouble(max.value_or(std::numeric_limits<double>::max())),
+            ")"));
+  }
+  // Between the largest finite value and half a step above it, the value
+  // rounds to the largest finite value, which XLA then stores.
+  if (max.has_value() && std::fabs(value) > *max) {
+    value = std::copysign(*max, value);
   }
   return value;
 }
@@ -437,7 +522,10 @@ absl::Status ParseScalarInto(TextCursor& cursor, Literal& literal, int64_t i) {
   int64_t value = 0;
   uint64_t unsigned_value = 0;
   if (absl::SimpleAtoi(token, &value)) {
-    if (IsUnsignedIntegral(type) && value < 0) {
+    // XLA checks an unsigned value as the uint64 of the int64 it read
+    // (HloParserImpl::CheckParsedValueIsInRange): u64 takes any negative
+    // value, two's complement (-1 is 2^64 - 1); narrower types none.
+    if (IsUnsignedIntegral(type) && value < 0 && BitWidth(type) < 64) {
       return cursor.ErrorAt(
           start, absl::StrCat("negative value '", token, "' for unsigned type ",
                               PrimitiveTypeName(type)));

@@ -43,6 +43,23 @@ void HloComputation::PrependInstructions(
                        std::make_move_iterator(instructions.end()));
 }
 
+void HloComputation::RenameInstruction(HloInstruction* instruction,
+                                       std::string name) {
+  auto it = by_name_.find(instruction->name());
+  bool indexed = it != by_name_.end() && it->second == instruction;
+  if (indexed) by_name_.erase(it);
+  std::string old_name = std::move(instruction->name_);
+  instruction->name_ = std::move(name);
+  by_name_.emplace(instruction->name(), instruction);
+  if (!indexed) return;
+  for (const auto& other : instructions_) {
+    if (other->name() == old_name) {
+      by_name_.emplace(other->name(), other.get());
+      return;
+    }
+  }
+}
+
 HloInstruction* HloComputation::GetInstruction(absl::string_view name) const {
   auto it = by_name_.find(name);
   return it == by_name_.end() ? nullptr : it->second;

@@ -48,6 +48,12 @@ class HloComputation {
   int64_t instruction_count() const {
     return static_cast<int64_t>(instructions_.size());
   }
+  /// Gives `instruction` (of this computation) the name `name`, which no
+  /// other instruction has, keeping the name index: another instruction
+  /// with the old name, if any, is then found by it. The parser names a
+  /// compact tuple-element operand before it has read a later instruction
+  /// that may claim the same name.
+  void RenameInstruction(HloInstruction* instruction, std::string name);
   /// Null if no instruction has that name. Constant time (a name index).
   HloInstruction* GetInstruction(absl::string_view name) const;
 

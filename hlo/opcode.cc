@@ -294,9 +294,16 @@ bool IsXlaOpcodeName(absl::string_view name) {
       std::begin(kXlaOpcodeNames), std::end(kXlaOpcodeNames));
   if (kNames->contains(name)) return true;
   // An op run asynchronously is written `<op>-start`, `<op>-update` and
-  // `<op>-done` (custom-call-start, say), for any op.
+  // `<op>-done` (custom-call-start, say), for any op but those with async
+  // opcodes of their own (HloParserImpl::ParseOpcode: "These ops do not
+  // support async wrapping"), whose other spellings (copy-update,
+  // send-start, ...) are no opcode.
   for (absl::string_view suffix : {"-start", "-update", "-done"}) {
-    if (absl::ConsumeSuffix(&name, suffix)) return kNames->contains(name);
+    if (absl::ConsumeSuffix(&name, suffix)) {
+      return kNames->contains(name) && name != "all-gather" &&
+             name != "all-reduce" && name != "collective-permute" &&
+             name != "copy" && name != "recv" && name != "send";
+    }
   }
   return false;
 }

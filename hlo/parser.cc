@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,10 +13,13 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "base/checked_arithmetic.h"
@@ -29,6 +33,7 @@
 #include "hlo/shape_parser.h"
 #include "hlo/text_cursor.h"
 #include "hlo/verifier.h"
+#include "hlo/xla_parser_checks.h"
 
 namespace xla_index {
 namespace {
@@ -73,7 +78,6 @@ absl::Span<const absl::string_view> RequiredAttributes(HloOpcode op) {
       return kReduce;
     case HloOpcode::kFusion:
       return kFusion;
-    case HloOpcode::kBroadcast:
     case HloOpcode::kTranspose:
     case HloOpcode::kConcatenate:
       return kDimensions;
@@ -106,6 +110,8 @@ struct PendingInstruction {
   const char* position;
   std::vector<PendingOperand> operands;
   bool has_shape = false;
+  // control-predecessors= is written (checked once the names are known).
+  bool has_control_predecessors = false;
   std::shared_ptr<const Shape> leading_shape;
 };
 
@@ -140,6 +146,11 @@ class Parser {
   absl::Status ParseOperands(HloComputation& computation,
                              std::vector<PendingInstruction>& pending,
                              PendingInstruction& entry);
+  absl::Status ReadCompactTupleElement(HloComputation& computation,
+                                       std::vector<PendingInstruction>& pending,
+                                       PendingOperand& operand);
+  void RenameCollidingElements(HloComputation& computation,
+                               const std::vector<PendingInstruction>& pending);
   bool NestedInstructionFollows();
   bool NamedDefinitionFollows();
   std::string FreshName(absl::string_view opcode_name);
@@ -162,6 +173,9 @@ class Parser {
   // (AttributeGivenTwice).
   absl::Status ParseAttribute(HloInstruction& instruction,
                               absl::flat_hash_set<std::string>& seen);
+  absl::StatusOr<HloComputation*> ReadInlineComputation(
+      const HloInstruction& instruction, absl::string_view role);
+  bool InlineListFollows();
   absl::Status ParseInlineComputation(HloInstruction& instruction,
                                       absl::string_view role, const char* start,
                                       absl::flat_hash_set<std::string>& seen);
@@ -177,12 +191,19 @@ class Parser {
                                     absl::string_view value);
   absl::Status CheckNotSecondModule();
   absl::Status SkipStackFrameSections();
+  bool AtWord(absl::string_view word);
+  absl::Status ExpectWord(absl::string_view word);
+  absl::Status ReadStackFrameIndex();
+  absl::Status ReadStackFrameStrings();
+  absl::Status ReadStackFrameRecords(
+      absl::Span<const absl::string_view> fields);
 
   // Name with optional '%' (a view of the text); error naming `what` when
   // missing.
   absl::StatusOr<absl::string_view> ParseName(absl::string_view what);
   absl::StatusOr<absl::string_view> ScanRawValue(absl::string_view name);
   absl::StatusOr<absl::string_view> ScanLiteralValue();
+  absl::Status ReadCustomCallLiteral(int depth);
   absl::Status SkipBalanced(char open, char close);
 
   // Nested operands recurse; hostile text must not exhaust the stack.
@@ -194,8 +215,24 @@ class Parser {
   // Names of the computation being read, for FreshName; they view the
   // instructions' own names.
   absl::flat_hash_set<absl::string_view> used_names_;
+  // The get-tuple-elements made for compact operands in the computation
+  // being read, by `name#i#j...`, and in the order made.
+  // A compact operand's name views its key here (node-based: keys stay put),
+  // which holds '#' as no instruction name does; it is resolved through
+  // this map, since the element's own name may still change
+  // (RenameCollidingElements).
+  absl::node_hash_map<std::string, HloInstruction*> compact_elements_;
+  std::vector<HloInstruction*> compact_elements_made_;
   int64_t next_fresh_name_ = 0;
   int nesting_depth_ = 0;
+  // Inline computations being read around the cursor; operands written as
+  // bare shapes are read only outside them (HloParserImpl::ParseOperands:
+  // scoped_name_tables_.size() == 1).
+  int inline_depth_ = 0;
+  // ParseAttribute read control-predecessors= for the instruction being read.
+  bool saw_control_predecessors_ = false;
+  // Names made for operands written as bare shapes (viewed by operands).
+  std::deque<std::string> made_names_;
   // What the broadcast scalars of the whole text may still materialize
   // (`f32[N] constant(0)`), so that a few bytes per line cannot ask for
   // megabytes per line (hlo/literal.h).
@@ -642,6 +679,15 @@ IntListSetter FindIntListSetter(absl::string_view name) {
   return it == kSetters->end() ? nullptr : it->second;
 }
 
+// The int-list setter of `name` for `op`: slice_sizes is a gather's list;
+// collective-permute's in-place form writes a list of lists under the same
+// name (HloParserImpl::ParseInstructionRhs, kCollectivePermute), kept as
+// text.
+IntListSetter FindIntListSetter(absl::string_view name, HloOpcode op) {
+  if (name == "slice_sizes" && op != HloOpcode::kGather) return nullptr;
+  return FindIntListSetter(name);
+}
+
 IntSetter FindIntSetter(absl::string_view name, HloOpcode op) {
   // `index` is an attribute of other ops too (as text); only
   // get-tuple-element's is its tuple index.
@@ -768,7 +814,7 @@ absl::Status Parser::ApplyTypedAttribute(HloInstruction& inst,
     XI_RETURN_IF_ERROR(ApplyComputationAttribute(inst, name, c));
   } else if (inst.opcode() == HloOpcode::kUnknown) {
     return absl::OkStatus();  // Opaque op: its attributes stay text.
-  } else if (IntListSetter set = FindIntListSetter(name)) {
+  } else if (IntListSetter set = FindIntListSetter(name, inst.opcode())) {
     XI_ASSIGN_OR_RETURN(std::vector<int64_t> v, ParseIntList(c));
     set(inst, std::move(v));
   } else if (IntSetter set = FindIntSetter(name, inst.opcode())) {
@@ -814,9 +860,8 @@ bool AttributeGivenTwice(const HloInstruction& instruction,
 // read as a computation of its own (named after the instruction and the
 // role, made unique), added to the module, and the attribute then names
 // it, so that the printed module defines it once and refers to it by name.
-absl::Status Parser::ParseInlineComputation(
-    HloInstruction& instruction, absl::string_view role, const char* start,
-    absl::flat_hash_set<std::string>& seen) {
+absl::StatusOr<HloComputation*> Parser::ReadInlineComputation(
+    const HloInstruction& instruction, absl::string_view role) {
   if (++nesting_depth_ > kMaxNesting) {
     return cursor_.Error("inline computations nest too deep");
   }
@@ -839,29 +884,89 @@ absl::Status Parser::ParseInlineComputation(
       module_->AddComputation(std::make_unique<HloComputation>(name));
   computations_by_name_[name] = computation;
   XI_RETURN_IF_ERROR(cursor_.Expect('{', "to open an inline computation"));
+  ++inline_depth_;
   XI_RETURN_IF_ERROR(ParseInstructionList(*computation, '}'));
+  --inline_depth_;
   XI_RETURN_IF_ERROR(cursor_.Expect('}', "to close an inline computation"));
   --nesting_depth_;
+  return computation;
+}
+
+absl::Status Parser::ParseInlineComputation(
+    HloInstruction& instruction, absl::string_view role, const char* start,
+    absl::flat_hash_set<std::string>& seen) {
+  std::vector<HloComputation*> computations;
+  if (IsComputationListRole(role)) {
+    // `branch_computations={ {...}, {...} }` (HloParserImpl::
+    // ParseComputationList reads a computation in place of each name).
+    XI_RETURN_IF_ERROR(cursor_.Expect('{', "to open a list of computations"));
+    do {
+      XI_ASSIGN_OR_RETURN(HloComputation * computation,
+                          ReadInlineComputation(instruction, role));
+      computations.push_back(computation);
+    } while (cursor_.TryConsume(','));
+    XI_RETURN_IF_ERROR(cursor_.Expect('}', "to close a list of computations"));
+  } else {
+    XI_ASSIGN_OR_RETURN(HloComputation * computation,
+                        ReadInlineComputation(instruction, role));
+    computations.push_back(computation);
+  }
   if (AttributeGivenTwice(instruction, role, seen)) {
     return cursor_.ErrorAt(start,
                            absl::StrCat("attribute '", role, "' given twice"));
   }
+  std::vector<std::string> names;
+  for (HloComputation* computation : computations) {
+    names.push_back(absl::StrCat("%", computation->name()));
+    instruction.mutable_called_computations()->push_back(
+        {std::string(role), computation->name(), computation});
+  }
   instruction.mutable_attributes()->push_back(
-      {std::string(role), absl::StrCat("%", name)});
-  instruction.mutable_called_computations()->push_back(
-      {std::string(role), name, computation});
+      {std::string(role),
+       IsComputationListRole(role)
+           ? absl::StrCat("{", absl::StrJoin(names, ", "), "}")
+           : names[0]});
   return absl::OkStatus();
+}
+
+// `{ {` after `branch_computations=`: a list of computations in place.
+bool Parser::InlineListFollows() {
+  const char* start = cursor_.pos();
+  bool list = cursor_.TryConsume('{') && cursor_.Peek() == '{';
+  cursor_.set_pos(start);
+  return list;
 }
 
 // `literal=s32[2] {1, 2}` (custom-call's literal): a shape and a literal of
 // it, with spaces, so it is read with the literal grammar and kept as text.
+// HloParserImpl::ParseLiteral also reads an untyped tuple of such literals,
+// `(s32[2] {1, 2}, (f32[] 0.5))`, nested to any depth up to kMaxNesting.
 absl::StatusOr<absl::string_view> Parser::ScanLiteralValue() {
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
-  XI_ASSIGN_OR_RETURN(Shape shape, ParseShapeAtCursor(cursor_));
-  XI_RETURN_IF_ERROR(
-      ParseLiteralAtCursor(cursor_, shape, &broadcast_elements_left_).status());
+  XI_RETURN_IF_ERROR(ReadCustomCallLiteral(0));
   return absl::string_view(start, cursor_.pos() - start);
+}
+
+absl::Status Parser::ReadCustomCallLiteral(int depth) {
+  if (depth > kMaxNesting) {
+    return cursor_.Error("literal tuples nest too deep");
+  }
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  absl::StatusOr<Shape> shape = ParseShapeAtCursor(cursor_);
+  if (shape.ok() || start >= cursor_.end() || *start != '(') {
+    XI_RETURN_IF_ERROR(shape.status());
+    return ParseLiteralAtCursor(cursor_, *shape, &broadcast_elements_left_)
+        .status();
+  }
+  // Not a tuple shape: an untyped tuple of literals.
+  cursor_.set_pos(start + 1);
+  if (cursor_.TryConsume(')')) return absl::OkStatus();
+  do {
+    XI_RETURN_IF_ERROR(ReadCustomCallLiteral(depth + 1));
+  } while (cursor_.TryConsume(','));
+  return cursor_.Expect(')', "to close a tuple of literals");
 }
 
 absl::Status Parser::ParseAttribute(HloInstruction& instruction,
@@ -877,7 +982,8 @@ absl::Status Parser::ParseAttribute(HloInstruction& instruction,
     return cursor_.Expect('=',
                           absl::StrCat("after attribute name '", name, "'"));
   }
-  if (IsComputationRole(name) && cursor_.Peek() == '{') {
+  if ((IsComputationRole(name) && cursor_.Peek() == '{') ||
+      (IsComputationListRole(name) && InlineListFollows())) {
     return ParseInlineComputation(instruction, name, start, seen);
   }
   absl::string_view value;
@@ -886,12 +992,27 @@ absl::Status Parser::ParseAttribute(HloInstruction& instruction,
   } else {
     XI_ASSIGN_OR_RETURN(value, ScanRawValue(name));
   }
+  if (name == "replica_groups" && (absl::StartsWith(value, "mesh[") ||
+                                   absl::StartsWith(value, "maximal_mesh["))) {
+    // `mesh['x'=2,'y'=2] {'y'}`: the axes follow the mesh, after spaces
+    // (HloParserImpl::ParseCollectiveDeviceListBase reads tokens).
+    if (cursor_.Peek() == '{') {
+      XI_RETURN_IF_ERROR(SkipBalanced('{', '}'));
+      value = absl::string_view(value.data(), cursor_.pos() - value.data());
+    }
+  }
   if (AttributeGivenTwice(instruction, name, seen)) {
     return cursor_.ErrorAt(start,
                            absl::StrCat("attribute '", name, "' given twice"));
   }
   instruction.mutable_attributes()->push_back(
       {std::string(name), std::string(value)});
+  // What XLA's parser checks of the attribute alone (result_accuracy,
+  // sharding, replica_groups, parameter_replication), while it is at hand.
+  std::string error = CheckAttributeAsXlaParserDoes(instruction, name, value);
+  if (!error.empty()) return cursor_.ErrorAt(start, error);
+  saw_control_predecessors_ =
+      saw_control_predecessors_ || name == "control-predecessors";
   return ApplyTypedAttribute(instruction, name, value);
 }
 
@@ -930,22 +1051,113 @@ absl::Status Parser::ParseOperands(HloComputation& computation,
                               std::move(shape), nullptr, false));
       --nesting_depth_;
       operand.name = nested->name();
+    } else if (shape != nullptr && snippet_ && inline_depth_ == 0 &&
+               (cursor_.Peek() == ',' || cursor_.Peek() == ')')) {
+      // `multiply(f32[2,4], f32[2,4])`: a single-op text's operand given by
+      // its shape alone is a parameter (HloParserImpl::ParseOperands, with
+      // create_missing_instruction_), numbered in order.
+      operand.written_shape = std::move(shape);
+      std::string name;
+      do {
+        name = FreshName("parameter");
+      } while (computation.GetInstruction(name) != nullptr);
+      made_names_.push_back(std::move(name));
+      operand.name = made_names_.back();
+      used_names_.insert(operand.name);
     } else {
       operand.written_shape = std::move(shape);
       XI_ASSIGN_OR_RETURN(operand.name, ParseName("an operand name"));
       if (cursor_.Peek() == '#') {
-        // XLA's lexer makes '#' a token of its own, and its parser wants ','
-        // or ')' right after an operand's name.
-        return cursor_.Error(absl::StrCat(
-            "'", operand.name,
-            "#...' is not XLA syntax: HLO text has no tuple-element operand "
-            "shorthand; read the element with get-tuple-element(",
-            operand.name, "), index=N"));
+        XI_RETURN_IF_ERROR(
+            ReadCompactTupleElement(computation, pending, operand));
       }
     }
     entry.operands.push_back(std::move(operand));
   } while (cursor_.TryConsume(','));
   return cursor_.Expect(')', "or ',' after an operand");
+}
+
+// `t#1#0` (HloParserImpl::ParseOperands: `name ('#' integer)*`): each
+// index reads one tuple element with a get-tuple-element, made once per
+// computation for each distinct prefix (`t#1` serves `t#1` and `t#1#0`),
+// added before its user and named as XLA names it, '#' -> '_' (`t_1_0`,
+// else `t_1_0.K`). Its shape is inferred, which checks that the operand is
+// a tuple with that element; a written shape must be the element's.
+absl::Status Parser::ReadCompactTupleElement(
+    HloComputation& computation, std::vector<PendingInstruction>& pending,
+    PendingOperand& operand) {
+  std::string key(operand.name);
+  HloInstruction* current = nullptr;  // Null: the named operand itself.
+  absl::string_view current_name = operand.name;
+  while (true) {
+    if (!cursor_.TryConsume('#')) break;
+    cursor_.SkipSpace();
+    const char* index_at = cursor_.pos();
+    XI_ASSIGN_OR_RETURN(int64_t index,
+                        cursor_.ParseInt("a tuple element index"));
+    if (index < 0) {
+      return cursor_.ErrorAt(index_at,
+                             "tuple element indices must not be negative");
+    }
+    absl::StrAppend(&key, "#", index);
+    auto [it, inserted] = compact_elements_.try_emplace(key, nullptr);
+    if (!inserted) {
+      current = it->second;
+      current_name = it->first;
+      continue;
+    }
+    std::string name = absl::StrReplaceAll(key, {{"#", "_"}});
+    for (int64_t k = 1; used_names_.contains(name); ++k) {
+      name = absl::StrCat(absl::StrReplaceAll(key, {{"#", "_"}}), ".", k);
+    }
+    auto element = std::make_unique<HloInstruction>(
+        std::move(name), HloOpcode::kGetTupleElement, "get-tuple-element");
+    element->set_tuple_index(index);
+    element->mutable_attributes()->push_back({"index", absl::StrCat(index)});
+    auto [line, column] = cursor_.LineColumn(operand.position);
+    element->set_source_position(line, column);
+    PendingOperand tuple;
+    tuple.name = current_name;
+    tuple.position = operand.position;
+    current = element.get();
+    current_name = it->first;
+    it->second = current;
+    used_names_.insert(current->name());
+    compact_elements_made_.push_back(current);
+    computation.AddInstruction(std::move(element));
+    pending.push_back(
+        {current, operand.position, {tuple}, false, false, nullptr});
+  }
+  operand.name = current_name;
+  return absl::OkStatus();
+}
+
+// A compact operand's get-tuple-element takes its name when it is read; an
+// instruction written later with that name keeps it, and the element is
+// renamed `NAME.K`.
+void Parser::RenameCollidingElements(
+    HloComputation& computation,
+    const std::vector<PendingInstruction>& pending) {
+  if (compact_elements_made_.empty()) return;
+  absl::flat_hash_set<const HloInstruction*> made(
+      compact_elements_made_.begin(), compact_elements_made_.end());
+  absl::flat_hash_set<std::string> written;
+  for (const PendingInstruction& p : pending) {
+    if (!made.contains(p.instruction)) written.insert(p.instruction->name());
+  }
+  for (HloInstruction* element : compact_elements_made_) {
+    if (!written.contains(element->name())) continue;
+    std::string name;
+    for (int64_t k = 1;; ++k) {
+      name = absl::StrCat(element->name(), ".", k);
+      if (!written.contains(name) &&
+          computation.GetInstruction(name) == nullptr)
+        break;
+    }
+    used_names_.erase(element->name());
+    computation.RenameInstruction(element, std::move(name));
+    used_names_.insert(element->name());
+  }
 }
 
 // A word followed by '(' starts a nested instruction (its opcode is checked
@@ -1036,13 +1248,15 @@ absl::StatusOr<HloInstruction*> Parser::ParseInstructionRhs(
   inst->set_source_position(line, column);
   if (shape != nullptr) inst->set_shape(shape);
   PendingInstruction entry{
-      inst, start, {}, shape != nullptr, std::move(leading_shape)};
+      inst, start, {}, shape != nullptr, false, std::move(leading_shape)};
   XI_RETURN_IF_ERROR(
       ParseInstructionArguments(computation, pending, entry, opcode_start));
   absl::flat_hash_set<std::string> attribute_names;
   while (allow_attributes && cursor_.TryConsume(',')) {
     XI_RETURN_IF_ERROR(ParseAttribute(*inst, attribute_names));
   }
+  entry.has_control_predecessors =
+      std::exchange(saw_control_predecessors_, false);
   for (absl::string_view required : RequiredAttributes(opcode)) {
     if (!inst->attribute(required).has_value()) {
       return cursor_.ErrorAt(opcode_start,
@@ -1215,6 +1429,11 @@ absl::Status Parser::ResolveOperands(HloComputation& computation,
   for (PendingInstruction& p : pending) {
     for (PendingOperand& operand : p.operands) {
       HloInstruction* target = computation.GetInstruction(operand.name);
+      if (target == nullptr &&
+          operand.name.find('#') != absl::string_view::npos) {
+        auto compact = compact_elements_.find(operand.name);
+        if (compact != compact_elements_.end()) target = compact->second;
+      }
       if (target == nullptr && snippet_)
         target = implicit_parameter(p, operand);
       if (target == nullptr) {
@@ -1275,38 +1494,253 @@ absl::Status Parser::CheckAcyclic(
   return absl::OkStatus();
 }
 
-// XLA's async pairs: `<op>-done` takes exactly the `<op>-start` (or the
-// last `<op>-update`) it completes, and `<op>-update` takes the start or an
-// earlier update; send-done and recv-done take their send and recv.
+// The collectives and copy that XLA runs asynchronously with opcodes of
+// their own (`all-gather-start`/`-done`, ...); every other `<op>-start`,
+// `-update`, `-done` is XLA's async wrapper (async-start, or its sugar
+// custom-call-start, call-start, ...).
+bool IsNativeAsyncBase(absl::string_view base) {
+  return base == "all-reduce" || base == "all-gather" ||
+         base == "collective-permute" || base == "copy" || base == "send" ||
+         base == "recv";
+}
+
+// The custom-calls that only annotate sharding, which an async value may
+// pass (HloInstruction::IsAllowedAsyncIntermediaryCustomCall).
+bool IsShardingAnnotation(const HloInstruction& inst) {
+  if (inst.opcode_name() != "custom-call") return false;
+  absl::string_view target = inst.attribute("custom_call_target").value_or("");
+  for (absl::string_view name :
+       {"\"Sharding\"", "\"LocalToGlobalShape\"", "\"GlobalToLocalShape\"",
+        "\"xla.sdy.LocalToGlobalShape\"", "\"xla.sdy.GlobalToLocalShape\"",
+        "\"xla.sdy.FuncResultSharding\""}) {
+    if (target == name) return true;
+  }
+  return false;
+}
+
+// The wrapped op and the step of an async-wrapper instruction:
+// `custom-call-update` -> {"custom-call", "update"}; empty for other ops.
+std::pair<absl::string_view, absl::string_view> AsyncWrapperParts(
+    const HloInstruction& inst) {
+  absl::string_view base = inst.opcode_name();
+  if (base.empty() || base.back() < 'a' || base.back() > 'z') return {};
+  for (auto [suffix, step] :
+       {std::pair<absl::string_view, absl::string_view>{"-start", "start"},
+        {"-update", "update"},
+        {"-done", "done"}}) {
+    if (absl::ConsumeSuffix(&base, suffix)) {
+      if (IsNativeAsyncBase(base)) return {};
+      return {base, step};
+    }
+  }
+  return {};
+}
+
+// How many steps the checks of one async update or done follow (real
+// chains are a few steps); beyond, the chain is not checked, so that N
+// dones at the end of a chain of N copies cost O(N * kMaxAsyncTrace), not
+// O(N^2).
+constexpr int64_t kMaxAsyncTrace = 256;
+
+// The async op whose result `inst` carries, through the values XLA lets an
+// async result pass (HloInstruction::IsAllowedAsyncIntermediary: tuple,
+// get-tuple-element, copy, opt-barrier, while, sharding custom-calls; a
+// parameter ends the search), as hlo_instruction_utils FindAsyncProducer
+// traces it; null when there is none or `budget` steps run out.
+const HloInstruction* FindAsyncProducer(const HloInstruction* inst,
+                                        int64_t& budget) {
+  std::vector<int64_t> elements;  // Tuple indices still to select.
+  while (inst != nullptr && budget-- > 0) {
+    absl::string_view step = AsyncWrapperParts(*inst).second;
+    absl::string_view name = inst->opcode_name();
+    if (step == "start" || step == "update" || absl::EndsWith(name, "-start")) {
+      return elements.empty() ? inst : nullptr;
+    }
+    bool pass_through = name == "copy" || name == "opt-barrier" ||
+                        name == "while" || IsShardingAnnotation(*inst);
+    if (inst->opcode() == HloOpcode::kGetTupleElement) {
+      elements.push_back(inst->tuple_index());
+    } else if (name == "tuple") {
+      if (elements.empty() || elements.back() < 0 ||
+          elements.back() >= inst->operand_count()) {
+        return nullptr;
+      }
+      inst = inst->operand(elements.back());
+      elements.pop_back();
+      continue;
+    } else if (!pass_through) {
+      return nullptr;
+    }
+    inst = inst->operand_count() > 0 ? inst->operand(0) : nullptr;
+  }
+  return nullptr;
+}
+
+// A quoted attribute value without its quotes (`"main"` -> main).
+absl::string_view Unquoted(absl::string_view value) {
+  absl::ConsumePrefix(&value, "\"");
+  absl::ConsumeSuffix(&value, "\"");
+  return value;
+}
+
+// What HloParserImpl::ParseInstructionRhs checks of an async wrapper's
+// update or done (`p` is `X-update` or `X-done`) against the chain it
+// continues: an operand, the first not an async done; when the first
+// leads to an async start or update (FindAsyncProducer), the same wrapped
+// op X for the sugar forms, and a written calls= or async_execution_thread
+// equal to the start's. Returns the message, empty when it holds.
+std::string AsyncContinuationError(const HloInstruction& inst,
+                                   absl::string_view wrapped,
+                                   absl::string_view step) {
+  if (inst.operand_count() < 1 ||
+      (step == "done" && inst.operand_count() != 1)) {
+    return absl::StrCat(
+        inst.opcode_name(), " '", inst.name(),
+        "' takes one operand, its start or update",
+        step == "update" ? " (then the operands it binds)" : "");
+  }
+  if (AsyncWrapperParts(*inst.operand(0)).second == "done") {
+    return absl::StrCat(inst.opcode_name(), " '", inst.name(),
+                        "' cannot take the async done '",
+                        inst.operand(0)->name(), "'");
+  }
+  int64_t budget = kMaxAsyncTrace;
+  const HloInstruction* producer = FindAsyncProducer(inst.operand(0), budget);
+  if (producer == nullptr || AsyncWrapperParts(*producer).second.empty()) {
+    return "";  // Nothing to compare with (XLA's async_producer is null).
+  }
+  absl::string_view producer_wrapped = AsyncWrapperParts(*producer).first;
+  if (wrapped != "async" && producer_wrapped != wrapped) {
+    return absl::StrCat(inst.opcode_name(), " '", inst.name(),
+                        "' continues the ", producer->opcode_name(), " '",
+                        producer->name(), "': expected ", producer_wrapped, "-",
+                        step);
+  }
+  const HloInstruction* start = producer;
+  while (start != nullptr && AsyncWrapperParts(*start).second == "update") {
+    start = start->operand_count() > 0
+                ? FindAsyncProducer(start->operand(0), budget)
+                : nullptr;
+  }
+  if (start == nullptr || AsyncWrapperParts(*start).second != "start") {
+    return "";
+  }
+  std::optional<absl::string_view> calls = inst.attribute("calls");
+  std::optional<absl::string_view> start_calls = start->attribute("calls");
+  if (calls.has_value() && start_calls.has_value() &&
+      absl::StripPrefix(*calls, "%") != absl::StripPrefix(*start_calls, "%")) {
+    return absl::StrCat(inst.opcode_name(), " '", inst.name(), "' calls ",
+                        *calls, " but its start '", start->name(), "' calls ",
+                        *start_calls);
+  }
+  std::optional<absl::string_view> thread =
+      inst.attribute("async_execution_thread");
+  absl::string_view start_thread =
+      Unquoted(start->attribute("async_execution_thread").value_or("\"main\""));
+  if (thread.has_value() && Unquoted(*thread) != start_thread) {
+    return absl::StrCat(inst.opcode_name(), " '", inst.name(),
+                        "' runs on thread ", *thread, " but its start '",
+                        start->name(), "' on \"", start_thread, "\"");
+  }
+  return "";
+}
+
+// An async wrapper's start or update writes its shape as a tuple whose
+// first element is a tuple (HloParserImpl::ParseInstructionRhs: "AsyncStart
+// and AsyncUpdate expect the shape to be in the form of ((operand0_shape,
+// ...), output_shape, ...)").
+bool HasAsyncTupleShape(const HloInstruction& inst) {
+  const Shape& shape = inst.shape();
+  return shape.IsTuple() && shape.tuple_shapes().size() >= 2 &&
+         shape.tuple_shapes(0).IsTuple();
+}
+
+// XLA's async chains, as its parser checks them: the native pairs
+// (all-gather, all-reduce, collective-permute, copy) take their start;
+// send-done and recv-done one operand, with the channel_id of a send or
+// recv they take; the async wrapper's steps as AsyncContinuationError says.
 absl::Status Parser::CheckAsyncPairs(
     const std::vector<PendingInstruction>& pending) {
   for (const PendingInstruction& p : pending) {
     const HloInstruction& inst = *p.instruction;
+    // Ops this library models are not async steps, but for these.
+    switch (inst.opcode()) {
+      case HloOpcode::kUnknown:
+      case HloOpcode::kAsyncStart:
+      case HloOpcode::kAsyncDone:
+      case HloOpcode::kAllGatherDone:
+      case HloOpcode::kAllReduceDone:
+      case HloOpcode::kCollectivePermuteDone:
+        break;
+      default:
+        continue;
+    }
+    auto [wrapped, step] = AsyncWrapperParts(inst);
+    if (!step.empty()) {
+      std::string error;
+      if ((step == "start" || step == "update") && !HasAsyncTupleShape(inst)) {
+        error = absl::StrCat(
+            inst.opcode_name(), " '", inst.name(),
+            "' must have the shape ((operand shapes...), result, ...), not ",
+            inst.shape().ToString(false));
+      } else if (step != "start") {
+        error = AsyncContinuationError(inst, wrapped, step);
+      }
+      if (!error.empty()) return cursor_.ErrorAt(p.position, error);
+      continue;
+    }
     absl::string_view base = inst.opcode_name();
     bool done = absl::ConsumeSuffix(&base, "-done");
     if (!done && !absl::ConsumeSuffix(&base, "-update")) continue;
-    std::vector<std::string> expected;
-    if (base == "send" || base == "recv") {
-      expected = {std::string(base)};
-    } else {
-      expected = {absl::StrCat(base, "-start"), absl::StrCat(base, "-update")};
-    }
+    bool channel = base == "send" || base == "recv";
     if (inst.operand_count() < 1 || (done && inst.operand_count() != 1)) {
       return cursor_.ErrorAt(
-          p.position, absl::StrCat(inst.opcode_name(), " '", inst.name(),
-                                   "' takes one operand, its ", expected[0]));
+          p.position,
+          absl::StrCat(inst.opcode_name(), " '", inst.name(),
+                       "' takes one operand, its ",
+                       channel ? base : absl::StrCat(base, "-start")));
     }
-    absl::string_view operand = inst.operand(0)->opcode_name();
-    if (std::find(expected.begin(), expected.end(), operand) ==
+    const HloInstruction& operand = *inst.operand(0);
+    if (channel) {
+      // HloParserImpl::ParseInstructionRhs (kSendDone, kRecvDone): a done
+      // of a send or recv has its channel_id.
+      if (operand.opcode_name() == base &&
+          operand.attribute("channel_id") != inst.attribute("channel_id")) {
+        return cursor_.ErrorAt(
+            p.position, absl::StrCat(inst.opcode_name(), " '", inst.name(),
+                                     "' must have the channel_id of its ", base,
+                                     " '", operand.name(), "'"));
+      }
+      continue;
+    }
+    std::vector<std::string> expected = {absl::StrCat(base, "-start"),
+                                         absl::StrCat(base, "-update")};
+    if (std::find(expected.begin(), expected.end(), operand.opcode_name()) ==
         expected.end()) {
       return cursor_.ErrorAt(
           p.position,
           absl::StrCat(inst.opcode_name(), " '", inst.name(), "' must take a ",
-                       absl::StrJoin(expected, " or "), ", not the ", operand,
-                       " '", inst.operand(0)->name(), "'"));
+                       absl::StrJoin(expected, " or "), ", not the ",
+                       operand.opcode_name(), " '", operand.name(), "'"));
     }
   }
   return absl::OkStatus();
+}
+
+// HloParserImpl::ParseInstructionRhs (kBroadcast) requires dimensions=
+// only when the operand is not a scalar; a scalar's are {}, printed so.
+// False when the broadcast has no dimensions= and its operand is not a
+// scalar.
+bool DefaultBroadcastDimensions(const PendingInstruction& p) {
+  HloInstruction& inst = *p.instruction;
+  if (inst.opcode() != HloOpcode::kBroadcast ||
+      inst.attribute("dimensions").has_value() || inst.operand_count() != 1) {
+    return true;
+  }
+  if (!inst.operand(0)->shape().IsScalar()) return false;
+  inst.set_dimensions({});
+  inst.mutable_attributes()->push_back({"dimensions", "{}"});
+  return true;
 }
 
 // Written operand shapes must match the operands'; missing result shapes
@@ -1328,6 +1762,15 @@ absl::Status Parser::CheckAndInferShapes(
                          " but has shape ",
                          inst->operand(i)->shape().ToString()));
       }
+    }
+    std::string op_error =
+        CheckOperandsAsXlaParserDoes(*inst, p.has_control_predecessors);
+    if (!op_error.empty()) return cursor_.ErrorAt(p.position, op_error);
+    if (!DefaultBroadcastDimensions(p)) {
+      return cursor_.ErrorAt(
+          p.position, absl::StrCat("broadcast '", inst->name(),
+                                   "' needs dimensions=... (its operand is "
+                                   "not a scalar)"));
     }
     if (!p.has_shape) {
       absl::StatusOr<Shape> inferred = InferShape(*inst);
@@ -1390,6 +1833,7 @@ absl::Status Parser::FinishComputation(
   // Calls to computations defined so far are resolved now: the shape of a
   // call or fusion written without one comes from its computation.
   XI_RETURN_IF_ERROR(ResolveCalls(false));
+  RenameCollidingElements(computation, pending);
   XI_ASSIGN_OR_RETURN(int64_t next_parameter,
                       CheckNamesAndParameters(computation, pending));
   XI_RETURN_IF_ERROR(ResolveOperands(computation, pending, next_parameter));
@@ -1408,6 +1852,10 @@ absl::Status Parser::ParseInstructionList(HloComputation& computation,
   // of its caller's, whose names come back after it.
   absl::flat_hash_set<absl::string_view> outer_names = std::move(used_names_);
   used_names_.clear();
+  auto outer_elements = std::move(compact_elements_);
+  compact_elements_.clear();
+  std::vector<HloInstruction*> outer_made = std::move(compact_elements_made_);
+  compact_elements_made_.clear();
   // The end of the text ends a bare list; a NUL byte is just a character.
   while (!(terminator == '}' && cursor_.Peek() == '}')) {
     if (cursor_.AtEnd()) {
@@ -1428,6 +1876,8 @@ absl::Status Parser::ParseInstructionList(HloComputation& computation,
   XI_RETURN_IF_ERROR(FinishComputation(computation, pending));
   computation.set_root(root != nullptr ? root : pending.back().instruction);
   used_names_ = std::move(outer_names);
+  compact_elements_ = std::move(outer_elements);
+  compact_elements_made_ = std::move(outer_made);
   return absl::OkStatus();
 }
 
@@ -1562,6 +2012,100 @@ absl::Status Parser::SkipStackFrameSections() {
   return absl::OkStatus();
 }
 
+bool Parser::AtWord(absl::string_view word) {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  bool at = cursor_.ParseWord() == word;
+  cursor_.set_pos(start);
+  return at;
+}
+
+absl::Status Parser::ExpectWord(absl::string_view word) {
+  cursor_.SkipSpace();
+  const char* start = cursor_.pos();
+  if (cursor_.ParseWord() == word) return absl::OkStatus();
+  cursor_.set_pos(start);
+  return cursor_.Error(
+      absl::StrCat("expected '", word, "', found ", DescribeNext(cursor_)));
+}
+
+// `<id> "text"` entries (FileNames, FunctionNames).
+absl::Status Parser::ReadStackFrameStrings() {
+  while (cursor_.Peek() >= '0' && cursor_.Peek() <= '9') {
+    XI_RETURN_IF_ERROR(cursor_.ParseInt("stack-frame table id").status());
+    if (cursor_.Peek() != '"') {
+      return cursor_.Error(
+          absl::StrCat("expected a string, found ", DescribeNext(cursor_)));
+    }
+    const char* close = StringEnd(cursor_.pos(), cursor_.end());
+    if (close == nullptr) return cursor_.Error("unterminated string");
+    cursor_.set_pos(close + 1);
+  }
+  return absl::OkStatus();
+}
+
+// `<id> {field=int ...}` entries (FileLocations, StackFrames): each of
+// `fields` once (HloParserImpl::ParseSubAttributes: "sub-attribute ... is
+// expected but not seen"), an int32 each, commas optional.
+absl::Status Parser::ReadStackFrameRecords(
+    absl::Span<const absl::string_view> fields) {
+  while (cursor_.Peek() >= '0' && cursor_.Peek() <= '9') {
+    XI_RETURN_IF_ERROR(cursor_.ParseInt("stack-frame table id").status());
+    cursor_.SkipSpace();
+    const char* open = cursor_.pos();
+    XI_RETURN_IF_ERROR(cursor_.Expect('{', "to open a stack-frame entry"));
+    std::vector<bool> seen(fields.size(), false);
+    while (!cursor_.TryConsume('}')) {
+      cursor_.TryConsume(',');
+      cursor_.SkipSpace();
+      const char* at = cursor_.pos();
+      absl::string_view field = cursor_.ParseWord();
+      auto it = std::find(fields.begin(), fields.end(), field);
+      if (it == fields.end() || seen[it - fields.begin()]) {
+        return cursor_.ErrorAt(
+            at, absl::StrCat(it == fields.end() ? "unexpected" : "repeated",
+                             " stack-frame field '", field, "'"));
+      }
+      seen[it - fields.begin()] = true;
+      XI_RETURN_IF_ERROR(cursor_.Expect('=', "after a stack-frame field"));
+      cursor_.SkipSpace();
+      const char* value_at = cursor_.pos();
+      XI_ASSIGN_OR_RETURN(int64_t value, cursor_.ParseInt(field));
+      if (value < INT32_MIN || value > INT32_MAX) {
+        return cursor_.ErrorAt(value_at,
+                               absl::StrCat(field, " does not fit in s32"));
+      }
+    }
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (!seen[i]) {
+        return cursor_.ErrorAt(open,
+                               absl::StrCat("stack-frame field '", fields[i],
+                                            "' is expected but not seen"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// HloParserImpl::ParseStackFrameIndex: the four tables in this order, each
+// header required once FileNames starts the index. No analysis reads
+// source locations, so the entries are checked and dropped.
+absl::Status Parser::ReadStackFrameIndex() {
+  static constexpr absl::string_view kLocationFields[] = {
+      "file_name_id", "function_name_id", "line",
+      "end_line",     "column",           "end_column"};
+  static constexpr absl::string_view kFrameFields[] = {"file_location_id",
+                                                       "parent_frame_id"};
+  XI_RETURN_IF_ERROR(ExpectWord("FileNames"));
+  XI_RETURN_IF_ERROR(ReadStackFrameStrings());
+  XI_RETURN_IF_ERROR(ExpectWord("FunctionNames"));
+  XI_RETURN_IF_ERROR(ReadStackFrameStrings());
+  XI_RETURN_IF_ERROR(ExpectWord("FileLocations"));
+  XI_RETURN_IF_ERROR(ReadStackFrameRecords(kLocationFields));
+  XI_RETURN_IF_ERROR(ExpectWord("StackFrames"));
+  return ReadStackFrameRecords(kFrameFields);
+}
+
 // A shape index `{}` or `{1,0}`: tuple element numbers, outermost first.
 absl::Status ParseShapeIndex(TextCursor& c) {
   XI_RETURN_IF_ERROR(c.Expect('{', "to open a shape index"));
@@ -1619,6 +2163,22 @@ absl::Status Parser::CheckModuleAttribute(absl::string_view name,
     }
     return absl::OkStatus();
   }
+  if (name == "debug_attributes") {
+    // HloParserImpl::ParseDebugAttributes: "Invalid debug_log_mode value".
+    for (size_t at = value.find("log_mode="); at != absl::string_view::npos;
+         at = value.find("log_mode=", at + 1)) {
+      TextCursor c = cursor_;
+      c.set_pos(value.data() + at + 9);
+      absl::string_view mode = c.ParseWord();
+      if (mode != "default" && mode != "fusion_debugger") {
+        return cursor_.ErrorAt(
+            value.data() + at + 9,
+            absl::StrCat("invalid debug_log_mode value '", mode,
+                         "' (default or fusion_debugger)"));
+      }
+    }
+    return absl::OkStatus();
+  }
   bool alias = name == "input_output_alias";
   if (!alias && name != "buffer_donor") return absl::OkStatus();
   TextCursor c = cursor_;
@@ -1645,6 +2205,9 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
   cursor_.SkipSpace();
   if (cursor_.TryConsumeWord("HloModule")) {
     XI_ASSIGN_OR_RETURN(absl::string_view name, ParseName("a module name"));
+    // XLA's lexer reads a name followed right by ':' as one name token
+    // (HloLexer::LexIdentifier), so `HloModule m:` names the module m.
+    if (cursor_.PeekRaw() == ':') cursor_.set_pos(cursor_.pos() + 1);
     auto module = std::make_unique<HloModule>(std::string(name));
     module_ = module.get();
     module->set_replica_count(1);
@@ -1660,11 +2223,16 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
       module->mutable_attributes()->push_back(
           {std::string(attribute), std::string(value)});
     }
+    // HloParserImpl::ParseHloModule reads the stack-frame index
+    // (ParseStackFrameIndex) between the header and the computations,
+    // where JAX writes it.
+    if (AtWord("FileNames")) XI_RETURN_IF_ERROR(ReadStackFrameIndex());
     while (!cursor_.AtEnd() && !AtStackFrameSection()) {
       XI_RETURN_IF_ERROR(CheckNotSecondModule());
       XI_RETURN_IF_ERROR(ParseComputation(*module));
     }
-    // At the end, or at a stack-frame section right after the header.
+    // At the end, or at a stack-frame section after the computations (the
+    // place older XLA wrote them; still read).
     if (module->computations().empty()) {
       return cursor_.Error("module has no computations");
     }

@@ -14,7 +14,12 @@
 //  3. A bare list of instructions, as the documentation writes them; the
 //     ROOT, else the last instruction, is the root.
 //
-// Names may carry XLA's '%'. Operands may be written with their shapes
+// Names may carry XLA's '%'. A compact tuple-element operand `%t#1#0`
+// reads element 0 of element 1 of t through get-tuple-elements named
+// `t_1`, `t_1_0`, added before the first user (as XLA HEAD reads it).
+// JAX's stack-frame tables may come between the header and the first
+// computation (where XLA HEAD reads them) or after the computations (where
+// older XLA wrote them). Operands may be written with their shapes
 // (`add(f32[10] %a, f32[10] %b)`), which are then checked, or be unnamed
 // instructions nested in place (`add(f32[10] parameter(0), ...)`); an
 // instruction may be unnamed (`f32[2] negate(x)`), and gets `negate.N`. A
@@ -24,15 +29,15 @@
 // sharding, ...) are kept as text. XLA's ops the library does not model
 // (collectives, custom-call, while, async `-start`/`-done` pairs, ...) are
 // kept with their name (opcode kUnknown); a name that is not an XLA opcode
-// is an error. After the computations, JAX's stack-frame tables are read
-// and dropped; a second `HloModule` is an error.
+// is an error. The stack-frame tables are checked and dropped; a second
+// `HloModule` is an error.
 //
 // What XLA refuses is refused too: parameters not numbered 0..n-1 in a
 // module, ops without the attributes XLA requires (a compare's direction,
 // a reduce-window's to_apply, a fusion's calls, ...), constants out of
 // their type's range, pred literals other than true/false/0/1, arrays whose
 // size in bytes overflows int64, malformed input_output_alias and
-// buffer_donor, and `%p#0` (XLA has no tuple-element operand shorthand).
+// buffer_donor.
 //
 // Forms 2 and 3 are snippets and are read leniently, the way the
 // documentation writes them: a computation named by `to_apply=`/`calls=` may be

@@ -159,7 +159,7 @@ add {
 }
 ENTRY main {
   p = f32[8] parameter(0)
-  ROOT r = f32[8] all-reduce(p), replica_groups=mesh[x=2,y=4]{x}, to_apply=add
+  ROOT r = f32[8] all-reduce(p), replica_groups=mesh['x'=2,'y'=4]{'x'}, to_apply=add
 })");
 }
 
@@ -511,39 +511,8 @@ ENTRY main {
                  "3:28", "no literal of shape f32[?]");
 }
 
-TEST(XlaSyntaxRefused, CompactTupleOperandIsNotXlaSyntax) {
-  // XLA's lexer makes '#' a token of its own (names are
-  // [a-zA-Z_][a-zA-Z0-9_.-]*) and its parser wants ',' or ')' right after an
-  // operand's name, so `%p#0` and `%p0#1#0` are refused there too; the
-  // message says what to write instead.
-  ExpectRejected(R"(HloModule m
-ENTRY main {
-  p = (f32[10], f32[10]) parameter(0)
-  ROOT n = f32[10] negate(f32[10] %p#0)
-})",
-                 "4:37",
-                 "'p#...' is not XLA syntax: HLO text has no tuple-element "
-                 "operand shorthand; read the element with "
-                 "get-tuple-element(p), index=N");
-  ExpectRejected(R"(HloModule m
-ENTRY main {
-  p0 = ((f32[10], f32[10]), f32[10]) parameter(0)
-  ROOT n = f32[10] negate(%p0#1#0)
-})",
-                 "4:30", "'p0#...' is not XLA syntax");
-  // In a snippet too, and with spaces before the '#'.
-  ExpectRejected("ROOT n = f32[10] add(p #0, p)", "1:24",
-                 "no tuple-element operand shorthand");
-  // What XLA writes instead is read.
-  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(R"(
-HloModule m
-ENTRY main {
-  p = (f32[10], f32[10]) parameter(0)
-  e = f32[10] get-tuple-element(p), index=0
-  ROOT n = f32[10] negate(f32[10] e)
-})");
-  ASSERT_TRUE(module.ok()) << module.status();
-}
+// Compact tuple-element operands (`%p#0`), which XLA HEAD reads, are
+// tested in parser_xla_head_test.cc.
 
 TEST(XlaSyntaxRefused, NestedInstructionsTooDeep) {
   std::string text = "ROOT r = ";

@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "base/checked_arithmetic.h"
 #include "base/status_macros.h"
@@ -183,7 +184,7 @@ absl::Status UnknownForm(absl::string_view text) {
   return Invalid(absl::StrCat(
       "replica_groups '", text,
       "': expected {{...},...} or the iota form [G,S]<=[N] (the mesh form "
-      "is not supported)"));
+      "mesh[...]{...} gives only the size of its groups)"));
 }
 
 // The explicit form `{{...},...}`, checked (CheckGroups).
@@ -213,8 +214,155 @@ absl::StatusOr<ReplicaGroups> ParseReplicaGroups(absl::string_view text) {
   return result;
 }
 
+namespace {
+
+// A quoted name, 'x' or "x" (XLA's lexer reads both as a string).
+absl::StatusOr<std::string> ParseQuoted(TextCursor& c) {
+  char quote = c.Peek();
+  if (quote != '\'' && quote != '"') {
+    return Invalid(
+        absl::StrCat("expected a quoted axis name, found ", DescribeNext(c)));
+  }
+  const char* open = c.pos();
+  const char* close = open + 1;
+  while (close < c.end() && *close != quote) ++close;
+  if (close >= c.end()) return Invalid("unterminated axis name");
+  c.set_pos(close + 1);
+  return std::string(open + 1, close);
+}
+
+// `mesh['a'=2,'b'=4(, device_ids=(...))?]`: the axis names and sizes; the
+// device ids, when listed, must be as many as the mesh has devices
+// (HloParserImpl::ParseMesh).
+absl::Status ParseMeshAxes(TextCursor& c, std::vector<std::string>& names,
+                           std::vector<int64_t>& sizes) {
+  if (!c.TryConsume('[')) return Invalid("expected '[' after mesh");
+  if (c.TryConsume(']')) return absl::OkStatus();
+  while (true) {
+    c.SkipSpace();
+    if (c.TryConsumeWord("device_ids")) {
+      if (!c.TryConsume('=') || !c.TryConsume('(')) {
+        return Invalid("expected device_ids=(...)");
+      }
+      std::optional<int64_t> devices = CheckedProduct(sizes);
+      if (!devices.has_value()) return Invalid("mesh size overflows int64");
+      int64_t listed = 0;
+      if (c.TryConsume('[')) {
+        // Iota ids `[r1,r2,...]T(p1,p2,...)`: as many as the product.
+        listed = 1;
+        do {
+          XI_ASSIGN_OR_RETURN(int64_t dim, c.ParseInt("device_ids size"));
+          std::optional<int64_t> product = CheckedMul(listed, dim);
+          if (dim < 0 || !product.has_value()) {
+            return Invalid("bad device_ids iota size");
+          }
+          listed = *product;
+        } while (c.TryConsume(','));
+        if (!c.TryConsume(']')) return Invalid("expected ']' in device_ids");
+        if (c.TryConsume('T')) {
+          if (!c.TryConsume('(')) return Invalid("expected '(' after T");
+          do {
+            XI_RETURN_IF_ERROR(c.ParseInt("permutation entry").status());
+          } while (c.TryConsume(','));
+          if (!c.TryConsume(')')) return Invalid("expected ')' after T(...");
+        }
+      } else if (!c.TryConsume(')')) {
+        do {
+          XI_RETURN_IF_ERROR(c.ParseInt("device id").status());
+          ++listed;
+        } while (c.TryConsume(','));
+      } else {
+        c.set_pos(c.pos() - 1);
+      }
+      if (!c.TryConsume(')')) return Invalid("expected ')' after device_ids");
+      if (listed != *devices) {
+        return Invalid(absl::StrCat("expected ", *devices,
+                                    " device_ids based on mesh axes, but got ",
+                                    listed));
+      }
+      break;
+    }
+    XI_ASSIGN_OR_RETURN(std::string name, ParseQuoted(c));
+    if (!c.TryConsume('=')) return Invalid("expects '=' after axis name");
+    XI_ASSIGN_OR_RETURN(int64_t size, c.ParseInt("axis size"));
+    if (size < 1) return Invalid("mesh axis sizes must be positive");
+    if (std::find(names.begin(), names.end(), name) != names.end()) {
+      return Invalid(absl::StrCat("mesh axis '", name, "' is named twice"));
+    }
+    names.push_back(std::move(name));
+    sizes.push_back(size);
+    if (!c.TryConsume(',')) break;
+  }
+  if (!c.TryConsume(']')) return Invalid("expected ']' to end mesh axes");
+  return absl::OkStatus();
+}
+
+// The mesh-axes form (HloParserImpl::ParseCollectiveDeviceListBase with
+// ParseMesh and ParseAxisRefList): `mesh[axes] {refs}`, each ref an axis
+// name or index, with `:(pre)size` for a sub-axis; the devices of a group
+// vary the referenced axes, so a group holds the product of their sizes.
+// `maximal_mesh[device_id=N] {}` is one device.
+absl::StatusOr<int64_t> ParseMeshGroupSize(TextCursor& c) {
+  if (c.TryConsumeWord("maximal_mesh")) {
+    if (!c.TryConsume('[') || !c.TryConsumeWord("device_id") ||
+        !c.TryConsume('=')) {
+      return Invalid("expected maximal_mesh[device_id=N]");
+    }
+    XI_RETURN_IF_ERROR(c.ParseInt("device id").status());
+    if (!c.TryConsume(']')) return Invalid("expected ']' to end maximal_mesh");
+    if (!c.TryConsume('{') || !c.TryConsume('}')) {
+      return Invalid("expected {} after maximal_mesh[...]");
+    }
+    return 1;
+  }
+  if (!c.TryConsumeWord("mesh")) return Invalid("expected mesh[...]");
+  std::vector<std::string> names;
+  std::vector<int64_t> sizes;
+  XI_RETURN_IF_ERROR(ParseMeshAxes(c, names, sizes));
+  if (!c.TryConsume('{')) return Invalid("expected '{' after the mesh");
+  int64_t group = 1;
+  if (!c.TryConsume('}')) {
+    do {
+      XI_ASSIGN_OR_RETURN(std::string ref, ParseQuoted(c));
+      auto it = std::find(names.begin(), names.end(), ref);
+      int64_t index = it - names.begin();
+      if (it == names.end() && !absl::SimpleAtoi(ref, &index)) {
+        return Invalid(absl::StrCat("axis '", ref,
+                                    "' is not a valid axis name or index in "
+                                    "the mesh"));
+      }
+      if (index < 0 || index >= static_cast<int64_t>(names.size())) {
+        return Invalid(absl::StrCat("axis index ", index,
+                                    " is out of bounds for mesh which has ",
+                                    names.size(), " axes"));
+      }
+      int64_t size = sizes[index];
+      if (c.TryConsume(':')) {
+        if (!c.TryConsume('(')) return Invalid("expected '(' in a sub-axis");
+        XI_RETURN_IF_ERROR(c.ParseInt("sub-axis pre-size").status());
+        if (!c.TryConsume(')')) return Invalid("expected ')' in a sub-axis");
+        XI_ASSIGN_OR_RETURN(size, c.ParseInt("sub-axis size"));
+        if (size < 1) return Invalid("sub-axis sizes must be positive");
+      }
+      std::optional<int64_t> product = CheckedMul(group, size);
+      if (!product.has_value()) return Invalid("group size overflows int64");
+      group = *product;
+    } while (c.TryConsume(','));
+    if (!c.TryConsume('}')) return Invalid("expected '}' to end the axes");
+  }
+  return group;
+}
+
+}  // namespace
+
 absl::StatusOr<int64_t> ParseReplicaGroupSize(absl::string_view text) {
   TextCursor c(text);
+  if (absl::StartsWith(text, "mesh") ||
+      absl::StartsWith(text, "maximal_mesh")) {
+    XI_ASSIGN_OR_RETURN(int64_t size, ParseMeshGroupSize(c));
+    XI_RETURN_IF_ERROR(ExpectEnd(c));
+    return size;
+  }
   if (c.Peek() == '[') {
     XI_ASSIGN_OR_RETURN(IotaForm form, ParseIotaForm(c));
     XI_RETURN_IF_ERROR(ExpectEnd(c));

@@ -15,7 +15,11 @@
 //                                      by (1,0), then reshaped to [2,2]
 //   source_target_pairs={{0,1},{1,0}}  (source, target) replica ids
 //
-// The mesh form (`mesh[x=2,y=4]{x}`) is refused with a message.
+//   replica_groups=mesh['x'=2,'y'=4] {'y'}
+//                                      XLA's mesh axes: devices laid out on
+//                                      a 2x4 mesh, a group per value of the
+//                                      axes not listed; read for its group
+//                                      size only (ParseReplicaGroupSize)
 
 #include <cstdint>
 #include <string>
@@ -51,7 +55,8 @@ inline constexpr int64_t kMaxReplicaIds = int64_t{1} << 20;
 /// permutation is not one, more than kMaxReplicaIds ids.
 absl::StatusOr<ReplicaGroups> ParseReplicaGroups(absl::string_view text);
 
-/// The size of every group of a `replica_groups=` text, 0 for `{}` (every
+/// The size of every group of a `replica_groups=` text (the mesh form
+/// too: the product of the sizes of the axes it lists), 0 for `{}` (every
 /// replica), with the checks of ParseReplicaGroups; the iota form is read
 /// without listing its ids (they are a permutation of 0..G*S-1, so distinct
 /// and in groups of S), hence in time of its text and with no

@@ -80,6 +80,14 @@ absl::StatusOr<Tile> ParseTile(TextCursor& cursor) {
   return tile;
 }
 
+// A level type other than dense (D) makes a layout sparse.
+bool HasSparseLevel(const Layout& layout) {
+  for (const std::string& level : layout.dim_level_types) {
+    if (level.empty() || level[0] != 'D') return true;
+  }
+  return false;
+}
+
 absl::Status ParseLayoutAttributes(TextCursor& cursor, Layout& layout,
                                    int depth);
 
@@ -399,6 +407,15 @@ absl::StatusOr<Shape> ParseShapeImpl(TextCursor& cursor, int depth,
     XI_ASSIGN_OR_RETURN(Layout layout,
                         ParseLayout(cursor, shape.rank(), depth));
     XI_RETURN_IF_ERROR(cursor.Expect('}', "to close the layout"));
+    if (module_syntax && layout.physical_shape != nullptr &&
+        !HasSparseLevel(layout)) {
+      // LayoutUtil::ValidateLayoutForShape, which XLA's parser runs: only
+      // a sparse layout has a physical shape. (ParseShape leaves this to
+      // the layout library, which names every such attribute.)
+      return cursor.ErrorAt(start,
+                            "the layout has a physical shape P(...) but is "
+                            "not for a sparse array");
+    }
     shape.set_layout(std::move(layout));
   }
   return shape;
@@ -420,8 +437,10 @@ bool LooksLikeShape(TextCursor& cursor) {
     cursor.set_pos(start);
     return true;
   }
+  // XLA's lexer skips spaces between tokens, and element type names are
+  // reserved words there, so `s32 [4,2]` is a shape too.
   bool result = !word.empty() && PrimitiveTypeFromName(word).has_value() &&
-                cursor.PeekRaw() == '[';
+                (cursor.PeekRaw() == '[' || cursor.Peek() == '[');
   cursor.set_pos(start);
   return result;
 }

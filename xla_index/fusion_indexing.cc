@@ -491,18 +491,32 @@ HloInstructionIndexing ComputeOutputToInputFusionIndexing(
 // computation's result, composed as a fusion's; element 0 is a tuple (no
 // element map) and the contexts read nothing.
 // Element 1 of an async-start's tuple is its called computation's result.
+// XLA's parser lets operands bind later (an async-update passes the rest),
+// so only the operands given are mapped, each to the parameter of its
+// number, which must then have its dimensions.
 bool ResultIsTheCalledRoot(const HloInstruction* start) {
   const HloComputation* called = start->fused_computation();
   const Shape& shape = start->shape();
-  return called != nullptr && called->root() != nullptr && shape.IsTuple() &&
-         shape.tuple_shapes().size() >= 2 && shape.tuple_shapes(1).IsArray() &&
-         shape.tuple_shapes(1).SameDimensions(called->root()->shape());
+  if (called == nullptr || called->root() == nullptr || !shape.IsTuple() ||
+      shape.tuple_shapes().size() < 2 || !shape.tuple_shapes(1).IsArray() ||
+      !shape.tuple_shapes(1).SameDimensions(called->root()->shape())) {
+    return false;
+  }
+  for (int64_t k = 0; k < start->operand_count(); ++k) {
+    const HloInstruction* parameter = called->parameter(k);
+    if (parameter == nullptr ||
+        !parameter->shape().SameDimensions(start->operand(k)->shape())) {
+      return false;
+    }
+  }
+  return true;
 }
 
 std::string AsyncStartReason(const HloInstruction* start) {
   return absl::StrCat("async-start '", start->name(),
                       "' must return (operands, result, ...) with the array "
-                      "result of its called computation");
+                      "result of its called computation, each operand with "
+                      "the dimensions of its parameter");
 }
 
 HloInstructionIndexing ComputeOutputToInputAsyncStartIndexing(

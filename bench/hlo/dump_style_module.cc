@@ -67,7 +67,7 @@ void AppendFusedComputations(int64_t k, std::string& text) {
 // The instructions of layer `k` inside the while body, reading and writing
 // the running activation `%act.<k>`: a gemm custom-call, the bias fusion,
 // the row reduction and a normalization. 9 instructions.
-void AppendLayer(int64_t k, std::string& text) {
+void AppendLayer(int64_t k, const JaxDumpStyle& style, std::string& text) {
   std::string prev = absl::StrCat("%act.", k);
   std::string next = absl::StrCat("%act.", k + 1);
   absl::StrAppend(
@@ -88,11 +88,12 @@ void AppendLayer(int64_t k, std::string& text) {
                   " %bias_act.", k, "), kind=kInput, calls=%fused_row_sum.", k,
                   Metadata("fusion", k, 220 + k), FusionAttributes(k + 1),
                   "\n");
-  absl::StrAppend(&text, "  %scale.", k, " = f32[] constant(0.0009765625)\n",
-                  "  %scale_b.", k, " = ", kRow, " broadcast(f32[] %scale.", k,
-                  "), dimensions={}\n", "  %mean.", k, " = ", kRow,
-                  " multiply(", kRow, " %row_sum.", k, ", ", kRow, " %scale_b.",
-                  k, ")", Metadata("mul", k, 230 + k), "\n");
+  absl::StrAppend(
+      &text, "  %scale.", k, " = f32[] constant(0.0009765625)\n", "  %scale_b.",
+      k, " = ", kRow, " broadcast(f32[] %scale.", k,
+      style.scalar_broadcast_without_dimensions ? ")\n" : "), dimensions={}\n",
+      "  %mean.", k, " = ", kRow, " multiply(", kRow, " %row_sum.", k, ", ",
+      kRow, " %scale_b.", k, ")", Metadata("mul", k, 230 + k), "\n");
   absl::StrAppend(
       &text, "  %mean_b.", k, " = ", kAct, " broadcast(", kRow, " %mean.", k,
       "), dimensions={0}", Metadata("broadcast_in_dim", k, 231 + k), "\n",
@@ -108,22 +109,51 @@ std::string LoopStateShape() {
   return absl::StrCat("(s32[], ", kAct, ", ", kWeight, ", f32[1024]{0})");
 }
 
+// The stack-frame index JAX writes before the computations: one file, a
+// function per layer, and per layer a location and a frame whose parent is
+// the previous layer's.
+void AppendStackFrameTables(int64_t layers, std::string& text) {
+  absl::StrAppend(&text, "FileNames\n1 \"/workspace/model/transformer/",
+                  "layers.py\"\n\nFunctionNames\n");
+  for (int64_t k = 1; k <= layers; ++k) {
+    absl::StrAppend(&text, k, " \"layer_", k, "\"\n");
+  }
+  absl::StrAppend(&text, "\nFileLocations\n");
+  for (int64_t k = 1; k <= layers; ++k) {
+    absl::StrAppend(&text, k, " {file_name_id=1 function_name_id=", k,
+                    " line=", 200 + k, " end_line=", 202 + k,
+                    " column=8 end_column=40}\n");
+  }
+  absl::StrAppend(&text, "\nStackFrames\n");
+  for (int64_t k = 1; k <= layers; ++k) {
+    absl::StrAppend(&text, k, " {file_location_id=", k,
+                    " parent_frame_id=", k - 1, "}\n");
+  }
+  text += "\n";
+}
+
 // Per layer: 9 instructions in the body and 10 in its fused computations.
 constexpr int64_t kInstructionsPerLayer = 19;
 
 }  // namespace
 
-std::string MakeDumpStyleModule(int64_t instruction_count) {
+std::string MakeDumpStyleModule(int64_t instruction_count,
+                                const JaxDumpStyle& style) {
   const int64_t layers = instruction_count / kInstructionsPerLayer > 0
                              ? instruction_count / kInstructionsPerLayer
                              : 1;
   const std::string state = LoopStateShape();
-  std::string text = absl::StrCat(
-      "HloModule jit_train_step, is_scheduled=true, "
-      "entry_computation_layout={(",
-      kAct, ", ", kWeight, ", f32[1024]{0})->", kAct,
-      "}, input_output_alias={ {}: (0, {}, may-alias) }, "
-      "frontend_attributes={fingerprint_before_lhs=\"3f0c9a\"}\n\n");
+  std::string text =
+      style.colon_header
+          ? std::string("HloModule jit_train_step:\n\n")
+          : absl::StrCat(
+                "HloModule jit_train_step, is_scheduled=true, "
+                "entry_computation_layout={(",
+                kAct, ", ", kWeight, ", f32[1024]{0})->", kAct,
+                "}, input_output_alias={ {}: (0, {}, may-alias) }, "
+                "frontend_attributes={fingerprint_before_lhs=\"3f0c9a\"}"
+                "\n\n");
+  if (style.stack_frames) AppendStackFrameTables(layers, text);
   for (int64_t k = 0; k < layers; ++k) AppendFusedComputations(k, text);
 
   // The loop condition: step < 10.
@@ -144,7 +174,7 @@ std::string MakeDumpStyleModule(int64_t instruction_count) {
                   " %body_state), index=2\n",
                   "  %bias.body = f32[1024]{0} get-tuple-element(", state,
                   " %body_state), index=3\n");
-  for (int64_t k = 0; k < layers; ++k) AppendLayer(k, text);
+  for (int64_t k = 0; k < layers; ++k) AppendLayer(k, style, text);
   absl::StrAppend(&text, "  %one = s32[] constant(1)\n",
                   "  %step.next = s32[] add(s32[] %step.b, s32[] %one)\n",
                   "  ROOT %next_state = ", state, " tuple(s32[] %step.next, ",
