@@ -207,6 +207,7 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
   if (lhs.source != lhs_expr) lhs.source = AffineExpr();
   if (rhs.source != rhs_expr) rhs.source = AffineExpr();
   int64_t divisor = rhs.size == 0 ? rhs.constant : 0;
+  bool rhs_negative = false, numerator_unchanged = false;
   switch (kind) {
     case AffineExprKind::Add: {
       // The source is kept when it already has the canonical left-deep shape
@@ -237,7 +238,9 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
     case AffineExprKind::CeilDiv:
       // x floordiv -c == (-x) floordiv c and x ceildiv -c == (-x) ceildiv c
       // (the same rational quotient x / -c == -x / c, rounded the same way).
-      if (divisor < 0 && divisor != Interval::kMin) {
+      rhs_negative = divisor < 0 && divisor != Interval::kMin;
+      numerator_unchanged = lhs.source == lhs_expr;
+      if (rhs_negative) {
         // New forms, not `expr`'s operands (an opaque atom's bounds below
         // come from them: (-x) ceildiv c, not (-x) ceildiv -c).
         lhs = forms_.Scale(lhs, -1);
@@ -245,6 +248,9 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
         rhs = forms_.Constant(divisor);
       }
       if (divisor <= 0) break;
+      if (kind == AffineExprKind::FloorDiv && rhs_negative) {
+        return NegativeFloorDiv(expr, lhs, divisor, numerator_unchanged);
+      }
       if (kind == AffineExprKind::FloorDiv) {
         if (!in_chain_ || lhs.source) return FloorDivBy(lhs, divisor, 0, expr);
         return DivideInChain(AtomKind::kFloorDiv, lhs, divisor);
@@ -282,6 +288,35 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
     }
   }
   return VisitOpaque(expr, kind, lhs, rhs);
+}
+
+// `expr` = x floordiv -c, simplified as (-x) floordiv c. When that is one
+// floordiv atom and x came back unchanged, the atom is built as `expr`
+// itself if `expr` has fewer nodes: the rules may merge a nested division
+// into a bigger numerator ((s0 floordiv 2) floordiv -7 is (-s0 + 1)
+// floordiv 14), which is no simpler. The atom keeps its structure for the
+// rules (a constraint on it still unwraps); only how it is written changes,
+// and `expr` has its value at every point of the box. (Not in a chain,
+// where `expr` names another map's variables.)
+AffineSimplifier::Lin AffineSimplifier::NegativeFloorDiv(
+    AffineExpr expr, const Lin& negated, int64_t c, bool numerator_unchanged) {
+  Lin result = in_chain_ && !negated.source
+                   ? DivideInChain(AtomKind::kFloorDiv, negated, c)
+                   : FloorDivBy(negated, c, 0, AffineExpr());
+  if (in_chain_ || !numerator_unchanged || !forms_.IsAtom(result) ||
+      forms_.KindAt(result, 0) != AtomKind::kFloorDiv || forms_.overflow()) {
+    return result;
+  }
+  const int32_t atom = forms_.TermAt(result, 0).atom;
+  auto nodes = [](AffineExpr e) {
+    int n = 0;
+    e.walk([&](AffineExpr) { ++n; });
+    return n;
+  };
+  if (nodes(expr) < nodes(BuildAtom(atom))) {
+    forms_.mutable_atom(atom).expr = expr;
+  }
+  return result;
 }
 
 AffineSimplifier::Lin AffineSimplifier::VisitOpaque(AffineExpr expr,

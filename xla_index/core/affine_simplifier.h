@@ -186,6 +186,9 @@ class AffineSimplifier {
     if (canonical) out.source = expr;
     return out;
   }
+  // `expr` = x floordiv -c, given -x (`negated`) and c > 0.
+  Lin NegativeFloorDiv(mlir::AffineExpr expr, const Lin& negated, int64_t c,
+                       bool numerator_unchanged);
   // A node no rule understands, kept as an atom with the range interval
   // arithmetic gives.
   Lin VisitOpaque(mlir::AffineExpr expr, mlir::AffineExprKind kind,
@@ -255,6 +258,9 @@ class AffineSimplifier {
   // `+` nodes being visited by recursion; past kMaxSumRecursion, VisitSum.
   static constexpr int kMaxSumRecursion = 200;
   int sum_depth_ = 0;
+  // OtherDigitAtom calls in progress (the outermost one simplifies with the
+  // full depth).
+  int digit_lookups_ = 0;
 };
 
 }  // namespace xla_index
