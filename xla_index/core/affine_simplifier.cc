@@ -412,13 +412,42 @@ AffineExpr AffineSimplifier::Build(const Lin& lin) {
   AffineExpr sum;
   for (size_t i = 0; i < lin.size; ++i) {
     const Term t = forms_.TermAt(lin, i);
-    AffineExpr term = BuildAtom(t.atom);
-    if (t.coeff != 1) term = term * BuildConstant(t.coeff);
+    AffineExpr term = BuildScaledMod(t);
+    if (!term) {
+      term = BuildAtom(t.atom);
+      if (t.coeff != 1) term = term * BuildConstant(t.coeff);
+    }
     sum = sum ? sum + term : term;
   }
   if (!sum) return BuildConstant(lin.constant);
   if (lin.constant != 0) sum = sum + BuildConstant(lin.constant);
   return sum;
+}
+
+// (y mod c) * m == (y * m) mod (c * m) for m > 0 (both are m times the
+// remainder of y by c). mod-common-factor writes a mod as the first form so
+// that the sum rules see its digits; when no sum rule paired it, the second
+// is written when it has fewer nodes: when no term of y has the coefficient
+// 1 (m then folds into every coefficient and the divisor, saving the
+// product's two nodes), and every scaled constant fits in int64.
+AffineExpr AffineSimplifier::BuildScaledMod(const Term& t) {
+  if (t.coeff <= 1) return AffineExpr();
+  const Atom& atom = forms_.atom(t.atom);
+  if (atom.kind != AtomKind::kMod) return AffineExpr();
+  const Lin y = forms_.ArgOf(atom);
+  if (!CheckedMul(atom.divisor, t.coeff) || !CheckedMul(y.constant, t.coeff)) {
+    return AffineExpr();
+  }
+  for (size_t i = 0; i < y.size; ++i) {
+    const int64_t coeff = forms_.TermAt(y, i).coeff;
+    if (coeff == 1 || !CheckedMul(coeff, t.coeff)) return AffineExpr();
+  }
+  const LinearForms::Flags flags_before = forms_.flags();
+  const Lin scaled = forms_.Scale(y, t.coeff);
+  // Scale's bounds may saturate (they are not needed here): the flag it
+  // sets is not the caller's.
+  forms_.RestoreFlags(flags_before);
+  return Build(scaled) % BuildConstant(atom.divisor * t.coeff);
 }
 
 AffineExpr AffineSimplifier::BuildConstant(int64_t value) {

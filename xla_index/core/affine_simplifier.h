@@ -240,6 +240,9 @@ class AffineSimplifier {
 
   mlir::AffineExpr Build(const Lin& lin);
   mlir::AffineExpr BuildAtom(int32_t atom);
+  // The term `(y mod c) * m` as `(y * m) mod (c * m)` when that has fewer
+  // nodes; else null.
+  mlir::AffineExpr BuildScaledMod(const Term& term);
   // The constant `value`, uniqued by MLIR once per simplifier (coefficients
   // and divisors repeat: `x floordiv 8`, `x mod 8`, `y * 8`).
   mlir::AffineExpr BuildConstant(int64_t value);
