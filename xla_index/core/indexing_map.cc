@@ -723,18 +723,24 @@ absl::StatusOr<IndexingMap> ComposeDefinedMaps(const IndexingMap& first,
     second_syms.push_back(mlir::getAffineSymbolExpr(r2 + r1 + i, ctx));
   }
   llvm::SmallVector<AffineExpr> dim_ids = IdentityDims(n1, ctx);
+  // first's symbols keep their positions when second has none: then
+  // first's expressions are used as they are.
+  const bool first_renamed = r2 + t2 > 0;
+  const CheckedSubstitution rename_first(dim_ids, first_syms);
   llvm::SmallVector<AffineExpr> first_results;
   for (AffineExpr r : first.GetAffineMap().getResults()) {
-    XI_ASSIGN_OR_RETURN(AffineExpr renamed,
-                        CheckedReplaceDimsAndSymbols(r, dim_ids, first_syms));
+    if (!first_renamed) {
+      first_results.push_back(r);
+      continue;
+    }
+    XI_ASSIGN_OR_RETURN(AffineExpr renamed, rename_first.Apply(r));
     first_results.push_back(renamed);
   }
   // Substituting first's results into second multiplies their coefficients
   // by second's: (d0 * 2^62) into d0 * 2 is checked here.
-  XI_ASSIGN_OR_RETURN(
-      AffineMap composed,
-      CheckedReplaceDimsAndSymbols(second.GetAffineMap(), first_results,
-                                   second_syms, n1, total));
+  const CheckedSubstitution into_second(first_results, second_syms);
+  XI_ASSIGN_OR_RETURN(AffineMap composed,
+                      into_second.Apply(second.GetAffineMap(), n1, total));
   std::vector<Interval> range;
   for (int i = 0; i < r2; ++i) range.push_back(second.GetSymbolBound(i));
   for (int i = 0; i < r1; ++i) range.push_back(first.GetSymbolBound(i));
@@ -756,13 +762,15 @@ absl::StatusOr<IndexingMap> ComposeDefinedMaps(const IndexingMap& first,
   IndexingMap result(composed, first.GetDimBounds(), std::move(range),
                      std::move(runtime));
   for (const IndexingConstraint& c : first.GetConstraints()) {
-    XI_ASSIGN_OR_RETURN(AffineExpr e, CheckedReplaceDimsAndSymbols(
-                                          c.expr, dim_ids, first_syms));
+    if (!first_renamed) {
+      result.AddConstraint(c.expr, c.interval);
+      continue;
+    }
+    XI_ASSIGN_OR_RETURN(AffineExpr e, rename_first.Apply(c.expr));
     result.AddConstraint(e, c.interval);
   }
   for (const IndexingConstraint& c : second.GetConstraints()) {
-    XI_ASSIGN_OR_RETURN(AffineExpr e, CheckedReplaceDimsAndSymbols(
-                                          c.expr, first_results, second_syms));
+    XI_ASSIGN_OR_RETURN(AffineExpr e, into_second.Apply(c.expr));
     result.AddConstraint(e, c.interval);
   }
   // first's results must lie in second's domain.
