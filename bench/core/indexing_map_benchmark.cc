@@ -20,6 +20,7 @@
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/core/naive_maps.h"
+#include "xla_index/core/xla_simplifier_cases.h"
 
 namespace xla_index {
 namespace {
@@ -148,6 +149,18 @@ std::vector<IndexingMap> ParityMaps() {
   };
 }
 
+// The kinds of map of XLA's simplifier tests, with other sizes
+// (xla_simplifier_cases.h).
+std::vector<IndexingMap> XlaCaseMaps() {
+  std::vector<IndexingMap> maps;
+  for (const xla_simplifier_cases::Case& c : xla_simplifier_cases::kCases) {
+    maps.push_back(MustParse(c.input));
+  }
+  return maps;
+}
+constexpr int kXlaCases =
+    sizeof(xla_simplifier_cases::kCases) / sizeof(xla_simplifier_cases::Case);
+
 std::vector<IndexingMap> Corpus() {
   std::vector<IndexingMap> all = SeedMaps();
   for (auto& m : ReshapeMaps()) all.push_back(m);
@@ -247,6 +260,30 @@ void BM_MlirSimplifyOne(benchmark::State& state) {
     benchmark::DoNotOptimize(mlir::simplifyAffineMap(map));
   }
   state.counters["result_nodes"] = CountNodes(mlir::simplifyAffineMap(map));
+}
+
+// One map of XlaCaseMaps() (`state.range(0)`), and MLIR's bound-less
+// simplifyAffineMap of its affine map as the baseline in the same run.
+const std::vector<IndexingMap>& XlaCasesOnce() {
+  static const std::vector<IndexingMap>* maps =
+      new std::vector<IndexingMap>(XlaCaseMaps());
+  return *maps;
+}
+void BM_SimplifyXlaCase(benchmark::State& state) {
+  const IndexingMap& map = XlaCasesOnce()[state.range(0)];
+  for (auto _ : state) {
+    IndexingMap copy = map;
+    benchmark::DoNotOptimize(copy.Simplify());
+  }
+  state.counters["constraints"] = map.GetConstraintsCount();
+}
+void BM_MlirSimplifyXlaCase(benchmark::State& state) {
+  const IndexingMap& map = XlaCasesOnce()[state.range(0)];
+  for (auto _ : state) {
+    // The same copy as BM_SimplifyXlaCase pays.
+    IndexingMap copy = map;
+    benchmark::DoNotOptimize(mlir::simplifyAffineMap(copy.GetAffineMap()));
+  }
 }
 
 // Fusion passes re-simplify maps that are already simple.
@@ -494,6 +531,19 @@ BENCHMARK_TEMPLATE(BM_Simplify, ParityMaps);
 BENCHMARK(BM_SimplifyOne)->DenseRange(0, kCorpusSize - 1);
 BENCHMARK(BM_MlirSimplifyOne)->DenseRange(0, kCorpusSize - 1);
 BENCHMARK(BM_SimplifyParityOne)->DenseRange(0, 3);
+BENCHMARK_TEMPLATE(BM_Simplify, XlaCaseMaps);
+BENCHMARK_TEMPLATE(BM_MlirSimplifyAffineMap, XlaCaseMaps);
+BENCHMARK(BM_SimplifyXlaCase)->DenseRange(0, kXlaCases - 1);
+BENCHMARK(BM_MlirSimplifyXlaCase)->DenseRange(0, kXlaCases - 1);
+// Fixed iteration counts, for instruction counts per map under callgrind.
+BENCHMARK(BM_SimplifyXlaCase)
+    ->Name("BM_SimplifyXlaCase/fixed")
+    ->DenseRange(0, kXlaCases - 1)
+    ->Iterations(200);
+BENCHMARK(BM_MlirSimplifyXlaCase)
+    ->Name("BM_MlirSimplifyXlaCase/fixed")
+    ->DenseRange(0, kXlaCases - 1)
+    ->Iterations(200);
 BENCHMARK(BM_CopyOnly);
 BENCHMARK(BM_Compose);
 BENCHMARK(BM_MlirUncheckedCompose);

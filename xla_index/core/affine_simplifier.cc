@@ -300,6 +300,14 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
 // where `expr` names another map's variables.)
 AffineSimplifier::Lin AffineSimplifier::NegativeFloorDiv(
     AffineExpr expr, const Lin& negated, int64_t c, bool numerator_unchanged) {
+  // (y floordiv a) floordiv -c: the rules would only merge the two
+  // divisions into one with a bigger numerator, which is written as `expr`
+  // below anyway; the atom (-(y floordiv a)) floordiv c is made directly.
+  if (!in_chain_ && numerator_unchanged && negated.size == 1 &&
+      negated.constant == 0 && forms_.TermAt(negated, 0).coeff == -1 &&
+      forms_.KindAt(negated, 0) == AtomKind::kFloorDiv) {
+    return DivModTerm(AtomKind::kFloorDiv, negated, c, expr);
+  }
   Lin result = in_chain_ && !negated.source
                    ? DivideInChain(AtomKind::kFloorDiv, negated, c)
                    : FloorDivBy(negated, c, 0, AffineExpr());
@@ -308,6 +316,13 @@ AffineSimplifier::Lin AffineSimplifier::NegativeFloorDiv(
     return result;
   }
   const int32_t atom = forms_.TermAt(result, 0).atom;
+  // No rule changed the numerator: -x has at least x's nodes (a term with
+  // coefficient 1 gains a factor -1), so `expr` is never longer.
+  if (forms_.TermAt(result, 0).coeff == 1 && result.constant == 0 &&
+      forms_.Equal(forms_.ArgOf(forms_.atom(atom)), negated)) {
+    forms_.mutable_atom(atom).expr = expr;
+    return result;
+  }
   auto nodes = [](AffineExpr e) {
     int n = 0;
     e.walk([&](AffineExpr) { ++n; });
