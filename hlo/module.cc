@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 
 namespace xla_index {
@@ -166,6 +168,14 @@ std::string HloModule::ToString() const {
     absl::StrAppend(&out, "\n", computation->ToString());
   }
   return out;
+}
+
+absl::StatusOr<const HloInstruction*> EntryRoot(const HloModule& module) {
+  const HloComputation* entry = module.entry_computation();
+  if (entry == nullptr || entry->root() == nullptr) {
+    return absl::InvalidArgumentError("module has no entry root instruction");
+  }
+  return entry->root();
 }
 
 }  // namespace xla_index

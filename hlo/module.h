@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "hlo/instruction.h"
 
@@ -118,6 +119,11 @@ class HloModule {
   std::vector<std::unique_ptr<HloComputation>> computations_;
   HloComputation* entry_ = nullptr;
 };
+
+/// The root of `module`'s entry computation: what the analyses of a whole
+/// module analyze. InvalidArgument "module has no entry root instruction"
+/// when the module has no entry computation or the entry has no root.
+absl::StatusOr<const HloInstruction*> EntryRoot(const HloModule& module);
 
 }  // namespace xla_index
 

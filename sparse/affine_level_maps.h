@@ -1,6 +1,10 @@
 #ifndef XLA_INDEX_SPARSE_AFFINE_LEVEL_MAPS_H_
 #define XLA_INDEX_SPARSE_AFFINE_LEVEL_MAPS_H_
 
+// The affine side of a sparse encoding's dim-to-level map: block maps and
+// their block sizes, the inferred level-to-dim inverse, and the size of every
+// level for a tensor shape (MLIR's SparseTensor dialect semantics).
+
 #include <cstdint>
 #include <vector>
 

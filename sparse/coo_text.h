@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_SPARSE_COO_TEXT_H_
 #define XLA_INDEX_SPARSE_COO_TEXT_H_
 
+// Reading the coordinate (COO) text of `xla-index sparse --coo=FILE`: lines
+// "i j ... value", and the "AxBxC" shape syntax of --shape.
+
 #include <cstdint>
 #include <vector>
 

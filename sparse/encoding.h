@@ -1,6 +1,10 @@
 #ifndef XLA_INDEX_SPARSE_ENCODING_H_
 #define XLA_INDEX_SPARSE_ENCODING_H_
 
+// The sparse tensor encoding (`#sparse_tensor.encoding<{...}>`) as MLIR's
+// SparseTensorEncodingAttr holds it: dim-to-level map, level types, widths,
+// dimension slices; its verifier and its printer in MLIR's syntax.
+
 #include <cstdint>
 #include <optional>
 #include <string>

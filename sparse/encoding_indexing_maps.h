@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_SPARSE_ENCODING_INDEXING_MAPS_H_
 #define XLA_INDEX_SPARSE_ENCODING_INDEXING_MAPS_H_
 
+// A sparse encoding's dim-to-level and level-to-dim maps as IndexingMaps over
+// a tensor shape (or over [0, INT64_MAX] without one).
+
 #include <cstdint>
 #include <optional>
 #include <vector>

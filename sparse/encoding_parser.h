@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_SPARSE_ENCODING_PARSER_H_
 #define XLA_INDEX_SPARSE_ENCODING_PARSER_H_
 
+// The parser of `#sparse_tensor.encoding<{...}>` text (MLIR's dim-level map
+// syntax, level types and properties, widths, slices).
+
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "mlir/IR/MLIRContext.h"

@@ -1,6 +1,10 @@
 #ifndef XLA_INDEX_SPARSE_LEVEL_TYPE_H_
 #define XLA_INDEX_SPARSE_LEVEL_TYPE_H_
 
+// The storage format of one level of a sparse tensor (MLIR's LevelFormat and
+// its properties): dense, batch, compressed, loose_compressed, singleton,
+// structured[n, m].
+
 #include <cstdint>
 #include <string>
 

@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_SPARSE_MLIR_REFERENCE_H_
 #define XLA_INDEX_SPARSE_MLIR_REFERENCE_H_
 
+// Test oracles from MLIR's own SparseTensor dialect: an encoding as MLIR
+// parses and prints it, and what MLIR derives from it (lvlToDim, level shape).
+
 #include <cstdint>
 #include <string>
 #include <vector>

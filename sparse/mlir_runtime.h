@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_SPARSE_MLIR_RUNTIME_H_
 #define XLA_INDEX_SPARSE_MLIR_RUNTIME_H_
 
+// Test oracle and benchmark baseline: the storage arrays that MLIR's sparse
+// runtime library (SparseTensorStorage::newFromCOO) builds from a COO tensor.
+
 #include <cstdint>
 #include <string>
 #include <vector>

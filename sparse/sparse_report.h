@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_SPARSE_SPARSE_REPORT_H_
 #define XLA_INDEX_SPARSE_SPARSE_REPORT_H_
 
+// What `xla-index sparse` prints: the report of an encoding (maps, level
+// sizes, storage sizes, and with a COO tensor its arrays) as text and JSON.
+
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,6 +1,10 @@
 #ifndef XLA_INDEX_SPARSE_STORAGE_H_
 #define XLA_INDEX_SPARSE_STORAGE_H_
 
+// Sparse tensor storage: a COO tensor, the per-level positions and
+// coordinates arrays of an encoding, their assembly from COO
+// (AssembleFromCoo) and back, and storage sizes for a shape.
+
 #include <cstdint>
 #include <vector>
 

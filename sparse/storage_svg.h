@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_SPARSE_STORAGE_SVG_H_
 #define XLA_INDEX_SPARSE_STORAGE_SVG_H_
 
+// An SVG picture of a 2-D sparse tensor beside its storage arrays
+// (`xla-index sparse --svg=FILE`).
+
 #include <string>
 
 #include "absl/status/statusor.h"

@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_SPARSE_WIDTH_ARRAY_H_
 #define XLA_INDEX_SPARSE_WIDTH_ARRAY_H_
 
+// WidthArray: non-negative integers stored at the bit width an encoding asks
+// for (posWidth / crdWidth: 8, 16, 32 or 64).
+
 #include <cstdint>
 #include <string>
 #include <variant>

@@ -1,5 +1,5 @@
 // Composition at the int64 limits and under negative divisors (the fuzz
-// findings C1-C4 of docs/RELIABILITY.md), checked against the exact
+// findings F12-F15 of docs/RELIABILITY.md), checked against the exact
 // (__int128) relational composition of the two maps: a composed map is
 // either UNDEFINED (it cannot be represented) or relates exactly the same
 // (dims, results) pairs; never a wrapped constant or a variable of the
@@ -84,7 +84,7 @@ class ComposeExtremesTest : public ::testing::Test {
   mlir::MLIRContext context_;
 };
 
-// C1: the second map's dims are replaced under negative divisors too.
+// F12 (C1_*): the second map's dims are replaced under negative divisors too.
 TEST_F(ComposeExtremesTest, NegativeDivisors) {
   EXPECT_EQ(ExpectExactOrUndefined(
                 "(d0, d1)[s0] -> (0, s0)\ndomain:\nd0 in [1, 2]\n"
@@ -101,7 +101,7 @@ TEST_F(ComposeExtremesTest, NegativeDivisors) {
             2);
 }
 
-// C2: at d0 = INT64_MIN the composed value (d0 * 5 - 6) ceildiv 3 is
+// F13 (C2_*): at d0 = INT64_MIN the composed value (d0 * 5 - 6) ceildiv 3 is
 // -15372286728091293015, beyond int64: kept exactly or refused.
 TEST_F(ComposeExtremesTest, ValueBeyondInt64AtADomainPoint) {
   ExpectExactOrUndefined(
@@ -112,8 +112,8 @@ TEST_F(ComposeExtremesTest, ValueBeyondInt64AtADomainPoint) {
       "d0 in [-9223372036854775808, 0]\nd1 in [0, 10]\nd2 in [-6, -6]");
 }
 
-// C3: the constants -17 and -9223372036854775801 meet in the composition;
-// their sum does not fit in int64.
+// F14 (C3_*): the constants -17 and -9223372036854775801 meet in the
+// composition; their sum does not fit in int64.
 TEST_F(ComposeExtremesTest, FoldedConstantBeyondInt64) {
   ExpectExactOrUndefined(
       "(d0, d1) -> (-(d0 ceildiv 2) + d1 * 2 - 17)\ndomain:\nd0 in [3, 4]\n"
@@ -122,7 +122,7 @@ TEST_F(ComposeExtremesTest, FoldedConstantBeyondInt64) {
       "domain:\nd0 in [-30, 0]");
 }
 
-// C4: -s1 reaches 2^63 at s1 = INT64_MIN; the term keeps its symbol.
+// F15 (C4_*): -s1 reaches 2^63 at s1 = INT64_MIN; the term keeps its symbol.
 TEST_F(ComposeExtremesTest, NegatedInt64MinSymbol) {
   EXPECT_GE(
       ExpectExactOrUndefined(
@@ -160,7 +160,7 @@ TEST_F(ComposeExtremesTest, SumBeyondInt64) {
       "d2 in [9223372036854775805, 9223372036854775807]\ns0 in [0, 0]");
 }
 
-// T1: -(d0 + (s0 + 1)) + s0 is -d0 - 1, which maps d0 = INT64_MIN to
+// F20 (T1_*): -(d0 + (s0 + 1)) + s0 is -d0 - 1, which maps d0 = INT64_MIN to
 // INT64_MAX, inside the second map's domain; that point stays in the
 // composed domain although -d0 alone leaves int64 there.
 TEST_F(ComposeExtremesTest, NegatedInt64MinReachesInt64Max) {

@@ -93,7 +93,7 @@ absl::Status RunAnalyzeCommand(const CommandLine& command_line,
     XI_ASSIGN_OR_RETURN(direction, ParseIndexingDirection(*name));
   }
   const HloModule* module = loaded.module.get();
-  const HloInstruction* instruction = module->entry_computation()->root();
+  const HloInstruction* instruction = nullptr;
   if (std::optional<std::string> name = command_line.Get("instruction")) {
     absl::StatusOr<const HloInstruction*> found =
         ResolveInstruction(*module, *name);
@@ -103,10 +103,13 @@ absl::Status RunAnalyzeCommand(const CommandLine& command_line,
           absl::StrCat("--instruction: ", found.status().message()));
     }
     instruction = *found;
-  }
-  if (instruction == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": the entry computation has no instructions"));
+  } else {
+    absl::StatusOr<const HloInstruction*> root = EntryRoot(*module);
+    if (!root.ok()) {
+      return absl::Status(root.status().code(),
+                          absl::StrCat(path, ": ", root.status().message()));
+    }
+    instruction = *root;
   }
 
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);

@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_TOOLS_ANALYZE_COMMAND_H_
 #define XLA_INDEX_TOOLS_ANALYZE_COMMAND_H_
 
+// The `xla-index analyze` subcommand: indexing maps of an HLO instruction,
+// in either direction, composed or not, on logical or physical shapes.
+
 #include <ostream>
 
 #include "absl/status/status.h"

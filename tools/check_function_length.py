@@ -9,7 +9,7 @@ namespace or class scope; its length runs from the first line of its
 signature to its closing brace. Lambdas and local classes count toward the
 function that contains them.
 
-  tools/check_function_length.py [--limit=150] [--root=.] [--list=N]
+  tools/check_function_length.py [--limit=120] [--root=.] [--list=N]
 
 Prints "function length: N over the limit" and one line per offender
 (path:line: name, N lines), and exits 1 when there is any.
@@ -116,7 +116,7 @@ def functions(text):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--limit", type=int, default=150)
+    parser.add_argument("--limit", type=int, default=120)
     parser.add_argument("--root", default=".")
     parser.add_argument("--list", type=int, default=0,
                         help="also print the N longest functions")

@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_TOOLS_COMMAND_LINE_H_
 #define XLA_INDEX_TOOLS_COMMAND_LINE_H_
 
+// The parsed command line of one `xla-index` call: positional arguments and
+// `--name[=value]` flags, with typed getters that name the flag in errors.
+
 #include <cstdint>
 #include <map>
 #include <optional>

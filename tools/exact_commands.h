@@ -1,6 +1,10 @@
 #ifndef XLA_INDEX_TOOLS_EXACT_COMMANDS_H_
 #define XLA_INDEX_TOOLS_EXACT_COMMANDS_H_
 
+// The `xla-index equal` and `xla-index empty` subcommands: exact equality and
+// emptiness of indexing maps (Presburger relations), with diff-like exit
+// statuses.
+
 #include <ostream>
 #include <string>
 

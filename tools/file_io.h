@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_TOOLS_FILE_IO_H_
 #define XLA_INDEX_TOOLS_FILE_IO_H_
 
+// Input and output of the command line: reading a file or standard input
+// under the --max-input-bytes limit, and writing output files.
+
 #include <cstdint>
 #include <string>
 

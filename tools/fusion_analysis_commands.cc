@@ -8,13 +8,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "hlo/module.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tools/file_io.h"
 #include "tools/hlo_input.h"
 #include "xla_index/analysis/coalescing.h"
 #include "xla_index/analysis/fusion_operands.h"
 #include "xla_index/analysis/fusion_utilization.h"
-#include "xla_index/analysis/symbolic_tile.h"
 
 namespace xla_index {
 namespace {
@@ -33,33 +33,13 @@ absl::StatusOr<const HloInstruction*> AnalyzedInstruction(
     }
     return *found;
   }
-  const HloComputation* entry = module.entry_computation();
-  if (entry == nullptr || entry->root() == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(command_line.positional[0],
-                     ": the entry computation has no instructions"));
+  absl::StatusOr<const HloInstruction*> root = EntryRoot(module);
+  if (!root.ok()) {
+    return absl::Status(root.status().code(),
+                        absl::StrCat(command_line.positional[0], ": ",
+                                     root.status().message()));
   }
-  return entry->root();
-}
-
-// `status` with its message prefixed by "--FLAG: ".
-absl::Status ForFlag(absl::string_view flag, const absl::Status& status) {
-  return absl::Status(status.code(),
-                      absl::StrCat("--", flag, ": ", status.message()));
-}
-
-// The ranks of `instruction`'s outputs (tuple elements for a tuple).
-std::vector<int64_t> OutputRanks(const HloInstruction& instruction) {
-  const Shape& shape = instruction.shape();
-  std::vector<int64_t> ranks;
-  if (!shape.IsTuple()) {
-    if (shape.IsArray()) ranks.push_back(shape.rank());
-    return ranks;
-  }
-  for (const Shape& element : shape.tuple_shapes()) {
-    if (element.IsArray()) ranks.push_back(element.rank());
-  }
-  return ranks;
+  return *root;
 }
 
 }  // namespace
@@ -95,34 +75,6 @@ absl::Status RunUtilizationCommand(const CommandLine& command_line,
                       AnalyzeUtilization(*instruction, &context));
   out << (command_line.Has("json") ? UtilizationReportToJson(report)
                                    : UtilizationReportToText(report));
-  return absl::OkStatus();
-}
-
-absl::Status RunTileCommand(const CommandLine& command_line,
-                            const LoadedHlo& input, std::ostream& out,
-                            std::ostream& err) {
-  const HloModule* module = input.module.get();
-  std::optional<std::string> tile = command_line.Get("tile");
-  if (!tile.has_value()) {
-    return absl::InvalidArgumentError("--tile=SIZES is required, e.g. 8,128");
-  }
-  absl::StatusOr<std::vector<int64_t>> sizes = ParseTileSizes(*tile);
-  if (!sizes.ok()) return ForFlag("tile", sizes.status());
-  XI_ASSIGN_OR_RETURN(const HloInstruction* instruction,
-                      AnalyzedInstruction(*module, command_line));
-  // A wrong number of sizes is the flag's fault: say so before analyzing.
-  for (int64_t rank : OutputRanks(*instruction)) {
-    if (rank != static_cast<int64_t>(sizes->size())) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--tile: ", sizes->size(), " tile sizes for an output ",
-                       "of rank ", rank));
-    }
-  }
-  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  XI_ASSIGN_OR_RETURN(TileReport report,
-                      AnalyzeTiling(*instruction, *sizes, &context));
-  out << (command_line.Has("json") ? TileReportToJson(report)
-                                   : TileReportToText(report));
   return absl::OkStatus();
 }
 

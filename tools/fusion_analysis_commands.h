@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_TOOLS_FUSION_ANALYSIS_COMMANDS_H_
 #define XLA_INDEX_TOOLS_FUSION_ANALYSIS_COMMANDS_H_
 
+// The `xla-index coalescing`, `utilization` and `tile` subcommands: the
+// analyses of xla_index/analysis/ on one fusion (or root) of an HLO file.
+
 #include <ostream>
 
 #include "absl/status/status.h"
@@ -26,12 +29,6 @@ absl::Status RunCoalescingCommand(const CommandLine& command_line,
 absl::Status RunUtilizationCommand(const CommandLine& command_line,
                                    const LoadedHlo& input, std::ostream& out,
                                    std::ostream& err);
-
-/// `xla-index tile FILE.hlo --tile=8,128 [--instruction=NAME] [--json]`: an
-/// output tile propagated to a tile of each operand, or why it cannot be.
-absl::Status RunTileCommand(const CommandLine& command_line,
-                            const LoadedHlo& input, std::ostream& out,
-                            std::ostream& err);
 
 }  // namespace xla_index
 

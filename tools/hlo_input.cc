@@ -88,6 +88,13 @@ absl::Status RunOnHloModules(absl::string_view name,
   XI_ASSIGN_OR_RETURN(int64_t max_bytes, MaxInputBytes(command_line));
   XI_ASSIGN_OR_RETURN(HloFile file,
                       ReadHloFile(command_line.positional[0], max_bytes));
+  return RunOnHloFile(name, command_line, file, command, out, err);
+}
+
+absl::Status RunOnHloFile(absl::string_view name,
+                          const CommandLine& command_line, const HloFile& file,
+                          HloCommand command, std::ostream& out,
+                          std::ostream& err) {
   const int64_t count = file.parts.size();
   XI_ASSIGN_OR_RETURN(int64_t chosen, command_line.GetInteger("module", 0));
   if (command_line.Has("module") && (chosen < 1 || chosen > count)) {

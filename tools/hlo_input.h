@@ -1,6 +1,10 @@
 #ifndef XLA_INDEX_TOOLS_HLO_INPUT_H_
 #define XLA_INDEX_TOOLS_HLO_INPUT_H_
 
+// Loading the HLO input of a subcommand: one file read once, split into its
+// modules, each parsed as a module, a computation or a list of
+// instructions, and the subcommand run on each.
+
 #include <cstdint>
 #include <memory>
 #include <ostream>
@@ -64,6 +68,13 @@ absl::Status RunOnHloModules(absl::string_view name,
                              const CommandLine& command_line,
                              HloCommand command, std::ostream& out,
                              std::ostream& err);
+
+/// RunOnHloModules on a file already read (standard input cannot be read
+/// twice, e.g. after a look at whether it holds HLO).
+absl::Status RunOnHloFile(absl::string_view name,
+                          const CommandLine& command_line, const HloFile& file,
+                          HloCommand command, std::ostream& out,
+                          std::ostream& err);
 
 }  // namespace xla_index
 

@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_TOOLS_LAYOUT_COMMAND_H_
 #define XLA_INDEX_TOOLS_LAYOUT_COMMAND_H_
 
+// The `xla-index layout` subcommand: sizes and indexing maps of a (tiled)
+// layout, an element's linear position, and its SVG picture.
+
 #include <ostream>
 
 #include "absl/status/status.h"

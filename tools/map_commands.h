@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_TOOLS_MAP_COMMANDS_H_
 #define XLA_INDEX_TOOLS_MAP_COMMANDS_H_
 
+// The `xla-index simplify` and `xla-index compose` subcommands on indexing
+// maps given as text.
+
 #include <ostream>
 
 #include "absl/status/status.h"

@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_TOOLS_REPORT_COMMAND_H_
 #define XLA_INDEX_TOOLS_REPORT_COMMAND_H_
 
+// The `xla-index report` subcommand: every fusion of a module analyzed, as
+// text, JSON or an HTML page.
+
 #include <ostream>
 
 #include "absl/status/status.h"

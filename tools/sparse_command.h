@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_TOOLS_SPARSE_COMMAND_H_
 #define XLA_INDEX_TOOLS_SPARSE_COMMAND_H_
 
+// The `xla-index sparse` subcommand: an encoding's maps, level sizes and
+// storage, with --coo the arrays of a tensor, with --svg their picture.
+
 #include <ostream>
 
 #include "absl/status/status.h"

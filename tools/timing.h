@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_TOOLS_TIMING_H_
 #define XLA_INDEX_TOOLS_TIMING_H_
 
+// The `--timing` option of the subcommands: median wall time of repeated
+// runs, printed as "timing: NAME median X us" lines.
+
 #include <functional>
 #include <ostream>
 #include <string>

@@ -24,6 +24,7 @@
 #include "tools/map_commands.h"
 #include "tools/report_command.h"
 #include "tools/sparse_command.h"
+#include "tools/tile_command.h"
 
 namespace xla_index {
 namespace {
@@ -57,8 +58,11 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
       coalesced
   utilization FILE.hlo [--instruction=NAME] [--json]
       per operand: fraction of its elements read, reads per element
-  tile FILE.hlo --tile=8,128 [--instruction=NAME] [--json]
-      an output tile propagated to a tile of every operand, or why not
+  tile FILE.hlo|MAP|- --tile=8,128 [--strict] [--instruction=NAME] [--json]
+      an output tile propagated to a tile of every operand, or why not,
+      with XLA's constraints on the tile sizes; MAP is an output-to-operand
+      indexing map (text, a file or -); --tile= tiles a rank-0 output;
+      --strict refuses tiles that run past a pad or concatenate edge
   report FILE.hlo [--json] [--html=FILE] [--block=N] [--unroll=N]
                   [--worst=N] [--timing]
       every fusion (every instruction with a non-identity map when there
@@ -85,7 +89,7 @@ larger than 64 MiB are refused; --max-input-bytes=N changes the limit.
 )";
 
 /// Flags that are on or off (--json, --json=false), wherever they appear.
-constexpr absl::string_view kBooleanFlags[] = {"json", "timing"};
+constexpr absl::string_view kBooleanFlags[] = {"json", "timing", "strict"};
 
 /// One subcommand: its flags, how many positional arguments it takes (the
 /// run function may rely on that count) and the usage line shown otherwise.
@@ -135,10 +139,10 @@ const std::vector<Subcommand>& Subcommands() {
        nullptr,
        RunUtilizationCommand},
       {"tile",
-       {"json", "tile", "instruction", "max-input-bytes", "module"},
+       {"json", "tile", "strict", "instruction", "max-input-bytes", "module"},
        1,
-       "xla-index tile FILE.hlo --tile=8,128 [--instruction=NAME] [--json]",
-       nullptr,
+       "xla-index tile FILE.hlo|MAP|- --tile=8,128 [--strict] "
+       "[--instruction=NAME] [--json]",
        RunTileCommand},
       {"report",
        {"json", "html", "block", "unroll", "worst", "timing", "max-input-bytes",

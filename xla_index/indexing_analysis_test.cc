@@ -7,8 +7,10 @@
 
 #include "xla_index/indexing_analysis.h"
 
+#include <fstream>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,17 @@ using ::testing::UnorderedElementsAre;
 // ---- AnalyzeIndexing on fusions and computations (XLA's
 // indexing-analysis documentation, "Indexing Maps for Fusion" and
 // "Indexing Map simplification"). ----
+
+// tests/testdata/softmax.hlo: the softmax fusion f32[2,65,125] of XLA's
+// indexing-analysis documentation (fusion `softmax`, computation
+// `fused_softmax`), also the CLI's example input.
+std::string SoftmaxHlo() {
+  std::ifstream file("tests/testdata/softmax.hlo");
+  EXPECT_TRUE(file.good()) << "tests/testdata/softmax.hlo";
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
 
 using AnalyzeIndexingTest = OpIndexingTest;
 
@@ -87,38 +100,10 @@ d2 in [0, 19])"))));
 }
 
 // The softmax fusion of the documentation, "Softmax" (its HLO is an image;
-// this is the usual reduce-max, subtract, exp, reduce-sum, divide over the
-// minor dimension).
+// tests/testdata/softmax.hlo is the usual reduce-max, subtract, exp,
+// reduce-sum, divide over the minor dimension).
 TEST_F(AnalyzeIndexingTest, SoftmaxFusion) {
-  constexpr absl::string_view kHlo = R"(
-HloModule m
-max {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT m = f32[] maximum(a, b)
-}
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-softmax {
-  p0 = f32[2,65,125] parameter(0)
-  c_inf = f32[] constant(-inf)
-  mx = f32[2,65] reduce(p0, c_inf), dimensions={2}, to_apply=max
-  mxb = f32[2,65,125] broadcast(mx), dimensions={0,1}
-  sub = f32[2,65,125] subtract(p0, mxb)
-  ex = f32[2,65,125] exponential(sub)
-  c0 = f32[] constant(0)
-  sm = f32[2,65] reduce(ex, c0), dimensions={2}, to_apply=add
-  smb = f32[2,65,125] broadcast(sm), dimensions={0,1}
-  ROOT div = f32[2,65,125] divide(ex, smb)
-}
-ENTRY e {
-  x = f32[2,65,125] parameter(0)
-  ROOT fusion = f32[2,65,125] fusion(x), kind=kLoop, calls=softmax
-}
-)";
+  const std::string kHlo = SoftmaxHlo();
   EXPECT_THAT(AnalyzeOutputToInput(kHlo),
               ElementsAre(UnorderedElementsAre(Text(R"(
 (d0, d1, d2)[s0] -> (d0, d1, s0)
@@ -135,36 +120,18 @@ d1 in [0, 64]
 d2 in [0, 124])"))));
 }
 
-// The same softmax as a plain computation instead of a fusion: the root
-// reads more than parameters, so `analyze` composes it back to the
-// computation's parameter 0.
+// The same softmax as a plain computation instead of a fusion (the fused
+// computation's root): the root reads more than parameters, so `analyze`
+// composes it back to the computation's parameter 0.
 TEST_F(AnalyzeIndexingTest, SoftmaxComputationRoot) {
-  constexpr absl::string_view kHlo = R"(
-HloModule m
-max {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT m = f32[] maximum(a, b)
-}
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY softmax {
-  p0 = f32[2,65,125] parameter(0)
-  c_inf = f32[] constant(-inf)
-  mx = f32[2,65] reduce(p0, c_inf), dimensions={2}, to_apply=max
-  mxb = f32[2,65,125] broadcast(mx), dimensions={0,1}
-  sub = f32[2,65,125] subtract(p0, mxb)
-  ex = f32[2,65,125] exponential(sub)
-  c0 = f32[] constant(0)
-  sm = f32[2,65] reduce(ex, c0), dimensions={2}, to_apply=add
-  smb = f32[2,65,125] broadcast(sm), dimensions={0,1}
-  ROOT div = f32[2,65,125] divide(ex, smb)
-}
-)";
-  EXPECT_THAT(AnalyzeOutputToInput(kHlo),
+  ASSERT_NE(Parse(SoftmaxHlo()), nullptr);
+  const HloComputation* softmax = module_->GetComputation("fused_softmax");
+  ASSERT_NE(softmax, nullptr);
+  AnalyzedIndexing analyzed = AnalyzeIndexing(
+      *softmax->root(), IndexingDirection::kOutputToInput, &context_);
+  EXPECT_EQ(analyzed.operand_kind,
+            AnalyzedIndexing::OperandKind::kComputationParameter);
+  EXPECT_THAT(Print(analyzed.indexing),
               ElementsAre(UnorderedElementsAre(Text(R"(
 (d0, d1, d2)[s0] -> (d0, d1, s0)
 domain:
@@ -178,11 +145,6 @@ domain:
 d0 in [0, 1]
 d1 in [0, 64]
 d2 in [0, 124])"))));
-  AnalyzedIndexing analyzed =
-      AnalyzeIndexing(*module_->entry_computation()->root(),
-                      IndexingDirection::kOutputToInput, &context_);
-  EXPECT_EQ(analyzed.operand_kind,
-            AnalyzedIndexing::OperandKind::kComputationParameter);
 }
 
 TEST_F(AnalyzeIndexingTest, ChainedReshapesCancel) {
@@ -458,31 +420,10 @@ s0 in [0, 4])")));
 }
 
 TEST_F(FusionIndexingTest, PerProducerGroupingOfSoftmax) {
-  const HloInstruction* root = Parse(R"(
-HloModule m
-max {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT m = f32[] maximum(a, b)
-}
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY softmax {
-  p0 = f32[2,65,125] parameter(0)
-  c_inf = f32[] constant(-inf)
-  mx = f32[2,65] reduce(p0, c_inf), dimensions={2}, to_apply=max
-  mxb = f32[2,65,125] broadcast(mx), dimensions={0,1}
-  sub = f32[2,65,125] subtract(p0, mxb)
-  ex = f32[2,65,125] exponential(sub)
-  c0 = f32[] constant(0)
-  sm = f32[2,65] reduce(ex, c0), dimensions={2}, to_apply=add
-  smb = f32[2,65,125] broadcast(sm), dimensions={0,1}
-  ROOT div = f32[2,65,125] divide(ex, smb)
-}
-)");
+  ASSERT_NE(Parse(SoftmaxHlo()), nullptr);
+  const HloComputation* fused = module_->GetComputation("fused_softmax");
+  ASSERT_NE(fused, nullptr);
+  const HloInstruction* root = fused->root();
   ASSERT_NE(root, nullptr);
   const HloComputation& softmax = *root->parent();
   GroupedIndexingMaps grouped =
@@ -502,17 +443,17 @@ d2 in [0, 124])";
   std::string identity = "(d0, d1, d2) -> (d0, d1, d2)" + std::string(kDomain);
   std::string row = "(d0, d1, d2)[s0] -> (d0, d1, s0)" + std::string(kDomain) +
                     "\ns0 in [0, 124]";
-  // Every element of a row of ex feeds the sum; ex itself is read at the
+  // Every element of a row of e feeds the sum; e itself is read at the
   // output element.
-  EXPECT_THAT(printed("div"), ElementsAre(identity));
-  EXPECT_THAT(printed("ex"), UnorderedElementsAre(identity, row));
-  EXPECT_THAT(printed("sm"),
+  EXPECT_THAT(printed("out"), ElementsAre(identity));
+  EXPECT_THAT(printed("e"), UnorderedElementsAre(identity, row));
+  EXPECT_THAT(printed("row_sum"),
               ElementsAre("(d0, d1, d2) -> (d0, d1)" + std::string(kDomain)));
   EXPECT_THAT(printed("c0"),
               ElementsAre("(d0, d1, d2) -> ()" + std::string(kDomain)));
-  // The row max is read for every element of the row: mx at (d0, d1) from
-  // both paths (through ex directly and through the sum).
-  EXPECT_THAT(printed("mx"),
+  // The row max is read for every element of the row: row_max at (d0, d1) from
+  // both paths (through e directly and through the sum).
+  EXPECT_THAT(printed("row_max"),
               ElementsAre("(d0, d1, d2) -> (d0, d1)" + std::string(kDomain)));
   EXPECT_THAT(printed("p0"), UnorderedElementsAre(identity, row));
 }

@@ -7,7 +7,7 @@
 //
 // The rule of each op, with its worked example, is in
 // xla_index/ops/<op>.cc (declared in ops/op_rules.h); this entry point picks
-// it from the table in op_dispatch.cc, where it is defined.
+// it from the table in op_dispatch.cc.
 
 #include <cstdint>
 

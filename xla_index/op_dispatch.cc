@@ -6,8 +6,6 @@
 #include "absl/strings/str_cat.h"
 #include "hlo/instruction.h"
 #include "xla_index/fusion_indexing.h"
-#include "xla_index/input_to_output_indexing.h"
-#include "xla_index/output_to_input_indexing.h"
 
 namespace xla_index {
 namespace {
@@ -113,13 +111,11 @@ OpIndexingRules FindOpIndexingRules(HloOpcode opcode) {
   return {opcode, nullptr, nullptr};
 }
 
-namespace {
-
-// Why `instruction` has no rule in one direction: "no indexing rule for
-// opcode 'sort'", with " in the input-to-output direction" (or output-to-
-// input) appended when the opcode has a rule in the other direction only.
-std::string NoRuleReason(const HloInstruction* instruction,
-                         bool output_to_input) {
+// "no indexing rule for opcode 'sort'", with " in the input-to-output
+// direction" (or output-to-input) appended when the opcode has a rule in the
+// other direction only.
+std::string NoIndexingRuleReason(const HloInstruction* instruction,
+                                 bool output_to_input) {
   OpIndexingRules rules = FindOpIndexingRules(instruction->opcode());
   std::string reason = absl::StrCat("no indexing rule for opcode '",
                                     HloOpcodeName(instruction->opcode()), "'");
@@ -131,49 +127,11 @@ std::string NoRuleReason(const HloInstruction* instruction,
   return reason;
 }
 
-// Why `id` cannot be used: "output id 2 of 'add.1' is outside [0, 1)".
-std::string IdOutOfRangeReason(const HloInstruction* instruction,
-                               absl::string_view what, int64_t id,
-                               int64_t count) {
+std::string IndexingIdOutOfRangeReason(const HloInstruction* instruction,
+                                       absl::string_view what, int64_t id,
+                                       int64_t count) {
   return absl::StrCat(what, " id ", id, " of '", instruction->name(),
                       "' is outside [0, ", count, ")");
-}
-
-}  // namespace
-
-HloInstructionIndexing ComputeOutputToInputIndexing(
-    const HloInstruction* instruction, int64_t output_id,
-    mlir::MLIRContext* context) {
-  OutputToInputRule rule =
-      FindOpIndexingRules(instruction->opcode()).output_to_input;
-  if (rule == nullptr) {
-    return UndefinedForEachOperand(instruction,
-                                   NoRuleReason(instruction, true));
-  }
-  const int64_t count = OutputCount(instruction);
-  if (output_id < 0 || output_id >= count) {
-    return UndefinedForEachOperand(
-        instruction,
-        IdOutOfRangeReason(instruction, "output", output_id, count));
-  }
-  return rule(instruction, output_id, context);
-}
-
-HloInstructionIndexing ComputeInputToOutputIndexing(
-    const HloInstruction* instruction, int64_t input_id,
-    mlir::MLIRContext* context) {
-  InputToOutputRule rule =
-      FindOpIndexingRules(instruction->opcode()).input_to_output;
-  if (rule == nullptr) {
-    return UndefinedForEachOutput(instruction,
-                                  NoRuleReason(instruction, false));
-  }
-  const int64_t count = instruction->operand_count();
-  if (input_id < 0 || input_id >= count) {
-    return UndefinedForEachOutput(
-        instruction, IdOutOfRangeReason(instruction, "input", input_id, count));
-  }
-  return rule(instruction, input_id, context);
 }
 
 }  // namespace xla_index

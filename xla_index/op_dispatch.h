@@ -5,14 +5,19 @@
 // (output_to_input_indexing.h) and ComputeInputToOutputIndexing
 // (input_to_output_indexing.h): for each opcode, its rule in each
 // direction, sorted by opcode name as XLA's indexing_analysis.cc sorts its
-// dispatch. Both entry points are defined in op_dispatch.cc, next to the
-// table.
+// dispatch. The entry points (output_to_input_indexing.cc,
+// input_to_output_indexing.cc) look their rule up here.
 //
 // Elementwise opcodes (IsElementwise) share one pair of rules and are not
 // listed one by one. An opcode missing from the table, or listed with a
 // null rule, has no rule in that direction: its maps are UNDEFINED.
 
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "hlo/instruction.h"
 #include "hlo/opcode.h"
 #include "xla_index/ops/op_rules.h"
 
@@ -31,6 +36,18 @@ absl::Span<const OpIndexingRules> OpIndexingRuleTable();
 /// The rules of `opcode`: its table row, the elementwise rules for an
 /// elementwise opcode, or a row of null rules.
 OpIndexingRules FindOpIndexingRules(HloOpcode opcode);
+
+/// Why `instruction` has no rule in one direction: "no indexing rule for
+/// opcode 'sort'", with " in the input-to-output direction" (or
+/// output-to-input) when the opcode has a rule in the other direction only.
+std::string NoIndexingRuleReason(const HloInstruction* instruction,
+                                 bool output_to_input);
+
+/// Why an output or input id cannot be used: "output id 2 of 'add.1' is
+/// outside [0, 1)" (`what` is "output" or "input").
+std::string IndexingIdOutOfRangeReason(const HloInstruction* instruction,
+                                       absl::string_view what, int64_t id,
+                                       int64_t count);
 
 }  // namespace xla_index
 

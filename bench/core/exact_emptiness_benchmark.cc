@@ -2,6 +2,7 @@
 // SimplifyWithExactEmptiness (Simplify, then MLIR Presburger
 // isIntegerEmpty for a map that still has constraints) on the same corpora
 // in the same run. `known_empty` counts the maps each one turns KnownEmpty.
+// Also the cost of FindDifference, the exact equality of two maps.
 //
 // Run: bazel run -c opt //bench/core:exact_emptiness_benchmark
 
@@ -134,6 +135,35 @@ void BM_SimplifyExactOne(benchmark::State& state) {
   }
 }
 
+// FindDifference (the exact equality of two maps) of `(d0, d1) -> (0)` and
+// a map that is 1 at one point of its 10^12-point box, and of a typical
+// tiling map against its simplification (equal: the whole relation is
+// subtracted both ways).
+void BM_FindDifferenceOnePointOfTenToTheTwelve(benchmark::State& state) {
+  const std::vector<IndexingMap> maps = ParseAll({
+      "(d0, d1) -> (0)\ndomain:\nd0 in [0, 999999]\nd1 in [0, 999999]",
+      "(d0, d1) -> ((d0 * 1000000 + d1 + 876543345679) floordiv "
+      "1000000000000 - (d0 * 1000000 + d1 + 876543345678) floordiv "
+      "1000000000000)\ndomain:\nd0 in [0, 999999]\nd1 in [0, 999999]",
+  });
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(FindDifference(maps[0], maps[1]).ok());
+  }
+}
+
+void BM_FindDifferenceTypicalMapAndItsSimplification(benchmark::State& state) {
+  const IndexingMap typical = ParseAll({
+      "(d0, d1)[s0] -> (d0 * 4 + s0, d1 floordiv 8, d1 mod 8)\ndomain:\n"
+      "d0 in [0, 127]\nd1 in [0, 255]\ns0 in [0, 3]\n"
+      "d0 * 4 + s0 in [0, 509]",
+  })[0];
+  IndexingMap simplified = typical;
+  simplified.Simplify();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(FindDifference(typical, simplified).ok());
+  }
+}
+
 BENCHMARK(BM_Simplify<ConstrainedMaps>);
 BENCHMARK(BM_SimplifyExact<ConstrainedMaps>);
 BENCHMARK(BM_Simplify<IntervalBlindEmptyMaps>);
@@ -141,6 +171,8 @@ BENCHMARK(BM_SimplifyExact<IntervalBlindEmptyMaps>);
 BENCHMARK(BM_Simplify<UnconstrainedMaps>);
 BENCHMARK(BM_SimplifyExact<UnconstrainedMaps>);
 BENCHMARK(BM_SimplifyExactOne)->DenseRange(0, 5);
+BENCHMARK(BM_FindDifferenceOnePointOfTenToTheTwelve);
+BENCHMARK(BM_FindDifferenceTypicalMapAndItsSimplification);
 
 }  // namespace
 }  // namespace xla_index

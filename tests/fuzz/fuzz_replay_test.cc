@@ -66,8 +66,13 @@ TEST(FuzzReplay, Corpus) {
 }
 
 TEST(FuzzReplay, Regressions) {
-  const std::vector<std::string> files =
-      FilesUnder(std::string("tests/fuzz/regressions/") + kTarget);
+  const std::string dir = std::string("tests/fuzz/regressions/") + kTarget;
+  // Every target has the inputs of its fixed findings (or of findings that
+  // another way of testing made; RELIABILITY.md): a missing folder is data
+  // that was not found, not a target with nothing to check.
+  ASSERT_TRUE(std::filesystem::is_directory(dir)) << "no folder " << dir;
+  const std::vector<std::string> files = FilesUnder(dir);
+  ASSERT_FALSE(files.empty()) << "no regression inputs in " << dir;
   for (const std::string& path : files) RunFile(path);
   std::printf("%s: replayed %zu regression files\n", kTarget, files.size());
 }

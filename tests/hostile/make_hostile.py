@@ -140,7 +140,7 @@ CASES = {
         "times_two_62_times_floordiv":
             "(d0) -> ((d0" + " * 2" * 62 + f") floordiv {P62})\ndomain:\n"
             "d0 in [-3, 3]",
-        # Found by the simplifier fuzzer (docs/RELIABILITY.md, S1, S3, S2).
+        # Found by the simplifier fuzzer (docs/RELIABILITY.md, F19).
         "constraint_product_2_62":
             f"(d0, d1) -> (d0)\ndomain:\nd0 in [-2, 5]\nd1 in [-1, -1]\n"
             f"(d0 + d1) * {P62} in [{P62}, {P62}]",

@@ -333,11 +333,8 @@ absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
 absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
     const HloModule& module, const CoalescingOptions& options,
     mlir::MLIRContext* context) {
-  const HloComputation* entry = module.entry_computation();
-  if (entry == nullptr || entry->root() == nullptr) {
-    return absl::InvalidArgumentError("module has no entry root instruction");
-  }
-  return AnalyzeCoalescing(*entry->root(), options, context);
+  XI_ASSIGN_OR_RETURN(const HloInstruction* root, EntryRoot(module));
+  return AnalyzeCoalescing(*root, options, context);
 }
 
 std::string CoalescingVerdict(const OperandCoalescing& read) {

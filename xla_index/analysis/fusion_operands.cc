@@ -185,11 +185,8 @@ absl::StatusOr<AnalyzedFusion> AnalyzeInstructionOperands(
 
 absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
     const HloModule& module, mlir::MLIRContext* context) {
-  const HloComputation* entry = module.entry_computation();
-  if (entry == nullptr || entry->root() == nullptr) {
-    return absl::InvalidArgumentError("module has no entry root instruction");
-  }
-  return AnalyzeFusionOperands(*entry->root(), context);
+  XI_ASSIGN_OR_RETURN(const HloInstruction* root, EntryRoot(module));
+  return AnalyzeFusionOperands(*root, context);
 }
 
 absl::StatusOr<const HloInstruction*> FindInstruction(const HloModule& module,

@@ -64,11 +64,8 @@ absl::StatusOr<UtilizationReport> AnalyzeUtilization(
 absl::StatusOr<UtilizationReport> AnalyzeUtilization(const HloModule& module,
                                                      mlir::MLIRContext* context,
                                                      int64_t max_points) {
-  const HloComputation* entry = module.entry_computation();
-  if (entry == nullptr || entry->root() == nullptr) {
-    return absl::InvalidArgumentError("module has no entry root instruction");
-  }
-  return AnalyzeUtilization(*entry->root(), context, max_points);
+  XI_ASSIGN_OR_RETURN(const HloInstruction* root, EntryRoot(module));
+  return AnalyzeUtilization(*root, context, max_points);
 }
 
 std::string UtilizationReportToText(const UtilizationReport& report) {

@@ -19,15 +19,20 @@
 //   e_k = c_k(t, runtime values) + sum_j a_kj * v_j
 // with each local variable v_j in at most one result, and the values of the
 // sum forming one strided interval: a single variable gives offset c_k + a
-// * lower(v), size |v|, stride a; several variables with positive
-// coefficients (sorted ascending, step g = gcd) must leave no gap, i.e.
-// each a / g <= 1 + (span so far) / g (reshapes that merge whole rows,
-// reduce-window's d + s). `v floordiv c` and `v mod c` with c dividing |v|
-// are split first into v = c * v_hi + v_lo (the reshape of a tile that
-// covers whole rows). Anything else "cannot tile", with the reason:
-// a result that is not affine in the local variables, a variable in two
-// results (a diagonal), gaps between the values, or a constraint that
-// splits a tile (only part of its elements read the operand).
+// * lower(v), size |v|, stride a; several variables (sorted by |a|, step
+// g = gcd) must leave no gap, i.e. each |a| / g <= 1 + (span so far) / g
+// (reshapes that merge whole rows, reduce-window's d + s); a negative
+// coefficient walks its variable from the top (a reverse), and when all are
+// negative the stride is -g from the largest value. `v floordiv c` and
+// `v mod c` for divisors c_1 | c_2 | ... | |v| are split first into
+// mixed-radix digits v = x_0 + c_1 x_1 + ... (the reshape of a tile that
+// covers whole rows, also when it collapses several dimensions). Anything
+// else "cannot tile", with the reason: a result that is not affine in the
+// local variables, a variable in two results (a diagonal), gaps between the
+// values, a runtime value that differs between the elements of a tile (a
+// gather's start index along a tile wider than one row), or a constraint
+// that splits a tile and is not a range of one operand coordinate (or is,
+// under TileOptions::strict).
 //
 // Example, dot f32[64,256] x f32[256,512] -> f32[64,512], tile (8, 128):
 //   lhs: offsets (t0 * 8, 0), sizes (8, 256), strides (1, 1)
@@ -57,6 +62,7 @@
 #include "hlo/module.h"
 #include "hlo/shape.h"
 #include "mlir/IR/MLIRContext.h"
+#include "xla_index/analysis/symbolic_tile_constraints.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/ops/instruction_indexing.h"
 
@@ -71,6 +77,19 @@ struct SymbolicTile {
   std::vector<int64_t> strides;
 };
 
+/// Elements of a tile past an edge: only those whose coordinate
+/// `dimension` lies in `kept` are read; the others are masked.
+struct TileMask {
+  int64_t dimension = 0;
+  Interval kept;
+};
+
+struct TileOptions {
+  /// Refuse a tile that straddles a pad or concatenate edge instead of
+  /// giving it with a mask.
+  bool strict = false;
+};
+
 /// The result of propagating the output tile through one map.
 struct PropagatedTile {
   bool tileable = false;
@@ -78,8 +97,15 @@ struct PropagatedTile {
   std::string reason;
   SymbolicTile tile;
   /// Conditions on the tile ids (text `expr in [lo, hi]`) under which the
-  /// tile is exact (see the file comment).
+  /// tile is exact, or, with masks, under which it reads at least one
+  /// element (see the file comment).
   std::vector<std::string> constraints;
+  /// Non-empty when the tile runs past an edge and needs masking.
+  std::vector<TileMask> masks;
+  /// XLA's constraints on the tile sizes for this map, and whether the
+  /// given sizes satisfy them (false when XLA derives no tile).
+  XlaTileSizeConstraints xla;
+  bool xla_satisfied = false;
 };
 
 /// The output tile map T of the file comment, for an output of dims
@@ -93,7 +119,8 @@ absl::StatusOr<IndexingMap> OutputTileMap(absl::Span<const int64_t> output_dims,
 /// Propagates the output tile (`tile_map`, from OutputTileMap) through
 /// `output_to_operand`.
 PropagatedTile PropagateTile(const IndexingMap& tile_map,
-                             const IndexingMap& output_to_operand);
+                             const IndexingMap& output_to_operand,
+                             const TileOptions& options = {});
 
 /// The tiles of one tensor (a fusion operand or an instruction inside the
 /// fusion): one per map it is read through, equal tiles merged.
@@ -121,11 +148,15 @@ struct TileReport {
   std::vector<TensorTiles> instructions;
   /// True when every operand read can be tiled.
   bool tileable = true;
+  /// True for AnalyzeMapTiling: shapes are index ranges (element type
+  /// unknown) and there are no instructions.
+  bool from_map = false;
 };
 
 /// Parses tile sizes such as "8,128": comma-separated, each an integer >= 1.
-/// InvalidArgument naming the bad entry and its position (1-based column in
-/// `text`) otherwise.
+/// The empty text is the empty tile of a rank-0 output. InvalidArgument
+/// naming the bad entry and its position (1-based column in `text`)
+/// otherwise.
 absl::StatusOr<std::vector<int64_t>> ParseTileSizes(absl::string_view text);
 
 /// Tile propagation from the outputs of `instruction` (analyzed as a fusion,
@@ -135,15 +166,33 @@ absl::StatusOr<std::vector<int64_t>> ParseTileSizes(absl::string_view text);
 /// number of sizes or a size < 1.
 absl::StatusOr<TileReport> AnalyzeTiling(const HloInstruction& instruction,
                                          absl::Span<const int64_t> tile_sizes,
-                                         mlir::MLIRContext* context);
+                                         mlir::MLIRContext* context,
+                                         const TileOptions& options = {});
 
 /// The same for the root of `module`'s entry computation.
 absl::StatusOr<TileReport> AnalyzeTiling(const HloModule& module,
                                          absl::Span<const int64_t> tile_sizes,
-                                         mlir::MLIRContext* context);
+                                         mlir::MLIRContext* context,
+                                         const TileOptions& options = {});
+
+/// Tiles an output-to-operand indexing map given as such (e.g. one built in
+/// code): the output is f32[n_0, ..., n_{r-1}] with n_i the size of
+/// dimension i's interval, which must start at 0; the map's results index
+/// one operand ("operand 0", named `map`, its shape unknown and printed as
+/// its rank). The map's range variables are read elements (a reduction),
+/// its runtime variables stay symbols of the offsets. InvalidArgument for
+/// an undefined map, a dimension interval not starting at 0, or a wrong
+/// number of sizes.
+absl::StatusOr<TileReport> AnalyzeMapTiling(
+    const IndexingMap& map, absl::Span<const int64_t> tile_sizes,
+    const TileOptions& options = {});
 
 /// Text: the output tile, then per operand and per instruction "offsets
-/// (...) sizes (...) strides (...)" or "cannot tile: REASON".
+/// (...) sizes (...) strides (...)" or "cannot tile: REASON", each with its
+/// mask ("masked: keeps dim K in [lo, hi]", the tile ids then listed as
+/// "read by the tiles ...") and XLA's constraints on the
+/// tile sizes ("XLA tile-size constraints: TEXT (met|not met by the sizes)"
+/// or "XLA derives no tile: REASON").
 std::string TileReportToText(const TileReport& report);
 
 /// One line: {"root": NAME, "output_shape": S, "tile_sizes": [..],
@@ -152,7 +201,10 @@ std::string TileReportToText(const TileReport& report);
 ///  "name": N, "shape": S, "tiles": [TILE, ...]}, ...], "instructions":
 ///  [{"name": N, "shape": S, "tiles": [...]}, ...]} where TILE is
 ///  {"tileable": B, "reason": R, "offsets": MAP or null, "sizes": [..],
-///  "strides": [..], "constraints": [..]}.
+///  "strides": [..], "constraints": [..], "needs_masking": B, "masks":
+///  [{"dimension": K, "lo": L, "hi": H}, ...], "xla": {"derivable": B,
+///  "reason": R, "constraints": CONSTRAINTS (TileSizeConstraints::ToJson),
+///  "satisfied": B}}.
 std::string TileReportToJson(const TileReport& report);
 
 }  // namespace xla_index

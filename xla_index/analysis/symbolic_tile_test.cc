@@ -14,6 +14,7 @@
 #include "hlo/module.h"
 #include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
+#include "xla_index/analysis/symbolic_tile_brute_force.h"
 #include "xla_index/core/indexing_map_text.h"
 
 namespace xla_index {
@@ -44,94 +45,15 @@ void ExpectTile(const PropagatedTile& tile, const std::string& offsets,
 // ---- Brute force ----
 // For every full tile of the output: the operand elements the reference
 // evaluator traces for the tile's output elements (no maps involved) must
-// be exactly the union of the operand's propagated tiles (offsets
-// evaluated at the tile ids, then offset + i * stride for i < size in each
-// dimension).
-
-std::vector<int64_t> Delinearize(int64_t linear,
-                                 absl::Span<const int64_t> dims) {
-  std::vector<int64_t> index(dims.size());
-  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
-    index[d] = linear % dims[d];
-    linear /= dims[d];
-  }
-  return index;
-}
-
-int64_t Linearize(absl::Span<const int64_t> index,
-                  absl::Span<const int64_t> dims) {
-  int64_t linear = 0;
-  for (size_t d = 0; d < dims.size(); ++d) linear = linear * dims[d] + index[d];
-  return linear;
-}
-
-std::set<int64_t> TileElements(const PropagatedTile& tile,
-                               absl::Span<const int64_t> tile_ids,
-                               absl::Span<const int64_t> operand_dims) {
-  std::set<int64_t> elements;
-  std::optional<std::vector<int64_t>> offsets =
-      tile.tile.offsets.Evaluate(tile_ids, {});
-  EXPECT_TRUE(offsets.has_value());
-  if (!offsets) return elements;
-  int64_t count = 1;
-  for (int64_t s : tile.tile.sizes) count *= s;
-  for (int64_t i = 0; i < count; ++i) {
-    std::vector<int64_t> local = Delinearize(i, tile.tile.sizes);
-    std::vector<int64_t> index(local.size());
-    for (size_t d = 0; d < local.size(); ++d) {
-      index[d] = (*offsets)[d] + local[d] * tile.tile.strides[d];
-    }
-    elements.insert(Linearize(index, operand_dims));
-  }
-  return elements;
-}
-
+// be exactly the union of the operand's propagated tiles
+// (symbolic_tile_brute_force.h).
 void CheckAgainstTrace(const HloModule& module, const TileReport& report) {
-  const HloComputation& entry = *module.entry_computation();
-  std::vector<Literal> arguments;
-  for (size_t k = 0; k < entry.parameters().size(); ++k) {
-    arguments.emplace_back(entry.parameter(k)->shape());
-  }
-  absl::StatusOr<TracedValue> traced =
-      entry.root()->opcode() == HloOpcode::kFusion
-          ? TraceInstruction(*entry.root(), arguments)
-          : TraceComputation(entry, arguments);
-  ASSERT_TRUE(traced.ok()) << traced.status();
-  absl::Span<const int64_t> out_dims = report.output_shape.dimensions();
-  std::vector<int64_t> tiles_per_dim;
-  int64_t num_tiles = 1;
-  for (size_t d = 0; d < out_dims.size(); ++d) {
-    tiles_per_dim.push_back(out_dims[d] / report.tile_sizes[d]);
-    num_tiles *= tiles_per_dim.back();
-  }
   for (const TensorTiles& operand : report.operands) {
-    SCOPED_TRACE(operand.name);
-    for (int64_t t = 0; t < num_tiles; ++t) {
-      std::vector<int64_t> tile_ids = Delinearize(t, tiles_per_dim);
-      std::set<int64_t> expected;
-      int64_t tile_count = 1;
-      for (int64_t s : report.tile_sizes) tile_count *= s;
-      for (int64_t i = 0; i < tile_count; ++i) {
-        std::vector<int64_t> out = Delinearize(i, report.tile_sizes);
-        for (size_t d = 0; d < out.size(); ++d) {
-          out[d] += tile_ids[d] * report.tile_sizes[d];
-        }
-        for (const ElementId& id : traced->reads[0][Linearize(out, out_dims)]) {
-          if (id.operand == operand.operand) expected.insert(id.linear_index);
-        }
-      }
-      std::set<int64_t> got;
-      for (const PropagatedTile& tile : operand.tiles) {
-        ASSERT_TRUE(tile.tileable) << tile.reason;
-        // A tile whose constraints fail at these ids does not read.
-        if (!tile.tile.offsets.ConstraintsSatisfied(tile_ids, {})) continue;
-        std::set<int64_t> part =
-            TileElements(tile, tile_ids, operand.shape.dimensions());
-        got.insert(part.begin(), part.end());
-      }
-      EXPECT_EQ(got, expected) << "tile " << t;
+    for (const PropagatedTile& tile : operand.tiles) {
+      ASSERT_TRUE(tile.tileable) << operand.name << ": " << tile.reason;
     }
   }
+  ExpectTilesMatchTrace(module, report);
 }
 
 TEST(SymbolicTileTest, Elementwise) {
@@ -398,8 +320,9 @@ TEST(SymbolicTileTest, ConcatenateTileStraddlingTwoOperands) {
   // a f32[2,4], b f32[2,12], tile (2, 8). Tile t1 = 0 covers columns 0..7:
   // all of a (the simplifier narrows a's tile to its 4 columns: sizes
   // (2, 4)), but only columns 0..3 of b, while tile t1 = 1 reads columns
-  // 4..11 of b: b's part differs in size from tile to tile, which one
-  // symbolic tile cannot say, so b refuses.
+  // 4..11 of b. As XLA gives it, b's tile starts 4 columns before b
+  // (offset 8 t1 - 4) and masks the columns outside [0, 11]; --strict
+  // (TileOptions::strict) refuses it instead.
   mlir::MLIRContext context;
   auto module = Parse(R"(
     a = f32[2,4] parameter(0)
@@ -408,12 +331,22 @@ TEST(SymbolicTileTest, ConcatenateTileStraddlingTwoOperands) {
   )");
   ASSERT_NE(module, nullptr);
   TileReport report = Analyze(*module, {2, 8}, &context);
-  EXPECT_FALSE(report.tileable);
+  EXPECT_TRUE(report.tileable);
   ExpectTile(report.operands[0].tiles[0], "(d0, d1) -> (0, 0)", {2, 4}, {1, 1});
-  EXPECT_FALSE(report.operands[1].tiles[0].tileable);
-  EXPECT_TRUE(absl::StrContains(report.operands[1].tiles[0].reason,
+  const PropagatedTile& b = report.operands[1].tiles[0];
+  ExpectTile(b, "(d0, d1) -> (0, d1 * 8 - 4)", {2, 8}, {1, 1});
+  ASSERT_EQ(b.masks.size(), 1u);
+  EXPECT_EQ(b.masks[0].dimension, 1);
+  EXPECT_EQ(b.masks[0].kept, (Interval{0, 11}));
+  CheckAgainstTrace(*module, report);
+  absl::StatusOr<TileReport> strict =
+      AnalyzeTiling(*module, {2, 8}, &context, TileOptions{true});
+  ASSERT_TRUE(strict.ok()) << strict.status();
+  EXPECT_FALSE(strict->tileable);
+  EXPECT_FALSE(strict->operands[1].tiles[0].tileable);
+  EXPECT_TRUE(absl::StrContains(strict->operands[1].tiles[0].reason,
                                 "splits the tile at ids (0, 0)"))
-      << report.operands[1].tiles[0].reason;
+      << strict->operands[1].tiles[0].reason;
 }
 
 TEST(SymbolicTileTest, ReduceWindowTilesOverlap) {
@@ -515,7 +448,10 @@ TEST(ParseTileSizesTest, NamesTheBadEntry) {
   EXPECT_TRUE(absl::StrContains(sizes.status().message(), "column 3"))
       << sizes.status();
   EXPECT_TRUE(absl::StrContains(sizes.status().message(), "'x'"));
-  EXPECT_FALSE(ParseTileSizes("").ok());
+  // The empty text is the tile of a rank-0 output.
+  ASSERT_TRUE(ParseTileSizes("").ok());
+  EXPECT_TRUE(ParseTileSizes("")->empty());
+  EXPECT_FALSE(ParseTileSizes(",").ok());
   EXPECT_FALSE(ParseTileSizes("8,").ok());
   EXPECT_FALSE(ParseTileSizes("0,8").ok());
   EXPECT_FALSE(ParseTileSizes("-4").ok());

@@ -1,6 +1,10 @@
 #ifndef XLA_INDEX_CORE_AFFINE_SIMPLIFIER_H_
 #define XLA_INDEX_CORE_AFFINE_SIMPLIFIER_H_
 
+// AffineSimplifier: the bound-aware simplifier of affine expressions behind
+// IndexingMap::Simplify (linear normal form plus named rewrite rules), and
+// its rule catalog.
+
 #include <cstdint>
 #include <map>
 #include <optional>

@@ -1,6 +1,10 @@
 #ifndef XLA_INDEX_CORE_INDEXING_MAP_H_
 #define XLA_INDEX_CORE_INDEXING_MAP_H_
 
+// IndexingMap: an affine map with the intervals of its dims and symbols, its
+// runtime variables and constraints (XLA's indexing map); simplification,
+// composition, evaluation.
+
 #include <cassert>
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,7 @@
 // Tests of IndexingMap::Simplify: the examples of XLA's indexing-analysis
-// documentation (exact text), each
-// rewrite rule, and the soundness property checked by brute force.
+// documentation (exact text), constraints, compositions, and the soundness
+// property checked by brute force. The named rewrite rules have their cases
+// in affine_rewrite_rules_test.cc.
 
 #include <functional>
 #include <limits>
@@ -17,7 +18,6 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
-#include "xla_index/core/affine_simplifier.h"
 #include "xla_index/core/exact_affine_eval.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
@@ -124,50 +124,6 @@ struct RuleCase {
   const char* input;
   const char* expected;
 };
-
-TEST_F(SimplifyTest, Rules) {
-  const RuleCase cases[] = {
-      {"multiples leave floordiv", "(d0) -> ((d0 * 4 + 3) floordiv 4)",
-       "(d0) -> (d0)"},
-      {"small part dropped from floordiv",
-       "(d0, d1) -> ((d0 * 4 + d1) floordiv 8)", "(d0, d1) -> (d0 floordiv 2)"},
-      {"small part leaves mod", "(d0, d1) -> ((d0 * 4 + d1) mod 8)",
-       "(d0, d1) -> (d1 + (d0 mod 2) * 4)"},
-      {"gcd out of mod", "(d0) -> ((d0 * 4) mod 8)",
-       "(d0) -> ((d0 mod 2) * 4)"},
-      {"gcd out of floordiv", "(d0) -> ((d0 * 6 + 5) floordiv 4)",
-       "(d0) -> ((d0 * 3) floordiv 2 + 1)"},
-      {"nested floordiv", "(d0) -> ((d0 floordiv 4) floordiv 8)",
-       "(d0) -> (d0 floordiv 32)"},
-      {"nested floordiv with offset",
-       "(d0) -> ((d0 floordiv 4 + 3) floordiv 8)",
-       "(d0) -> ((d0 + 12) floordiv 32)"},
-      {"mod of mod", "(d0) -> ((d0 mod 16) mod 4)", "(d0) -> (d0 mod 4)"},
-      {"mod fits", "(d0) -> ((d0 floordiv 10 + 20) mod 16)",
-       "(d0) -> (d0 floordiv 10 + 4)"},
-      {"recombine mod and floordiv",
-       "(d0) -> ((d0 mod 8) * 2 + (d0 floordiv 8) * 16)", "(d0) -> (d0 * 2)"},
-      {"x minus its floordiv multiple", "(d0) -> (d0 - (d0 floordiv 8) * 8)",
-       "(d0) -> (d0 mod 8)"},
-      {"ceildiv", "(d0) -> (d0 ceildiv 4)", "(d0) -> ((d0 + 3) floordiv 4)"},
-      {"canonical order", "(d0, d1)[s0] -> (s0 + d1 + d0 * 2)",
-       "(d0, d1)[s0] -> (d0 * 2 + d1 + s0)"},
-      {"distribute", "(d0, d1) -> ((d0 + d1) * 3 - d1)",
-       "(d0, d1) -> (d0 * 3 + d1 * 2)"},
-      {"floordiv of negative range", "(d0) -> ((d0 - 20) floordiv 8)",
-       "(d0) -> ((d0 - 4) floordiv 8 - 2)"},
-      {"mod of one period inside a sum",
-       "(d0) -> (((d0 floordiv 12) mod 16) * 2 + (d0 floordiv 2) mod 2)",
-       "(d0) -> ((d0 floordiv 12) * 2 + (d0 floordiv 2) mod 2)"},
-  };
-  for (const RuleCase& c : cases) {
-    std::string domain = "\ndomain:\nd0 in [0, 100]";
-    std::string header(c.input);
-    if (header.find("d1") != std::string::npos) domain += "\nd1 in [0, 3]";
-    if (header.find("s0") != std::string::npos) domain += "\ns0 in [0, 5]";
-    EXPECT_EQ(Simplified(c.input + domain), c.expected + domain) << c.name;
-  }
-}
 
 // Found by the simplifier fuzzer: d0 mod 5 in [0, 0] and d0 mod 6 in [1, 1]
 // merge into d0 mod 30 in [25, 25], which cannot hold for d0 in [0, 6]; the
@@ -949,162 +905,6 @@ TEST_F(SimplifyTest, HugeCoefficientsNeverWrap) {
     }
   }
   EXPECT_GT(representable, 300);
-}
-
-// --- Every named rewrite rule has a case that fires it ----------------------
-
-struct NamedRuleCase {
-  const char* rule;  // An AffineSimplifier::RuleCatalog() name.
-  // The map; "floordiv s0" and "mod s0" (which the text format rejects: a
-  // divisor must be a constant) are built through MLIR, with s0 in [1, 1].
-  const char* input;
-  const char* expected;
-  // A rule of the same table that shadows `rule` on every input we know,
-  // switched off for the case (empty: none).
-  const char* disable;
-};
-
-// One case per rule of every table: the case must fire its rule, simplify
-// to `expected`, and keep the map's meaning at every point of its box.
-// clang-format off
-const NamedRuleCase kNamedRuleCases[] = {
-    {"floordiv-by-one",
-     "(d0)[s0] -> (d0 floordiv s0)\ndomain:\nd0 in [0, 9]\ns0 in [1, 1]",
-     "(d0)[s0] -> (d0)\ndomain:\nd0 in [0, 9]\ns0 in [1, 1]",
-     ""},
-    {"floordiv-one-period",
-     "(d0) -> ((d0 + 20) floordiv 32)\ndomain:\nd0 in [0, 10]",
-     "(d0) -> (0)\ndomain:\nd0 in [0, 10]",
-     ""},
-    {"floordiv-multiples-leave",
-     "(d0) -> ((d0 * 3 + 17) floordiv 8)\ndomain:\nd0 in [0, 100]",
-     "(d0) -> ((d0 * 3 + 1) floordiv 8 + 2)\ndomain:\nd0 in [0, 100]",
-     ""},
-    {"floordiv-common-factor",
-     "(d0) -> ((d0 * 6 + 5) floordiv 4)\ndomain:\nd0 in [0, 100]",
-     "(d0) -> ((d0 * 3) floordiv 2 + 1)\ndomain:\nd0 in [0, 100]",
-     ""},
-    {"floordiv-drop-small-part",
-     "(d0, d1) -> ((d0 * 4 + d1) floordiv 8)\ndomain:\nd0 in [0, 100]\nd1 in [0, 3]",
-     "(d0, d1) -> (d0 floordiv 2)\ndomain:\nd0 in [0, 100]\nd1 in [0, 3]",
-     ""},
-    {"floordiv-of-mod",
-     "(d0) -> ((d0 mod 16) floordiv 4)\ndomain:\nd0 in [0, 100]",
-     "(d0) -> ((d0 floordiv 4) mod 4)\ndomain:\nd0 in [0, 100]",
-     ""},
-    {"floordiv-of-floordiv",
-     "(d0) -> ((d0 floordiv 4 + 3) floordiv 8)\ndomain:\nd0 in [0, 100]",
-     "(d0) -> ((d0 + 12) floordiv 32)\ndomain:\nd0 in [0, 100]",
-     ""},
-    {"mod-by-one",
-     "(d0)[s0] -> (d0 mod s0)\ndomain:\nd0 in [0, 9]\ns0 in [1, 1]",
-     "(d0)[s0] -> (0)\ndomain:\nd0 in [0, 9]\ns0 in [1, 1]",
-     ""},
-    {"mod-one-period",
-     "(d0) -> ((d0 floordiv 10 + 20) mod 16)\ndomain:\nd0 in [0, 100]",
-     "(d0) -> (d0 floordiv 10 + 4)\ndomain:\nd0 in [0, 100]",
-     ""},
-    {"mod-multiples-leave",
-     "(d0, d1) -> ((d0 * 8 + d1 * 3 + 11) mod 8)\ndomain:\nd0 in [0, 100]\nd1 in [0, 9]",
-     "(d0, d1) -> ((d1 * 3 + 3) mod 8)\ndomain:\nd0 in [0, 100]\nd1 in [0, 9]",
-     ""},
-    {"mod-common-factor",
-     "(d0) -> ((d0 * 4) mod 8)\ndomain:\nd0 in [0, 100]",
-     "(d0) -> ((d0 mod 2) * 4)\ndomain:\nd0 in [0, 100]",
-     ""},
-    {"mod-small-part-leaves",
-     "(d0, d1) -> ((d0 * 4 + d1) mod 8)\ndomain:\nd0 in [0, 100]\nd1 in [0, 3]",
-     "(d0, d1) -> (d1 + (d0 mod 2) * 4)\ndomain:\nd0 in [0, 100]\nd1 in [0, 3]",
-     ""},
-    // (MLIR prints `((d0 + d1 * 128) floordiv 64) mod 3` back as the input's
-    // digit; the rewrite shows when the digit pairs with the others.)
-    {"mod-of-floordiv-sum",
-     "(d0, d1) -> (((d1 * 2 + d0 floordiv 64) mod 3) * 64 + (d0 mod 64) + ((d1 * 128 + d0) floordiv 192) * 192)\ndomain:\nd0 in [0, 127]\nd1 in [0, 99]",
-     "(d0, d1) -> (d0 + d1 * 128)\ndomain:\nd0 in [0, 127]\nd1 in [0, 99]",
-     ""},
-    {"mod-of-mod",
-     "(d0, d1) -> (((d0 mod 16) * 2 + d1) mod 8)\ndomain:\nd0 in [0, 100]\nd1 in [0, 3]",
-     "(d0, d1) -> ((d0 * 2 + d1) mod 8)\ndomain:\nd0 in [0, 100]\nd1 in [0, 3]",
-     ""},
-    {"sum-mod-plus-quotient",
-     "(d0) -> ((d0 mod 8) * 2 + (d0 floordiv 8) * 16)\ndomain:\nd0 in [0, 100]",
-     "(d0) -> (d0 * 2)\ndomain:\nd0 in [0, 100]",
-     ""},
-    {"sum-floordiv-plus-mod",
-     "(d0, d1) -> (((d0 + d1) mod 8) * 2 + ((d0 + d1) floordiv 8) * 16)\ndomain:\nd0 in [0, 100]\nd1 in [0, 100]",
-     "(d0, d1) -> (d0 * 2 + d1 * 2)\ndomain:\nd0 in [0, 100]\nd1 in [0, 100]",
-     "sum-mod-plus-quotient"},
-    {"sum-minus-floordiv-multiple",
-     "(d0, d1) -> (d0 * 2 + d1 * 2 - ((d0 + d1) floordiv 8) * 16)\ndomain:\nd0 in [0, 100]\nd1 in [0, 100]",
-     "(d0, d1) -> (((d0 + d1) mod 8) * 2)\ndomain:\nd0 in [0, 100]\nd1 in [0, 100]",
-     ""},
-    {"constraint-move-constant",
-     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]\nd0 + d1 + 4 in [0, 9]",
-     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 5]\nd1 in [0, 5]\nd0 + d1 in [0, 5]",
-     ""},
-    {"constraint-common-factor",
-     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]\nd0 * 3 + d1 * 3 in [3, 13]",
-     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 4]\nd1 in [0, 4]\nd0 + d1 in [1, 4]",
-     ""},
-    {"constraint-holds-on-range",
-     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]\nd0 + d1 in [0, 30]",
-     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]",
-     ""},
-    {"constraint-tighten-to-range",
-     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]\nd0 + d1 in [4, 30]",
-     "(d0, d1) -> (d0)\ndomain:\nd0 in [0, 9]\nd1 in [0, 9]\nd0 + d1 in [4, 18]",
-     ""},
-    {"constraint-unwrap-floordiv",
-     "(d0) -> (d0)\ndomain:\nd0 in [0, 99]\nd0 floordiv 4 in [1, 2]",
-     "(d0) -> (d0)\ndomain:\nd0 in [4, 11]",
-     ""},
-};
-// clang-format on
-
-TEST_F(SimplifyTest, EveryRuleHasACaseThatFiresIt) {
-  std::set<std::string> with_case;
-  for (const NamedRuleCase& c : kNamedRuleCases) with_case.insert(c.rule);
-  for (const AffineSimplifier::RuleInfo& rule :
-       AffineSimplifier::RuleCatalog()) {
-    EXPECT_TRUE(with_case.count(rule.name))
-        << rule.table << " rule " << rule.name << " (" << rule.contract
-        << ") has no case in kNamedRuleCases";
-  }
-  for (const NamedRuleCase& c : kNamedRuleCases) {
-    std::string text = c.input;
-    IndexingMap original = IndexingMap::Undefined();
-    for (const char* op : {"floordiv", "mod"}) {
-      std::string semi_affine = std::string("d0 ") + op + " s0";
-      size_t at = text.find(semi_affine);
-      if (at == std::string::npos) continue;
-      // Parse with a constant divisor, then divide by s0 instead.
-      IndexingMap parsed = Parse(text.substr(0, at) + "d0" +
-                                 text.substr(at + semi_affine.size()));
-      mlir::AffineExpr d0 = mlir::getAffineDimExpr(0, &context_);
-      mlir::AffineExpr s0 = mlir::getAffineSymbolExpr(0, &context_);
-      mlir::AffineExpr result =
-          std::string(op) == "mod"
-              ? mlir::getAffineBinaryOpExpr(mlir::AffineExprKind::Mod, d0, s0)
-              : mlir::getAffineBinaryOpExpr(mlir::AffineExprKind::FloorDiv, d0,
-                                            s0);
-      original =
-          IndexingMap(mlir::AffineMap::get(1, 1, {result}, &context_),
-                      parsed.GetDimBounds(), parsed.GetSymbolBounds(), {});
-    }
-    if (original.IsUndefined()) original = Parse(text);
-    IndexingMap simplified = original;
-    std::map<std::string, int> fired;
-    std::set<std::string> disabled;
-    if (*c.disable != 0) disabled.insert(c.disable);
-    AffineSimplifier::CountRuleFirings(&fired);
-    AffineSimplifier::DisableRulesForTest(&disabled);
-    simplified.Simplify();
-    AffineSimplifier::DisableRulesForTest(nullptr);
-    AffineSimplifier::CountRuleFirings(nullptr);
-    EXPECT_GT(fired[c.rule], 0) << c.rule << " did not fire on\n" << c.input;
-    EXPECT_EQ(ToString(simplified), c.expected) << c.rule;
-    ExpectSameOnDomain(original, simplified);
-  }
 }
 
 // Maps some of whose values leave int64 at a point of the box (d0 * 8 at d0

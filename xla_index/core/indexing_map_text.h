@@ -1,6 +1,10 @@
 #ifndef XLA_INDEX_CORE_INDEXING_MAP_TEXT_H_
 #define XLA_INDEX_CORE_INDEXING_MAP_TEXT_H_
 
+// The text form of indexing maps and affine expressions: printing exactly as
+// MLIR and XLA's documentation do, parsing it back (ParseIndexingMap), and
+// JSON output.
+
 #include <ostream>
 #include <string>
 

@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_CORE_INTERVAL_H_
 #define XLA_INDEX_CORE_INTERVAL_H_
 
+// Interval: a closed integer interval with over-approximating, saturating
+// interval arithmetic (the ranges of dims, symbols and expressions).
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>

@@ -1,6 +1,9 @@
 #ifndef XLA_INDEX_CORE_NAIVE_MAPS_H_
 #define XLA_INDEX_CORE_NAIVE_MAPS_H_
 
+// Indexing maps in the unsimplified form a generic rule writes (reshapes as
+// linearize then delinearize), for the simplifier's tests and benchmarks.
+
 #include <cstdint>
 #include <vector>
 

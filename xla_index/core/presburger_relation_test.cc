@@ -1,7 +1,6 @@
 #include "xla_index/core/presburger_relation.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <iostream>
 #include <optional>
@@ -664,45 +663,6 @@ TEST_F(PresburgerRelationTest, DocumentedSimplificationsAreEqualities) {
               true)
         << block;
   }
-}
-
-/// Median microseconds of `work` over `runs` runs.
-template <typename Work>
-double MedianMicros(int runs, Work work) {
-  std::vector<double> samples;
-  for (int i = 0; i < runs; ++i) {
-    auto start = std::chrono::steady_clock::now();
-    work();
-    samples.push_back(std::chrono::duration<double, std::micro>(
-                          std::chrono::steady_clock::now() - start)
-                          .count());
-  }
-  std::nth_element(samples.begin(), samples.begin() + runs / 2, samples.end());
-  return samples[runs / 2];
-}
-
-// Prints the time of FindDifference on the 10^12-point pair and on a
-// typical map (no assertion on the time: shared machines vary).
-TEST_F(PresburgerRelationTest, Timing) {
-  IndexingMap zero = Parse(kZero);
-  IndexingMap one_point = Parse(kOnePoint);
-  IndexingMap typical =
-      Parse(R"((d0, d1)[s0] -> (d0 * 4 + s0, d1 floordiv 8, d1 mod 8)
-domain:
-d0 in [0, 127]
-d1 in [0, 255]
-s0 in [0, 3]
-d0 * 4 + s0 in [0, 509])");
-  IndexingMap typical_simplified = typical;
-  typical_simplified.Simplify();
-  double big = MedianMicros(11, [&] { (void)FindDifference(zero, one_point); });
-  double small = MedianMicros(
-      51, [&] { (void)FindDifference(typical, typical_simplified); });
-  std::cout << "timing: equal 10^12 one-point pair median " << big
-            << " us\ntiming: equal typical map vs simplified median " << small
-            << " us\n";
-  RecordProperty("equal_one_point_us", absl::StrCat(big));
-  RecordProperty("equal_typical_us", absl::StrCat(small));
 }
 
 }  // namespace

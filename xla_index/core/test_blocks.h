@@ -1,6 +1,8 @@
 #ifndef XLA_INDEX_CORE_TEST_BLOCKS_H_
 #define XLA_INDEX_CORE_TEST_BLOCKS_H_
 
+// ReadBlocks: test data files of blocks separated by "----" lines.
+
 #include <fstream>
 #include <sstream>
 #include <string>
