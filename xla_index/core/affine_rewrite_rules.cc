@@ -660,7 +660,11 @@ bool AffineSimplifier::Rules::MergeFloorDivTerm(Self& s, const Lin& x,
       f.set_overflow(false);
       Lin y = f.ArgOf(inner);
       if (sign < 0) y = f.Add(f.Scale(y, -1), f.Constant(a - 1));
-      merged = f.Add(f.Scale(f.Without(x, i, i), a), y);
+      // Through the sum rules: z*a may cancel a digit of y (for z = -(d0
+      // floordiv 5), a = 5 and y = d0 + 4, merged is d0 mod 5 + 4, in
+      // [4, 8], where the plain sum's bounds are [-2, 15]); the looser
+      // bounds left a division that only the next Simplify removed.
+      merged = s.Sum(f.Scale(f.Without(x, i, i), a), y);
       const bool fits = !f.overflow() &&
                         merged.bounds.lower != Interval::kMin &&
                         merged.bounds.upper != Interval::kMax;

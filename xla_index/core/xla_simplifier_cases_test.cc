@@ -105,6 +105,24 @@ TEST_F(XlaSimplifierCasesTest, NegativeDivisorOfFloorDivKeepsItsForm) {
             "d0 in [0, 1]\ns0 in [-50, 700]");
 }
 
+// A mod of the difference of a ceildiv and a floordiv by one divisor: the
+// merged digit's numerator goes through the sum rules (d0 mod 7 + 6, in
+// [6, 12]), so the digit is in [0, 1] and the mod leaves in one Simplify;
+// with the plain sum's looser bounds it stayed until a second Simplify
+// (found by the simplifier fuzzer as a non-idempotent Simplify).
+TEST_F(XlaSimplifierCasesTest, ModOfMergedDigitLeavesInOnePass) {
+  const IndexingMap input = Parse(
+      "(d0) -> ((d0 ceildiv 7 - d0 floordiv 7) mod 4)\ndomain:\n"
+      "d0 in [3, 20]");
+  IndexingMap map = input;
+  map.Simplify();
+  EXPECT_EQ(ToString(map),
+            "(d0) -> ((d0 mod 7 + 6) floordiv 7)\ndomain:\nd0 in [3, 20]");
+  EXPECT_EQ(exact::FirstDifference(RelationOf(input), RelationOf(map)), "");
+  IndexingMap again = map;
+  EXPECT_FALSE(again.Simplify());
+}
+
 INSTANTIATE_TEST_SUITE_P(Cases, XlaSimplifierCasesTest,
                          ::testing::ValuesIn(kCases),
                          [](const ::testing::TestParamInfo<Case>& info) {
