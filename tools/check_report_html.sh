@@ -3,7 +3,8 @@
 # Chromium, Debian's `chromium`) and fails when the browser logs a console
 # message, parses it as broken XHTML, or renders nothing:
 #   1. the page as HTML (--dump-dom): no CONSOLE lines on stderr, and the
-#      DOM holds the summary table, every kernel's section and the pictures;
+#      DOM holds the summary table, every kernel's section with its
+#      emitter, the kernel table's emitter column and the pictures;
 #   2. the same bytes as .xhtml: Chromium's XML parser must not insert a
 #      <parsererror> (the page is meant to be well-formed XML);
 #   3. a screenshot of the page must be larger than one of a blank page of
@@ -48,6 +49,13 @@ sections=$(grep -o '<section class="kernel"' "$work/dom.html" | wc -l)
 ((sections == fusions)) ||
   fail "$sections kernel sections in the DOM for $fusions fusions"
 grep -q '<svg' "$work/dom.html" || fail "no picture in the DOM"
+# Every kernel names the emitter XLA runs it on, in its section and in the
+# kernel table.
+emitters=$(grep -o '<p class="emitter">emitter: <b>[^<]' "$work/dom.html" | wc -l)
+((emitters == sections)) ||
+  fail "$emitters emitter lines in the DOM for $sections kernel sections"
+grep -q '<td class="emitter"' "$work/dom.html" ||
+  fail "no emitter column in the kernel table"
 
 browse --dump-dom "file://$work/page.xhtml" >"$work/xdom.html" 2>/dev/null ||
   fail "chromium failed on the .xhtml copy"

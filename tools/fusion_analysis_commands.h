@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "tools/command_line.h"
 #include "tools/hlo_input.h"
+#include "xla_index/analysis/coalescing.h"
 
 namespace xla_index {
 
@@ -17,9 +18,16 @@ namespace xla_index {
 // instruction that --instruction=NAME (or COMPUTATION.NAME) names, as a
 // fusion.
 
-/// `xla-index coalescing FILE.hlo [--instruction=NAME] [--block=N]
-/// [--unroll=N] [--json]`: for each operand read, whether one warp's reads
-/// are coalesced, with bytes touched, transactions and efficiency.
+/// The coalescing options of --device=NAME (RTX A6000 when absent),
+/// --block=N and --unroll=N (overrides of the loop emitter's launch).
+absl::StatusOr<CoalescingOptions> CoalescingOptionsFromFlags(
+    const CommandLine& command_line);
+
+/// `xla-index coalescing FILE.hlo [--instruction=NAME] [--device=NAME]
+/// [--block=N] [--unroll=N] [--json]`: the kernel's emitter and, for each
+/// operand read, whether one warp's reads are coalesced, with bytes
+/// touched, transactions, efficiency and XLA's 128-byte rule. With
+/// --producer=NAME [--consumer=NAME]: XLA's IsReadCoalescedHeuristic.
 absl::Status RunCoalescingCommand(const CommandLine& command_line,
                                   const LoadedHlo& input, std::ostream& out,
                                   std::ostream& err);

@@ -8,6 +8,7 @@
 #include "base/status_macros.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tools/file_io.h"
+#include "tools/fusion_analysis_commands.h"
 #include "tools/hlo_input.h"
 #include "tools/report_html.h"
 #include "xla_index/analysis/module_report.h"
@@ -19,12 +20,8 @@ absl::Status RunReportCommand(const CommandLine& command_line,
                               std::ostream& err) {
   const HloModule* module = input.module.get();
   ModuleReportOptions options;
-  XI_ASSIGN_OR_RETURN(
-      options.coalescing.threads_per_block,
-      command_line.GetInteger("block", options.coalescing.threads_per_block));
-  XI_ASSIGN_OR_RETURN(
-      options.coalescing.unroll,
-      command_line.GetInteger("unroll", options.coalescing.unroll));
+  XI_ASSIGN_OR_RETURN(options.coalescing,
+                      CoalescingOptionsFromFlags(command_line));
   XI_ASSIGN_OR_RETURN(int64_t worst, command_line.GetInteger("worst", 10));
   if (worst < 0) return absl::InvalidArgumentError("--worst: must be >= 0");
   const std::optional<std::string> html_path = command_line.Get("html");

@@ -85,7 +85,13 @@ void AppendSummary(const ModuleReport& report, int64_t worst,
       s.unused_operands,
       "</td></tr>\n<tr><th>utilization upper bounds</th><td class=\"num\">",
       s.inexact_utilizations, "</td></tr>\n<tr><th>time</th><td class=\"num\">",
-      Number(report.microseconds / 1000), " ms</td></tr>\n</table>\n");
+      Number(report.microseconds / 1000), " ms</td></tr>\n");
+  std::vector<std::string> emitters;
+  for (const auto& [name, count] : s.emitters) {
+    emitters.push_back(absl::StrCat(Escape(name), " ", count));
+  }
+  absl::StrAppend(&html, "<tr><th>emitters</th><td>",
+                  absl::StrJoin(emitters, ", "), "</td></tr>\n</table>\n");
   const std::vector<ReadPosition> uncoalesced = UncoalescedReads(report);
   if (uncoalesced.empty()) return;
   absl::StrAppend(&html,
@@ -110,8 +116,8 @@ void AppendSummary(const ModuleReport& report, int64_t worst,
 void AppendKernelTable(const ModuleReport& report, std::string& html) {
   html +=
       "<h2>Kernels</h2>\n<table id=\"kernels\">\n<tr><th>kernel</th><th>kind"
-      "</th><th>computation</th><th>reads</th><th>not coalesced</th><th>time "
-      "(ms)</th><th>error</th></tr>\n";
+      "</th><th>emitter</th><th>computation</th><th>reads</th><th>not "
+      "coalesced</th><th>time (ms)</th><th>error</th></tr>\n";
   for (size_t k = 0; k < report.kernels.size(); ++k) {
     const KernelReport& kernel = report.kernels[k];
     int64_t reads = 0, bad = 0;
@@ -126,11 +132,12 @@ void AppendKernelTable(const ModuleReport& report, std::string& html) {
                                                 Escape(kernel.name), "</a>")
                                  : Escape(kernel.name);
     absl::StrAppend(
-        &html, "<tr><td>", name, "</td><td>", Escape(kernel.kind), "</td><td>",
-        Escape(kernel.computation), "</td><td class=\"num\">", reads,
-        "</td><td class=\"num", bad ? " bad" : "", "\">", bad,
-        "</td><td class=\"num\">", Number(kernel.microseconds / 1000),
-        "</td><td class=\"error\">",
+        &html, "<tr><td>", name, "</td><td>", Escape(kernel.kind),
+        "</td><td class=\"emitter\" title=\"", Escape(kernel.emitter_reason),
+        "\">", Escape(kernel.emitter), "</td><td>", Escape(kernel.computation),
+        "</td><td class=\"num\">", reads, "</td><td class=\"num",
+        bad ? " bad" : "", "\">", bad, "</td><td class=\"num\">",
+        Number(kernel.microseconds / 1000), "</td><td class=\"error\">",
         Escape(kernel.error.empty() ? kernel.coalescing_error : kernel.error),
         "</td></tr>\n");
   }
@@ -183,7 +190,12 @@ void AppendOperand(const OperandReport& operand, std::string& html) {
     } else if (read.active_threads > 0) {
       absl::StrAppend(&html, ", efficiency ", Number(read.access.efficiency),
                       ", ", read.access.bytes_touched, " bytes in ",
-                      read.access.byte_ranges.size(), " ranges");
+                      read.access.byte_ranges.size(), " ranges",
+                      "; <span class=\"xla-rule\">XLA's 128-byte rule: ",
+                      read.xla_rule.coalesced ? "coalesced" : "not coalesced",
+                      " (", read.xla_rule.transactions,
+                      " transactions, lower bound ", read.xla_rule.lower_bound,
+                      ")</span>");
     }
     html += "</li>\n";
   }
@@ -206,10 +218,18 @@ void AppendKernel(const KernelReport& kernel, size_t k, std::string& html) {
                     "</p>\n</section>\n");
     return;
   }
+  absl::StrAppend(&html, "<p class=\"emitter\">emitter: <b>",
+                  Escape(kernel.emitter), "</b>",
+                  kernel.emitter_reason.empty()
+                      ? std::string()
+                      : absl::StrCat(" (", Escape(kernel.emitter_reason), ")"),
+                  "</p>\n");
   absl::StrAppend(&html, "<p>output ", Escape(absl::StrJoin(shapes, ", ")),
                   "; analyzed in ", Number(kernel.microseconds / 1000),
                   " ms; ");
-  if (kernel.coalescing_error.empty()) {
+  if (kernel.library) {
+    absl::StrAppend(&html, Escape(kernel.launch_note), "</p>\n");
+  } else if (kernel.coalescing_error.empty()) {
     absl::StrAppend(&html, "launch ", kernel.grid.threads[0], " threads x ",
                     kernel.grid.blocks[0], " blocks, warp of block ",
                     kernel.block, ": threads ", kernel.first_thread, " to ",

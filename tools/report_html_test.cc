@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
+#include "xla_index/analysis/gpu_device.h"
 #include "xla_index/analysis/module_report.h"
 
 namespace xla_index {
@@ -213,6 +214,56 @@ ENTRY e {
   EXPECT_EQ(CheckXml(html, &counts), "") << html;
   EXPECT_TRUE(absl::StrContains(html, "a&lt;b&gt;&amp;&quot;c&quot;"));
   EXPECT_TRUE(absl::StrContains(html, "class=\"error\""));
+}
+
+// On the emitters (a device set, as the CLI does): every kernel's section
+// names its emitter, the kernel table has an emitter column, and a library
+// kernel (a dot) says that it has no emitter reads.
+TEST(ReportHtmlTest, ShowsTheEmitterOfEveryKernel) {
+  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+  std::ifstream file("xla_index/analysis/testdata/jax_style_mlp_block.hlo");
+  ASSERT_TRUE(file.good());
+  std::stringstream text;
+  text << file.rdbuf();
+  absl::StatusOr<std::unique_ptr<HloModule>> module =
+      ParseAndVerifyHloModule(text.str());
+  ASSERT_TRUE(module.ok()) << module.status();
+  ModuleReportOptions options;
+  options.record_offsets = true;
+  options.coalescing.device = DefaultGpuDevice();
+  absl::StatusOr<ModuleReport> report =
+      AnalyzeModuleReport(**module, options, &context);
+  ASSERT_TRUE(report.ok()) << report.status();
+  const std::string html = RenderReportHtml(*report);
+  std::map<std::string, int> counts;
+  EXPECT_EQ(CheckXml(html, &counts), "") << html;
+  EXPECT_TRUE(absl::StrContains(html, "<th>emitter</th>"));
+  EXPECT_TRUE(absl::StrContains(html, "<tr><th>emitters</th><td>loop "));
+  for (const KernelReport& kernel : report->kernels) {
+    EXPECT_TRUE(absl::StrContains(
+        html, absl::StrCat("<p class=\"emitter\">emitter: <b>", kernel.emitter,
+                           "</b>")))
+        << kernel.name << " " << kernel.emitter;
+  }
+  EXPECT_TRUE(absl::StrContains(html, "<b>library (cuBLAS)</b>"));
+  EXPECT_TRUE(absl::StrContains(html, "<b>reduction (row)</b>"));
+  EXPECT_TRUE(absl::StrContains(html, "library kernel: no emitter thread map"));
+  // Every analyzed read shows XLA's verdict beside the sector efficiency.
+  int64_t analyzed = 0;
+  for (const KernelReport& kernel : report->kernels) {
+    for (const OperandReport& operand : kernel.operands) {
+      for (const OperandCoalescing& read : operand.reads) {
+        if (read.analyzed && read.active_threads > 0) ++analyzed;
+      }
+    }
+  }
+  int64_t rules = 0;
+  for (size_t at = html.find("XLA's 128-byte rule: "); at != std::string::npos;
+       at = html.find("XLA's 128-byte rule: ", at + 1)) {
+    ++rules;
+  }
+  EXPECT_GT(analyzed, 0);
+  EXPECT_EQ(rules, analyzed);
 }
 
 }  // namespace

@@ -52,10 +52,14 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
   sparse ENCODING [--shape=AxB...] [--coo=FILE] [--svg=FILE] [--json]
       canonical '#sparse_tensor.encoding<{...}>', level types, maps,
       storage sizes; --coo (lines "i j ... value") assembles the storage
-  coalescing FILE.hlo [--instruction=NAME] [--block=N] [--unroll=N] [--json]
-      per operand read of the root or NAME (as a loop fusion): one warp's
-      byte ranges, memory transactions, efficiency and whether it is
-      coalesced
+  coalescing FILE.hlo [--instruction=NAME] [--device=NAME] [--block=N]
+                      [--unroll=N] [--json]
+      the emitter XLA runs the root or NAME on (--device: 'RTX A6000', the
+      default, or 'H100') and per operand read one warp's byte ranges,
+      transactions, efficiency, verdict and XLA's 128-byte rule; --block
+      and --unroll override the loop emitter's launch
+  coalescing FILE.hlo --producer=NAME [--consumer=NAME] [--device=NAME]
+      XLA's IsReadCoalescedHeuristic: does fusing keep reads coalesced
   utilization FILE.hlo [--instruction=NAME] [--json]
       per operand: fraction of its elements read, reads per element
   tile FILE.hlo|MAP|- --tile=8,128 [--strict] [--instruction=NAME] [--json]
@@ -63,8 +67,8 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
       with XLA's constraints on the tile sizes; MAP is an output-to-operand
       indexing map (text, a file or -); --tile= tiles a rank-0 output;
       --strict refuses tiles that run past a pad or concatenate edge
-  report FILE.hlo [--json] [--html=FILE] [--block=N] [--unroll=N]
-                  [--worst=N] [--timing]
+  report FILE.hlo [--json] [--html=FILE] [--device=NAME] [--block=N]
+                  [--unroll=N] [--worst=N] [--timing]
       every fusion (every instruction with a non-identity map when there
       are none), each on its own: maps, coalescing, utilization, unused
       operands (exact) and time, under a summary with the worst reads
@@ -126,10 +130,12 @@ const std::vector<Subcommand>& Subcommands() {
        "xla-index compose MAP1 MAP2 [--json] [--timing] (MAP2 after MAP1)",
        RunComposeCommand},
       {"coalescing",
-       {"json", "block", "unroll", "instruction", "max-input-bytes", "module"},
+       {"json", "block", "unroll", "instruction", "max-input-bytes", "module",
+        "device", "producer", "consumer"},
        1,
-       "xla-index coalescing FILE.hlo [--instruction=NAME] [--block=N] "
-       "[--unroll=N] [--json]",
+       "xla-index coalescing FILE.hlo [--instruction=NAME] [--device=NAME] "
+       "[--block=N] [--unroll=N] [--json] | --producer=NAME "
+       "[--consumer=NAME]",
        nullptr,
        RunCoalescingCommand},
       {"utilization",
@@ -146,10 +152,10 @@ const std::vector<Subcommand>& Subcommands() {
        RunTileCommand},
       {"report",
        {"json", "html", "block", "unroll", "worst", "timing", "max-input-bytes",
-        "module"},
+        "module", "device"},
        1,
-       "xla-index report FILE.hlo [--json] [--html=FILE] [--block=N] "
-       "[--unroll=N] [--worst=N] [--timing]",
+       "xla-index report FILE.hlo [--json] [--html=FILE] [--device=NAME] "
+       "[--block=N] [--unroll=N] [--worst=N] [--timing]",
        nullptr,
        RunReportCommand},
       {"layout",

@@ -14,6 +14,9 @@
 #include "base/checked_arithmetic.h"
 #include "base/status_macros.h"
 #include "layout/shape_layout.h"
+#include "mlir/IR/AffineMap.h"
+#include "xla_index/analysis/emitter_choice.h"
+#include "xla_index/analysis/emitter_indexing.h"
 #include "xla_index/analysis/fusion_operands.h"
 #include "xla_index/core/indexing_map_text.h"
 
@@ -35,14 +38,16 @@ std::pair<std::vector<int64_t>, int64_t> WarpOffsets(
   const std::vector<Interval> bounds = thread_to_offset.GetSymbolBounds();
   std::vector<int64_t> symbols;
   for (Interval b : bounds) symbols.push_back(b.lower);
-  const Interval unroll = bounds[unroll_symbol];
+  // Without range variables every thread evaluates the map once.
+  const Interval unroll =
+      unroll_symbol < 0 ? Interval{0, 0} : bounds[unroll_symbol];
   for (int64_t thread = first; thread <= last; ++thread) {
     std::vector<int64_t> dims(kLaunchGridDims, 0);
     dims[kThreadIdX] = thread;
     dims[kBlockIdX] = block;
     bool reads = false;
     for (int64_t u = unroll.lower; u <= unroll.upper; ++u) {
-      symbols[unroll_symbol] = u;
+      if (unroll_symbol >= 0) symbols[unroll_symbol] = u;
       if (!thread_to_offset.ConstraintsSatisfied(dims, symbols)) continue;
       std::optional<std::vector<int64_t>> offset =
           thread_to_offset.Evaluate(dims, symbols);
@@ -53,6 +58,15 @@ std::pair<std::vector<int64_t>, int64_t> WarpOffsets(
     if (reads) ++active;
   }
   return {offsets, active};
+}
+
+// The last range variable with more than one value, or -1.
+int64_t InnermostVaryingRangeVar(const IndexingMap& map) {
+  const std::vector<Interval>& ranges = map.GetRangeVarBounds();
+  for (int64_t s = static_cast<int64_t>(ranges.size()) - 1; s >= 0; --s) {
+    if (ranges[s].upper > ranges[s].lower) return s;
+  }
+  return -1;
 }
 
 std::string FormatEfficiency(double efficiency) {
@@ -218,22 +232,189 @@ absl::StatusOr<OperandCoalescing> AnalyzeRead(
     return read;
   }
   read.thread_to_offset = *std::move(thread_to_offset);
-  std::vector<int64_t> offsets;
+  std::vector<int64_t> offsets, xla_offsets;
   if (!read.thread_to_offset.IsKnownEmpty()) {
     // Symbols (ComposeIndexingMaps' order): the layout map's range
-    // variables (none today), the operand map's, then the unroll element,
-    // then runtime variables.
-    const int64_t layout_ranges = read.thread_to_offset.GetRangeVarsCount() -
-                                  thread_to_operand.GetRangeVarsCount();
-    auto [warp_offsets, active] = WarpOffsets(
-        read.thread_to_offset, layout_ranges + map.GetRangeVarsCount(),
-        report.first_thread, report.last_thread, report.options.block);
+    // variables (none today), the operand map's, then the thread map's
+    // (the unroll or vector element last), then runtime variables: the
+    // innermost element is the last range variable.
+    const int64_t innermost = read.thread_to_offset.GetRangeVarsCount() - 1;
+    auto [warp_offsets, active] =
+        WarpOffsets(read.thread_to_offset, innermost, report.first_thread,
+                    report.last_thread, report.options.block);
     offsets = std::move(warp_offsets);
     read.active_threads = active;
+    // XLA's sample folds range variables of one value away first
+    // (Simplify, RemoveUnusedSymbols), so the one it varies is the
+    // innermost with more than one value (e.g. the reduced dimension read
+    // by a loop emitter without unrolling).
+    const int64_t varied = InnermostVaryingRangeVar(read.thread_to_offset);
+    if (varied != innermost && varied >= 0) {
+      xla_offsets =
+          WarpOffsets(read.thread_to_offset, varied, report.first_thread,
+                      report.last_thread, report.options.block)
+              .first;
+    } else {
+      xla_offsets = offsets;
+    }
   }
   XI_RETURN_IF_ERROR(CheckByteOffsets(offsets, read));
+  XI_RETURN_IF_ERROR(CheckByteOffsets(xla_offsets, read));
   read.access = SummarizeWarpAccess(offsets, read.bits_per_element);
+  read.xla_rule =
+      SummarizeXlaTransactionRule(xla_offsets, read.bits_per_element);
   return read;
+}
+
+// The identity map over `shape`'s indices (a hero operand that is the
+// kernel's operand itself).
+IndexingMap IdentityMap(const Shape& shape, mlir::MLIRContext* context) {
+  std::vector<int64_t> sizes(shape.dimensions().begin(),
+                             shape.dimensions().end());
+  return IndexingMap::FromTensorSizes(
+      mlir::AffineMap::getMultiDimIdentityMap(
+          static_cast<unsigned>(sizes.size()), context),
+      sizes, {});
+}
+
+// The kernel operands hero operand `k` reads, each with its maps from the
+// hero operand's elements: the operand itself for an instruction analyzed
+// alone, else the hero operand composed back to the kernel's parameters.
+absl::StatusOr<std::vector<std::pair<const FusionOperand*, IndexingMapSet>>>
+HeroOperandSources(const AnalyzedFusion& fusion, const HloInstruction& hero,
+                   int64_t k, mlir::MLIRContext* context) {
+  std::vector<std::pair<const FusionOperand*, IndexingMapSet>> sources;
+  if (fusion.computation == nullptr) {
+    if (k < static_cast<int64_t>(fusion.operands.size())) {
+      IndexingMapSet maps;
+      maps.Insert(IdentityMap(fusion.operands[k].shape, context));
+      sources.emplace_back(&fusion.operands[k], std::move(maps));
+    }
+    return sources;
+  }
+  XI_ASSIGN_OR_RETURN(AnalyzedFusion sub,
+                      AnalyzeFusionOperands(*hero.operand(k), context));
+  for (const FusionOperand& o : sub.operands) {
+    if (o.maps.empty()) continue;
+    for (const FusionOperand& kernel_operand : fusion.operands) {
+      if (kernel_operand.number == o.number) {
+        sources.emplace_back(&kernel_operand, o.maps);
+      }
+    }
+  }
+  return sources;
+}
+
+// The reads of output `j`, hero-anchored: through each hero operand's
+// thread map, then the operands output j reads besides (an epilogue's) in
+// the output's thread order.
+absl::Status AddHeroAnchoredReads(const AnalyzedFusion& fusion,
+                                  const EmitterIndexing& ix, size_t j,
+                                  mlir::MLIRContext* context,
+                                  CoalescingReport& report) {
+  const HloInstruction& hero = *ix.heroes[j];
+  std::vector<int64_t> reads_per_operand(fusion.operands.size(), 0);
+  absl::flat_hash_set<int64_t> via_hero;
+  for (int64_t k = 0; k < hero.operand_count(); ++k) {
+    XI_ASSIGN_OR_RETURN(auto sources,
+                        HeroOperandSources(fusion, hero, k, context));
+    // An operand the emitter does not read (a dynamic-update-slice's
+    // buffer, updated in place) has no read; one read at positions only the
+    // data knows (a scatter's operand) has a read that is not analyzed.
+    const IndexingMap& thread_map = ix.thread_to_hero_operands[j][k];
+    const bool not_read = thread_map.IsUndefined() &&
+                          thread_map.undefined_reason() == kNotReadByTheEmitter;
+    for (const auto& [operand, maps] : sources) {
+      via_hero.insert(operand->number);
+      if (not_read) continue;
+      if (thread_map.IsUndefined()) {
+        OperandCoalescing unknown;
+        unknown.operand = operand->number;
+        unknown.operand_name = operand->name;
+        unknown.operand_shape = operand->shape;
+        unknown.output = static_cast<int64_t>(j);
+        unknown.map_index =
+            reads_per_operand[operand - fusion.operands.data()]++;
+        unknown.analyzed = false;
+        unknown.reason = thread_map.undefined_reason();
+        report.operands.push_back(std::move(unknown));
+        continue;
+      }
+      for (const IndexingMap& map : maps) {
+        const size_t index = operand - fusion.operands.data();
+        XI_ASSIGN_OR_RETURN(
+            OperandCoalescing read,
+            AnalyzeRead(*operand, j, reads_per_operand[index]++, map,
+                        ix.thread_to_hero_operands[j][k], report));
+        report.operands.push_back(std::move(read));
+      }
+    }
+  }
+  for (size_t o = 0; o < fusion.operands.size(); ++o) {
+    const FusionOperand& operand = fusion.operands[o];
+    if (via_hero.contains(operand.number)) continue;
+    for (const IndexingMap& map : operand.maps_by_output[j]) {
+      XI_ASSIGN_OR_RETURN(OperandCoalescing read,
+                          AnalyzeRead(operand, j, reads_per_operand[o]++, map,
+                                      ix.thread_to_outputs[j], report));
+      report.operands.push_back(std::move(read));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// AnalyzeCoalescing with a device: XLA's emitter, its launch and maps.
+absl::StatusOr<CoalescingReport> AnalyzeOnEmitter(
+    const AnalyzedFusion& fusion, const CoalescingOptions& options,
+    mlir::MLIRContext* context) {
+  const GpuDeviceDescription& device = *options.device;
+  CoalescingReport report;
+  report.root_name = fusion.root->name();
+  report.output_shape = fusion.output_shape;
+  report.output_shapes = fusion.output_shapes;
+  report.options = options;
+  report.device = device.name;
+  XI_ASSIGN_OR_RETURN(EmitterChoice choice, ChooseEmitter(fusion, device));
+  report.emitter = choice.name;
+  report.emitter_reason = choice.reason;
+  if (choice.kind == EmitterKind::kLibrary) {
+    report.library = true;
+    report.launch_note =
+        "library kernel: no emitter thread map (operand utilization only)";
+    return report;
+  }
+  LoopLaunchOverrides overrides;
+  if (options.block_given)
+    overrides.threads_per_block = options.threads_per_block;
+  if (options.unroll_given) overrides.unroll = options.unroll;
+  XI_ASSIGN_OR_RETURN(
+      EmitterIndexing ix,
+      ComputeEmitterIndexing(fusion, choice, device, overrides, context));
+  report.grid = ix.grid;
+  report.unroll = ix.unroll;
+  report.options.unroll = ix.unroll;
+  report.options.threads_per_block = ix.grid.threads[0];
+  report.launch_note = ix.note;
+  XI_RETURN_IF_ERROR(CheckWarpWork(report.options));
+  XI_RETURN_IF_ERROR(PlaceWarp(options, report));
+  report.thread_to_outputs = ix.thread_to_outputs;
+  report.thread_to_output = report.thread_to_outputs[0];
+  for (size_t j = 0; j < fusion.output_shapes.size(); ++j) {
+    if (ix.hero_anchored[j]) {
+      XI_RETURN_IF_ERROR(AddHeroAnchoredReads(fusion, ix, j, context, report));
+      continue;
+    }
+    for (const FusionOperand& operand : fusion.operands) {
+      const IndexingMapSet& maps = operand.maps_by_output[j];
+      for (int64_t i = 0; i < maps.size(); ++i) {
+        XI_ASSIGN_OR_RETURN(OperandCoalescing read,
+                            AnalyzeRead(operand, j, i, maps[i],
+                                        report.thread_to_outputs[j], report));
+        report.operands.push_back(std::move(read));
+      }
+    }
+  }
+  return report;
 }
 
 }  // namespace
@@ -289,6 +470,34 @@ WarpMemoryAccess SummarizeWarpAccess(absl::Span<const int64_t> offsets,
   return access;
 }
 
+XlaTransactionRule SummarizeXlaTransactionRule(
+    absl::Span<const int64_t> offsets, int64_t bits_per_element) {
+  constexpr int64_t kBytesPerTransaction = 128;
+  constexpr double kIsCoalescedThreshold = 0.9;
+  const int64_t bytes = std::max<int64_t>(1, CeilDiv(bits_per_element, 8));
+  std::vector<int64_t> elements(offsets.begin(), offsets.end());
+  std::sort(elements.begin(), elements.end());
+  elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
+  XlaTransactionRule rule;
+  int64_t total = 0;
+  for (size_t i = 0; i < elements.size();) {
+    size_t j = i + 1;
+    while (j < elements.size() && elements[j] == elements[j - 1] + 1) ++j;
+    const int64_t length = static_cast<int64_t>(j - i);
+    ++rule.intervals;
+    rule.transactions = SaturatingAdd(
+        rule.transactions,
+        CeilDiv(SaturatingMul(length, bytes), kBytesPerTransaction));
+    total = SaturatingAdd(total, length);
+    i = j;
+  }
+  rule.lower_bound = CeilDiv(SaturatingMul(total, bytes), kBytesPerTransaction);
+  rule.coalesced = rule.transactions == 0 ||
+                   rule.lower_bound > static_cast<double>(rule.transactions) *
+                                          kIsCoalescedThreshold;
+  return rule;
+}
+
 absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
     const HloInstruction& instruction, const CoalescingOptions& options,
     mlir::MLIRContext* context) {
@@ -302,6 +511,9 @@ absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
     const AnalyzedFusion& fusion, const CoalescingOptions& options,
     mlir::MLIRContext* context) {
   XI_RETURN_IF_ERROR(CheckWarpWork(options));
+  if (options.device.has_value()) {
+    return AnalyzeOnEmitter(fusion, options, context);
+  }
   CoalescingReport report;
   report.root_name = fusion.root->name();
   report.output_shape = fusion.output_shape;
@@ -316,6 +528,7 @@ absl::StatusOr<CoalescingReport> AnalyzeCoalescing(
     report.thread_to_outputs.push_back(std::move(thread_to_output));
   }
   report.thread_to_output = report.thread_to_outputs[0];
+  report.unroll = options.unroll;
   for (const FusionOperand& operand : fusion.operands) {
     for (size_t j = 0; j < operand.maps_by_output.size(); ++j) {
       const IndexingMapSet& maps = operand.maps_by_output[j];
@@ -352,14 +565,25 @@ std::string CoalescingReportToText(const CoalescingReport& report) {
   for (const Shape& shape : report.output_shapes) {
     shapes.push_back(shape.ToString());
   }
-  std::string text = absl::StrCat(
-      "root: ", report.root_name, multi_output ? "\noutputs: " : "\noutput: ",
-      multi_output ? absl::StrJoin(shapes, ", ")
-                   : report.output_shape.ToString(),
-      "\nlaunch: threads (", absl::StrJoin(g.threads, ", "), "), blocks (",
-      absl::StrJoin(g.blocks, ", "), "), unroll ", report.options.unroll,
-      "\nwarp: block ", report.options.block, ", warp ", report.options.warp,
-      ", threads ", report.first_thread, "..", report.last_thread, "\n");
+  std::string text = absl::StrCat("root: ", report.root_name,
+                                  multi_output ? "\noutputs: " : "\noutput: ",
+                                  multi_output ? absl::StrJoin(shapes, ", ")
+                                               : report.output_shape.ToString(),
+                                  "\n");
+  if (!report.device.empty()) {
+    absl::StrAppend(&text, "device: ",
+                    report.options.device.has_value()
+                        ? GpuDeviceToString(*report.options.device)
+                        : report.device,
+                    "\nemitter: ", report.emitter, " (", report.emitter_reason,
+                    ")\nlaunch note: ", report.launch_note, "\n");
+  }
+  if (report.library) return text;
+  absl::StrAppend(&text, "launch: threads (", absl::StrJoin(g.threads, ", "),
+                  "), blocks (", absl::StrJoin(g.blocks, ", "), "), unroll ",
+                  report.unroll, "\nwarp: block ", report.options.block,
+                  ", warp ", report.options.warp, ", threads ",
+                  report.first_thread, "..", report.last_thread, "\n");
   for (size_t j = 0; j < report.thread_to_outputs.size(); ++j) {
     absl::StrAppend(&text, "thread -> output",
                     multi_output ? absl::StrCat(" ", j) : "", ":\n",
@@ -399,8 +623,13 @@ std::string CoalescingReportToText(const CoalescingReport& report) {
       absl::StrAppend(&text, " ", t.size, "B ", t.count, " (min ", t.minimum,
                       ")");
     }
+    const XlaTransactionRule& x = read.xla_rule;
     absl::StrAppend(&text, "\n  efficiency: ", FormatEfficiency(a.efficiency),
-                    "\n  verdict: ", CoalescingVerdict(read), "\n");
+                    "\n  verdict: ", CoalescingVerdict(read),
+                    "\n  xla 128-byte rule: ", x.intervals, " interval(s), ",
+                    x.transactions, " transaction(s), lower bound ",
+                    x.lower_bound, ": ",
+                    x.coalesced ? "coalesced" : "not coalesced", "\n");
   }
   return text;
 }
@@ -412,12 +641,17 @@ std::string CoalescingReportToJson(const CoalescingReport& report) {
       ", \"output_shape\": ", JsonQuote(report.output_shape.ToString()),
       ", \"launch\": {\"threads\": [", absl::StrJoin(g.threads, ", "),
       "], \"blocks\": [", absl::StrJoin(g.blocks, ", "),
-      "], \"unroll\": ", report.options.unroll,
+      "], \"unroll\": ", report.unroll,
       "}, \"warp\": {\"block\": ", report.options.block,
       ", \"warp\": ", report.options.warp,
       ", \"first_thread\": ", report.first_thread,
       ", \"last_thread\": ", report.last_thread,
-      "}, \"thread_to_output\": ", IndexingMapToJson(report.thread_to_output),
+      "}, \"device\": ", JsonQuote(report.device),
+      ", \"emitter\": ", JsonQuote(report.emitter),
+      ", \"emitter_reason\": ", JsonQuote(report.emitter_reason),
+      ", \"launch_note\": ", JsonQuote(report.launch_note),
+      ", \"library\": ", report.library ? "true" : "false",
+      ", \"thread_to_output\": ", IndexingMapToJson(report.thread_to_output),
       ", \"output_shapes\": [");
   for (size_t j = 0; j < report.output_shapes.size(); ++j) {
     absl::StrAppend(&json, j ? ", " : "",
@@ -455,10 +689,14 @@ std::string CoalescingReportToJson(const CoalescingReport& report) {
                       ", \"count\": ", a.transactions[t].count,
                       ", \"minimum\": ", a.transactions[t].minimum, "}");
     }
-    absl::StrAppend(&json,
-                    "], \"efficiency\": ", FormatEfficiency(a.efficiency),
-                    ", \"coalesced\": ", a.coalesced ? "true" : "false",
-                    ", \"verdict\": ", JsonQuote(CoalescingVerdict(read)), "}");
+    absl::StrAppend(
+        &json, "], \"efficiency\": ", FormatEfficiency(a.efficiency),
+        ", \"coalesced\": ", a.coalesced ? "true" : "false",
+        ", \"verdict\": ", JsonQuote(CoalescingVerdict(read)),
+        ", \"xla_rule\": {\"intervals\": ", read.xla_rule.intervals,
+        ", \"transactions\": ", read.xla_rule.transactions,
+        ", \"lower_bound\": ", read.xla_rule.lower_bound,
+        ", \"coalesced\": ", read.xla_rule.coalesced ? "true" : "false", "}}");
   }
   absl::StrAppend(&json, "]}");
   return json;

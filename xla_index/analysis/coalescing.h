@@ -37,6 +37,27 @@
 // not fit in int64 (outputs or operands of close to 2^63 elements) are an
 // error naming the operand, never wrapped.
 //
+// With a device (CoalescingOptions::device), the kernel runs on the emitter
+// XLA picks for it (emitter_choice.h) with that emitter's launch and thread
+// maps (emitter_indexing.h) instead: a reduction's input is read as the
+// reduction emitter reads it (a warp along the row, vectorized), a
+// transpose's through its 32 x 32 tiles, a library kernel (dot,
+// convolution, GEMM custom-call, Triton fusion) has no reads at all
+// (`library`). The analyzed points are the same: the warp's threads, the
+// innermost range variable (the unroll or vector element: every map puts it
+// last) over its range, the other range variables at their lower bound.
+//
+// Each read also gets XLA's own verdict (IsIndexingCoalesced's
+// EstimateCoalescingViaMemoryTransactionsCount) on XLA's sample of the
+// warp: the innermost range variable with more than one value varies (XLA
+// folds single-value symbols away first), the others sit at their lower
+// bound. The touched elements as
+// maximal contiguous intervals; transactions = the sum over intervals of
+// ceil(length x bytes / 128), lower bound = ceil(total x bytes / 128);
+// coalesced when lower bound > 0.9 x transactions. The intervals here are
+// exact (every point evaluated) where XLA's Partition/FindContiguousIntervals
+// approximates them from the map's expression.
+//
 // Example: f32 elementwise, row-major: 32 threads read offsets 0..31, bytes
 // [0, 128): 4 transactions of 32 bytes, minimum 4, efficiency 1, coalesced.
 // A slice with stride 2 reads offsets 0, 2, ..., 62: 32 ranges of 4 bytes
@@ -55,6 +76,7 @@
 #include "hlo/shape.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/analysis/fusion_operands.h"
+#include "xla_index/analysis/gpu_device.h"
 #include "xla_index/analysis/gpu_launch_grid.h"
 #include "xla_index/core/indexing_map.h"
 
@@ -80,7 +102,29 @@ struct CoalescingOptions {
   /// fewer elements than the output leaves the rest unwritten; threads past
   /// the output write nothing.
   std::optional<LaunchGrid> grid;
+  /// When set, analyze on XLA's emitter for this device (file comment);
+  /// `grid` is then ignored. threads_per_block and unroll apply to the
+  /// loop emitter only when block_given / unroll_given say the caller set
+  /// them (the CLI's --block, --unroll), else XLA's choice is used.
+  std::optional<GpuDeviceDescription> device;
+  bool block_given = false;
+  bool unroll_given = false;
 };
+
+/// XLA's 128-byte transaction rule over a warp's touched elements (see the
+/// file comment).
+struct XlaTransactionRule {
+  int64_t intervals = 0;
+  int64_t transactions = 0;
+  int64_t lower_bound = 0;
+  bool coalesced = true;
+};
+
+/// The rule for element offsets (duplicates allowed) of
+/// `bits_per_element` bits (ceil(bits / 8) bytes each, as XLA's
+/// ByteSizeOfPrimitiveType).
+XlaTransactionRule SummarizeXlaTransactionRule(
+    absl::Span<const int64_t> offsets, int64_t bits_per_element);
 
 /// The bytes [begin, end).
 struct ByteRange {
@@ -137,6 +181,8 @@ struct OperandCoalescing {
   /// Threads of the warp that read at least one element.
   int64_t active_threads = 0;
   WarpMemoryAccess access;
+  /// XLA's verdict on the same points.
+  XlaTransactionRule xla_rule;
 };
 
 struct CoalescingReport {
@@ -153,6 +199,17 @@ struct CoalescingReport {
   IndexingMap thread_to_output = IndexingMap::Undefined();
   std::vector<IndexingMap> thread_to_outputs;
   std::vector<OperandCoalescing> operands;
+  /// The device, emitter and why (with a device; else "" and "loop").
+  std::string device;
+  std::string emitter = "loop";
+  std::string emitter_reason;
+  /// How the launch was chosen (with a device).
+  std::string launch_note;
+  /// Elements of the innermost range variable per thread (the unroll
+  /// factor or vector size).
+  int64_t unroll = 1;
+  /// A library kernel: no emitter thread map, `operands` is empty.
+  bool library = false;
 };
 
 /// Coalescing of every operand read of `instruction`, analyzed as a loop
@@ -191,6 +248,8 @@ std::string CoalescingVerdict(const OperandCoalescing& read);
 ///   {"root": NAME, "output_shape": "f32[..]{..}",
 ///    "launch": {"threads": [x, y, z], "blocks": [x, y, z], "unroll": U},
 ///    "warp": {"block": B, "warp": W, "first_thread": T0, "last_thread": T1},
+///    "device": D, "emitter": E, "emitter_reason": R, "launch_note": N,
+///    "library": false,
 ///    "thread_to_output": MAP, "output_shapes": [S, ...],
 ///    "thread_to_outputs": [MAP, ...],
 ///    "operands": [{"operand": K, "name": N, "shape": S, "output": J,
@@ -200,7 +259,9 @@ std::string CoalescingVerdict(const OperandCoalescing& read);
 ///      "distinct_elements": 32, "bytes_touched": 128,
 ///      "byte_ranges": [[0, 128]], "transactions": [{"size": 32,
 ///      "count": 4, "minimum": 4}, ...], "efficiency": 1,
-///      "coalesced": true, "verdict": "coalesced"}, ...]}
+///      "coalesced": true, "verdict": "coalesced",
+///      "xla_rule": {"intervals": 1, "transactions": 1, "lower_bound": 1,
+///      "coalesced": true}}, ...]}
 /// MAP in IndexingMapToJson's shape; byte ranges are half-open [begin, end).
 std::string CoalescingReportToJson(const CoalescingReport& report);
 

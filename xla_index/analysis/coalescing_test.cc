@@ -449,7 +449,14 @@ TEST(CoalescingTest, TextAndJson) {
       absl::StrContains(json, "{\"size\": 32, \"count\": 8, \"minimum\": 4}"))
       << json;
   EXPECT_TRUE(absl::StrContains(
-      json, "\"coalesced\": false, \"verdict\": \"not coalesced\"}"))
+      json, "\"coalesced\": false, \"verdict\": \"not coalesced\", "))
+      << json;
+  // XLA's rule on the same 32 one-element intervals: 32 transactions of
+  // 128 bytes against a lower bound of ceil(128 / 128) = 1.
+  EXPECT_TRUE(absl::StrContains(json,
+                                "\"xla_rule\": {\"intervals\": 32, "
+                                "\"transactions\": 32, \"lower_bound\": 1, "
+                                "\"coalesced\": false}"))
       << json;
   EXPECT_TRUE(absl::StrContains(json, "\"efficiency\": 0.5,")) << json;
 }

@@ -197,6 +197,10 @@ void AddCoalescing(const AnalyzedFusion& fusion,
     kernel.coalescing_error = std::string(coalescing.status().message());
     return;
   }
+  kernel.emitter = coalescing->emitter;
+  kernel.emitter_reason = coalescing->emitter_reason;
+  kernel.launch_note = coalescing->launch_note;
+  kernel.library = coalescing->library;
   kernel.grid = coalescing->grid;
   kernel.block = coalescing->options.block;
   kernel.first_thread = coalescing->first_thread;
@@ -306,6 +310,14 @@ ModuleReportSummary SummarizeModuleReport(const ModuleReport& report) {
   summary.kernels = report.kernels.size();
   for (const KernelReport& kernel : report.kernels) {
     if (!kernel.error.empty()) ++summary.failed;
+    auto it = std::find_if(
+        summary.emitters.begin(), summary.emitters.end(),
+        [&](const auto& entry) { return entry.first == kernel.emitter; });
+    if (it == summary.emitters.end()) {
+      summary.emitters.emplace_back(kernel.emitter, 1);
+    } else {
+      ++it->second;
+    }
     for (const OperandReport& operand : kernel.operands) {
       if (operand.unused.value_or(false)) ++summary.unused_operands;
       if (!operand.utilization.exact) ++summary.inexact_utilizations;

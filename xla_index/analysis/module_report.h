@@ -14,9 +14,11 @@
 // (fusion_operands.h, AnalyzeFusionOperands), an instruction is its own rule
 // (AnalyzeInstructionOperands), so the cost is linear in the module's size.
 //
-// Per kernel and operand: the simplified output-to-input maps (the union
-// over the outputs), the coalescing of every read on the default launch
-// grid (coalescing.h, one warp), the utilization (operand_utilization.h)
+// Per kernel: the emitter XLA runs it on when options.coalescing.device
+// is set (the CLI always sets one), and per operand: the simplified
+// output-to-input maps (the union over the outputs), the coalescing of
+// every read the emitter makes, on its launch (coalescing.h, one warp; a
+// library kernel makes none), the utilization (operand_utilization.h)
 // and whether the operand is unused, decided exactly: a map without
 // constraints whose bounds are non-empty reads something; any other map is
 // asked IsExactlyEmpty (xla_index/core/presburger_relation.h), so a map the
@@ -102,6 +104,13 @@ struct KernelReport {
   std::string error;
   /// Non-empty when the coalescing analysis failed (the rest is set).
   std::string coalescing_error;
+  /// The emitter XLA runs the kernel on, why, and how its launch was
+  /// chosen (coalescing.h; "loop" and empty without a device). A library
+  /// kernel (dot, convolution, ...) has no reads: utilization only.
+  std::string emitter = "loop";
+  std::string emitter_reason;
+  std::string launch_note;
+  bool library = false;
   LaunchGrid grid;
   int64_t block = 0;
   int64_t first_thread = 0;
@@ -147,6 +156,8 @@ struct ModuleReportSummary {
   int64_t uncoalesced_reads = 0;
   int64_t unused_operands = 0;
   int64_t inexact_utilizations = 0;
+  /// Kernels per emitter name, in order of first appearance.
+  std::vector<std::pair<std::string, int64_t>> emitters;
 };
 ModuleReportSummary SummarizeModuleReport(const ModuleReport& report);
 

@@ -20,6 +20,7 @@
 #include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/analysis/coalescing.h"
+#include "xla_index/analysis/gpu_device.h"
 
 namespace xla_index {
 namespace {
@@ -353,6 +354,63 @@ TEST(ModuleReportTest, RecordsWarpAndTileOffsets) {
   const KernelReport* sum = FindKernel(*report, "column_sum");
   ASSERT_NE(sum, nullptr);
   EXPECT_EQ(sum->operands[0].offsets->tile.size(), 64u * 128u);
+}
+
+// The acceptance check of the emitter model on a JAX-style module (own
+// shapes): with the RTX A6000, XLA runs the dots as library calls (no
+// emitter reads to flag), the reduces along the minor dimension on the row
+// reduction emitter (a warp reads along the row), the column sum on the
+// column emitter and the transposes on the transpose emitter; none of their
+// reads is flagged. The same module judged with the loop emitter's map for
+// every kernel (no device) flags reads of exactly these kernels, which is
+// what the emitter model corrects.
+TEST(ModuleReportTest, JaxStyleModuleOnTheEmitters) {
+  std::unique_ptr<HloModule> module = ParseFile("jax_style_mlp_block.hlo");
+  ASSERT_NE(module, nullptr);
+  mlir::MLIRContext context;
+  ModuleReportOptions options;
+  options.coalescing.device = DefaultGpuDevice();
+  absl::StatusOr<ModuleReport> report =
+      AnalyzeModuleReport(*module, options, &context);
+  ASSERT_TRUE(report.ok()) << report.status();
+  int64_t dots = 0, row_reductions = 0, transposes = 0;
+  for (const KernelReport& kernel : report->kernels) {
+    EXPECT_TRUE(kernel.error.empty()) << kernel.name << ": " << kernel.error;
+    EXPECT_TRUE(kernel.coalescing_error.empty())
+        << kernel.name << ": " << kernel.coalescing_error;
+    if (kernel.kind == "dot") {
+      ++dots;
+      EXPECT_TRUE(kernel.library) << kernel.name;
+      EXPECT_EQ(kernel.emitter, "library (cuBLAS)") << kernel.name;
+      for (const OperandReport& operand : kernel.operands) {
+        EXPECT_TRUE(operand.reads.empty()) << kernel.name;
+      }
+    }
+    if (kernel.emitter == "reduction (row)") ++row_reductions;
+    if (kernel.emitter == "transpose") ++transposes;
+  }
+  EXPECT_EQ(dots, 3);
+  EXPECT_EQ(row_reductions, 3);
+  EXPECT_EQ(transposes, 2);
+  for (const ReadPosition& p : UncoalescedReads(*report)) {
+    const KernelReport& kernel = report->kernels[p.kernel];
+    ADD_FAILURE() << "flagged: " << kernel.name << " (" << kernel.emitter
+                  << ") operand " << kernel.operands[p.operand].name;
+  }
+
+  // The loop emitter's reading of every kernel (the model before emitters).
+  ModuleReportOptions loop_only;
+  absl::StatusOr<ModuleReport> loop =
+      AnalyzeModuleReport(*module, loop_only, &context);
+  ASSERT_TRUE(loop.ok()) << loop.status();
+  std::set<std::string> flagged;
+  for (const ReadPosition& p : UncoalescedReads(*loop)) {
+    flagged.insert(loop->kernels[p.kernel].name);
+  }
+  EXPECT_TRUE(flagged.count("dot_general.19"))
+      << "a dot with the weight's minor dimension contracted";
+  EXPECT_TRUE(flagged.count("transpose.26"));
+  EXPECT_TRUE(flagged.count("reduce_sum.28")) << "a row reduction";
 }
 
 }  // namespace

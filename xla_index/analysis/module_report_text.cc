@@ -50,10 +50,14 @@ std::string ReadText(const OperandCoalescing& read) {
   if (!read.analyzed) return absl::StrCat(text, " (", read.reason, ")");
   if (read.active_threads == 0) return text;
   const TransactionCount& sectors = read.access.transactions[0];
-  absl::StrAppend(&text, ", efficiency ", FormatDouble(read.access.efficiency),
-                  " (", sectors.count, " sectors of 32 bytes, minimum ",
-                  sectors.minimum, "), ", read.access.bytes_touched,
-                  " bytes in ", read.access.byte_ranges.size(), " ranges");
+  absl::StrAppend(
+      &text, ", efficiency ", FormatDouble(read.access.efficiency), " (",
+      sectors.count, " sectors of 32 bytes, minimum ", sectors.minimum, "), ",
+      read.access.bytes_touched, " bytes in ", read.access.byte_ranges.size(),
+      " ranges",
+      "; xla rule: ", read.xla_rule.coalesced ? "coalesced" : "not coalesced",
+      " (", read.xla_rule.transactions, " x 128 B, lower bound ",
+      read.xla_rule.lower_bound, ")");
   return text;
 }
 
@@ -66,9 +70,15 @@ void AppendKernelText(const KernelReport& kernel, std::string& text) {
   }
   absl::StrAppend(&text, " -> ", Shapes(kernel.output_shapes), ", ",
                   FormatDouble(kernel.microseconds / 1000), " ms\n");
+  if (!kernel.emitter_reason.empty()) {
+    absl::StrAppend(&text, "  emitter: ", kernel.emitter, " (",
+                    kernel.emitter_reason, ")\n");
+  }
   if (!kernel.coalescing_error.empty()) {
     absl::StrAppend(&text, "  coalescing: error: ", kernel.coalescing_error,
                     "\n");
+  } else if (kernel.library) {
+    absl::StrAppend(&text, "  launch: ", kernel.launch_note, "\n");
   } else {
     absl::StrAppend(&text, "  launch: ", kernel.grid.threads[0], " threads x ",
                     kernel.grid.blocks[0], " blocks; warp: block ",
@@ -120,6 +130,11 @@ void AppendReadJson(const OperandCoalescing& read, std::string& json) {
         ", \"bytes_touched\": ", read.access.bytes_touched,
         ", \"sectors\": ", sectors.count,
         ", \"minimum_sectors\": ", sectors.minimum,
+        ", \"xla_rule\": {\"coalesced\": ",
+        read.xla_rule.coalesced ? "true" : "false",
+        ", \"transactions\": ", read.xla_rule.transactions,
+        ", \"lower_bound\": ", read.xla_rule.lower_bound,
+        ", \"intervals\": ", read.xla_rule.intervals, "}",
         ", \"thread_to_offset\": ", JsonQuote(ToString(read.thread_to_offset)));
   }
   json += "}";
@@ -156,8 +171,13 @@ void AppendKernelJson(const KernelReport& kernel, std::string& json) {
   absl::StrAppend(
       &json, "{\"name\": ", JsonQuote(kernel.name),
       ", \"computation\": ", JsonQuote(kernel.computation),
-      ", \"kind\": ", JsonQuote(kernel.kind), ", \"output_shapes\": [",
-      absl::StrJoin(shapes, ", "), "], \"error\": ", JsonQuote(kernel.error),
+      ", \"kind\": ", JsonQuote(kernel.kind),
+      ", \"emitter\": ", JsonQuote(kernel.emitter),
+      ", \"emitter_reason\": ", JsonQuote(kernel.emitter_reason),
+      ", \"launch_note\": ", JsonQuote(kernel.launch_note),
+      ", \"library\": ", kernel.library ? "true" : "false",
+      ", \"output_shapes\": [", absl::StrJoin(shapes, ", "),
+      "], \"error\": ", JsonQuote(kernel.error),
       ", \"coalescing_error\": ", JsonQuote(kernel.coalescing_error),
       ", \"microseconds\": ", FormatDouble(kernel.microseconds),
       ", \"launch\": {\"threads\": [", absl::StrJoin(kernel.grid.threads, ", "),
@@ -187,6 +207,11 @@ void WriteModuleReportText(const ModuleReport& report, int64_t worst,
       " (", s.analyzed_reads, " analyzed), ", s.uncoalesced_reads,
       " not coalesced; unused operands: ", s.unused_operands,
       "; utilization upper bounds: ", s.inexact_utilizations, "\n");
+  std::vector<std::string> emitters;
+  for (const auto& [name, count] : s.emitters) {
+    emitters.push_back(absl::StrCat(name, " ", count));
+  }
+  absl::StrAppend(&text, "emitters: ", absl::StrJoin(emitters, ", "), "\n");
   const std::vector<ReadPosition> uncoalesced = UncoalescedReads(report);
   if (!uncoalesced.empty()) absl::StrAppend(&text, "worst reads:\n");
   for (size_t i = 0; i < uncoalesced.size() && i < worst; ++i) {
@@ -234,7 +259,12 @@ void WriteModuleReportJson(const ModuleReport& report, int64_t worst,
         ", \"map_index\": ", read.map_index,
         ", \"efficiency\": ", FormatDouble(read.access.efficiency), "}");
   }
-  absl::StrAppend(&json, "]}, \"kernels\": [");
+  absl::StrAppend(&json, "], \"emitters\": {");
+  for (size_t e = 0; e < s.emitters.size(); ++e) {
+    absl::StrAppend(&json, e ? ", " : "", JsonQuote(s.emitters[e].first), ": ",
+                    s.emitters[e].second);
+  }
+  absl::StrAppend(&json, "}}, \"kernels\": [");
   // Kernel by kernel: the whole text of a large module's report would be
   // held, twice while it grows.
   for (size_t k = 0; k < report.kernels.size(); ++k) {
