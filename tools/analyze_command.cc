@@ -156,7 +156,8 @@ absl::Status RunAnalyzeCommand(const CommandLine& command_line,
   if (command_line.Has("json")) {
     out << ToJson(*instruction, direction, indexing) << "\n";
   } else {
-    out << indexing.ToString();  // ends with a newline
+    // Ends with a newline; an UNDEFINED map says why it has none.
+    out << indexing.ToString("operand id", /*undefined_reasons=*/true);
   }
   return absl::OkStatus();
 }

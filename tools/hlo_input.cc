@@ -2,11 +2,13 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "base/status_macros.h"
+#include "hlo/instruction.h"
 #include "hlo/parser.h"
 #include "hlo/text_cursor.h"
 #include "tools/file_io.h"
@@ -22,10 +24,49 @@ absl::StatusOr<HloFile> ReadHloFile(absl::string_view path, int64_t max_bytes) {
   return file;
 }
 
+absl::Status CheckParameterNumbers(const HloModule& module) {
+  for (const auto& computation : module.computations()) {
+    const std::vector<HloInstruction*> parameters = computation->parameters();
+    const int64_t count = static_cast<int64_t>(parameters.size());
+    // parameters() is sorted by number and the parser refuses a number used
+    // twice, so the numbers are 0..count-1 exactly when the last is
+    // count-1 (and the first is not negative).
+    if (count == 0 || (parameters.front()->parameter_number() >= 0 &&
+                       parameters.back()->parameter_number() == count - 1)) {
+      continue;
+    }
+    // Implicit parameters are numbered after every written one, so the
+    // written parameter with the largest number is out of range: point
+    // at it.
+    const HloInstruction* located = parameters.back();
+    for (const HloInstruction* parameter : parameters) {
+      if (parameter->source_line() > 0) located = parameter;
+    }
+    int64_t missing = 0;
+    while (missing < count &&
+           parameters[missing]->parameter_number() == missing) {
+      ++missing;
+    }
+    return absl::InvalidArgumentError(absl::StrCat(
+        located->source_line(), ":", located->source_column(),
+        ": parameter number ", located->parameter_number(), " of '",
+        computation->name(), "' leaves parameter ", missing,
+        " undefined: the commands number a snippet's operands by parameter, "
+        "so its ",
+        count, count == 1 ? " parameter" : " parameters",
+        " must be numbered 0 to ", count - 1, ", as in a module"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<LoadedHlo> LoadHloPart(const HloFile& file, size_t index) {
   const InputPart& part = file.parts.at(index);
   absl::StatusOr<std::unique_ptr<HloModule>> module =
       ParseAndVerifyHloModule(part.text);
+  if (module.ok()) {
+    absl::Status numbered = CheckParameterNumbers(**module);
+    if (!numbered.ok()) module = numbered;
+  }
   if (!module.ok()) {
     const absl::Status in_file = InWholeFile(module.status(), part);
     return absl::Status(in_file.code(),

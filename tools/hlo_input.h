@@ -46,7 +46,18 @@ struct HloFile {
 absl::StatusOr<HloFile> ReadHloFile(absl::string_view path,
                                     int64_t max_bytes = kDefaultMaxInputBytes);
 
-/// Parses and verifies module `index` (from 0) of `file`. Errors are
+/// OK when every computation of `module` numbers its parameters 0..n-1.
+/// A module is held to that by the parser; a snippet may quote
+/// `parameter(1)` alone (hlo/parser.h), but every command numbers the
+/// operands of a snippet by parameter (xla_index/analysis/fusion_operands.h),
+/// and a gap would leave a parameter without maps in one command and with
+/// them in another. So a snippet with a gap is refused as a module is:
+/// InvalidArgument "line:column: parameter number K of 'C' leaves parameter
+/// M undefined: ..." at the written parameter with the largest number.
+absl::Status CheckParameterNumbers(const HloModule& module);
+
+/// Parses and verifies module `index` (from 0) of `file`, then checks its
+/// parameter numbers (CheckParameterNumbers). Errors are
 /// "PATH:line:column: what", the line counted in the whole file, as
 /// compilers print them.
 absl::StatusOr<LoadedHlo> LoadHloPart(const HloFile& file, size_t index);

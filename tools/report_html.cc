@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "base/utf8.h"
 #include "layout/layout_svg.h"
 #include "layout/shape_layout.h"
 #include "layout/tiled_layout.h"
@@ -33,9 +34,22 @@ pre { background: #f6f6f6; padding: 4px; overflow-x: auto; }
 constexpr char kWarpColor[] = "#d62728";
 constexpr char kTileColor[] = "#ff9f40";
 
+// `text` as XHTML character data or attribute value, well-formed whatever
+// bytes it holds: '&', '<', '>' and '"' as entities; a byte that does not
+// start well-formed UTF-8 as U+FFFD; and what XML 1.0 forbids even as a
+// character reference (section 2.2, Char: controls other than tab, newline
+// and carriage return; U+FFFE, U+FFFF), and DEL, as a visible stand-in: the
+// control's picture U+2400 + c (U+2421 for DEL), or U+FFFD.
 std::string Escape(absl::string_view text) {
   std::string out;
-  for (char c : text) {
+  while (!text.empty()) {
+    char32_t c;
+    size_t length = DecodeUtf8(text, &c);
+    if (length == 0) {
+      length = 1;
+      c = kReplacementCharacter;
+    }
+    text.remove_prefix(length);
     switch (c) {
       case '&':
         out += "&amp;";
@@ -49,8 +63,16 @@ std::string Escape(absl::string_view text) {
       case '"':
         out += "&quot;";
         break;
+      case '\t':
+      case '\n':
+      case '\r':
+        out += static_cast<char>(c);
+        break;
       default:
-        out += c;
+        if (c < 0x20) c += 0x2400;
+        if (c == 0x7F) c = 0x2421;
+        if (c == 0xFFFE || c == 0xFFFF) c = kReplacementCharacter;
+        AppendUtf8(c, out);
     }
   }
   return out;

@@ -69,28 +69,6 @@ void Print(const CommandLine& command_line, const TileReport& report,
                                    : TileReportToText(report));
 }
 
-absl::Status RunTileOnHlo(const CommandLine& command_line,
-                          const LoadedHlo& input, std::ostream& out,
-                          std::ostream& err) {
-  XI_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, TileSizesFlag(command_line));
-  XI_ASSIGN_OR_RETURN(const HloInstruction* instruction,
-                      AnalyzedInstruction(*input.module, command_line));
-  // A wrong number of sizes is the flag's fault: say so before analyzing.
-  for (int64_t rank : OutputRanks(*instruction)) {
-    if (rank != static_cast<int64_t>(sizes.size())) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--tile: ", sizes.size(), " tile sizes for an output ",
-                       "of rank ", rank));
-    }
-  }
-  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  XI_ASSIGN_OR_RETURN(
-      TileReport report,
-      AnalyzeTiling(*instruction, sizes, &context, Options(command_line)));
-  Print(command_line, report, out);
-  return absl::OkStatus();
-}
-
 absl::Status RunTileOnMap(const CommandLine& command_line,
                           absl::string_view text, std::ostream& out) {
   XI_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, TileSizesFlag(command_line));
@@ -121,6 +99,28 @@ absl::Status RunTileOnMap(const CommandLine& command_line,
 }
 
 }  // namespace
+
+absl::Status RunTileOnHlo(const CommandLine& command_line,
+                          const LoadedHlo& input, std::ostream& out,
+                          std::ostream& err) {
+  XI_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, TileSizesFlag(command_line));
+  XI_ASSIGN_OR_RETURN(const HloInstruction* instruction,
+                      AnalyzedInstruction(*input.module, command_line));
+  // A wrong number of sizes is the flag's fault: say so before analyzing.
+  for (int64_t rank : OutputRanks(*instruction)) {
+    if (rank != static_cast<int64_t>(sizes.size())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--tile: ", sizes.size(), " tile sizes for an output ",
+                       "of rank ", rank));
+    }
+  }
+  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+  XI_ASSIGN_OR_RETURN(
+      TileReport report,
+      AnalyzeTiling(*instruction, sizes, &context, Options(command_line)));
+  Print(command_line, report, out);
+  return absl::OkStatus();
+}
 
 absl::Status RunTileCommand(const CommandLine& command_line, std::ostream& out,
                             std::ostream& err) {

@@ -18,11 +18,19 @@
 
 #include "absl/status/status.h"
 #include "tools/command_line.h"
+#include "tools/hlo_input.h"
 
 namespace xla_index {
 
 absl::Status RunTileCommand(const CommandLine& command_line, std::ostream& out,
                             std::ostream& err);
+
+/// The command on HLO already loaded (an HloCommand, tools/hlo_input.h):
+/// what RunTileCommand does for an HLO file's module; the Python module's
+/// `tile` and the commands' agreement test call it.
+absl::Status RunTileOnHlo(const CommandLine& command_line,
+                          const LoadedHlo& input, std::ostream& out,
+                          std::ostream& err);
 
 }  // namespace xla_index
 

@@ -13,12 +13,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
+#include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/core/naive_maps.h"
+#include "xla_index/core/xla_simplifier_cases.h"
 
 namespace xla_index {
 namespace {
@@ -147,6 +149,18 @@ std::vector<IndexingMap> ParityMaps() {
   };
 }
 
+// The kinds of map of XLA's simplifier tests, with other sizes
+// (xla_simplifier_cases.h).
+std::vector<IndexingMap> XlaCaseMaps() {
+  std::vector<IndexingMap> maps;
+  for (const xla_simplifier_cases::Case& c : xla_simplifier_cases::kCases) {
+    maps.push_back(MustParse(c.input));
+  }
+  return maps;
+}
+constexpr int kXlaCases =
+    sizeof(xla_simplifier_cases::kCases) / sizeof(xla_simplifier_cases::Case);
+
 std::vector<IndexingMap> Corpus() {
   std::vector<IndexingMap> all = SeedMaps();
   for (auto& m : ReshapeMaps()) all.push_back(m);
@@ -248,6 +262,30 @@ void BM_MlirSimplifyOne(benchmark::State& state) {
   state.counters["result_nodes"] = CountNodes(mlir::simplifyAffineMap(map));
 }
 
+// One map of XlaCaseMaps() (`state.range(0)`), and MLIR's bound-less
+// simplifyAffineMap of its affine map as the baseline in the same run.
+const std::vector<IndexingMap>& XlaCasesOnce() {
+  static const std::vector<IndexingMap>* maps =
+      new std::vector<IndexingMap>(XlaCaseMaps());
+  return *maps;
+}
+void BM_SimplifyXlaCase(benchmark::State& state) {
+  const IndexingMap& map = XlaCasesOnce()[state.range(0)];
+  for (auto _ : state) {
+    IndexingMap copy = map;
+    benchmark::DoNotOptimize(copy.Simplify());
+  }
+  state.counters["constraints"] = map.GetConstraintsCount();
+}
+void BM_MlirSimplifyXlaCase(benchmark::State& state) {
+  const IndexingMap& map = XlaCasesOnce()[state.range(0)];
+  for (auto _ : state) {
+    // The same copy as BM_SimplifyXlaCase pays.
+    IndexingMap copy = map;
+    benchmark::DoNotOptimize(mlir::simplifyAffineMap(copy.GetAffineMap()));
+  }
+}
+
 // Fusion passes re-simplify maps that are already simple.
 template <std::vector<IndexingMap> (*MakeCorpus)()>
 void BM_SimplifyAlreadySimple(benchmark::State& state) {
@@ -274,16 +312,81 @@ void BM_CopyOnly(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * corpus.size());
 }
 
-void BM_Compose(benchmark::State& state) {
+std::vector<std::pair<IndexingMap, IndexingMap>> ComposePairs() {
   const auto& shapes = ChainShapes();
   std::vector<std::pair<IndexingMap, IndexingMap>> pairs;
   for (size_t i = 0; i + 2 < shapes.size(); ++i) {
     pairs.push_back({ReshapeMap(shapes[i + 2], shapes[i + 1]),
                      ReshapeMap(shapes[i + 1], shapes[i])});
   }
+  return pairs;
+}
+
+void BM_Compose(benchmark::State& state) {
+  const std::vector<std::pair<IndexingMap, IndexingMap>> pairs = ComposePairs();
   for (auto _ : state) {
     for (const auto& [first, second] : pairs) {
       benchmark::DoNotOptimize(ComposeIndexingMaps(first, second));
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * pairs.size());
+}
+
+// BASELINE: ComposeIndexingMaps's steps (rename first's symbols, substitute
+// its results into second, constraints for first's results in second's
+// domain) through MLIR's own unchecked AffineExpr::replaceDimsAndSymbols,
+// whose constant folds wrap silently. For maps without runtime variables
+// (the reshape pairs have none).
+IndexingMap UncheckedMlirCompose(const IndexingMap& first,
+                                 const IndexingMap& second) {
+  mlir::MLIRContext* ctx = first.GetMLIRContext();
+  const int n1 = first.GetDimensionCount();
+  const int r1 = first.GetRangeVarsCount(), r2 = second.GetRangeVarsCount();
+  llvm::SmallVector<mlir::AffineExpr> dims, first_syms, second_syms;
+  for (int i = 0; i < n1; ++i) dims.push_back(mlir::getAffineDimExpr(i, ctx));
+  for (int i = 0; i < r1; ++i) {
+    first_syms.push_back(mlir::getAffineSymbolExpr(r2 + i, ctx));
+  }
+  for (int i = 0; i < r2; ++i) {
+    second_syms.push_back(mlir::getAffineSymbolExpr(i, ctx));
+  }
+  llvm::SmallVector<mlir::AffineExpr> first_results;
+  for (mlir::AffineExpr r : first.GetAffineMap().getResults()) {
+    first_results.push_back(r.replaceDimsAndSymbols(dims, first_syms));
+  }
+  mlir::AffineMap composed = second.GetAffineMap().replaceDimsAndSymbols(
+      first_results, second_syms, n1, r1 + r2);
+  std::vector<Interval> range;
+  for (int i = 0; i < r2; ++i) range.push_back(second.GetSymbolBound(i));
+  for (int i = 0; i < r1; ++i) range.push_back(first.GetSymbolBound(i));
+  IndexingMap result(composed, first.GetDimBounds(), std::move(range), {});
+  for (const IndexingConstraint& c : first.GetConstraints()) {
+    result.AddConstraint(c.expr.replaceDimsAndSymbols(dims, first_syms),
+                         c.interval);
+  }
+  for (const IndexingConstraint& c : second.GetConstraints()) {
+    result.AddConstraint(
+        c.expr.replaceDimsAndSymbols(first_results, second_syms), c.interval);
+  }
+  for (size_t j = 0; j < first_results.size(); ++j) {
+    result.AddConstraint(first_results[j], second.GetDimBound(j));
+  }
+  return result;
+}
+
+void BM_MlirUncheckedCompose(benchmark::State& state) {
+  const std::vector<std::pair<IndexingMap, IndexingMap>> pairs = ComposePairs();
+  for (const auto& [first, second] : pairs) {
+    if (first.GetRuntimeVarsCount() + second.GetRuntimeVarsCount() > 0 ||
+        !(UncheckedMlirCompose(first, second) ==
+          ComposeIndexingMaps(first, second))) {
+      state.SkipWithError("the baseline composes differently");
+      return;
+    }
+  }
+  for (auto _ : state) {
+    for (const auto& [first, second] : pairs) {
+      benchmark::DoNotOptimize(UncheckedMlirCompose(first, second));
     }
   }
   state.SetItemsProcessed(state.iterations() * pairs.size());
@@ -428,8 +531,28 @@ BENCHMARK_TEMPLATE(BM_Simplify, ParityMaps);
 BENCHMARK(BM_SimplifyOne)->DenseRange(0, kCorpusSize - 1);
 BENCHMARK(BM_MlirSimplifyOne)->DenseRange(0, kCorpusSize - 1);
 BENCHMARK(BM_SimplifyParityOne)->DenseRange(0, 3);
+BENCHMARK_TEMPLATE(BM_Simplify, XlaCaseMaps);
+BENCHMARK_TEMPLATE(BM_MlirSimplifyAffineMap, XlaCaseMaps);
+BENCHMARK(BM_SimplifyXlaCase)->DenseRange(0, kXlaCases - 1);
+BENCHMARK(BM_MlirSimplifyXlaCase)->DenseRange(0, kXlaCases - 1);
+// Fixed iteration counts, for instruction counts per map under callgrind.
+BENCHMARK(BM_SimplifyXlaCase)
+    ->Name("BM_SimplifyXlaCase/fixed")
+    ->DenseRange(0, kXlaCases - 1)
+    ->Iterations(200);
+BENCHMARK(BM_MlirSimplifyXlaCase)
+    ->Name("BM_MlirSimplifyXlaCase/fixed")
+    ->DenseRange(0, kXlaCases - 1)
+    ->Iterations(200);
 BENCHMARK(BM_CopyOnly);
 BENCHMARK(BM_Compose);
+BENCHMARK(BM_MlirUncheckedCompose);
+// Fixed iteration counts, for instruction counts under callgrind (the same
+// work in both: their inclusive counts divide).
+BENCHMARK(BM_Compose)->Name("BM_Compose/fixed")->Iterations(500);
+BENCHMARK(BM_MlirUncheckedCompose)
+    ->Name("BM_MlirUncheckedCompose/fixed")
+    ->Iterations(500);
 BENCHMARK(BM_ComposeAndSimplifyReshapeChain)
     ->Args({4, 0})
     ->Args({64, 0})

@@ -13,6 +13,7 @@
 #include "benchmark/benchmark.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/indexing_map_text.h"
+#include "xla_index/core/xla_simplifier_cases.h"
 
 namespace xla_index {
 namespace {
@@ -128,10 +129,38 @@ void BM_ParseLargeMaps(benchmark::State& state) {
 void BM_BaselineParseLargeMaps(benchmark::State& state) {
   ParseAll(state, LargeMaps(), baseline::ParseIndexingMap);
 }
+// The texts of XLA's simplifier test kinds (xla_simplifier_cases.h) that
+// both parsers read (the baseline refuses a negative divisor).
+const std::vector<std::string>& XlaCaseTexts() {
+  static const auto* texts = [] {
+    auto* out = new std::vector<std::string>;
+    for (const xla_simplifier_cases::Case& c : xla_simplifier_cases::kCases) {
+      if (baseline::ParseIndexingMap(c.input, Context()).ok()) {
+        out->push_back(c.input);
+      }
+    }
+    return out;
+  }();
+  return *texts;
+}
+void BM_ParseXlaCases(benchmark::State& state) {
+  ParseAll(state, XlaCaseTexts(), ParseIndexingMap);
+}
+void BM_BaselineParseXlaCases(benchmark::State& state) {
+  ParseAll(state, XlaCaseTexts(), baseline::ParseIndexingMap);
+}
+
 BENCHMARK(BM_ParseDocumentationMaps);
 BENCHMARK(BM_BaselineParseDocumentationMaps);
 BENCHMARK(BM_ParseLargeMaps);
 BENCHMARK(BM_BaselineParseLargeMaps);
+BENCHMARK(BM_ParseXlaCases);
+BENCHMARK(BM_BaselineParseXlaCases);
+// Fixed iteration counts, for instruction counts under callgrind.
+BENCHMARK(BM_ParseXlaCases)->Name("BM_ParseXlaCases/fixed")->Iterations(200);
+BENCHMARK(BM_BaselineParseXlaCases)
+    ->Name("BM_BaselineParseXlaCases/fixed")
+    ->Iterations(200);
 
 }  // namespace
 }  // namespace xla_index

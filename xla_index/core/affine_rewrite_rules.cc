@@ -420,10 +420,20 @@ std::optional<int32_t> AffineSimplifier::OtherDigitAtom(
   forms_.set_overflow(false);
   const Atom atom = forms_.atom(division);
   const Lin x = forms_.ArgOf(atom);
-  const Lin other =
-      atom.kind == AtomKind::kMod
-          ? FloorDivBy(x, atom.divisor, kMaxDepth - 2, AffineExpr())
-          : ModBy(x, atom.divisor, kMaxDepth - 2, AffineExpr());
+  // The other digit is "the simplified x floordiv c" (x mod c) of the sum
+  // rules' contracts: the outermost lookup simplifies it with the full
+  // depth, as a Simplify of that expression would. A digit atom built by an
+  // earlier rewrite may need it all: for ((d0 * 128 + d1) floordiv 64) mod
+  // 3072 the quotient goes floordiv-of-floordiv, drop-small-part, then
+  // common-factor before it is d0 floordiv 1536. A lookup made while
+  // computing another digit keeps a shallow budget, which bounds the
+  // recursion through the sum rules.
+  const int depth = digit_lookups_ == 0 ? 0 : kMaxDepth - 2;
+  ++digit_lookups_;
+  const Lin other = atom.kind == AtomKind::kMod
+                        ? FloorDivBy(x, atom.divisor, depth, AffineExpr())
+                        : ModBy(x, atom.divisor, depth, AffineExpr());
+  --digit_lookups_;
   std::optional<int32_t> result;
   if (forms_.IsAtom(other)) result = forms_.TermAt(other, 0).atom;
   // A result computed with overflow is discarded, not cached.
@@ -650,7 +660,11 @@ bool AffineSimplifier::Rules::MergeFloorDivTerm(Self& s, const Lin& x,
       f.set_overflow(false);
       Lin y = f.ArgOf(inner);
       if (sign < 0) y = f.Add(f.Scale(y, -1), f.Constant(a - 1));
-      merged = f.Add(f.Scale(f.Without(x, i, i), a), y);
+      // Through the sum rules: z*a may cancel a digit of y (for z = -(d0
+      // floordiv 5), a = 5 and y = d0 + 4, merged is d0 mod 5 + 4, in
+      // [4, 8], where the plain sum's bounds are [-2, 15]); the looser
+      // bounds left a division that only the next Simplify removed.
+      merged = s.Sum(f.Scale(f.Without(x, i, i), a), y);
       const bool fits = !f.overflow() &&
                         merged.bounds.lower != Interval::kMin &&
                         merged.bounds.upper != Interval::kMax;

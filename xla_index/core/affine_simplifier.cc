@@ -207,6 +207,7 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
   if (lhs.source != lhs_expr) lhs.source = AffineExpr();
   if (rhs.source != rhs_expr) rhs.source = AffineExpr();
   int64_t divisor = rhs.size == 0 ? rhs.constant : 0;
+  bool rhs_negative = false, numerator_unchanged = false;
   switch (kind) {
     case AffineExprKind::Add: {
       // The source is kept when it already has the canonical left-deep shape
@@ -237,7 +238,9 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
     case AffineExprKind::CeilDiv:
       // x floordiv -c == (-x) floordiv c and x ceildiv -c == (-x) ceildiv c
       // (the same rational quotient x / -c == -x / c, rounded the same way).
-      if (divisor < 0 && divisor != Interval::kMin) {
+      rhs_negative = divisor < 0 && divisor != Interval::kMin;
+      numerator_unchanged = lhs.source == lhs_expr;
+      if (rhs_negative) {
         // New forms, not `expr`'s operands (an opaque atom's bounds below
         // come from them: (-x) ceildiv c, not (-x) ceildiv -c).
         lhs = forms_.Scale(lhs, -1);
@@ -245,6 +248,9 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
         rhs = forms_.Constant(divisor);
       }
       if (divisor <= 0) break;
+      if (kind == AffineExprKind::FloorDiv && rhs_negative) {
+        return NegativeFloorDiv(expr, lhs, divisor, numerator_unchanged);
+      }
       if (kind == AffineExprKind::FloorDiv) {
         if (!in_chain_ || lhs.source) return FloorDivBy(lhs, divisor, 0, expr);
         return DivideInChain(AtomKind::kFloorDiv, lhs, divisor);
@@ -282,6 +288,50 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
     }
   }
   return VisitOpaque(expr, kind, lhs, rhs);
+}
+
+// `expr` = x floordiv -c, simplified as (-x) floordiv c. When that is one
+// floordiv atom and x came back unchanged, the atom is built as `expr`
+// itself if `expr` has fewer nodes: the rules may merge a nested division
+// into a bigger numerator ((s0 floordiv 2) floordiv -7 is (-s0 + 1)
+// floordiv 14), which is no simpler. The atom keeps its structure for the
+// rules (a constraint on it still unwraps); only how it is written changes,
+// and `expr` has its value at every point of the box. (Not in a chain,
+// where `expr` names another map's variables.)
+AffineSimplifier::Lin AffineSimplifier::NegativeFloorDiv(
+    AffineExpr expr, const Lin& negated, int64_t c, bool numerator_unchanged) {
+  // (y floordiv a) floordiv -c: the rules would only merge the two
+  // divisions into one with a bigger numerator, which is written as `expr`
+  // below anyway; the atom (-(y floordiv a)) floordiv c is made directly.
+  if (!in_chain_ && numerator_unchanged && negated.size == 1 &&
+      negated.constant == 0 && forms_.TermAt(negated, 0).coeff == -1 &&
+      forms_.KindAt(negated, 0) == AtomKind::kFloorDiv) {
+    return DivModTerm(AtomKind::kFloorDiv, negated, c, expr);
+  }
+  Lin result = in_chain_ && !negated.source
+                   ? DivideInChain(AtomKind::kFloorDiv, negated, c)
+                   : FloorDivBy(negated, c, 0, AffineExpr());
+  if (in_chain_ || !numerator_unchanged || !forms_.IsAtom(result) ||
+      forms_.KindAt(result, 0) != AtomKind::kFloorDiv || forms_.overflow()) {
+    return result;
+  }
+  const int32_t atom = forms_.TermAt(result, 0).atom;
+  // No rule changed the numerator: -x has at least x's nodes (a term with
+  // coefficient 1 gains a factor -1), so `expr` is never longer.
+  if (forms_.TermAt(result, 0).coeff == 1 && result.constant == 0 &&
+      forms_.Equal(forms_.ArgOf(forms_.atom(atom)), negated)) {
+    forms_.mutable_atom(atom).expr = expr;
+    return result;
+  }
+  auto nodes = [](AffineExpr e) {
+    int n = 0;
+    e.walk([&](AffineExpr) { ++n; });
+    return n;
+  };
+  if (nodes(expr) < nodes(BuildAtom(atom))) {
+    forms_.mutable_atom(atom).expr = expr;
+  }
+  return result;
 }
 
 AffineSimplifier::Lin AffineSimplifier::VisitOpaque(AffineExpr expr,
@@ -377,13 +427,42 @@ AffineExpr AffineSimplifier::Build(const Lin& lin) {
   AffineExpr sum;
   for (size_t i = 0; i < lin.size; ++i) {
     const Term t = forms_.TermAt(lin, i);
-    AffineExpr term = BuildAtom(t.atom);
-    if (t.coeff != 1) term = term * BuildConstant(t.coeff);
+    AffineExpr term = BuildScaledMod(t);
+    if (!term) {
+      term = BuildAtom(t.atom);
+      if (t.coeff != 1) term = term * BuildConstant(t.coeff);
+    }
     sum = sum ? sum + term : term;
   }
   if (!sum) return BuildConstant(lin.constant);
   if (lin.constant != 0) sum = sum + BuildConstant(lin.constant);
   return sum;
+}
+
+// (y mod c) * m == (y * m) mod (c * m) for m > 0 (both are m times the
+// remainder of y by c). mod-common-factor writes a mod as the first form so
+// that the sum rules see its digits; when no sum rule paired it, the second
+// is written when it has fewer nodes: when no term of y has the coefficient
+// 1 (m then folds into every coefficient and the divisor, saving the
+// product's two nodes), and every scaled constant fits in int64.
+AffineExpr AffineSimplifier::BuildScaledMod(const Term& t) {
+  if (t.coeff <= 1) return AffineExpr();
+  const Atom& atom = forms_.atom(t.atom);
+  if (atom.kind != AtomKind::kMod) return AffineExpr();
+  const Lin y = forms_.ArgOf(atom);
+  if (!CheckedMul(atom.divisor, t.coeff) || !CheckedMul(y.constant, t.coeff)) {
+    return AffineExpr();
+  }
+  for (size_t i = 0; i < y.size; ++i) {
+    const int64_t coeff = forms_.TermAt(y, i).coeff;
+    if (coeff == 1 || !CheckedMul(coeff, t.coeff)) return AffineExpr();
+  }
+  const LinearForms::Flags flags_before = forms_.flags();
+  const Lin scaled = forms_.Scale(y, t.coeff);
+  // Scale's bounds may saturate (they are not needed here): the flag it
+  // sets is not the caller's.
+  forms_.RestoreFlags(flags_before);
+  return Build(scaled) % BuildConstant(atom.divisor * t.coeff);
 }
 
 AffineExpr AffineSimplifier::BuildConstant(int64_t value) {

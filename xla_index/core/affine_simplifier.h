@@ -190,6 +190,9 @@ class AffineSimplifier {
     if (canonical) out.source = expr;
     return out;
   }
+  // `expr` = x floordiv -c, given -x (`negated`) and c > 0.
+  Lin NegativeFloorDiv(mlir::AffineExpr expr, const Lin& negated, int64_t c,
+                       bool numerator_unchanged);
   // A node no rule understands, kept as an atom with the range interval
   // arithmetic gives.
   Lin VisitOpaque(mlir::AffineExpr expr, mlir::AffineExprKind kind,
@@ -241,6 +244,9 @@ class AffineSimplifier {
 
   mlir::AffineExpr Build(const Lin& lin);
   mlir::AffineExpr BuildAtom(int32_t atom);
+  // The term `(y mod c) * m` as `(y * m) mod (c * m)` when that has fewer
+  // nodes; else null.
+  mlir::AffineExpr BuildScaledMod(const Term& term);
   // The constant `value`, uniqued by MLIR once per simplifier (coefficients
   // and divisors repeat: `x floordiv 8`, `x mod 8`, `y * 8`).
   mlir::AffineExpr BuildConstant(int64_t value);
@@ -259,6 +265,9 @@ class AffineSimplifier {
   // `+` nodes being visited by recursion; past kMaxSumRecursion, VisitSum.
   static constexpr int kMaxSumRecursion = 200;
   int sum_depth_ = 0;
+  // OtherDigitAtom calls in progress (the outermost one simplifies with the
+  // full depth).
+  int digit_lookups_ = 0;
 };
 
 }  // namespace xla_index

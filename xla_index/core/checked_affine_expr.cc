@@ -1,5 +1,6 @@
 #include "xla_index/core/checked_affine_expr.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -13,6 +14,7 @@
 #include "base/status_macros.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Compiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace xla_index {
@@ -876,45 +878,224 @@ absl::StatusOr<AffineExpr> CheckedAffineSum::Finish() const {
   return sum;
 }
 
-absl::StatusOr<AffineExpr> CheckedReplaceDimsAndSymbols(
-    AffineExpr expr, llvm::ArrayRef<AffineExpr> dims,
-    llvm::ArrayRef<AffineExpr> symbols) {
-  switch (expr.getKind()) {
-    case AffineExprKind::Constant:
-      return expr;
-    case AffineExprKind::DimId: {
-      unsigned pos = mlir::cast<mlir::AffineDimExpr>(expr).getPosition();
-      return pos < dims.size() ? dims[pos] : expr;
-    }
-    case AffineExprKind::SymbolId: {
-      unsigned pos = mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition();
-      return pos < symbols.size() ? symbols[pos] : expr;
+namespace {
+
+using Facts = CheckedSubstitution::Facts;
+
+uint64_t SaturatingMul(uint64_t a, uint64_t b) {
+  uint64_t product;
+  return __builtin_mul_overflow(a, b, &product) ? ~uint64_t{0} : product;
+}
+
+// The facts of `kind lhs rhs` from its operands' (getLargestKnownDivisor's
+// recursion, one node at a time).
+LLVM_ATTRIBUTE_ALWAYS_INLINE Facts Combine(AffineExprKind kind,
+                                           const Facts& lhs, const Facts& rhs,
+                                           AffineExpr rhs_expr) {
+  uint64_t divisor = 1;
+  switch (kind) {
+    case AffineExprKind::Mul:
+      divisor = SaturatingMul(lhs.divisor, rhs.divisor);
+      break;
+    case AffineExprKind::Add:
+    case AffineExprKind::Mod:
+      divisor = std::gcd(lhs.divisor, rhs.divisor);
+      break;
+    default:  // floordiv, ceildiv: the quotient when it divides, else 1.
+      if (std::optional<int64_t> c = ConstantValue(rhs_expr); c && *c != 0) {
+        const uint64_t k = Magnitude(*c);
+        if (lhs.divisor % k == 0) divisor = lhs.divisor / k;
+      }
+      break;
+  }
+  return {std::max({lhs.bound, rhs.bound, divisor}), divisor};
+}
+
+Facts FactsOf(AffineExpr e) {
+  switch (e.getKind()) {
+    case AffineExprKind::DimId:
+    case AffineExprKind::SymbolId:
+      return {1, 1};
+    case AffineExprKind::Constant: {
+      const uint64_t m =
+          Magnitude(mlir::cast<AffineConstantExpr>(e).getValue());
+      return {m, m};
     }
     default:
       break;
   }
-  auto binary = mlir::cast<AffineBinaryOpExpr>(expr);
-  XI_ASSIGN_OR_RETURN(AffineExpr lhs, CheckedReplaceDimsAndSymbols(
-                                          binary.getLHS(), dims, symbols));
-  XI_ASSIGN_OR_RETURN(AffineExpr rhs, CheckedReplaceDimsAndSymbols(
-                                          binary.getRHS(), dims, symbols));
-  // As MLIR: an unchanged node is kept, not rebuilt.
-  if (lhs == binary.getLHS() && rhs == binary.getRHS()) return expr;
-  return CheckedAffineBinaryOp(expr.getKind(), lhs, rhs);
+  auto binary = mlir::cast<AffineBinaryOpExpr>(e);
+  return Combine(e.getKind(), FactsOf(binary.getLHS()),
+                 FactsOf(binary.getRHS()), binary.getRHS());
+}
+
+// Operands whose constants and known divisors are all at most 2^15: every
+// integer MLIR's folds compute while building one operation from them
+// (sums and products of two constants, a coefficient times a constant, a
+// product's known divisor, quotients, and the sums of a few of these that
+// the recursion over a sum's terms makes) is a product of at most three
+// such values, plus a sum of such products over the operands' terms, far
+// inside int64: MLIR's result is exact and is taken as it is.
+constexpr uint64_t kFoldCannotWrap = uint64_t{1} << 15;
+
+// `e` is a binary node whose right operand is the constant -1, or a product
+// of a floordiv by a constant below 1: the operands of MLIR's rewrite to a
+// mod that CheckedAffineBinaryOp refuses or builds differently (AddAsMod).
+bool MayBeModPattern(AffineExpr e) {
+  if (e.getKind() > AffineExprKind::LAST_AFFINE_BINARY_OP) return false;
+  auto binary = mlir::cast<AffineBinaryOpExpr>(e);
+  if (ConstantValue(binary.getRHS()) == -1) return true;
+  if (e.getKind() != AffineExprKind::Mul) return false;
+  AffineBinaryOpExpr div = AsBinary(binary.getLHS(), AffineExprKind::FloorDiv);
+  if (!div) return false;
+  std::optional<int64_t> q = ConstantValue(div.getRHS());
+  return !q || *q < 1;
+}
+
+// Whether MLIR's own operation on these operands builds exactly what
+// CheckedAffineBinaryOp builds: no fold can wrap (kFoldCannotWrap), and the
+// operation is none of those CheckedAffineBinaryOp refuses or builds
+// otherwise (a product without a constant factor, which may not be affine;
+// a division or mod by a constant below 1 or by an expression; MLIR's mod
+// rewrites of a sum).
+bool MlirIsExact(AffineExprKind kind, AffineExpr lhs, AffineExpr rhs,
+                 const Facts& lhs_facts, const Facts& rhs_facts) {
+  if (lhs_facts.bound > kFoldCannotWrap || rhs_facts.bound > kFoldCannotWrap) {
+    return false;
+  }
+  switch (kind) {
+    case AffineExprKind::Add:
+      return !MayBeModPattern(lhs) && !MayBeModPattern(rhs);
+    case AffineExprKind::Mul:
+      return lhs.getKind() == AffineExprKind::Constant ||
+             rhs.getKind() == AffineExprKind::Constant;
+    default: {
+      std::optional<int64_t> k = ConstantValue(rhs);
+      return k && *k >= 1;
+    }
+  }
+}
+
+struct Replaced {
+  AffineExpr expr;
+  Facts facts;
+};
+
+// CheckedReplaceDimsAndSymbols returning the facts of each result with it:
+// where MlirIsExact, MLIR builds the node (its own folds, computed once),
+// else CheckedAffineBinaryOp. The first error stops it (`error`); no
+// StatusOr per node (its construction and test were a tenth of the
+// substitution's instructions).
+class Replacer {
+ public:
+  Replacer(llvm::ArrayRef<AffineExpr> dims, llvm::ArrayRef<AffineExpr> symbols,
+           llvm::ArrayRef<Facts> dim_facts, llvm::ArrayRef<Facts> symbol_facts)
+      : dims_(dims),
+        symbols_(symbols),
+        dim_facts_(dim_facts),
+        symbol_facts_(symbol_facts) {}
+
+  Replaced Run(AffineExpr expr) {
+    const AffineExprKind kind = expr.getKind();
+    switch (kind) {
+      case AffineExprKind::Constant: {
+        const uint64_t m =
+            Magnitude(mlir::cast<AffineConstantExpr>(expr).getValue());
+        return {expr, Facts{m, m}};
+      }
+      case AffineExprKind::DimId: {
+        unsigned pos = mlir::cast<mlir::AffineDimExpr>(expr).getPosition();
+        if (pos < dims_.size()) return {dims_[pos], dim_facts_[pos]};
+        return {expr, Facts{1, 1}};
+      }
+      case AffineExprKind::SymbolId: {
+        unsigned pos = mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition();
+        if (pos < symbols_.size()) return {symbols_[pos], symbol_facts_[pos]};
+        return {expr, Facts{1, 1}};
+      }
+      default:
+        break;
+    }
+    auto binary = mlir::cast<AffineBinaryOpExpr>(expr);
+    const AffineExpr old_lhs = binary.getLHS(), old_rhs = binary.getRHS();
+    const Replaced lhs = Run(old_lhs);
+    if (!error.ok()) return {};
+    const Replaced rhs = Run(old_rhs);
+    if (!error.ok()) return {};
+    // As MLIR: an unchanged node is kept, not rebuilt.
+    if (lhs.expr == old_lhs && rhs.expr == old_rhs) {
+      return {expr, Combine(kind, lhs.facts, rhs.facts, rhs.expr)};
+    }
+    AffineExpr built;
+    if (MlirIsExact(kind, lhs.expr, rhs.expr, lhs.facts, rhs.facts)) {
+      built = mlir::getAffineBinaryOpExpr(kind, lhs.expr, rhs.expr);
+    } else {
+      absl::StatusOr<AffineExpr> checked =
+          CheckedAffineBinaryOp(kind, lhs.expr, rhs.expr);
+      if (!checked.ok()) {
+        error = checked.status();
+        return {};
+      }
+      built = *checked;
+    }
+    // The node of the two operands (no fold): its facts from theirs; a fold
+    // is walked.
+    if (AffineBinaryOpExpr node = AsBinary(built, kind);
+        node && node.getLHS() == lhs.expr && node.getRHS() == rhs.expr) {
+      return {built, Combine(kind, lhs.facts, rhs.facts, rhs.expr)};
+    }
+    return {built, FactsOf(built)};
+  }
+
+  absl::Status error;
+
+ private:
+  llvm::ArrayRef<AffineExpr> dims_, symbols_;
+  llvm::ArrayRef<Facts> dim_facts_, symbol_facts_;
+};
+
+}  // namespace
+
+CheckedSubstitution::CheckedSubstitution(llvm::ArrayRef<AffineExpr> dims,
+                                         llvm::ArrayRef<AffineExpr> symbols)
+    : dims_(dims), symbols_(symbols) {
+  dim_facts_.reserve(dims.size());
+  for (AffineExpr d : dims) dim_facts_.push_back(FactsOf(d));
+  symbol_facts_.reserve(symbols.size());
+  for (AffineExpr s : symbols) symbol_facts_.push_back(FactsOf(s));
+}
+
+absl::StatusOr<AffineExpr> CheckedSubstitution::Apply(AffineExpr expr) const {
+  Replacer replacer(dims_, symbols_, dim_facts_, symbol_facts_);
+  const Replaced replaced = replacer.Run(expr);
+  if (!replacer.error.ok()) return replacer.error;
+  return replaced.expr;
+}
+
+absl::StatusOr<mlir::AffineMap> CheckedSubstitution::Apply(
+    mlir::AffineMap map, unsigned num_dims, unsigned num_symbols) const {
+  Replacer replacer(dims_, symbols_, dim_facts_, symbol_facts_);
+  llvm::SmallVector<AffineExpr, 8> results;
+  results.reserve(map.getNumResults());
+  for (AffineExpr result : map.getResults()) {
+    const Replaced replaced = replacer.Run(result);
+    if (!replacer.error.ok()) return replacer.error;
+    results.push_back(replaced.expr);
+  }
+  return mlir::AffineMap::get(num_dims, num_symbols, results, map.getContext());
+}
+
+absl::StatusOr<AffineExpr> CheckedReplaceDimsAndSymbols(
+    AffineExpr expr, llvm::ArrayRef<AffineExpr> dims,
+    llvm::ArrayRef<AffineExpr> symbols) {
+  return CheckedSubstitution(dims, symbols).Apply(expr);
 }
 
 absl::StatusOr<mlir::AffineMap> CheckedReplaceDimsAndSymbols(
     mlir::AffineMap map, llvm::ArrayRef<AffineExpr> dims,
     llvm::ArrayRef<AffineExpr> symbols, unsigned num_dims,
     unsigned num_symbols) {
-  llvm::SmallVector<AffineExpr, 8> results;
-  results.reserve(map.getNumResults());
-  for (AffineExpr result : map.getResults()) {
-    XI_ASSIGN_OR_RETURN(AffineExpr replaced,
-                        CheckedReplaceDimsAndSymbols(result, dims, symbols));
-    results.push_back(replaced);
-  }
-  return mlir::AffineMap::get(num_dims, num_symbols, results, map.getContext());
+  return CheckedSubstitution(dims, symbols).Apply(map, num_dims, num_symbols);
 }
 
 }  // namespace xla_index

@@ -35,6 +35,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 
@@ -204,6 +205,38 @@ absl::StatusOr<mlir::AffineMap> CheckedReplaceDimsAndSymbols(
     mlir::AffineMap map, llvm::ArrayRef<mlir::AffineExpr> dims,
     llvm::ArrayRef<mlir::AffineExpr> symbols, unsigned num_dims,
     unsigned num_symbols);
+
+/// CheckedReplaceDimsAndSymbols with one substitution applied to many
+/// expressions: what it needs to know of the replacements is computed once.
+/// Where an operation's operands have no constant and no known divisor
+/// above 2^15 (so no fold of MLIR's can leave int64) and MLIR builds what
+/// CheckedAffineBinaryOp builds, MLIR's operation is taken as it is, with
+/// no check of its own; the other operations go through
+/// CheckedAffineBinaryOp. The same results and errors as
+/// CheckedReplaceDimsAndSymbols. Holds references to `dims` and `symbols`.
+class CheckedSubstitution {
+ public:
+  CheckedSubstitution(llvm::ArrayRef<mlir::AffineExpr> dims,
+                      llvm::ArrayRef<mlir::AffineExpr> symbols);
+  absl::StatusOr<mlir::AffineExpr> Apply(mlir::AffineExpr expr) const;
+  /// Every result of `map`; the new map has `num_dims` dims and
+  /// `num_symbols` symbols.
+  absl::StatusOr<mlir::AffineMap> Apply(mlir::AffineMap map, unsigned num_dims,
+                                        unsigned num_symbols) const;
+
+  /// Of an expression: `bound` is at least the magnitude of each of its
+  /// constants and of the known divisor (MLIR's getLargestKnownDivisor) of
+  /// each of its nodes; `divisor` is its own known divisor (both saturated
+  /// at 2^64 - 1).
+  struct Facts {
+    uint64_t bound = 0;
+    uint64_t divisor = 1;
+  };
+
+ private:
+  llvm::ArrayRef<mlir::AffineExpr> dims_, symbols_;
+  llvm::SmallVector<Facts, 8> dim_facts_, symbol_facts_;
+};
 
 }  // namespace xla_index
 

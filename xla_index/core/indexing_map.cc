@@ -17,6 +17,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/core/affine_simplifier.h"
 #include "xla_index/core/checked_affine_expr.h"
+#include "xla_index/core/wide_substitution.h"
 
 namespace xla_index {
 namespace {
@@ -75,7 +76,7 @@ bool UsesSymbols(llvm::ArrayRef<AffineExpr> exprs) {
 
 // Rewrites an access map whose inputs are the owning map's variables with
 // the given replacements (renamings only: a substitution that may fold
-// constants goes through CheckedRewriteAccess); the new access has
+// constants goes through Substitution::RewriteAccess); the new access has
 // `num_dims` dims and `num_symbols` symbols if any result uses a symbol,
 // else none.
 AffineMap RewriteAccess(AffineMap access, llvm::ArrayRef<AffineExpr> dims,
@@ -93,23 +94,50 @@ AffineMap RewriteAccess(AffineMap access, llvm::ArrayRef<AffineExpr> dims,
                         results, access.getContext());
 }
 
-// RewriteAccess with the substitution checked (it may multiply
-// coefficients).
-absl::StatusOr<AffineMap> CheckedRewriteAccess(
-    AffineMap access, llvm::ArrayRef<AffineExpr> dims,
-    llvm::ArrayRef<AffineExpr> symbols, int num_dims, int num_symbols) {
-  if (!access) return access;
-  llvm::SmallVector<AffineExpr> results;
-  for (AffineExpr r : access.getResults()) {
-    XI_ASSIGN_OR_RETURN(AffineExpr replaced,
-                        CheckedReplaceDimsAndSymbols(
-                            r, dims.take_front(access.getNumDims()),
-                            symbols.take_front(access.getNumSymbols())));
-    results.push_back(replaced);
+// The substitution of a composition: MLIR's folds, checked
+// (CheckedSubstitution), or, when one of them leaves int64, computed in 128
+// bits and expressed again (`wide`, WideReplaceDimsAndSymbols).
+class Substitution {
+ public:
+  Substitution(llvm::ArrayRef<AffineExpr> dims,
+               llvm::ArrayRef<AffineExpr> symbols, bool wide)
+      : checked_(dims, symbols), dims_(dims), symbols_(symbols), wide_(wide) {}
+  absl::StatusOr<AffineExpr> Apply(AffineExpr e) const {
+    return wide_ ? WideReplaceDimsAndSymbols(e, dims_, symbols_)
+                 : checked_.Apply(e);
   }
-  return AffineMap::get(num_dims, UsesSymbols(results) ? num_symbols : 0,
-                        results, access.getContext());
-}
+  absl::StatusOr<AffineMap> Apply(AffineMap map, unsigned num_dims,
+                                  unsigned num_symbols) const {
+    if (!wide_) return checked_.Apply(map, num_dims, num_symbols);
+    llvm::SmallVector<AffineExpr> results;
+    for (AffineExpr r : map.getResults()) {
+      XI_ASSIGN_OR_RETURN(AffineExpr replaced, Apply(r));
+      results.push_back(replaced);
+    }
+    return AffineMap::get(num_dims, num_symbols, results, map.getContext());
+  }
+  // RewriteAccess with this substitution (the access map may declare fewer
+  // dims and symbols than the owner has).
+  absl::StatusOr<AffineMap> RewriteAccess(AffineMap access, int num_dims,
+                                          int num_symbols) const {
+    if (!access) return access;
+    const Substitution front(dims_.take_front(access.getNumDims()),
+                             symbols_.take_front(access.getNumSymbols()),
+                             wide_);
+    llvm::SmallVector<AffineExpr> results;
+    for (AffineExpr r : access.getResults()) {
+      XI_ASSIGN_OR_RETURN(AffineExpr replaced, front.Apply(r));
+      results.push_back(replaced);
+    }
+    return AffineMap::get(num_dims, UsesSymbols(results) ? num_symbols : 0,
+                          results, access.getContext());
+  }
+
+ private:
+  CheckedSubstitution checked_;
+  llvm::ArrayRef<AffineExpr> dims_, symbols_;
+  bool wide_;
+};
 
 }  // namespace
 
@@ -434,8 +462,8 @@ absl::Status IndexingMap::SubstituteScaledSymbol(int64_t symbol, int64_t k,
   for (const RuntimeVar& rt : runtime_vars_) {
     XI_ASSIGN_OR_RETURN(
         AffineMap access,
-        CheckedRewriteAccess(rt.access, dim_ids, sym_replacements,
-                             GetDimensionCount(), GetSymbolCount()));
+        Substitution(dim_ids, sym_replacements, /*wide=*/false)
+            .RewriteAccess(rt.access, GetDimensionCount(), GetSymbolCount()));
     accesses.push_back(access);
   }
   affine_map_ = map;
@@ -700,9 +728,11 @@ namespace {
 
 // ComposeIndexingMaps for two maps that are neither Undefined nor
 // KnownEmpty; an error when a substituted expression folds a constant that
-// does not fit in int64.
+// does not fit in int64 (`wide`: when its normal form has one, see
+// wide_substitution.h).
 absl::StatusOr<IndexingMap> ComposeDefinedMaps(const IndexingMap& first,
-                                               const IndexingMap& second) {
+                                               const IndexingMap& second,
+                                               bool wide) {
   mlir::MLIRContext* ctx = first.GetMLIRContext();
   const int n1 = first.GetDimensionCount();
   const int r1 = first.GetRangeVarsCount(), t1 = first.GetRuntimeVarsCount();
@@ -723,46 +753,53 @@ absl::StatusOr<IndexingMap> ComposeDefinedMaps(const IndexingMap& first,
     second_syms.push_back(mlir::getAffineSymbolExpr(r2 + r1 + i, ctx));
   }
   llvm::SmallVector<AffineExpr> dim_ids = IdentityDims(n1, ctx);
+  // first's symbols keep their positions when second has none: then
+  // first's expressions are used as they are.
+  const bool first_renamed = r2 + t2 > 0;
+  // A renaming: no constant changes, no wide arithmetic needed.
+  const Substitution rename_first(dim_ids, first_syms, /*wide=*/false);
   llvm::SmallVector<AffineExpr> first_results;
   for (AffineExpr r : first.GetAffineMap().getResults()) {
-    XI_ASSIGN_OR_RETURN(AffineExpr renamed,
-                        CheckedReplaceDimsAndSymbols(r, dim_ids, first_syms));
+    if (!first_renamed) {
+      first_results.push_back(r);
+      continue;
+    }
+    XI_ASSIGN_OR_RETURN(AffineExpr renamed, rename_first.Apply(r));
     first_results.push_back(renamed);
   }
   // Substituting first's results into second multiplies their coefficients
   // by second's: (d0 * 2^62) into d0 * 2 is checked here.
-  XI_ASSIGN_OR_RETURN(
-      AffineMap composed,
-      CheckedReplaceDimsAndSymbols(second.GetAffineMap(), first_results,
-                                   second_syms, n1, total));
+  const Substitution into_second(first_results, second_syms, wide);
+  XI_ASSIGN_OR_RETURN(AffineMap composed,
+                      into_second.Apply(second.GetAffineMap(), n1, total));
   std::vector<Interval> range;
   for (int i = 0; i < r2; ++i) range.push_back(second.GetSymbolBound(i));
   for (int i = 0; i < r1; ++i) range.push_back(first.GetSymbolBound(i));
   std::vector<RuntimeVar> runtime;
   for (const RuntimeVar& rt : second.GetRuntimeVars()) {
     RuntimeVar copy = rt;
-    XI_ASSIGN_OR_RETURN(
-        copy.access,
-        CheckedRewriteAccess(rt.access, first_results, second_syms, n1, total));
+    XI_ASSIGN_OR_RETURN(copy.access,
+                        into_second.RewriteAccess(rt.access, n1, total));
     runtime.push_back(std::move(copy));
   }
   for (const RuntimeVar& rt : first.GetRuntimeVars()) {
     RuntimeVar copy = rt;
-    XI_ASSIGN_OR_RETURN(
-        copy.access,
-        CheckedRewriteAccess(rt.access, dim_ids, first_syms, n1, total));
+    XI_ASSIGN_OR_RETURN(copy.access,
+                        rename_first.RewriteAccess(rt.access, n1, total));
     runtime.push_back(std::move(copy));
   }
   IndexingMap result(composed, first.GetDimBounds(), std::move(range),
                      std::move(runtime));
   for (const IndexingConstraint& c : first.GetConstraints()) {
-    XI_ASSIGN_OR_RETURN(AffineExpr e, CheckedReplaceDimsAndSymbols(
-                                          c.expr, dim_ids, first_syms));
+    if (!first_renamed) {
+      result.AddConstraint(c.expr, c.interval);
+      continue;
+    }
+    XI_ASSIGN_OR_RETURN(AffineExpr e, rename_first.Apply(c.expr));
     result.AddConstraint(e, c.interval);
   }
   for (const IndexingConstraint& c : second.GetConstraints()) {
-    XI_ASSIGN_OR_RETURN(AffineExpr e, CheckedReplaceDimsAndSymbols(
-                                          c.expr, first_results, second_syms));
+    XI_ASSIGN_OR_RETURN(AffineExpr e, into_second.Apply(c.expr));
     result.AddConstraint(e, c.interval);
   }
   // first's results must lie in second's domain.
@@ -790,7 +827,15 @@ IndexingMap ComposeIndexingMaps(const IndexingMap& first,
         "cannot compose a map with ", first.GetResultCount(),
         " results with a map of ", second.GetDimensionCount(), " dimensions"));
   }
-  absl::StatusOr<IndexingMap> composed = ComposeDefinedMaps(first, second);
+  absl::StatusOr<IndexingMap> composed =
+      ComposeDefinedMaps(first, second, /*wide=*/false);
+  // A fold that left int64 may still have an exact map within int64
+  // ((d0 * 2^62) * 2 floordiv 2^62 is d0 * 2): compute it in 128 bits.
+  if (!composed.ok()) {
+    absl::StatusOr<IndexingMap> wide =
+        ComposeDefinedMaps(first, second, /*wide=*/true);
+    if (wide.ok()) return *std::move(wide);
+  }
   if (!composed.ok()) {
     return IndexingMap::Undefined(
         absl::StrCat("the composition cannot be represented exactly: ",

@@ -22,6 +22,7 @@
 #include "absl/strings/str_join.h"
 #include "base/checked_arithmetic.h"
 #include "base/status_macros.h"
+#include "base/utf8.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
@@ -222,9 +223,31 @@ std::string ToString(const IndexingMap& map) {
   return out;
 }
 
+namespace {
+
+void AppendJsonEscape(char32_t c, std::string& out) {
+  static const char kHex[] = "0123456789abcdef";
+  out += "\\u";
+  for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(c >> shift) & 15];
+}
+
+}  // namespace
+
+// RFC 8259: a string holds any code point, with '"', '\\' and U+0000..U+001F
+// escaped, in UTF-8 (section 8.1). Names and attributes of an HLO text may
+// hold any bytes: each byte that does not start a well-formed UTF-8 sequence
+// becomes U+FFFD. DEL, U+2028 and U+2029 are escaped as well, so that the
+// string can also be pasted into JavaScript or printed on a terminal.
 std::string JsonQuote(absl::string_view s) {
   std::string out = "\"";
-  for (unsigned char c : s) {
+  while (!s.empty()) {
+    char32_t c;
+    size_t length = DecodeUtf8(s, &c);
+    if (length == 0) {
+      length = 1;
+      c = kReplacementCharacter;
+    }
+    s.remove_prefix(length);
     switch (c) {
       case '"':
         out += "\\\"";
@@ -242,13 +265,11 @@ std::string JsonQuote(absl::string_view s) {
         out += "\\r";
         break;
       default:
-        if (c < 0x20) {
-          static const char kHex[] = "0123456789abcdef";
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
+        if (c < 0x20 || c == 0x7F || c == 0x2028 || c == 0x2029 ||
+            c == kReplacementCharacter) {
+          AppendJsonEscape(c, out);
         } else {
-          out += static_cast<char>(c);
+          AppendUtf8(c, out);
         }
     }
   }

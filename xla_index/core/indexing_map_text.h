@@ -88,8 +88,10 @@ absl::StatusOr<mlir::AffineMap> ParseAffineMap(absl::string_view text,
 /// null runtime hlo prints "hlo": null.
 std::string IndexingMapToJson(const IndexingMap& map);
 
-/// `s` as a JSON string literal with quotes, escaping '"', '\\' and control
-/// characters.
+/// `s` as a JSON string literal with quotes, in UTF-8 whatever bytes `s`
+/// holds: '"', '\\', control characters, DEL, U+2028 and U+2029 escaped,
+/// and each byte that does not start a well-formed UTF-8 sequence written
+/// as \ufffd (U+FFFD).
 std::string JsonQuote(absl::string_view s);
 
 }  // namespace xla_index

@@ -186,13 +186,19 @@ void HloInstructionIndexing::Simplify() {
   }
 }
 
-std::string HloInstructionIndexing::ToString(const std::string& label) const {
+std::string HloInstructionIndexing::ToString(const std::string& label,
+                                             bool undefined_reasons) const {
   std::string out;
   for (size_t k = 0; k < indexing_maps.size(); ++k) {
     absl::StrAppend(&out, label, " = ", k, "\n");
     const IndexingMapSet& set = indexing_maps[k];
     for (int64_t i = 0; i < set.size(); ++i) {
-      absl::StrAppend(&out, xla_index::ToString(set[i]), "\n");
+      absl::StrAppend(&out, xla_index::ToString(set[i]));
+      if (undefined_reasons && set[i].IsUndefined() &&
+          !set[i].undefined_reason().empty()) {
+        absl::StrAppend(&out, " (", set[i].undefined_reason(), ")");
+      }
+      absl::StrAppend(&out, "\n");
       if (const std::optional<IndexingMap>& replica = set.replica_map(i)) {
         absl::StrAppend(&out, "replica id:\n", xla_index::ToString(*replica),
                         "\n");

@@ -120,10 +120,13 @@ struct HloInstructionIndexing {
   /// Simplifies every map and removes its unused symbols (re-deduplicating).
   void Simplify();
 
-  /// "operand id = K" followed by each map of operand K, for every K (the
-  /// text `xla-index analyze` prints); a map with a replica-id map is
-  /// followed by "replica id:" and that map, as XLA prints it.
-  std::string ToString(const std::string& label = "operand id") const;
+  /// "operand id = K" followed by each map of operand K, for every K; a map
+  /// with a replica-id map is followed by "replica id:" and that map, as XLA
+  /// prints it. With `undefined_reasons` (what `xla-index analyze` prints),
+  /// an UNDEFINED map is followed by its reason in parentheses, as operator<<
+  /// of an IndexingMap prints it.
+  std::string ToString(const std::string& label = "operand id",
+                       bool undefined_reasons = false) const;
 };
 
 /// Streams indexing.ToString(): "operand id = K" then the maps of operand K,
