@@ -1,5 +1,6 @@
 #include "tools/report_html.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -120,7 +121,10 @@ void AppendSummary(const ModuleReport& report, int64_t worst,
                   "<h2>Worst reads</h2>\n<table id=\"worst\">\n<tr><th>kernel"
                   "</th><th>operand</th><th>output, map</th><th>efficiency"
                   "</th><th>bytes</th></tr>\n");
-  for (size_t i = 0; i < uncoalesced.size() && i < worst; ++i) {
+  // At most `worst` rows (none for worst <= 0).
+  const size_t rows = static_cast<size_t>(
+      std::clamp<int64_t>(worst, 0, static_cast<int64_t>(uncoalesced.size())));
+  for (size_t i = 0; i < rows; ++i) {
     const ReadPosition& p = uncoalesced[i];
     const OperandReport& operand = report.kernels[p.kernel].operands[p.operand];
     const OperandCoalescing& read = operand.reads[p.read];
