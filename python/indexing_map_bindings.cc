@@ -13,6 +13,7 @@
 #include "pybind11/pybind11.h"
 #include "pybind11/stl.h"
 #include "python/bindings.h"
+#include "xla_index/core/exact_map_questions.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/core/presburger_relation.h"
@@ -124,7 +125,7 @@ void DefineIndexingMap(py::module_& m) {
             {
               py::gil_scoped_release release;
               std::lock_guard<std::mutex> lock(SharedContextMutex());
-              difference = ValueOrThrow(FindDifference(a, b));
+              difference = ValueOrThrow(DecideEquality(a, b)).difference;
             }
             if (!difference.has_value()) return py::bool_(true);
             return py::module_::import("xla_index")
@@ -139,7 +140,7 @@ void DefineIndexingMap(py::module_& m) {
           [](const IndexingMap& map) {
             py::gil_scoped_release release;
             std::lock_guard<std::mutex> lock(SharedContextMutex());
-            return !ValueOrThrow(FindRelationPoint(map)).has_value();
+            return !ValueOrThrow(DecideEmptiness(map)).point.has_value();
           },
           "True when no point meets every bound and constraint (exactly, as "
           "`xla-index empty`).")
