@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
 #include "base/checked_arithmetic.h"
 #include "base/status_macros.h"
 #include "hlo/module.h"
@@ -938,35 +939,47 @@ absl::StatusOr<Shape> InferSlice(const HloInstruction& inst) {
   return Shape(in.element_type(), dims);
 }
 
+// The start indices of dynamic-slice and dynamic-update-slice, operands
+// `first` on: one integer scalar per dimension of `operand`, or XLA's older
+// form, one integer vector with an entry per dimension
+// (HloParserImpl::ParseInstructionRhs reads both). `expects` begins the
+// message of a wrong count.
+absl::Status CheckStartIndices(const HloInstruction& inst, int64_t first,
+                               const Shape& operand,
+                               absl::string_view expects) {
+  const int64_t count = inst.operand_count() - first;
+  if (count == 1 && inst.operand(first)->shape().rank() == 1) {
+    const Shape& indices = inst.operand(first)->shape();
+    if (indices.dimensions(0) != operand.rank() ||
+        !IsIntegral(indices.element_type())) {
+      return Invalid(absl::StrCat(
+          "the start index vector must be an integer "
+          "vector of ",
+          operand.rank(), " entries, not ", indices.ToString(false)));
+    }
+    return absl::OkStatus();
+  }
+  if (count != operand.rank()) {
+    return Invalid(absl::StrCat(expects, operand.rank(),
+                                " scalar start indices, got ", count));
+  }
+  for (int64_t i = first; i < inst.operand_count(); ++i) {
+    const Shape& index = inst.operand(i)->shape();
+    if (!index.IsScalar() || !IsIntegral(index.element_type())) {
+      return Invalid(absl::StrCat("start index ", i - first,
+                                  " must be an integer scalar"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Shape> InferDynamicSlice(const HloInstruction& inst) {
   if (inst.operand_count() < 1)
     return Invalid("dynamic-slice needs an operand");
   XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
   const Shape& in = inst.operand(0)->shape();
-  // XLA also reads the older form with one vector of start indices.
-  bool index_vector =
-      inst.operand_count() == 2 && inst.operand(1)->shape().rank() == 1;
-  if (index_vector) {
-    const Shape& indices = inst.operand(1)->shape();
-    if (indices.dimensions(0) != in.rank() ||
-        !IsIntegral(indices.element_type())) {
-      return Invalid(
-          absl::StrCat("the start index vector must be an integer "
-                       "vector of ",
-                       in.rank(), " entries, not ", indices.ToString(false)));
-    }
-  } else if (inst.operand_count() != in.rank() + 1) {
-    return Invalid(absl::StrCat("dynamic-slice expects the operand and ",
-                                in.rank(), " scalar start indices, got ",
-                                inst.operand_count() - 1));
-  }
-  for (int64_t i = 1; i < inst.operand_count() && !index_vector; ++i) {
-    const Shape& index = inst.operand(i)->shape();
-    if (!index.IsScalar() || !IsIntegral(index.element_type())) {
-      return Invalid(
-          absl::StrCat("start index ", i - 1, " must be an integer scalar"));
-    }
-  }
+  XI_RETURN_IF_ERROR(
+      CheckStartIndices(inst, 1, in, "dynamic-slice expects the operand and "));
   const Dims& sizes = inst.dynamic_slice_sizes();
   if (static_cast<int64_t>(sizes.size()) != in.rank()) {
     return Invalid(absl::StrCat("dynamic_slice_sizes has ", sizes.size(),
@@ -988,24 +1001,9 @@ absl::StatusOr<Shape> InferDynamicUpdateSlice(const HloInstruction& inst) {
   XI_RETURN_IF_ERROR(CheckArrayOperands(inst));
   const Shape& in = inst.operand(0)->shape();
   const Shape& update = inst.operand(1)->shape();
-  // XLA also reads the older form with one vector of start indices
-  // (HloParserImpl::ParseInstructionRhs, kDynamicUpdateSlice).
-  bool index_vector =
-      inst.operand_count() == 3 && inst.operand(2)->shape().rank() == 1;
-  if (index_vector) {
-    const Shape& indices = inst.operand(2)->shape();
-    if (indices.dimensions(0) != in.rank() ||
-        !IsIntegral(indices.element_type())) {
-      return Invalid(
-          absl::StrCat("the start index vector must be an integer "
-                       "vector of ",
-                       in.rank(), " entries, not ", indices.ToString(false)));
-    }
-  } else if (inst.operand_count() != in.rank() + 2) {
-    return Invalid(absl::StrCat(
-        "dynamic-update-slice expects the operand, the update and ", in.rank(),
-        " scalar start indices, got ", inst.operand_count() - 2));
-  }
+  XI_RETURN_IF_ERROR(CheckStartIndices(
+      inst, 2, in,
+      "dynamic-update-slice expects the operand, the update and "));
   if (update.rank() != in.rank() ||
       update.element_type() != in.element_type()) {
     return Invalid("the update must have the operand's rank and type");
@@ -1015,13 +1013,6 @@ absl::StatusOr<Shape> InferDynamicUpdateSlice(const HloInstruction& inst) {
       return Invalid(
           absl::StrCat("update dimension ", i, " (size ", update.dimensions(i),
                        ") exceeds the operand's size ", in.dimensions(i)));
-    }
-  }
-  for (int64_t i = 2; i < inst.operand_count() && !index_vector; ++i) {
-    const Shape& index = inst.operand(i)->shape();
-    if (!index.IsScalar() || !IsIntegral(index.element_type())) {
-      return Invalid(
-          absl::StrCat("start index ", i - 2, " must be an integer scalar"));
     }
   }
   Shape out = in;
