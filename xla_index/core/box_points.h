@@ -32,6 +32,22 @@ inline std::optional<int64_t> CountBoxPoints(absl::Span<const Interval> box) {
   return count;
 }
 
+/// Steps `point`, a point of the non-empty `box`, to the next one in
+/// row-major order (the last coordinate varies fastest, carrying into the
+/// one before). Returns false, with `point` back at the box's lower corner,
+/// after the last point.
+inline bool NextBoxPoint(absl::Span<const Interval> box,
+                         std::vector<int64_t>& point) {
+  for (int64_t i = static_cast<int64_t>(box.size()) - 1; i >= 0; --i) {
+    if (point[i] < box[i].upper) {
+      ++point[i];
+      return true;
+    }
+    point[i] = box[i].lower;
+  }
+  return false;
+}
+
 /// Calls `visit(point)` (a `const std::vector<int64_t>&`) for every point of
 /// `box` in row-major order (the last coordinate varies fastest). Visits
 /// nothing and returns false when the box has more than `limit` points;
@@ -44,18 +60,10 @@ bool ForEachBoxPoint(absl::Span<const Interval> box, int64_t limit,
   if (*count == 0) return true;
   std::vector<int64_t> point(box.size());
   for (size_t i = 0; i < box.size(); ++i) point[i] = box[i].lower;
-  while (true) {
+  do {
     visit(static_cast<const std::vector<int64_t>&>(point));
-    int64_t i = static_cast<int64_t>(box.size()) - 1;
-    for (; i >= 0; --i) {
-      if (point[i] < box[i].upper) {
-        ++point[i];
-        break;
-      }
-      point[i] = box[i].lower;
-    }
-    if (i < 0) return true;
-  }
+  } while (NextBoxPoint(box, point));
+  return true;
 }
 
 /// The box [0, sizes[0] - 1] x ... x [0, sizes[n-1] - 1] of a shape.

@@ -59,6 +59,21 @@ TEST(BoxPointsTest, PointsAtTheInt64LimitsDoNotWrap) {
   EXPECT_EQ(seen, (std::vector<int64_t>{kMax - 1, kMax}));
 }
 
+TEST(BoxPointsTest, NextBoxPointStepsInRowMajorOrderAndWraps) {
+  const std::vector<Interval> box = {{-1, 0}, {4, 6}};
+  std::vector<std::vector<int64_t>> expected;  // the nested loops' order
+  for (int64_t i = -1; i <= 0; ++i) {
+    for (int64_t j = 4; j <= 6; ++j) expected.push_back({i, j});
+  }
+  std::vector<std::vector<int64_t>> seen;
+  std::vector<int64_t> point = {-1, 4};
+  do {
+    seen.push_back(point);
+  } while (NextBoxPoint(box, point));
+  EXPECT_EQ(seen, expected);
+  EXPECT_EQ(point, (std::vector<int64_t>{-1, 4}));  // back at the corner
+}
+
 TEST(BoxPointsTest, ShapeBoxIsZeroBased) {
   const int64_t sizes[] = {2, 3};
   std::vector<Interval> box = ShapeBox(sizes);

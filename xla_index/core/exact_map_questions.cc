@@ -156,15 +156,7 @@ absl::StatusOr<bool> WalkBox(absl::Span<const Interval> box,
     }
     XI_ASSIGN_OR_RETURN(bool stop, visit(absl::Span<const int64_t>(point)));
     if (stop) return true;
-    int64_t i = static_cast<int64_t>(box.size()) - 1;
-    for (; i >= 0; --i) {
-      if (point[i] < box[i].upper) {
-        ++point[i];
-        break;
-      }
-      point[i] = box[i].lower;
-    }
-    if (i < 0) return false;
+    if (!NextBoxPoint(box, point)) return false;
   }
 }
 
