@@ -22,7 +22,6 @@
 namespace xla_index {
 namespace {
 
-
 // The printed instruction named `name` in the entry computation.
 std::string EntryInstruction(const HloModule& module, const std::string& name) {
   const HloInstruction* inst = module.entry_computation()->GetInstruction(name);
