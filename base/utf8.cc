@@ -45,6 +45,17 @@ size_t DecodeUtf8(absl::string_view text, char32_t* code_point) {
   return length;
 }
 
+char32_t ConsumeUtf8OrReplacement(absl::string_view& text) {
+  char32_t c;
+  size_t length = DecodeUtf8(text, &c);
+  if (length == 0) {
+    length = 1;
+    c = kReplacementCharacter;
+  }
+  text.remove_prefix(length);
+  return c;
+}
+
 void AppendUtf8(char32_t code_point, std::string& out) {
   if (code_point < 0x80) {
     out += static_cast<char>(code_point);

@@ -22,6 +22,11 @@ inline constexpr char32_t kReplacementCharacter = 0xFFFD;
 /// overlong form, no surrogate (U+D800..U+DFFF), nothing above U+10FFFF.
 size_t DecodeUtf8(absl::string_view text, char32_t* code_point);
 
+/// Removes the first code point of the non-empty `text` and returns it; a
+/// byte that does not start a well-formed sequence is removed alone and
+/// read as U+FFFD. The loop of every writer that must emit UTF-8.
+char32_t ConsumeUtf8OrReplacement(absl::string_view& text);
+
 /// Appends `code_point` (at most U+10FFFF, not a surrogate) to `out` in
 /// UTF-8.
 void AppendUtf8(char32_t code_point, std::string& out);

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -121,6 +122,18 @@ TEST(Utf8Test, EmptyAndTruncated) {
   EXPECT_EQ(DecodeUtf8("\xE2\x82", &value), 0u);  // U+20AC cut short
   EXPECT_EQ(DecodeUtf8("\xE2\x82\xAC", &value), 3u);
   EXPECT_EQ(value, 0x20ACu);
+}
+
+// A writer's loop: well-formed sequences are read whole, and each byte that
+// starts none (a lone continuation byte, a truncated sequence's lead byte) is
+// read alone as U+FFFD.
+TEST(Utf8Test, ConsumeReadsCodePointsAndReplacesBadBytes) {
+  absl::string_view text("a\xE2\x82\xAC\x80\xE2\x82z");
+  std::vector<char32_t> read;
+  while (!text.empty()) read.push_back(ConsumeUtf8OrReplacement(text));
+  EXPECT_EQ(read, (std::vector<char32_t>{'a', 0x20AC, kReplacementCharacter,
+                                         kReplacementCharacter,
+                                         kReplacementCharacter, 'z'}));
 }
 
 }  // namespace

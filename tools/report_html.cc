@@ -44,13 +44,7 @@ constexpr char kTileColor[] = "#ff9f40";
 std::string Escape(absl::string_view text) {
   std::string out;
   while (!text.empty()) {
-    char32_t c;
-    size_t length = DecodeUtf8(text, &c);
-    if (length == 0) {
-      length = 1;
-      c = kReplacementCharacter;
-    }
-    text.remove_prefix(length);
+    char32_t c = ConsumeUtf8OrReplacement(text);
     switch (c) {
       case '&':
         out += "&amp;";

@@ -241,13 +241,7 @@ void AppendJsonEscape(char32_t c, std::string& out) {
 std::string JsonQuote(absl::string_view s) {
   std::string out = "\"";
   while (!s.empty()) {
-    char32_t c;
-    size_t length = DecodeUtf8(s, &c);
-    if (length == 0) {
-      length = 1;
-      c = kReplacementCharacter;
-    }
-    s.remove_prefix(length);
+    char32_t c = ConsumeUtf8OrReplacement(s);
     switch (c) {
       case '"':
         out += "\\\"";
