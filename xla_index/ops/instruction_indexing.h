@@ -130,9 +130,9 @@ struct HloInstructionIndexing {
 };
 
 /// Streams indexing.ToString(): "operand id = K" then the maps of operand K,
-/// for every K, as `xla-index analyze` prints them (as XLA's operator<< for
-/// HloInstructionIndexing does). Undefined maps print "UNDEFINED", without
-/// their reason (stream a map itself, or read undefined_reason(), for it).
+/// for every K, as XLA's operator<< for HloInstructionIndexing does.
+/// Undefined maps print "UNDEFINED", without their reason (`xla-index
+/// analyze` prints ToString(label, /*undefined_reasons=*/true)).
 std::ostream& operator<<(std::ostream& out,
                          const HloInstructionIndexing& indexing);
 
