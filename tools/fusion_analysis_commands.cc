@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "base/status_macros.h"
 #include "hlo/module.h"
 #include "mlir/IR/MLIRContext.h"
@@ -91,15 +92,28 @@ absl::Status RunCoalescingCommand(const CommandLine& command_line,
   return absl::OkStatus();
 }
 
+absl::StatusOr<absl::Duration> UtilizationTimeLimitFromFlags(
+    const CommandLine& command_line, absl::Duration default_limit) {
+  if (!command_line.Has("time-limit")) return default_limit;
+  XI_ASSIGN_OR_RETURN(int64_t seconds, command_line.GetIntegerInRange(
+                                           "time-limit", 0, 0, 86400));
+  return absl::Seconds(seconds);
+}
+
 absl::Status RunUtilizationCommand(const CommandLine& command_line,
                                    const LoadedHlo& input, std::ostream& out,
                                    std::ostream& err) {
   const HloModule* module = input.module.get();
   XI_ASSIGN_OR_RETURN(const HloInstruction* instruction,
                       AnalyzedInstruction(*module, command_line));
+  XI_ASSIGN_OR_RETURN(absl::Duration time_limit,
+                      UtilizationTimeLimitFromFlags(
+                          command_line, kDefaultUtilizationTotalBudget));
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  XI_ASSIGN_OR_RETURN(UtilizationReport report,
-                      AnalyzeUtilization(*instruction, &context));
+  XI_ASSIGN_OR_RETURN(
+      UtilizationReport report,
+      AnalyzeUtilization(*instruction, &context, kDefaultUtilizationPointLimit,
+                         time_limit));
   out << (command_line.Has("json") ? UtilizationReportToJson(report)
                                    : UtilizationReportToText(report));
   return absl::OkStatus();

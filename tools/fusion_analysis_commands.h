@@ -7,6 +7,8 @@
 #include <ostream>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "tools/command_line.h"
 #include "tools/hlo_input.h"
 #include "xla_index/analysis/coalescing.h"
@@ -32,8 +34,16 @@ absl::Status RunCoalescingCommand(const CommandLine& command_line,
                                   const LoadedHlo& input, std::ostream& out,
                                   std::ostream& err);
 
-/// `xla-index utilization FILE.hlo [--instruction=NAME] [--json]`: per operand,
-/// the fraction of its elements read and the average reads per element read.
+/// The wall time of all exact utilization counts of a command:
+/// --time-limit=SECONDS, an integer in [0, 86400], else `default_limit`.
+absl::StatusOr<absl::Duration> UtilizationTimeLimitFromFlags(
+    const CommandLine& command_line, absl::Duration default_limit);
+
+/// `xla-index utilization FILE.hlo [--instruction=NAME] [--json]
+/// [--time-limit=SECONDS]`: per operand, the fraction of its elements read
+/// and the average reads per element read; all operands' exact counts
+/// together within the time limit (kDefaultUtilizationTotalBudget), later
+/// ones bounds with exact=false.
 absl::Status RunUtilizationCommand(const CommandLine& command_line,
                                    const LoadedHlo& input, std::ostream& out,
                                    std::ostream& err);

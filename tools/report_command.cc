@@ -26,6 +26,9 @@ absl::Status RunReportCommand(const CommandLine& command_line,
   if (worst < 0) return absl::InvalidArgumentError("--worst: must be >= 0");
   const std::optional<std::string> html_path = command_line.Get("html");
   options.record_offsets = html_path.has_value();
+  XI_ASSIGN_OR_RETURN(options.utilization_time_budget,
+                      UtilizationTimeLimitFromFlags(
+                          command_line, options.utilization_time_budget));
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   XI_ASSIGN_OR_RETURN(ModuleReport report,
                       AnalyzeModuleReport(*module, options, &context));

@@ -60,19 +60,23 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
       and --unroll override the loop emitter's launch
   coalescing FILE.hlo --producer=NAME [--consumer=NAME] [--device=NAME]
       XLA's IsReadCoalescedHeuristic: does fusing keep reads coalesced
-  utilization FILE.hlo [--instruction=NAME] [--json]
-      per operand: fraction of its elements read, reads per element
+  utilization FILE.hlo [--instruction=NAME] [--json] [--time-limit=SECONDS]
+      per operand: fraction of its elements read, reads per element; the
+      exact counts of all operands together stop after the time limit
+      (default 5 s, 0 allowed), later counts are upper bounds (exact=false)
   tile FILE.hlo|MAP|- --tile=8,128 [--strict] [--instruction=NAME] [--json]
       an output tile propagated to a tile of every operand, or why not,
       with XLA's constraints on the tile sizes; MAP is an output-to-operand
       indexing map (text, a file or -); --tile= tiles a rank-0 output;
       --strict refuses tiles that run past a pad or concatenate edge
   report FILE.hlo [--json] [--html=FILE] [--device=NAME] [--block=N]
-                  [--unroll=N] [--worst=N] [--timing]
+                  [--unroll=N] [--worst=N] [--timing] [--time-limit=SECONDS]
       every fusion (every instruction with a non-identity map when there
       are none), each on its own: maps, coalescing, utilization, unused
       operands (exact) and time, under a summary with the worst reads
-      first; --html writes a self-contained page with pictures
+      first; --html writes a self-contained page with pictures; the exact
+      utilization counts of the whole module stop after the time limit
+      (default 10 s), later ones are upper bounds
   equal MAP1 MAP2 [--json] [--timing] [--time-limit=SECONDS]
       exact: exit 0 when the maps relate the same (dims, result) pairs
       (KNOWN EMPTY equals any empty domain), 1 with a pair only one of them
@@ -141,9 +145,10 @@ const std::vector<Subcommand>& Subcommands() {
        nullptr,
        RunCoalescingCommand},
       {"utilization",
-       {"json", "instruction", "max-input-bytes", "module"},
+       {"json", "instruction", "max-input-bytes", "module", "time-limit"},
        1,
-       "xla-index utilization FILE.hlo [--instruction=NAME] [--json]",
+       "xla-index utilization FILE.hlo [--instruction=NAME] [--json] "
+       "[--time-limit=SECONDS]",
        nullptr,
        RunUtilizationCommand},
       {"tile",
@@ -154,10 +159,11 @@ const std::vector<Subcommand>& Subcommands() {
        RunTileCommand},
       {"report",
        {"json", "html", "block", "unroll", "worst", "timing", "max-input-bytes",
-        "module", "device"},
+        "module", "device", "time-limit"},
        1,
        "xla-index report FILE.hlo [--json] [--html=FILE] [--device=NAME] "
-       "[--block=N] [--unroll=N] [--worst=N] [--timing]",
+       "[--block=N] [--unroll=N] [--worst=N] [--timing] "
+       "[--time-limit=SECONDS]",
        nullptr,
        RunReportCommand},
       {"layout",

@@ -8,6 +8,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "base/checked_arithmetic.h"
 #include "base/status_macros.h"
 #include "xla_index/analysis/fusion_operands.h"
@@ -25,10 +27,11 @@ std::string FormatDouble(double x) { return absl::StrFormat("%.6g", x); }
 }  // namespace
 
 OperandUtilization ComputeFusionOperandUtilization(const FusionOperand& operand,
-                                                   int64_t max_points) {
+                                                   int64_t max_points,
+                                                   absl::Duration time_budget) {
   if (operand.shape.IsArray()) {
     return ComputeOperandUtilization(operand.maps, operand.shape.dimensions(),
-                                     max_points);
+                                     max_points, time_budget);
   }
   OperandUtilization none;
   none.exact = false;
@@ -38,7 +41,8 @@ OperandUtilization ComputeFusionOperandUtilization(const FusionOperand& operand,
 
 absl::StatusOr<UtilizationReport> AnalyzeUtilization(
     const HloInstruction& instruction, mlir::MLIRContext* context,
-    int64_t max_points) {
+    int64_t max_points, absl::Duration total_time_budget) {
+  const absl::Time end = absl::Now() + total_time_budget;
   XI_ASSIGN_OR_RETURN(AnalyzedFusion fusion,
                       AnalyzeFusionOperands(instruction, context));
   UtilizationReport report;
@@ -55,17 +59,18 @@ absl::StatusOr<UtilizationReport> AnalyzeUtilization(
     u.name = operand.name;
     u.shape = operand.shape;
     u.maps = operand.maps;
-    u.counts = ComputeFusionOperandUtilization(operand, max_points);
+    u.counts = ComputeFusionOperandUtilization(operand, max_points,
+                                               NextOperandTimeBudget(end));
     report.operands.push_back(std::move(u));
   }
   return report;
 }
 
-absl::StatusOr<UtilizationReport> AnalyzeUtilization(const HloModule& module,
-                                                     mlir::MLIRContext* context,
-                                                     int64_t max_points) {
+absl::StatusOr<UtilizationReport> AnalyzeUtilization(
+    const HloModule& module, mlir::MLIRContext* context, int64_t max_points,
+    absl::Duration total_time_budget) {
   XI_ASSIGN_OR_RETURN(const HloInstruction* root, EntryRoot(module));
-  return AnalyzeUtilization(*root, context, max_points);
+  return AnalyzeUtilization(*root, context, max_points, total_time_budget);
 }
 
 std::string UtilizationReportToText(const UtilizationReport& report) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "hlo/instruction.h"
 #include "hlo/module.h"
 #include "hlo/shape.h"
@@ -41,24 +42,29 @@ struct UtilizationReport {
 };
 
 /// The counts of one operand of an analyzed kernel over all its outputs'
-/// maps (FusionOperand::maps); a non-array operand gets zero counts, not
-/// exact.
+/// maps (FusionOperand::maps), within `time_budget` (operand_utilization.h);
+/// a non-array operand gets zero counts, not exact.
 OperandUtilization ComputeFusionOperandUtilization(
     const FusionOperand& operand,
-    int64_t max_points = kDefaultUtilizationPointLimit);
+    int64_t max_points = kDefaultUtilizationPointLimit,
+    absl::Duration time_budget = kDefaultUtilizationTimeBudget);
 
 /// Utilization of every operand of `instruction` analyzed as a fusion
 /// (fusion_operands.h) when all its outputs are computed: an operand's maps
-/// are the union over the outputs. InvalidArgument when an output is not an
-/// array.
+/// are the union over the outputs. All operands' counts together take
+/// about `total_time_budget` at most (each gets NextOperandTimeBudget of
+/// what is left; counts past it are bounds with exact = false).
+/// InvalidArgument when an output is not an array.
 absl::StatusOr<UtilizationReport> AnalyzeUtilization(
     const HloInstruction& instruction, mlir::MLIRContext* context,
-    int64_t max_points = kDefaultUtilizationPointLimit);
+    int64_t max_points = kDefaultUtilizationPointLimit,
+    absl::Duration total_time_budget = kDefaultUtilizationTotalBudget);
 
 /// The same for the root of `module`'s entry computation.
 absl::StatusOr<UtilizationReport> AnalyzeUtilization(
     const HloModule& module, mlir::MLIRContext* context,
-    int64_t max_points = kDefaultUtilizationPointLimit);
+    int64_t max_points = kDefaultUtilizationPointLimit,
+    absl::Duration total_time_budget = kDefaultUtilizationTotalBudget);
 
 /// Per operand: "operand K (NAME, SHAPE): read E of N elements (F), R reads,
 /// A per element read (METHOD) [, upper bound]" then its maps.

@@ -7,6 +7,8 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "xla_index/analysis/fusion_operands.h"
 #include "xla_index/analysis/fusion_utilization.h"
 #include "xla_index/core/box_points.h"
@@ -169,9 +171,11 @@ ReadOffsets RecordOffsets(const OperandCoalescing& read,
   return offsets;
 }
 
-// The operands of `fusion` with their maps, utilization and emptiness.
+// The operands of `fusion` with their maps, utilization (all counts of the
+// module ending by `utilization_end`) and emptiness.
 std::vector<OperandReport> ReportOperands(const AnalyzedFusion& fusion,
-                                          const ModuleReportOptions& options) {
+                                          const ModuleReportOptions& options,
+                                          absl::Time utilization_end) {
   std::vector<OperandReport> operands;
   for (const FusionOperand& operand : fusion.operands) {
     OperandReport report;
@@ -180,7 +184,8 @@ std::vector<OperandReport> ReportOperands(const AnalyzedFusion& fusion,
     report.shape = operand.shape;
     report.maps = operand.maps;
     report.utilization =
-        ComputeFusionOperandUtilization(operand, options.utilization_points);
+        ComputeFusionOperandUtilization(operand, options.utilization_points,
+                                        NextOperandTimeBudget(utilization_end));
     DecideUnused(report);
     operands.push_back(std::move(report));
   }
@@ -226,6 +231,7 @@ void AddCoalescing(const AnalyzedFusion& fusion,
 std::optional<KernelReport> AnalyzeKernel(const HloInstruction& instruction,
                                           bool fusion_kernels,
                                           const ModuleReportOptions& options,
+                                          absl::Time utilization_end,
                                           mlir::MLIRContext* context) {
   const Clock::time_point start = Clock::now();
   KernelReport kernel;
@@ -247,7 +253,7 @@ std::optional<KernelReport> AnalyzeKernel(const HloInstruction& instruction,
     return std::nullopt;
   }
   kernel.output_shapes = fusion->output_shapes;
-  kernel.operands = ReportOperands(*fusion, options);
+  kernel.operands = ReportOperands(*fusion, options, utilization_end);
   AddCoalescing(*fusion, options, context, kernel);
   kernel.microseconds = MicrosecondsSince(start);
   return kernel;
@@ -267,10 +273,12 @@ absl::StatusOr<ModuleReport> AnalyzeModuleReport(
   report.module_name = module.name();
   report.options = options;
   auto [kernels, fusions] = SelectKernels(module);
+  const absl::Time utilization_end =
+      absl::Now() + options.utilization_time_budget;
   report.fusions = fusions;
   for (const HloInstruction* instruction : kernels) {
-    if (std::optional<KernelReport> kernel =
-            AnalyzeKernel(*instruction, fusions, options, context)) {
+    if (std::optional<KernelReport> kernel = AnalyzeKernel(
+            *instruction, fusions, options, utilization_end, context)) {
       report.kernels.push_back(*std::move(kernel));
     }
   }

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "hlo/module.h"
 #include "hlo/shape.h"
 #include "mlir/IR/MLIRContext.h"
@@ -54,6 +55,11 @@ struct ModuleReportOptions {
   /// stay exact when the Presburger membership test applies, else they are
   /// upper bounds (operand_utilization.h says which).
   int64_t utilization_points = int64_t{1} << 18;
+  /// Wall time for the utilization counts of all kernels together: each
+  /// operand gets NextOperandTimeBudget of what is left (at most
+  /// kDefaultUtilizationTimeBudget), so a module of many hard kernels ends
+  /// within about this time, its late counts upper bounds (exact = false).
+  absl::Duration utilization_time_budget = absl::Seconds(10);
   /// Also record the memory offsets that one warp and one output tile read
   /// (ReadOffsets below), for pictures; off by default (costs time).
   bool record_offsets = false;

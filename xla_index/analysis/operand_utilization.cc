@@ -26,6 +26,47 @@ struct MapCounts {
   int64_t pairs = 0;
 };
 
+// The wall-clock end of one operand's count. Enumerations look at the clock
+// once every kPointsPerClockLook points (a look costs more than a point), so
+// fewer points than that always finish; the Presburger steps look before
+// every emptiness test. Once passed, it stays passed.
+constexpr int64_t kPointsPerClockLook = 4096;
+class CountDeadline {
+ public:
+  explicit CountDeadline(absl::Time end) : end_(end) {}
+  // After one more enumerated point: true once the end has passed.
+  bool PassedAfterPoint() {
+    if (++points_ % kPointsPerClockLook == 0) PassedNow();
+    return passed_;
+  }
+  bool PassedNow() {
+    if (!passed_) passed_ = absl::Now() > end_;
+    return passed_;
+  }
+
+ private:
+  absl::Time end_;
+  int64_t points_ = 0;
+  bool passed_ = false;
+};
+
+// ForEachBoxPoint (box_points.h) that also stops, returning false, when
+// `deadline` passes.
+template <typename Visit>
+bool ForEachBoxPointBefore(absl::Span<const Interval> box, int64_t limit,
+                           CountDeadline& deadline, Visit&& visit) {
+  std::optional<int64_t> count = CountBoxPoints(box);
+  if (!count.has_value() || *count > limit) return false;
+  if (*count == 0) return true;
+  std::vector<int64_t> point(box.size());
+  for (size_t i = 0; i < box.size(); ++i) point[i] = box[i].lower;
+  do {
+    if (deadline.PassedAfterPoint()) return false;
+    visit(static_cast<const std::vector<int64_t>&>(point));
+  } while (NextBoxPoint(box, point));
+  return true;
+}
+
 // The dims and symbols `expr` uses, each once, ascending.
 void CollectVariables(mlir::AffineExpr expr, std::vector<int64_t>& dims,
                       std::vector<int64_t>& symbols) {
@@ -115,11 +156,13 @@ std::optional<std::vector<ResultGroup>> GroupResults(const IndexingMap& map) {
 // d's group): |V| = the distinct in-bounds result tuples, and
 // sum over d in D of |V(d)| = the pairs. nullopt beyond `limit` points or
 // when the group's part of the operand has more than INT64_MAX elements
-// (a tuple is kept as its row-major index in that part).
+// (a tuple is kept as its row-major index in that part), or when `deadline`
+// passes. `distinct`, when given, receives V (those indices).
 std::optional<MapCounts> CountGroupValues(
     const ResultGroup& group, const IndexingMap& map,
     const std::vector<Interval>& symbol_bounds,
-    absl::Span<const int64_t> operand_dims, int64_t limit) {
+    absl::Span<const int64_t> operand_dims, int64_t limit,
+    CountDeadline& deadline, std::vector<int64_t>* distinct = nullptr) {
   std::vector<int64_t> group_dims;
   for (int64_t k : group.results) group_dims.push_back(operand_dims[k]);
   if (!CheckedProduct(group_dims)) return std::nullopt;
@@ -132,7 +175,7 @@ std::optional<MapCounts> CountGroupValues(
   const size_t num_dims = group.dims.size();
   std::vector<int64_t> group_key(num_dims, 0);
   int64_t group_sum = 0;
-  bool fits = ForEachBoxPoint(box, limit, [&](const std::vector<int64_t>& p) {
+  auto visit = [&](const std::vector<int64_t>& p) {
     if (!std::equal(group_key.begin(), group_key.end(), p.begin())) {
       group_sum += in_group.size();
       in_group.clear();
@@ -158,10 +201,44 @@ std::optional<MapCounts> CountGroupValues(
     }
     values.insert(index);
     in_group.insert(index);
-  });
-  if (!fits) return std::nullopt;
+  };
+  if (!ForEachBoxPointBefore(box, limit, deadline, visit)) return std::nullopt;
   group_sum += in_group.size();
+  if (distinct != nullptr) distinct->assign(values.begin(), values.end());
   return MapCounts{static_cast<int64_t>(values.size()), group_sum};
+}
+
+// The box of `map`'s dims then symbols with every variable that appears in
+// no result and no constraint pinned to its lower bound: the results and
+// constraints do not change along such a variable, so the image is the same
+// and an enumeration costs the used variables only (a broadcast after a
+// reduce adds output dims that no map reads through). An empty interval
+// stays empty (the map reads nothing). `unused_dims`, when given, receives
+// the product of the unused dims' sizes (saturating).
+std::vector<Interval> UsedVariableBox(const IndexingMap& map,
+                                      int64_t* unused_dims = nullptr) {
+  std::vector<int64_t> dims, symbols;
+  for (mlir::AffineExpr result : map.GetAffineMap().getResults()) {
+    CollectVariables(result, dims, symbols);
+  }
+  for (const IndexingConstraint& constraint : map.GetConstraints()) {
+    CollectVariables(constraint.expr, dims, symbols);
+  }
+  std::vector<Interval> box = map.GetDimBounds();
+  const int64_t num_dims = map.GetDimensionCount();
+  for (const Interval& s : map.GetSymbolBounds()) box.push_back(s);
+  std::vector<bool> used(box.size(), false);
+  for (int64_t d : dims) used[d] = true;
+  for (int64_t s : symbols) used[num_dims + s] = true;
+  if (unused_dims != nullptr) *unused_dims = 1;
+  for (size_t v = 0; v < box.size(); ++v) {
+    if (used[v] || box[v].IsEmpty()) continue;
+    if (unused_dims != nullptr && static_cast<int64_t>(v) < num_dims) {
+      *unused_dims = SaturatingMul(*unused_dims, box[v].NumElements());
+    }
+    box[v].upper = box[v].lower;
+  }
+  return box;
 }
 
 // `expr` as c + sum of +-v over distinct variables v (dims and symbols),
@@ -267,7 +344,8 @@ std::optional<MapCounts> CountUnitLinearGroup(
 std::optional<MapCounts> CountSeparable(const IndexingMap& map,
                                         absl::Span<const int64_t> operand_dims,
                                         int64_t limit,
-                                        bool runtime_at_representative) {
+                                        bool runtime_at_representative,
+                                        CountDeadline& deadline) {
   std::optional<std::vector<ResultGroup>> groups = GroupResults(map);
   if (!groups) return std::nullopt;
   std::vector<Interval> symbol_bounds = map.GetSymbolBounds();
@@ -298,8 +376,8 @@ std::optional<MapCounts> CountSeparable(const IndexingMap& map,
                    group, map, symbol_bounds, operand_dims[group.results[0]])) {
       counted = *linear;
     } else {
-      std::optional<MapCounts> values =
-          CountGroupValues(group, map, symbol_bounds, operand_dims, limit);
+      std::optional<MapCounts> values = CountGroupValues(
+          group, map, symbol_bounds, operand_dims, limit, deadline);
       if (!values) return std::nullopt;
       counted = *values;
     }
@@ -326,16 +404,21 @@ bool InsideOperand(absl::Span<const int64_t> point,
 
 // Pairs of any map by enumeration: for each domain point, the distinct
 // in-bounds elements over its range variables. Runtime variables sit at the
-// lower bound of their feasible values. nullopt when the dims x range
-// variables box exceeds `limit`.
+// lower bound of their feasible values. Variables in no result and no
+// constraint are pinned (UsedVariableBox): each value of an unused dim
+// reads the same elements, so the unused dims multiply the count. nullopt
+// when the box of the used dims and range variables exceeds `limit`, the
+// count does not fit, or `deadline` passes.
 std::optional<int64_t> CountPairsByEnumeration(
     const IndexingMap& map, absl::Span<const int64_t> operand_dims,
-    int64_t limit) {
-  std::vector<Interval> box = map.GetDimBounds();
+    int64_t limit, CountDeadline& deadline) {
+  int64_t unused_dims = 1;
+  const std::vector<Interval> used = UsedVariableBox(map, &unused_dims);
   const int64_t num_dims = map.GetDimensionCount();
   const int64_t num_ranges = map.GetRangeVarsCount();
-  const std::vector<Interval>& ranges = map.GetRangeVarBounds();
-  box.insert(box.end(), ranges.begin(), ranges.end());
+  // Dims, then range variables (the symbols before the runtime ones).
+  const std::vector<Interval> box(used.begin(),
+                                  used.begin() + num_dims + num_ranges);
   std::vector<int64_t> symbols(map.GetSymbolCount());
   for (int64_t s = num_ranges; s < map.GetSymbolCount(); ++s) {
     symbols[s] = map.GetSymbolBound(s).lower;
@@ -343,7 +426,7 @@ std::optional<int64_t> CountPairsByEnumeration(
   int64_t pairs = 0;
   std::vector<int64_t> current_dims;
   absl::flat_hash_set<std::vector<int64_t>> group;
-  bool fits = ForEachBoxPoint(box, limit, [&](const std::vector<int64_t>& p) {
+  auto visit = [&](const std::vector<int64_t>& p) {
     std::vector<int64_t> dims(p.begin(), p.begin() + num_dims);
     if (dims != current_dims) {
       pairs += group.size();
@@ -355,9 +438,9 @@ std::optional<int64_t> CountPairsByEnumeration(
     std::optional<std::vector<int64_t>> r = map.Evaluate(dims, symbols);
     if (!r || r->size() != operand_dims.size()) return;
     if (InsideOperand(*r, operand_dims)) group.insert(*r);
-  });
-  if (!fits) return std::nullopt;
-  return pairs + static_cast<int64_t>(group.size());
+  };
+  if (!ForEachBoxPointBefore(box, limit, deadline, visit)) return std::nullopt;
+  return CheckedMul(pairs + static_cast<int64_t>(group.size()), unused_dims);
 }
 
 // Upper bound on the pairs: every point of the dims x range variables box
@@ -374,32 +457,34 @@ int64_t BoxPairs(const IndexingMap& map) {
 }
 
 // Adds the in-bounds results of `map` to `read` (as row-major linear
-// indices), point by point over its dims and all symbols.
-void EnumerateReads(const IndexingMap& map,
+// indices), point by point over its used dims and symbols (UsedVariableBox,
+// at most `limit` points). False when the box is larger or `deadline`
+// passes.
+bool EnumerateReads(const IndexingMap& map,
                     absl::Span<const int64_t> operand_dims, int64_t limit,
+                    CountDeadline& deadline,
                     absl::flat_hash_set<int64_t>& read) {
   const int64_t num_dims = map.GetDimensionCount();
-  std::vector<Interval> box = map.GetDimBounds();
-  std::vector<Interval> symbols = map.GetSymbolBounds();
-  box.insert(box.end(), symbols.begin(), symbols.end());
-  ForEachBoxPoint(box, limit, [&](const std::vector<int64_t>& point) {
-    absl::Span<const int64_t> all(point);
-    absl::Span<const int64_t> dims = all.subspan(0, num_dims);
-    absl::Span<const int64_t> syms = all.subspan(num_dims);
-    if (!map.ConstraintsSatisfied(dims, syms)) return;
-    std::optional<std::vector<int64_t>> results = map.Evaluate(dims, syms);
-    if (!results || results->size() != operand_dims.size() ||
-        !InsideOperand(*results, operand_dims)) {
-      return;
-    }
-    // In bounds, so the linear index is below the element count, which
-    // fits (the caller checked).
-    int64_t linear = 0;
-    for (size_t k = 0; k < operand_dims.size(); ++k) {
-      linear = linear * operand_dims[k] + (*results)[k];
-    }
-    read.insert(linear);
-  });
+  const std::vector<Interval> box = UsedVariableBox(map);
+  return ForEachBoxPointBefore(
+      box, limit, deadline, [&](const std::vector<int64_t>& point) {
+        absl::Span<const int64_t> all(point);
+        absl::Span<const int64_t> dims = all.subspan(0, num_dims);
+        absl::Span<const int64_t> syms = all.subspan(num_dims);
+        if (!map.ConstraintsSatisfied(dims, syms)) return;
+        std::optional<std::vector<int64_t>> results = map.Evaluate(dims, syms);
+        if (!results || results->size() != operand_dims.size() ||
+            !InsideOperand(*results, operand_dims)) {
+          return;
+        }
+        // In bounds, so the linear index is below the element count, which
+        // fits (the caller checked).
+        int64_t linear = 0;
+        for (size_t k = 0; k < operand_dims.size(); ++k) {
+          linear = linear * operand_dims[k] + (*results)[k];
+        }
+        read.insert(linear);
+      });
 }
 
 // Elements of the operand inside the box of the map's result ranges (the
@@ -424,15 +509,102 @@ bool HasRule(const IndexingMap& map, int64_t rank) {
   return map.IsKnownEmpty() || map.GetResultCount() == rank;
 }
 
+// The row-major linear index of each element of one group's value set V_g
+// (CountGroupValues' indices over the group's results): the group's part of
+// the operand's linear index, sum over its results k of coordinate_k *
+// stride_k. Whole indices are sums of one part per group.
+std::vector<int64_t> GroupLinearParts(const ResultGroup& group,
+                                      absl::Span<const int64_t> operand_dims,
+                                      absl::Span<const int64_t> strides,
+                                      absl::Span<const int64_t> values) {
+  std::vector<int64_t> parts;
+  parts.reserve(values.size());
+  for (int64_t value : values) {
+    int64_t part = 0;
+    for (size_t i = group.results.size(); i-- > 0;) {
+      const int64_t k = group.results[i];
+      part += (value % operand_dims[k]) * strides[k];
+      value /= operand_dims[k];
+    }
+    parts.push_back(part);
+  }
+  return parts;
+}
+
+// Adds to `read` the image of a map whose results split into groups with
+// the linear parts `parts` (one list per group): every sum of one part per
+// group, row-major over the groups (the image is the product of the V_g).
+void AddProductOfParts(const std::vector<std::vector<int64_t>>& parts,
+                       absl::flat_hash_set<int64_t>& read) {
+  std::vector<size_t> choice(parts.size(), 0);
+  while (true) {
+    int64_t linear = 0;
+    for (size_t g = 0; g < parts.size(); ++g) linear += parts[g][choice[g]];
+    read.insert(linear);
+    size_t g = parts.size();
+    while (g > 0 && ++choice[g - 1] == parts[g - 1].size()) choice[--g] = 0;
+    if (g == 0) return;
+  }
+}
+
+// E of the union of `maps` from their images, not their domains: a map's
+// results split into groups that share no variable (GroupResults), its
+// image is the product of the groups' value sets V_g (CountGroupValues,
+// over each group's own variables), and that product is listed element by
+// element into one set. The cost is the groups' boxes plus the sizes of the
+// images, whatever the number of output elements or reduced elements that
+// read them. nullopt when a map has no rule or no grouping, a group's box
+// or the images together exceed `limit`, the operand's element count does
+// not fit, or `deadline` passes. Runtime variables range over their
+// feasible values, as for the elements read by CountSeparable.
+std::optional<int64_t> CountImageUnion(const IndexingMapSet& maps,
+                                       absl::Span<const int64_t> operand_dims,
+                                       int64_t limit, CountDeadline& deadline) {
+  if (!CheckedProduct(operand_dims)) return std::nullopt;
+  const int64_t rank = static_cast<int64_t>(operand_dims.size());
+  std::vector<int64_t> strides(rank, 1);
+  for (int64_t k = rank - 1; k > 0; --k) {
+    strides[k - 1] = strides[k] * operand_dims[k];  // below the product
+  }
+  absl::flat_hash_set<int64_t> read;
+  int64_t listed = 0;
+  for (const IndexingMap& map : maps) {
+    if (map.IsKnownEmpty()) continue;
+    if (!HasRule(map, rank)) return std::nullopt;
+    // An empty interval, also of a variable no group holds: nothing read.
+    if (CountBoxPoints(UsedVariableBox(map)) == 0) continue;
+    std::optional<std::vector<ResultGroup>> groups = GroupResults(map);
+    if (!groups) return std::nullopt;
+    const std::vector<Interval> symbol_bounds = map.GetSymbolBounds();
+    std::vector<std::vector<int64_t>> parts;
+    int64_t image = 1;
+    for (const ResultGroup& group : *groups) {
+      std::vector<int64_t> values;
+      if (!CountGroupValues(group, map, symbol_bounds, operand_dims, limit,
+                            deadline, &values)) {
+        return std::nullopt;
+      }
+      image *= static_cast<int64_t>(values.size());  // at most the product
+      parts.push_back(GroupLinearParts(group, operand_dims, strides, values));
+    }
+    listed += image;
+    if (listed > limit) return std::nullopt;
+    if (image > 0) AddProductOfParts(parts, read);
+    if (deadline.PassedNow()) return std::nullopt;
+  }
+  return static_cast<int64_t>(read.size());
+}
+
 // E of the union of `maps` by membership: the hull of the maps' result
 // ranges (inside the operand) is enumerated, and an element counts when the
 // relation of some map with its results fixed to that element has an integer
 // point. nullopt when the hull holds more than kMaxPresburgerImagePoints
-// elements or a map has no exact relation (UNDEFINED, non-affine).
+// elements, a map has no exact relation (UNDEFINED, non-affine) or
+// `deadline` passes (looked at before each element). Each emptiness test
+// adds one to `checks`.
 std::optional<int64_t> CountImageByMembership(
     const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims,
-    absl::Duration time_budget) {
-  const absl::Time deadline = absl::Now() + time_budget;
+    CountDeadline& deadline, int64_t& checks) {
   const size_t rank = operand_dims.size();
   std::vector<Interval> hull(rank, Interval{0, -1});
   std::vector<mlir::presburger::IntegerRelation> relations;
@@ -459,7 +631,7 @@ std::optional<int64_t> CountImageByMembership(
                   [&](const std::vector<int64_t>& element) {
                     // One look at the clock per element: each costs an
                     // emptiness test per map, far more than the look.
-                    if (out_of_time || absl::Now() > deadline) {
+                    if (out_of_time || deadline.PassedNow()) {
                       out_of_time = true;
                       return;
                     }
@@ -473,6 +645,7 @@ std::optional<int64_t> CountImageByMembership(
                         row.back() = -element[k];
                         fixed.addEquality(row);
                       }
+                      ++checks;
                       if (!IsIntegerEmptyByUnitElimination(fixed)) {
                         ++count;
                         return;
@@ -483,14 +656,16 @@ std::optional<int64_t> CountImageByMembership(
   return count;
 }
 
-// E of the union of `maps`: counted point by point when every map has a
-// rule and their boxes hold at most `max_points` points in total and the
-// operand's element count fits; else by membership (above); otherwise the
-// sum of the per-map bounding boxes (every element for a map without a
-// rule), capped at the count. Returns E and how it was counted.
+// E of the union of `maps`: counted point by point (over the used variables)
+// when every map has a rule and their boxes hold at most `max_points`
+// points in total and the operand's element count fits; else by membership
+// (above); otherwise (also when `deadline` passes) the sum of the per-map
+// bounding boxes (every element for a map without a rule), capped at the
+// count. Returns E and how it was counted.
 std::pair<int64_t, UtilizationMethod> CountUnion(
     const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims,
-    int64_t element_count, int64_t max_points, absl::Duration time_budget) {
+    int64_t element_count, int64_t max_points, CountDeadline& deadline,
+    int64_t& checks) {
   const int64_t rank = static_cast<int64_t>(operand_dims.size());
   std::optional<int64_t> total = CheckedProduct(operand_dims).has_value()
                                      ? std::optional<int64_t>(0)
@@ -502,24 +677,25 @@ std::pair<int64_t, UtilizationMethod> CountUnion(
       break;
     }
     if (map.IsKnownEmpty()) continue;
-    std::vector<Interval> box = map.GetDimBounds();
-    std::vector<Interval> symbols = map.GetSymbolBounds();
-    box.insert(box.end(), symbols.begin(), symbols.end());
-    std::optional<int64_t> size = CountBoxPoints(box);
+    std::optional<int64_t> size = CountBoxPoints(UsedVariableBox(map));
     total = size ? CheckedAdd(*total, *size) : std::nullopt;
     if (total && *total > max_points) total = std::nullopt;
   }
   if (total) {
     absl::flat_hash_set<int64_t> read;
+    bool done = true;
     for (const IndexingMap& map : maps) {
-      if (!map.IsKnownEmpty()) {
-        EnumerateReads(map, operand_dims, max_points, read);
+      if (done && !map.IsKnownEmpty()) {
+        done = EnumerateReads(map, operand_dims, max_points, deadline, read);
       }
     }
-    return {static_cast<int64_t>(read.size()), UtilizationMethod::kEnumeration};
+    if (done) {
+      return {static_cast<int64_t>(read.size()),
+              UtilizationMethod::kEnumeration};
+    }
   }
   if (std::optional<int64_t> count =
-          CountImageByMembership(maps, operand_dims, time_budget)) {
+          CountImageByMembership(maps, operand_dims, deadline, checks)) {
     return {*count, UtilizationMethod::kPresburger};
   }
   int64_t bound = 0;
@@ -533,10 +709,12 @@ std::pair<int64_t, UtilizationMethod> CountUnion(
 
 // True when no element is read by two of `maps`, decided exactly: the
 // range sets of their relations intersect pairwise in no integer point.
-// False also when a map has no exact relation, or there are more than
-// kMaxDisjointMaps maps (quadratic).
+// False also when a map has no exact relation, there are more than
+// kMaxDisjointMaps maps (quadratic), or `deadline` passes (looked at before
+// each intersection). Each emptiness test adds one to `checks`.
 constexpr size_t kMaxDisjointMaps = 8;
-bool ImagesAreDisjoint(const IndexingMapSet& maps) {
+bool ImagesAreDisjoint(const IndexingMapSet& maps, CountDeadline& deadline,
+                       int64_t& checks) {
   if (maps.size() > static_cast<int64_t>(kMaxDisjointMaps)) return false;
   std::vector<mlir::presburger::IntegerPolyhedron> images;
   for (const IndexingMap& map : maps) {
@@ -548,10 +726,70 @@ bool ImagesAreDisjoint(const IndexingMapSet& maps) {
   }
   for (size_t i = 0; i < images.size(); ++i) {
     for (size_t j = i + 1; j < images.size(); ++j) {
+      if (deadline.PassedNow()) return false;
+      ++checks;
       if (!images[i].intersect(images[j]).isIntegerEmpty()) return false;
     }
   }
   return true;
+}
+
+// What the maps of one operand give when each is counted on its own: the
+// reads R (summed over the maps), E when one separable map settles it, the
+// sum of the maps' E while every map is separable, and whether R is exact.
+struct PerMapCounts {
+  int64_t reads = 0;
+  bool exact = true;
+  std::optional<int64_t> known_elements;
+  std::optional<int64_t> sum_of_maps = 0;
+};
+
+PerMapCounts CountEachMap(const IndexingMapSet& maps,
+                          absl::Span<const int64_t> operand_dims,
+                          int64_t element_count, int64_t max_points,
+                          CountDeadline& deadline) {
+  const int64_t rank = static_cast<int64_t>(operand_dims.size());
+  PerMapCounts counts;
+  for (const IndexingMap& map : maps) {
+    if (map.IsKnownEmpty()) continue;
+    if (!HasRule(map, rank)) {
+      // No rule: every element may be read; count each once, as a bound.
+      counts.sum_of_maps = std::nullopt;
+      counts.exact = false;
+      counts.reads = std::max(counts.reads, element_count);
+      continue;
+    }
+    if (map.GetRuntimeVarsCount() != 0) counts.exact = false;
+    std::optional<MapCounts> separable =
+        CountSeparable(map, operand_dims, max_points, false, deadline);
+    if (separable && map.GetRuntimeVarsCount() != 0) {
+      std::optional<MapCounts> representative =
+          CountSeparable(map, operand_dims, max_points, true, deadline);
+      separable = representative
+                      ? std::optional<MapCounts>(MapCounts{
+                            separable->elements, representative->pairs})
+                      : std::nullopt;
+    }
+    if (!separable) counts.sum_of_maps = std::nullopt;
+    if (separable && counts.sum_of_maps) {
+      counts.sum_of_maps = CheckedAdd(*counts.sum_of_maps, separable->elements);
+    }
+    if (separable) {
+      counts.reads = SaturatingAdd(counts.reads, separable->pairs);
+      if (maps.size() == 1 || separable->elements == element_count) {
+        counts.known_elements = separable->elements;
+      }
+      continue;
+    }
+    if (std::optional<int64_t> pairs =
+            CountPairsByEnumeration(map, operand_dims, max_points, deadline)) {
+      counts.reads = SaturatingAdd(counts.reads, *pairs);
+      continue;
+    }
+    counts.exact = false;
+    counts.reads = SaturatingAdd(counts.reads, BoxPairs(map));
+  }
+  return counts;
 }
 
 }  // namespace
@@ -582,73 +820,46 @@ double OperandUtilization::AverageReads() const {
   return elements_read == 0 ? 0.0 : static_cast<double>(reads) / elements_read;
 }
 
+absl::Duration NextOperandTimeBudget(absl::Time end) {
+  return std::max(absl::ZeroDuration(),
+                  std::min(kDefaultUtilizationTimeBudget, end - absl::Now()));
+}
+
 OperandUtilization ComputeOperandUtilization(
     const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims,
     int64_t max_points, absl::Duration time_budget) {
+  CountDeadline deadline(absl::Now() + time_budget);
   OperandUtilization counts;
   counts.element_count = 1;
   for (int64_t n : operand_dims) {
     counts.element_count = SaturatingMul(counts.element_count, n);
   }
-  const int64_t rank = static_cast<int64_t>(operand_dims.size());
-  // E, when known without enumerating the union: one separable map, or any
-  // separable map that reads every element.
-  std::optional<int64_t> known_elements;
-  // The sum of the maps' own counts, while every map is counted per result.
-  std::optional<int64_t> sum_of_maps = 0;
-  for (const IndexingMap& map : maps) {
-    if (map.IsKnownEmpty()) continue;
-    if (!HasRule(map, rank)) {
-      // No rule: every element may be read; count each once, as a bound.
-      sum_of_maps = std::nullopt;
-      counts.exact = false;
-      counts.reads = std::max(counts.reads, counts.element_count);
-      continue;
-    }
-    if (map.GetRuntimeVarsCount() != 0) counts.exact = false;
-    std::optional<MapCounts> separable =
-        CountSeparable(map, operand_dims, max_points, false);
-    if (separable && map.GetRuntimeVarsCount() != 0) {
-      std::optional<MapCounts> representative =
-          CountSeparable(map, operand_dims, max_points, true);
-      separable = representative
-                      ? std::optional<MapCounts>(MapCounts{
-                            separable->elements, representative->pairs})
-                      : std::nullopt;
-    }
-    if (!separable) sum_of_maps = std::nullopt;
-    if (separable && sum_of_maps) {
-      sum_of_maps = CheckedAdd(*sum_of_maps, separable->elements);
-    }
-    if (separable) {
-      counts.reads = SaturatingAdd(counts.reads, separable->pairs);
-      if (maps.size() == 1 || separable->elements == counts.element_count) {
-        known_elements = separable->elements;
-      }
-      continue;
-    }
-    if (std::optional<int64_t> pairs =
-            CountPairsByEnumeration(map, operand_dims, max_points)) {
-      counts.reads = SaturatingAdd(counts.reads, *pairs);
-      continue;
-    }
-    counts.exact = false;
-    counts.reads = SaturatingAdd(counts.reads, BoxPairs(map));
-  }
+  const PerMapCounts each = CountEachMap(
+      maps, operand_dims, counts.element_count, max_points, deadline);
+  counts.reads = each.reads;
+  counts.exact = each.exact;
   const bool reads_nothing =
       std::all_of(maps.begin(), maps.end(),
                   [](const IndexingMap& map) { return map.IsKnownEmpty(); });
   if (reads_nothing) {
     counts.elements_read = 0;
-  } else if (known_elements) {
-    counts.elements_read = *known_elements;
+  } else if (each.known_elements) {
+    counts.elements_read = *each.known_elements;
     counts.method = UtilizationMethod::kPerResult;
-  } else if (sum_of_maps && ImagesAreDisjoint(maps)) {
-    counts.elements_read = *sum_of_maps;
+  } else if (std::optional<int64_t> listed =
+                 CountImageUnion(maps, operand_dims, max_points, deadline)) {
+    // Before the disjointness proof: its cost is bounded by the images,
+    // while one Presburger intersection can take seconds.
+    counts.elements_read = *listed;
+    counts.method = UtilizationMethod::kEnumeration;
+  } else if (each.sum_of_maps &&
+             ImagesAreDisjoint(maps, deadline, counts.presburger_checks)) {
+    counts.elements_read = *each.sum_of_maps;
     counts.method = UtilizationMethod::kDisjointSum;
   } else {
-    auto [elements, method] = CountUnion(
-        maps, operand_dims, counts.element_count, max_points, time_budget);
+    auto [elements, method] =
+        CountUnion(maps, operand_dims, counts.element_count, max_points,
+                   deadline, counts.presburger_checks);
     counts.elements_read = elements;
     counts.method = method;
     if (method == UtilizationMethod::kBound) counts.exact = false;
@@ -658,7 +869,8 @@ OperandUtilization ComputeOperandUtilization(
 
 std::vector<OperandUtilization> ComputeOperandUtilization(
     const HloInstruction& instruction, mlir::MLIRContext* context,
-    int64_t max_points, absl::Duration time_budget) {
+    int64_t max_points, absl::Duration total_time_budget) {
+  const absl::Time end = absl::Now() + total_time_budget;
   const Shape& shape = instruction.shape();
   int64_t outputs =
       shape.IsTuple() ? static_cast<int64_t>(shape.tuple_shapes().size()) : 1;
@@ -681,8 +893,8 @@ std::vector<OperandUtilization> ComputeOperandUtilization(
       result.push_back(none);
       continue;
     }
-    result.push_back(ComputeOperandUtilization(maps[k], operand.dimensions(),
-                                               max_points, time_budget));
+    result.push_back(ComputeOperandUtilization(
+        maps[k], operand.dimensions(), max_points, NextOperandTimeBudget(end)));
   }
   return result;
 }

@@ -31,21 +31,34 @@
 //    pair is one group, so is a pad's result with its `d mod s` constraint);
 //    each group's tuples are counted over its own variables only, the image
 //    being the product of the groups' sets, so large shapes stay cheap;
+//  - enumeration (exact): for several maps, each map's image is listed as
+//    that product of its groups' sets into one set of elements, when the
+//    groups' boxes and the images together hold at most `max_points`
+//    elements: the cost follows the images, not the output or the reduced
+//    elements that read them (a slice of a broadcast of a reduce reads few
+//    elements from a large domain); else, when a map has no such grouping,
+//    the maps are enumerated point by point over the variables their
+//    results and constraints use, up to `max_points` evaluations;
 //  - disjoint sum (exact): several maps each counted per result whose
-//    images are pairwise disjoint, proved with the Presburger library
-//    (the range sets of their relations do not intersect; at most 8 maps),
-//    e.g. a concatenate's operand read through several slabs: the sum;
-//  - enumeration (exact): other maps are enumerated point by point, the
-//    image collected in a hash set, up to `max_points` evaluations;
+//    images are too large to list and pairwise disjoint, proved with the
+//    Presburger library (the range sets of their relations do not
+//    intersect; at most 8 maps), e.g. a concatenate's operand read through
+//    several large slabs: the sum;
 //  - Presburger (exact): beyond that, when the box of the results' ranges
 //    holds at most kMaxPresburgerImagePoints elements, each element e of
 //    that box is asked whether some domain point reads it, i.e. whether the
 //    map's relation (xla_index/core/presburger_relation.h) with its results
-//    fixed to e is non-empty (IsIntegerEmptyByUnitElimination), within a
-//    time budget (kDefaultUtilizationTimeBudget per operand): when the
-//    budget runs out, the bound below is given instead;
+//    fixed to e is non-empty (IsIntegerEmptyByUnitElimination);
 //  - bound (exact = false): otherwise the sum of the boxes of the results'
 //    ranges, an upper bound.
+// Every step but the closed forms has a time budget (`time_budget`,
+// kDefaultUtilizationTimeBudget per operand): enumerations look at the
+// clock every 4096 points, the Presburger steps before each emptiness test
+// (one test cannot be interrupted); past the budget the next step is
+// tried, and the last is the bound. The kernel-level entry points
+// (below, fusion_utilization.h) give all operands together
+// kDefaultUtilizationTotalBudget, so a kernel of many operands that each
+// need their budget still ends within seconds, its late operands bounded.
 // MLIR 22's Presburger library has no exact counting of a projection's
 // points (IntegerRelation::computeVolume is an over-approximation, and its
 // Barvinok generating functions count polytopes without existential
@@ -76,6 +89,11 @@ inline constexpr int64_t kDefaultUtilizationPointLimit = int64_t{1} << 22;
 inline constexpr absl::Duration kDefaultUtilizationTimeBudget =
     absl::Seconds(2);
 
+/// Wall time for the counts of all operands of one instruction or kernel
+/// together: each operand gets NextOperandTimeBudget of what is left.
+inline constexpr absl::Duration kDefaultUtilizationTotalBudget =
+    absl::Seconds(5);
+
 /// Most elements of a result box whose membership in the image is decided
 /// one by one with the Presburger library (see the file comment).
 inline constexpr int64_t kMaxPresburgerImagePoints = 4096;
@@ -104,6 +122,10 @@ struct OperandUtilization {
   bool exact = true;
   /// How `elements_read` was counted.
   UtilizationMethod method = UtilizationMethod::kPerResult;
+  /// Integer-emptiness tests made with the Presburger library for this
+  /// count (the disjointness proof, the element-by-element membership
+  /// test): the cost that grows with the elements of a result box.
+  int64_t presburger_checks = 0;
 
   /// E / N (0 for an empty operand).
   double Fraction() const;
@@ -111,10 +133,17 @@ struct OperandUtilization {
   double AverageReads() const;
 };
 
+/// The budget of the next operand's count when every count must end by
+/// `end`: kDefaultUtilizationTimeBudget, or what is left before `end` when
+/// that is less (zero once `end` has passed: then only the closed forms and
+/// enumerations of fewer than 4096 points answer exactly, the rest is
+/// bounded).
+absl::Duration NextOperandTimeBudget(absl::Time end);
+
 /// The utilization of an operand of dims `operand_dims` read through `maps`
 /// (all from the same output domain); `max_points` bounds the point-by-point
-/// enumeration and `time_budget` the element-by-element Presburger count
-/// (see the file comment).
+/// enumerations and `time_budget` the time of all steps but the closed
+/// forms (see the file comment).
 OperandUtilization ComputeOperandUtilization(
     const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims,
     int64_t max_points = kDefaultUtilizationPointLimit,
@@ -123,10 +152,11 @@ OperandUtilization ComputeOperandUtilization(
 /// The utilization of every operand of `instruction` (fusions through their
 /// computation), from its output-to-input maps of all outputs (every element
 /// of a tuple-shaped result). A non-array operand gets {0, 0, 0, inexact}.
+/// All operands together get `total_time_budget` (NextOperandTimeBudget).
 std::vector<OperandUtilization> ComputeOperandUtilization(
     const HloInstruction& instruction, mlir::MLIRContext* context,
     int64_t max_points = kDefaultUtilizationPointLimit,
-    absl::Duration time_budget = kDefaultUtilizationTimeBudget);
+    absl::Duration total_time_budget = kDefaultUtilizationTotalBudget);
 
 }  // namespace xla_index
 
