@@ -43,6 +43,8 @@ class CountDeadline {
     if (!passed_) passed_ = absl::Now() > end_;
     return passed_;
   }
+  // The points enumerated so far.
+  int64_t points() const { return points_; }
 
  private:
   absl::Time end_;
@@ -864,6 +866,7 @@ OperandUtilization ComputeOperandUtilization(
     counts.method = method;
     if (method == UtilizationMethod::kBound) counts.exact = false;
   }
+  counts.points_enumerated = deadline.points();
   return counts;
 }
 

@@ -126,6 +126,9 @@ struct OperandUtilization {
   /// count (the disjointness proof, the element-by-element membership
   /// test): the cost that grows with the elements of a result box.
   int64_t presburger_checks = 0;
+  /// Points evaluated by this count's enumerations (group boxes, domains):
+  /// the cost that grows with the variables enumerated.
+  int64_t points_enumerated = 0;
 
   /// E / N (0 for an empty operand).
   double Fraction() const;

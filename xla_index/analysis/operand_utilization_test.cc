@@ -205,6 +205,7 @@ TEST(GroupedUtilizationTest, CountsWithoutEnumeratingTheOutput) {
     std::vector<const char*> maps;
     std::vector<int64_t> dims;
     UtilizationMethod method;
+    int64_t max_points = kDefaultUtilizationPointLimit;
   };
   const Case cases[] = {
       {{"(d0, d1) -> (d0 floordiv 2, d1 floordiv 2)\ndomain:\n"
@@ -220,7 +221,16 @@ TEST(GroupedUtilizationTest, CountsWithoutEnumeratingTheOutput) {
         "(d0, d1) -> (d0 - 128, d1)\ndomain:\nd0 in [128, 255]\n"
         "d1 in [0, 63]"},
        {256, 64},
-       UtilizationMethod::kDisjointSum},
+       UtilizationMethod::kDisjointSum,
+       // Fewer points than the images hold (2 x 8192): not listed.
+       /*max_points=*/4096},
+      // The same with room to list the images: counted from them, without
+      // a Presburger proof.
+      {{"(d0, d1) -> (d0 + 128, d1)\ndomain:\nd0 in [0, 127]\nd1 in [0, 63]",
+        "(d0, d1) -> (d0 - 128, d1)\ndomain:\nd0 in [128, 255]\n"
+        "d1 in [0, 63]"},
+       {256, 64},
+       UtilizationMethod::kEnumeration},
       // Overlapping images: not a disjoint sum, still exact.
       {{"(d0) -> (d0)\ndomain:\nd0 in [0, 9]",
         "(d0) -> (d0 + 5)\ndomain:\nd0 in [0, 9]"},
@@ -234,7 +244,8 @@ TEST(GroupedUtilizationTest, CountsWithoutEnumeratingTheOutput) {
       ASSERT_TRUE(map.ok()) << map.status();
       maps.Insert(*map);
     }
-    OperandUtilization u = ComputeOperandUtilization(maps, c.dims);
+    OperandUtilization u =
+        ComputeOperandUtilization(maps, c.dims, c.max_points);
     EXPECT_TRUE(u.exact) << c.maps[0];
     EXPECT_EQ(u.method, c.method) << c.maps[0];
     EXPECT_EQ(u.elements_read, BruteForceElementsRead(maps, c.dims))
