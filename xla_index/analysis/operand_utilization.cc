@@ -536,16 +536,19 @@ std::vector<int64_t> GroupLinearParts(const ResultGroup& group,
 // Adds to `read` the image of a map whose results split into groups with
 // the linear parts `parts` (one list per group): every sum of one part per
 // group, row-major over the groups (the image is the product of the V_g).
-void AddProductOfParts(const std::vector<std::vector<int64_t>>& parts,
+// False when `deadline` passes first (each element listed is a point).
+bool AddProductOfParts(const std::vector<std::vector<int64_t>>& parts,
+                       CountDeadline& deadline,
                        absl::flat_hash_set<int64_t>& read) {
   std::vector<size_t> choice(parts.size(), 0);
   while (true) {
+    if (deadline.PassedAfterPoint()) return false;
     int64_t linear = 0;
     for (size_t g = 0; g < parts.size(); ++g) linear += parts[g][choice[g]];
     read.insert(linear);
     size_t g = parts.size();
     while (g > 0 && ++choice[g - 1] == parts[g - 1].size()) choice[--g] = 0;
-    if (g == 0) return;
+    if (g == 0) return true;
   }
 }
 
@@ -591,8 +594,9 @@ std::optional<int64_t> CountImageUnion(const IndexingMapSet& maps,
     }
     listed += image;
     if (listed > limit) return std::nullopt;
-    if (image > 0) AddProductOfParts(parts, read);
-    if (deadline.PassedNow()) return std::nullopt;
+    if (image > 0 && !AddProductOfParts(parts, deadline, read)) {
+      return std::nullopt;
+    }
   }
   return static_cast<int64_t>(read.size());
 }
