@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -137,6 +138,30 @@ absl::Status CheckOperandOutputPairs(const HloInstruction& instruction,
       " sets (the limit is ", kMaxOperandOutputPairs, ")"));
 }
 
+// Operand K of a computation's analysis is its parameter numbered K (the
+// maps come by number from ComputeComputationOutputToInputIndexing), so
+// the numbers must be 0..n-1. A module's are (the parser checks, as XLA's
+// HloParserImpl does); a snippet's may not be (hlo/parser.h reads
+// `p = f32[8] parameter(1)` alone), and a gap would leave a parameter
+// without maps, reported as not read. The commands and the Python module
+// refuse such a snippet when loading it (tools/hlo_input.h); this refuses
+// it for any other caller.
+absl::Status CheckParametersNumbered(const HloComputation& computation) {
+  const std::vector<HloInstruction*> parameters = computation.parameters();
+  for (size_t k = 0; k < parameters.size(); ++k) {
+    // parameters() is sorted by number.
+    if (parameters[k]->parameter_number() != static_cast<int64_t>(k)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "parameter '", parameters[k]->name(), "' of '", computation.name(),
+          "' is numbered ", parameters[k]->parameter_number(), ", so ", k,
+          " is missing: the analysis numbers operands by parameter, which "
+          "must be numbered 0 to ",
+          parameters.size() - 1));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
@@ -162,6 +187,7 @@ absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
   }
   XI_RETURN_IF_ERROR(CheckOperandOutputPairs(
       instruction, fusion.computation->parameters().size(), outputs_count));
+  XI_RETURN_IF_ERROR(CheckParametersNumbered(*fusion.computation));
   AddParameterOperands(fusion, context);
   return fusion;
 }

@@ -316,6 +316,27 @@ TEST(FusionUtilizationTest, DynamicSliceIsNotExact) {
   ExpectCounts(report.operands[1], 1, 1, 4);
 }
 
+TEST(FusionUtilizationTest, RefusesASnippetWithAGapInItsParameterNumbers) {
+  // The parser reads a snippet's lone `parameter(1)` as written; operand K
+  // is parameter K, so the analysis refuses it rather than report the
+  // parameter as not read (a module is refused by the parser, as XLA's
+  // HloParserImpl refuses it).
+  mlir::MLIRContext context;
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(R"(
+    q = f32[8] parameter(1)
+    ROOT n = f32[8] negate(q)
+  )");
+  ASSERT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<UtilizationReport> report =
+      AnalyzeUtilization(**module, &context);
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StrContains(report.status().message(), "parameter 'q' of"))
+      << report.status();
+  EXPECT_TRUE(absl::StrContains(report.status().message(), "0 is missing"))
+      << report.status();
+}
+
 TEST(FusionUtilizationTest, TextAndJson) {
   mlir::MLIRContext context;
   auto module = Parse(R"(
