@@ -869,7 +869,10 @@ ENTRY run {
 }
 
 // ---- Mesh-axes replica groups: HloParserImpl::ParseCollectiveDeviceList-
-// Base reads `mesh[axes] {refs}` (ParseMesh, ParseAxisRefList). ----
+// Base reads `mesh[axes] {refs}` (ParseMesh, ParseAxisRefList) into a
+// MeshAxesReplicaGroupList, whose constructor validates the axes. Only the
+// group size is kept: XLA's parser computes no group count and does not
+// compare the mesh with the module's replica_count. ----
 
 constexpr char kMeshHeader[] = R"(HloModule meshes, replica_count=12
 plus {
@@ -886,6 +889,11 @@ TEST(MeshReplicaGroups, Accepted) {
            "mesh['rows'=3,'cols'=4, device_ids=([4,3]T(1,0))] {'rows'}",
            "mesh['rows'=3,'cols'=4] {'cols':(1)2}",
            "maximal_mesh[device_id=5] {}",
+           // Sub-axes of one axis that neither overlap nor join
+           // (ValidateSpanOfAxes), and listed ids that permute 0..11.
+           "mesh['rows'=3,'cols'=8] {'cols':(1)2, 'rows', 'cols':(4)2}",
+           "mesh['rows'=3,'cols'=4, device_ids=(11,10,9,8,7,6,5,4,3,2,1,0)] "
+           "{'cols'}",
        }) {
     SCOPED_TRACE(groups);
     ExpectAccepted(absl::StrCat(
@@ -905,6 +913,24 @@ TEST(MeshReplicaGroups, Refused) {
       // ParseMesh: "Expected N device_ids based on mesh axes".
       {"mesh['rows'=3,'cols'=4, device_ids=(0,1,2)] {'rows'}",
        "expected 12 device_ids based on mesh axes, but got 3"},
+      // XLA CHECKs these when it builds the groups (Mesh::Validate, the
+      // AxisRef constructor, AxisRef::Validate, ValidateSpanOfAxes), so it
+      // cannot read them; they are refused here with the reason.
+      {"mesh['rows'=3,'cols'=4, device_ids=(0,1,2,3,4,5,6,7,8,9,10,11)] "
+       "{'rows'}",
+       "0,1,2,... in order"},
+      {"mesh['rows'=3,'cols'=4, device_ids=(0,1,2,3,4,5,6,7,8,9,10,10)] "
+       "{'rows'}",
+       "must be a permutation of 0..11"},
+      {"mesh['rows'=3,'cols'=4] {'cols':(0)2}", "pre-size >= 1 and size > 1"},
+      {"mesh['rows'=3,'cols'=4] {'cols':(1)3}",
+       "does not fit in an axis of size 4"},
+      {"mesh['rows'=3,'cols'=4] {'cols':(1)4}",
+       "does not fit in an axis of size 4"},
+      {"mesh['rows'=3,'cols'=4] {'cols', 'cols'}", "overlap"},
+      {"mesh['rows'=3,'cols'=8] {'cols':(1)4, 'cols':(2)2}", "overlap"},
+      {"mesh['rows'=3,'cols'=8] {'cols':(1)2, 'cols':(2)2}",
+       "can be merged into one sub-axis"},
   };
   for (const auto& [groups, message] : cases) {
     SCOPED_TRACE(groups);
