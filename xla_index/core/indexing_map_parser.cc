@@ -38,7 +38,7 @@ using mlir::AffineMap;
 
 namespace {
 
-// A token's kind: a punctuation character (one of ( ) [ ] { } , : + - *)
+// A token's kind: a punctuation character (one of ( ) [ ] { } , : + - * /)
 // is its own code, 0-255; the other kinds follow. One code, so that testing
 // for a given punctuation is one comparison.
 enum TokenKind : int {
@@ -392,6 +392,11 @@ class MapParser {
   }
   bool ParseUnary(Value& out);
   bool ParsePrimary(Value& out);
+  /// At an undeclared identifier: whether it is `min` or `max` followed by
+  /// '(' (XLA's SymbolicExpr function-call spelling,
+  /// SymbolicExprParserImpl::ParseBinaryFunction).
+  bool IsMinOrMaxCall() const;
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status MinMaxError() const;
   /// Whether `v` is a constant (then v.number is its value).
   static bool IsConstant(Value& v) {
     if (v.state == Value::kNumber) return true;
@@ -846,6 +851,12 @@ bool MapParser::ParseSum(Value& out) {
   return Take(sum->Finish(), op_offset, out);
 }
 
+// The operators of a term, all of one precedence and left-associative:
+// MLIR's `*`, `floordiv`, `ceildiv`, `mod`, and XLA's SymbolicExpr spellings
+// (xla/hlo/analysis/symbolic_map_serialization.cc,
+// SymbolicExprParserImpl::ParseTerm): `/` and `floorDiv` for floordiv (floor
+// rounding, llvm::divideFloorSigned in SymbolicExpr::Evaluate, as MLIR's
+// floordiv), `ceilDiv` for ceildiv.
 bool MapParser::ParseTerm(Value& out) {
   Value& result = out;
   if (!ParseOperand(result)) return false;
@@ -854,6 +865,8 @@ bool MapParser::ParseTerm(Value& out) {
     mlir::AffineExprKind kind;
     if (AtPunct('*')) {
       kind = mlir::AffineExprKind::Mul;
+    } else if (AtPunct('/')) {
+      kind = mlir::AffineExprKind::FloorDiv;
     } else if (tok_.kind != kIdentifierToken) {
       return true;
     } else if (TokText() == "floordiv") {
@@ -862,6 +875,10 @@ bool MapParser::ParseTerm(Value& out) {
       kind = mlir::AffineExprKind::CeilDiv;
     } else if (TokText() == "mod") {
       kind = mlir::AffineExprKind::Mod;
+    } else if (TokText() == "floorDiv") {
+      kind = mlir::AffineExprKind::FloorDiv;
+    } else if (TokText() == "ceilDiv") {
+      kind = mlir::AffineExprKind::CeilDiv;
     } else {
       return true;
     }
@@ -871,8 +888,9 @@ bool MapParser::ParseTerm(Value& out) {
     if (!ParseOperand(rhs)) return false;
     if (kind != mlir::AffineExprKind::Mul) {
       if (!IsConstant(rhs)) {
-        return Fail(Error(
-            op_offset, "divisor of floordiv/ceildiv/mod must be a constant"));
+        return Fail(Error(op_offset,
+                          "divisor of floordiv ('/'), ceildiv or mod must be a "
+                          "constant"));
       }
       absl::Status divisor = CheckDivisor(kind, rhs.number, op_offset);
       if (!divisor.ok()) return Fail(std::move(divisor));
@@ -945,6 +963,7 @@ bool MapParser::ParsePrimary(Value& out) {
   if (tok_.kind == kIdentifierToken) {
     Variable* v = names_->Find(TokText());
     if (v == nullptr) {
+      if (IsMinOrMaxCall()) return Fail(MinMaxError());
       return Fail(ErrorHere("expected a declared variable, an integer or '('"));
     }
     TakeVariable(*v, out);
@@ -961,6 +980,21 @@ bool MapParser::ParsePrimary(Value& out) {
     return true;
   }
   return Fail(ErrorHere("expected a variable, an integer or '('"));
+}
+
+bool MapParser::IsMinOrMaxCall() const {
+  const absl::string_view word = TokText();
+  if (word != "min" && word != "max") return false;
+  const char* p = SkipSpaces(text_.data() + pos_, text_.data() + text_.size());
+  return p != text_.data() + text_.size() && *p == '(';
+}
+
+absl::Status MapParser::MinMaxError() const {
+  return Error(tok_.offset,
+               absl::StrCat("'", TokText(),
+                            "(...)' (XLA's SymbolicExpr min/max) cannot be "
+                            "represented: an affine expression has no ",
+                            TokText()));
 }
 
 absl::Status MapParser::ParseResults(ExprList& results) {
