@@ -59,6 +59,10 @@ std::ostream& operator<<(std::ostream& out, const IndexingMap& map);
 /// none) and the line after is the access map. Also accepts "UNDEFINED" and
 /// "KNOWN EMPTY". Errors name line:column and what was expected.
 ///
+/// Expressions may also use XLA's SymbolicExpr spellings: `/` and `floorDiv`
+/// for floordiv, `ceilDiv` for ceildiv (same precedence as `*`). XLA's
+/// `min(a, b)` and `max(a, b)` have no affine counterpart: an error at them.
+///
 /// ParseIndexingMap(ToString(m)) == m for every map m.
 absl::StatusOr<IndexingMap> ParseIndexingMap(absl::string_view text,
                                              mlir::MLIRContext* context);
