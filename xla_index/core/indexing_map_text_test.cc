@@ -901,6 +901,45 @@ TEST_F(IndexingMapTextTest, XlaHeadSerializedMapsParse) {
   EXPECT_EQ(AffineMapToString(named.GetAffineMap()),
             "(d0, d1)[s0, s1, s2] -> (s1, d1 * 32 + d0, s0 - s2 * 4)");
 }
+// ToXlaHeadString writes the one-line form XLA HEAD's ToString(IndexingMap)
+// prints and ParseIndexingMap (indexing_map_serialization.cc) reads: `,
+// domain:` and commas, range variables in [...], runtime variables in {...},
+// and `/` for floordiv as SymbolicExpr's GetBinaryOpString spells it.
+TEST_F(IndexingMapTextTest, XlaHeadStringIsXlasOneLineForm) {
+  IndexingMap map = Parse(
+      "(d0, d1)[s0, s1]{s2} -> (d0 floordiv 4 + s2, (d1 - 3) mod 5, "
+      "-(d0 floordiv 3), d1 ceildiv 2 - s1 * 3), domain: d0 in [0, 15], "
+      "d1 in [-2, 7], s0 in [0, 1], s1 in [0, 2], s2 in [0, 3], "
+      "d0 floordiv 2 + s0 in [0, 6], d1 mod 2 in [1, 1]");
+  EXPECT_EQ(ToXlaHeadString(map),
+            "(d0, d1)[s0, s1]{s2} -> (d0 / 4 + s2, (d1 - 3) mod 5, "
+            "-(d0 / 3), d1 ceildiv 2 - s1 * 3), domain: d0 in [0, 15], "
+            "d1 in [-2, 7], s0 in [0, 1], s1 in [0, 2], s2 in [0, 3], "
+            "d0 / 2 + s0 in [0, 6], d1 mod 2 in [1, 1]");
+  EXPECT_EQ(Parse(ToXlaHeadString(map)), map);
+  EXPECT_EQ(ToXlaHeadString(Parse("() -> ()")), "() -> ()");
+  EXPECT_EQ(ToXlaHeadString(Parse("(){s0} -> (s0 * 2), domain: s0 in [0, 3]")),
+            "(){s0} -> (s0 * 2), domain: s0 in [0, 3]");
+  EXPECT_EQ(ToXlaHeadString(IndexingMap::Undefined()), "UNDEFINED");
+  // Every documentation map reads back with the same expressions, bounds and
+  // relation (its runtime variables' hlo text is not part of the form).
+  for (const std::string& text :
+       ReadBlocks("xla_index/core/testdata/seed_000_maps.txt")) {
+    IndexingMap original = Parse(text);
+    const std::string xla = ToXlaHeadString(original);
+    EXPECT_EQ(xla.find('\n'), std::string::npos) << xla;
+    EXPECT_EQ(xla.find("floordiv"), std::string::npos) << xla;
+    IndexingMap again = Parse(xla);
+    EXPECT_EQ(again.GetAffineMap(), original.GetAffineMap()) << xla;
+    EXPECT_EQ(again.GetDimBounds(), original.GetDimBounds()) << xla;
+    EXPECT_EQ(again.GetSymbolBounds(), original.GetSymbolBounds()) << xla;
+    EXPECT_EQ(again.GetRuntimeVarsCount(), original.GetRuntimeVarsCount());
+    exact::Enumeration a = exact::Enumerate(original, 20000);
+    exact::Enumeration b = exact::Enumerate(again, 20000);
+    EXPECT_EQ(a.kind, b.kind) << xla;
+    EXPECT_EQ(exact::FirstDifference(a.relation, b.relation), "") << xla;
+  }
+}
 
 // Random text, and random mutations of valid maps, never crash the parser;
 // whatever parses prints and parses back to an equal map.
