@@ -888,9 +888,8 @@ bool MapParser::ParseTerm(Value& out) {
     if (!ParseOperand(rhs)) return false;
     if (kind != mlir::AffineExprKind::Mul) {
       if (!IsConstant(rhs)) {
-        return Fail(Error(op_offset,
-                          "divisor of floordiv ('/'), ceildiv or mod must be a "
-                          "constant"));
+        return Fail(Error(
+            op_offset, "divisor of floordiv/ceildiv/mod must be a constant"));
       }
       absl::Status divisor = CheckDivisor(kind, rhs.number, op_offset);
       if (!divisor.ok()) return Fail(std::move(divisor));

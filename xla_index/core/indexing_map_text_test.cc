@@ -817,13 +817,13 @@ TEST_F(IndexingMapTextTest, XlaHeadSpellingsWithoutAnAffineMeaningAreErrors) {
       {"(d0) -> (d0)\ndomain:\nd0 in [0, 5]\nmax(d0, 3) in [3, 4]",
        "4:1: 'max(...)'"},
       {"()[p, q] -> (p / q), domain: p in [0, 3], q in [1, 4]",
-       "1:16: divisor of floordiv ('/'), ceildiv or mod must be a constant"},
+       "1:16: divisor of floordiv/ceildiv/mod must be a constant"},
       {"(d0) -> (d0 % 4), domain: d0 in [0, 7]", "1:13: expected ','"},
       {"(d0) -> (d0 / 0), domain: d0 in [0, 7]", "1:13: division by zero"},
       {"(d0) -> (d0 ceilDiv 0), domain: d0 in [0, 7]",
        "1:13: division by zero"},
       {"(d0) -> (d0 floorDiv d0), domain: d0 in [1, 7]",
-       "1:13: divisor of floordiv ('/'), ceildiv or mod must be a constant"},
+       "1:13: divisor of floordiv/ceildiv/mod must be a constant"},
   };
   for (const ErrorCase& c : cases) {
     absl::StatusOr<IndexingMap> map = ParseIndexingMap(c.text, &context_);
