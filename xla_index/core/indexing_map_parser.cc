@@ -392,11 +392,11 @@ class MapParser {
   }
   bool ParseUnary(Value& out);
   bool ParsePrimary(Value& out);
-  /// At an undeclared identifier: whether it is `min` or `max` followed by
-  /// '(' (XLA's SymbolicExpr function-call spelling,
-  /// SymbolicExprParserImpl::ParseBinaryFunction).
-  bool IsMinOrMaxCall() const;
-  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status MinMaxError() const;
+  /// The error at an undeclared identifier: XLA's SymbolicExpr `min(` and
+  /// `max(` (SymbolicExprParserImpl::ParseBinaryFunction) have no affine
+  /// counterpart; any other name is not declared.
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status UndeclaredNameError()
+      const;
   /// Whether `v` is a constant (then v.number is its value).
   static bool IsConstant(Value& v) {
     if (v.state == Value::kNumber) return true;
@@ -962,8 +962,7 @@ bool MapParser::ParsePrimary(Value& out) {
   if (tok_.kind == kIdentifierToken) {
     Variable* v = names_->Find(TokText());
     if (v == nullptr) {
-      if (IsMinOrMaxCall()) return Fail(MinMaxError());
-      return Fail(ErrorHere("expected a declared variable, an integer or '('"));
+      return Fail(UndeclaredNameError());
     }
     TakeVariable(*v, out);
     return true;
@@ -981,19 +980,18 @@ bool MapParser::ParsePrimary(Value& out) {
   return Fail(ErrorHere("expected a variable, an integer or '('"));
 }
 
-bool MapParser::IsMinOrMaxCall() const {
+absl::Status MapParser::UndeclaredNameError() const {
   const absl::string_view word = TokText();
-  if (word != "min" && word != "max") return false;
-  const char* p = SkipSpaces(text_.data() + pos_, text_.data() + text_.size());
-  return p != text_.data() + text_.size() && *p == '(';
-}
-
-absl::Status MapParser::MinMaxError() const {
-  return Error(tok_.offset,
-               absl::StrCat("'", TokText(),
-                            "(...)' (XLA's SymbolicExpr min/max) cannot be "
-                            "represented: an affine expression has no ",
-                            TokText()));
+  const char* const end = text_.data() + text_.size();
+  const char* next = SkipSpaces(text_.data() + pos_, end);
+  if ((word == "min" || word == "max") && next != end && *next == '(') {
+    return Error(tok_.offset,
+                 absl::StrCat("'", word,
+                              "(...)' (XLA's SymbolicExpr min/max) cannot be "
+                              "represented: an affine expression has no ",
+                              word));
+  }
+  return ErrorHere("expected a declared variable, an integer or '('");
 }
 
 absl::Status MapParser::ParseResults(ExprList& results) {
