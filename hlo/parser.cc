@@ -1289,11 +1289,22 @@ absl::Status Parser::ParseInstruction(HloComputation& computation,
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
   bool is_root = cursor_.TryConsumeWord("ROOT");
+  cursor_.SkipSpace();
+  const char* name_position = cursor_.pos();
   std::shared_ptr<const Shape> leading_shape;
   XI_ASSIGN_OR_RETURN(std::shared_ptr<const Shape> shape,
                       shapes_.ParseIfShape(cursor_));
   if (shape != nullptr && snippet_ && NamedDefinitionFollows()) {
     leading_shape = std::move(shape);
+  }
+  // HloParserImpl::ParseInstruction reads `name =` first ("expects
+  // name"); only a single-instruction text (ParseSingleInstruction) may
+  // leave it out, so unnamed instructions are a snippet's leniency.
+  if (shape != nullptr && leading_shape == nullptr && !snippet_) {
+    return cursor_.ErrorAt(
+        name_position,
+        "expected an instruction name: in a module every instruction is "
+        "written `name = shape opcode(...)`");
   }
   absl::string_view name;
   if (shape == nullptr) {

@@ -1058,6 +1058,40 @@ ENTRY run (v: f16[2,3]) -> (f16[<=2,3]{0,1}, f16[2,3]) {
 })");
 }
 
+// ---- Instruction names: HloParserImpl::ParseInstruction reads `name =`
+// before the shape ("expects name"); only a single-instruction text
+// (ParseSingleInstruction) may leave the name out. ----
+
+TEST(InstructionNames, UnnamedInAModuleRefused) {
+  ExpectRejected(R"(HloModule unnamed
+ENTRY run {
+  w = u16[3] parameter(0)
+  ROOT  u16[3] negate(w)
+})",
+                 "4:9", "expected an instruction name");
+  ExpectRejected(R"(HloModule unnamed
+sum {
+  a = u16[] parameter(0)
+  b = u16[] parameter(1)
+  u16[] add(a, b)
+}
+ENTRY run {
+  w = u16[3] parameter(0)
+  ROOT r = u16[] reduce(w, u16[] constant(0)), dimensions={0}, to_apply=sum
+})",
+                 "5:3", "expected an instruction name");
+}
+
+// Unnamed instructions nested as operands are read (ParseOperands reads an
+// instruction in place of a name).
+TEST(InstructionNames, NestedOperandNeedsNoName) {
+  ExpectAccepted(R"(HloModule nested
+ENTRY run {
+  w = u16[3] parameter(0)
+  ROOT r = u16[3] add(w, u16[3] negate(w))
+})");
+}
+
 // ---- Comments: HloLexer::LexToken ends a '//' comment at '\n' or '\r' (old
 // Mac line ends). ----
 

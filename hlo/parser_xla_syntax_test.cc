@@ -65,9 +65,9 @@ ENTRY main {
   EXPECT_EQ(module->attributes().size(), 3);
 }
 
-TEST(XlaSyntaxAccepted, UnnamedInstructions) {
-  std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule unnamed
-ENTRY main {
+// A snippet's leniency (a module requires names: parser_xla_head_test.cc).
+TEST(XlaSyntaxAccepted, UnnamedInstructionsInASnippet) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(R"(ENTRY main {
   x = f32[2,4] parameter(0)
   y = f32[2,4] parameter(1)
   f32[2,4] multiply(x, y)
