@@ -888,10 +888,10 @@ uint64_t SaturatingMul(uint64_t a, uint64_t b) {
 }
 
 // The facts of `kind lhs rhs` from its operands' (getLargestKnownDivisor's
-// recursion, one node at a time).
+// recursion, one node at a time; the shape flags from the operands' kinds).
 LLVM_ATTRIBUTE_ALWAYS_INLINE Facts Combine(AffineExprKind kind,
-                                           const Facts& lhs, const Facts& rhs,
-                                           AffineExpr rhs_expr) {
+                                           const Facts& lhs, const Facts& rhs) {
+  const bool rhs_constant = rhs.kind == AffineExprKind::Constant;
   uint64_t divisor = 1;
   switch (kind) {
     case AffineExprKind::Mul:
@@ -899,34 +899,57 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE Facts Combine(AffineExprKind kind,
       break;
     case AffineExprKind::Add:
     case AffineExprKind::Mod:
-      divisor = std::gcd(lhs.divisor, rhs.divisor);
+      // gcd(1, x) is 1: most operands are dims or sums with one.
+      if (lhs.divisor != 1 && rhs.divisor != 1) {
+        divisor = std::gcd(lhs.divisor, rhs.divisor);
+      }
       break;
     default:  // floordiv, ceildiv: the quotient when it divides, else 1.
-      if (std::optional<int64_t> c = ConstantValue(rhs_expr); c && *c != 0) {
-        const uint64_t k = Magnitude(*c);
+      if (rhs_constant && rhs.constant != 0) {
+        const uint64_t k = Magnitude(rhs.constant);
         if (lhs.divisor % k == 0) divisor = lhs.divisor / k;
       }
       break;
   }
-  return {std::max({lhs.bound, rhs.bound, divisor}), divisor};
+  Facts facts;
+  facts.bound = std::max(std::max(lhs.bound, rhs.bound), divisor);
+  facts.divisor = divisor;
+  facts.kind = kind;
+  facts.mod_shaped = (rhs_constant && rhs.constant == -1) ||
+                     (kind == AffineExprKind::Mul && lhs.odd_floordiv);
+  facts.odd_floordiv =
+      kind == AffineExprKind::FloorDiv && !(rhs_constant && rhs.constant >= 1);
+  return facts;
+}
+
+Facts LeafFacts(AffineExprKind kind) {
+  Facts facts;
+  facts.bound = 1;
+  facts.kind = kind;
+  return facts;
+}
+
+Facts ConstantFacts(int64_t value) {
+  Facts facts;
+  facts.bound = facts.divisor = Magnitude(value);
+  facts.kind = AffineExprKind::Constant;
+  facts.constant = value;
+  return facts;
 }
 
 Facts FactsOf(AffineExpr e) {
-  switch (e.getKind()) {
+  const AffineExprKind kind = e.getKind();
+  switch (kind) {
     case AffineExprKind::DimId:
     case AffineExprKind::SymbolId:
-      return {1, 1};
-    case AffineExprKind::Constant: {
-      const uint64_t m =
-          Magnitude(mlir::cast<AffineConstantExpr>(e).getValue());
-      return {m, m};
-    }
+      return LeafFacts(kind);
+    case AffineExprKind::Constant:
+      return ConstantFacts(mlir::cast<AffineConstantExpr>(e).getValue());
     default:
       break;
   }
   auto binary = mlir::cast<AffineBinaryOpExpr>(e);
-  return Combine(e.getKind(), FactsOf(binary.getLHS()),
-                 FactsOf(binary.getRHS()), binary.getRHS());
+  return Combine(kind, FactsOf(binary.getLHS()), FactsOf(binary.getRHS()));
 }
 
 // Operands whose constants and known divisors are all at most 2^15: every
@@ -938,41 +961,25 @@ Facts FactsOf(AffineExpr e) {
 // inside int64: MLIR's result is exact and is taken as it is.
 constexpr uint64_t kFoldCannotWrap = uint64_t{1} << 15;
 
-// `e` is a binary node whose right operand is the constant -1, or a product
-// of a floordiv by a constant below 1: the operands of MLIR's rewrite to a
-// mod that CheckedAffineBinaryOp refuses or builds differently (AddAsMod).
-bool MayBeModPattern(AffineExpr e) {
-  if (e.getKind() > AffineExprKind::LAST_AFFINE_BINARY_OP) return false;
-  auto binary = mlir::cast<AffineBinaryOpExpr>(e);
-  if (ConstantValue(binary.getRHS()) == -1) return true;
-  if (e.getKind() != AffineExprKind::Mul) return false;
-  AffineBinaryOpExpr div = AsBinary(binary.getLHS(), AffineExprKind::FloorDiv);
-  if (!div) return false;
-  std::optional<int64_t> q = ConstantValue(div.getRHS());
-  return !q || *q < 1;
-}
-
 // Whether MLIR's own operation on these operands builds exactly what
 // CheckedAffineBinaryOp builds: no fold can wrap (kFoldCannotWrap), and the
 // operation is none of those CheckedAffineBinaryOp refuses or builds
 // otherwise (a product without a constant factor, which may not be affine;
-// a division or mod by a constant below 1 or by an expression; MLIR's mod
-// rewrites of a sum).
-bool MlirIsExact(AffineExprKind kind, AffineExpr lhs, AffineExpr rhs,
-                 const Facts& lhs_facts, const Facts& rhs_facts) {
-  if (lhs_facts.bound > kFoldCannotWrap || rhs_facts.bound > kFoldCannotWrap) {
+// a division or mod by a constant below 1 or by an expression; a sum with
+// an operand shaped like the operands of MLIR's rewrites to a mod, which
+// CheckedAffineBinaryOp refuses or builds differently, see AddAsMod).
+bool MlirIsExact(AffineExprKind kind, const Facts& lhs, const Facts& rhs) {
+  if (lhs.bound > kFoldCannotWrap || rhs.bound > kFoldCannotWrap) {
     return false;
   }
   switch (kind) {
     case AffineExprKind::Add:
-      return !MayBeModPattern(lhs) && !MayBeModPattern(rhs);
+      return !lhs.mod_shaped && !rhs.mod_shaped;
     case AffineExprKind::Mul:
-      return lhs.getKind() == AffineExprKind::Constant ||
-             rhs.getKind() == AffineExprKind::Constant;
-    default: {
-      std::optional<int64_t> k = ConstantValue(rhs);
-      return k && *k >= 1;
-    }
+      return lhs.kind == AffineExprKind::Constant ||
+             rhs.kind == AffineExprKind::Constant;
+    default:
+      return rhs.kind == AffineExprKind::Constant && rhs.constant >= 1;
   }
 }
 
@@ -998,20 +1005,18 @@ class Replacer {
   Replaced Run(AffineExpr expr) {
     const AffineExprKind kind = expr.getKind();
     switch (kind) {
-      case AffineExprKind::Constant: {
-        const uint64_t m =
-            Magnitude(mlir::cast<AffineConstantExpr>(expr).getValue());
-        return {expr, Facts{m, m}};
-      }
+      case AffineExprKind::Constant:
+        return {expr,
+                ConstantFacts(mlir::cast<AffineConstantExpr>(expr).getValue())};
       case AffineExprKind::DimId: {
         unsigned pos = mlir::cast<mlir::AffineDimExpr>(expr).getPosition();
         if (pos < dims_.size()) return {dims_[pos], dim_facts_[pos]};
-        return {expr, Facts{1, 1}};
+        return {expr, LeafFacts(kind)};
       }
       case AffineExprKind::SymbolId: {
         unsigned pos = mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition();
         if (pos < symbols_.size()) return {symbols_[pos], symbol_facts_[pos]};
-        return {expr, Facts{1, 1}};
+        return {expr, LeafFacts(kind)};
       }
       default:
         break;
@@ -1024,10 +1029,10 @@ class Replacer {
     if (!error.ok()) return {};
     // As MLIR: an unchanged node is kept, not rebuilt.
     if (lhs.expr == old_lhs && rhs.expr == old_rhs) {
-      return {expr, Combine(kind, lhs.facts, rhs.facts, rhs.expr)};
+      return {expr, Combine(kind, lhs.facts, rhs.facts)};
     }
     AffineExpr built;
-    if (MlirIsExact(kind, lhs.expr, rhs.expr, lhs.facts, rhs.facts)) {
+    if (MlirIsExact(kind, lhs.facts, rhs.facts)) {
       built = mlir::getAffineBinaryOpExpr(kind, lhs.expr, rhs.expr);
     } else {
       absl::StatusOr<AffineExpr> checked =
@@ -1042,7 +1047,7 @@ class Replacer {
     // is walked.
     if (AffineBinaryOpExpr node = AsBinary(built, kind);
         node && node.getLHS() == lhs.expr && node.getRHS() == rhs.expr) {
-      return {built, Combine(kind, lhs.facts, rhs.facts, rhs.expr)};
+      return {built, Combine(kind, lhs.facts, rhs.facts)};
     }
     return {built, FactsOf(built)};
   }
