@@ -4,9 +4,12 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <new>
 #include <numeric>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -937,7 +940,87 @@ Facts ConstantFacts(int64_t value) {
   return facts;
 }
 
-Facts FactsOf(AffineExpr e) {
+// What one substitution computed for each binary node it met, by node
+// (MLIR uniques nodes, so a subtree shared by several results, or several
+// times by one, is one pointer): open addressing with linear probing, in
+// an inline array for small maps, doubled when half full. The keys are
+// cleared on the first insertion only (a lookup before it reads nothing).
+template <typename Value>
+class NodeMemo {
+ public:
+  NodeMemo() = default;
+  NodeMemo(const NodeMemo&) = delete;
+  NodeMemo& operator=(const NodeMemo&) = delete;
+
+  const Value* Find(AffineExpr node) const {
+    if (count_ == 0) return nullptr;
+    const size_t i = Slot(node.getAsOpaquePointer());
+    return keys_[i] != nullptr ? &values_[i] : nullptr;
+  }
+  void Insert(AffineExpr node, const Value& value) {
+    if (count_ == 0 && keys_ == inline_keys_) {
+      // 64-byte pieces compile to vector stores (see Remember above).
+      static_assert(sizeof(inline_keys_) % 64 == 0, "64-byte pieces");
+      for (size_t i = 0; i < sizeof(inline_keys_); i += 64) {
+        std::memset(reinterpret_cast<char*>(inline_keys_) + i, 0, 64);
+      }
+    }
+    if (2 * (count_ + 1) > mask_ + 1) Grow();
+    const void* key = node.getAsOpaquePointer();
+    const size_t i = Slot(key);
+    if (keys_[i] == nullptr) ++count_;
+    keys_[i] = key;
+    new (&values_[i]) Value(value);
+  }
+
+ private:
+  static constexpr size_t kInline = 32;
+
+  size_t Slot(const void* key) const {
+    // Nodes are aligned: the product's high bits carry the pointer's.
+    const uint64_t h =
+        (reinterpret_cast<uintptr_t>(key) * 0x9E3779B97F4A7C15ull) >> 40;
+    size_t i = h & mask_;
+    while (keys_[i] != nullptr && keys_[i] != key) i = (i + 1) & mask_;
+    return i;
+  }
+  void Grow() {
+    const void* const* old_keys = keys_;
+    const Value* old_values = values_;
+    const size_t old_size = mask_ + 1;
+    auto keys = std::make_unique<const void*[]>(2 * old_size);  // Null.
+    auto values = std::make_unique<Value[]>(2 * old_size);
+    keys_ = keys.get();
+    values_ = values.get();
+    mask_ = 2 * old_size - 1;
+    for (size_t i = 0; i < old_size; ++i) {
+      if (old_keys[i] == nullptr) continue;
+      const size_t j = Slot(old_keys[i]);
+      keys_[j] = old_keys[i];
+      values_[j] = old_values[i];
+    }
+    // Frees the old arrays when they were on the heap.
+    heap_keys_ = std::move(keys);
+    heap_values_ = std::move(values);
+  }
+
+  // Values are written before they are read (their key is set with them):
+  // the inline ones are left uninitialized, not constructed per memo.
+  static_assert(std::is_trivially_copyable_v<Value> &&
+                    std::is_trivially_destructible_v<Value>,
+                "values live in raw storage");
+  const void* inline_keys_[kInline];
+  alignas(Value) unsigned char inline_values_[kInline * sizeof(Value)];
+  std::unique_ptr<const void*[]> heap_keys_;
+  std::unique_ptr<Value[]> heap_values_;
+  const void** keys_ = inline_keys_;
+  Value* values_ = reinterpret_cast<Value*>(inline_values_);
+  size_t mask_ = kInline - 1;
+  size_t count_ = 0;
+};
+
+// The facts of `e`, each binary node's computed once per `memo`.
+Facts FactsOf(AffineExpr e, NodeMemo<Facts>& memo) {
   const AffineExprKind kind = e.getKind();
   switch (kind) {
     case AffineExprKind::DimId:
@@ -948,8 +1031,12 @@ Facts FactsOf(AffineExpr e) {
     default:
       break;
   }
+  if (const Facts* known = memo.Find(e)) return *known;
   auto binary = mlir::cast<AffineBinaryOpExpr>(e);
-  return Combine(kind, FactsOf(binary.getLHS()), FactsOf(binary.getRHS()));
+  const Facts facts = Combine(kind, FactsOf(binary.getLHS(), memo),
+                              FactsOf(binary.getRHS(), memo));
+  memo.Insert(e, facts);
+  return facts;
 }
 
 // Operands whose constants and known divisors are all at most 2^15: every
@@ -1002,8 +1089,22 @@ class Replacer {
         dim_facts_(dim_facts),
         symbol_facts_(symbol_facts) {}
 
+  // Each binary node is substituted once per Replacer: its replacement is
+  // a function of the node alone, and the results of a map share subtrees
+  // (each of a reshape's results divides the same linear index).
   Replaced Run(AffineExpr expr) {
     const AffineExprKind kind = expr.getKind();
+    if (kind > AffineExprKind::LAST_AFFINE_BINARY_OP) return Leaf(kind, expr);
+    if (const Replaced* known = done_.Find(expr)) return *known;
+    const Replaced replaced = Substitute(kind, expr);
+    if (error.ok()) done_.Insert(expr, replaced);
+    return replaced;
+  }
+
+  absl::Status error;
+
+ private:
+  Replaced Leaf(AffineExprKind kind, AffineExpr expr) {
     switch (kind) {
       case AffineExprKind::Constant:
         return {expr,
@@ -1018,9 +1119,10 @@ class Replacer {
         if (pos < symbols_.size()) return {symbols_[pos], symbol_facts_[pos]};
         return {expr, LeafFacts(kind)};
       }
-      default:
-        break;
     }
+  }
+
+  Replaced Substitute(AffineExprKind kind, AffineExpr expr) {
     auto binary = mlir::cast<AffineBinaryOpExpr>(expr);
     const AffineExpr old_lhs = binary.getLHS(), old_rhs = binary.getRHS();
     const Replaced lhs = Run(old_lhs);
@@ -1049,14 +1151,13 @@ class Replacer {
         node && node.getLHS() == lhs.expr && node.getRHS() == rhs.expr) {
       return {built, Combine(kind, lhs.facts, rhs.facts)};
     }
-    return {built, FactsOf(built)};
+    return {built, FactsOf(built, facts_)};
   }
 
-  absl::Status error;
-
- private:
   llvm::ArrayRef<AffineExpr> dims_, symbols_;
   llvm::ArrayRef<Facts> dim_facts_, symbol_facts_;
+  NodeMemo<Replaced> done_;  // Each binary node substituted so far.
+  NodeMemo<Facts> facts_;    // The facts of the nodes folds built.
 };
 
 }  // namespace
@@ -1064,10 +1165,11 @@ class Replacer {
 CheckedSubstitution::CheckedSubstitution(llvm::ArrayRef<AffineExpr> dims,
                                          llvm::ArrayRef<AffineExpr> symbols)
     : dims_(dims), symbols_(symbols) {
+  NodeMemo<Facts> memo;  // The replacements share subtrees too.
   dim_facts_.reserve(dims.size());
-  for (AffineExpr d : dims) dim_facts_.push_back(FactsOf(d));
+  for (AffineExpr d : dims) dim_facts_.push_back(FactsOf(d, memo));
   symbol_facts_.reserve(symbols.size());
-  for (AffineExpr s : symbols) symbol_facts_.push_back(FactsOf(s));
+  for (AffineExpr s : symbols) symbol_facts_.push_back(FactsOf(s, memo));
 }
 
 absl::StatusOr<AffineExpr> CheckedSubstitution::Apply(AffineExpr expr) const {
