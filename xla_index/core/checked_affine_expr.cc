@@ -885,59 +885,92 @@ namespace {
 
 using Facts = CheckedSubstitution::Facts;
 
-uint64_t SaturatingMul(uint64_t a, uint64_t b) {
-  uint64_t product;
-  return __builtin_mul_overflow(a, b, &product) ? ~uint64_t{0} : product;
+// Operands whose constants and known divisors are all at most 2^15: every
+// integer MLIR's folds compute while building one operation from them
+// (sums and products of two constants, a coefficient times a constant, a
+// product's known divisor, quotients, and the sums of a few of these that
+// the recursion over a sum's terms makes) is a product of at most three
+// such values, plus a sum of such products over the operands' terms, far
+// inside int64: MLIR's result is exact and is taken as it is.
+constexpr uint64_t kFoldCannotWrap = uint64_t{1} << 15;
+
+// The fields of Facts, packed in one word so that a Facts (and a Replaced,
+// with its node) is built and returned in registers: built field by field
+// in memory and read back whole, it stalled on store forwarding (a third
+// of FactsOf's time under perf).
+//   bits  0-15: the known divisor (at most 2^15 when not big);
+//   bits 16-47: the value of a constant (as int32; |value| <= 2^15);
+//   bits 48-51: the AffineExprKind;
+//   bit 52: big; bit 53: mod_shaped; bit 54: odd_floordiv.
+constexpr int kConstantShift = 16, kKindShift = 48;
+constexpr uint64_t kBig = uint64_t{1} << 52, kModShaped = uint64_t{1} << 53,
+                   kOddFloorDiv = uint64_t{1} << 54;
+
+uint32_t DivisorOf(Facts f) { return static_cast<uint16_t>(f.bits); }
+int32_t ConstantOf(Facts f) {
+  return static_cast<int32_t>(static_cast<uint32_t>(f.bits >> kConstantShift));
 }
+bool IsConstant(Facts f) {
+  return ((f.bits >> kKindShift) & 0xF) ==
+         static_cast<uint64_t>(AffineExprKind::Constant);
+}
+bool IsBig(Facts f) { return (f.bits & kBig) != 0; }
 
 // The facts of `kind lhs rhs` from its operands' (getLargestKnownDivisor's
 // recursion, one node at a time; the shape flags from the operands' kinds).
-LLVM_ATTRIBUTE_ALWAYS_INLINE Facts Combine(AffineExprKind kind,
-                                           const Facts& lhs, const Facts& rhs) {
-  const bool rhs_constant = rhs.kind == AffineExprKind::Constant;
+// An operand's divisor and constant mean something only when it is not
+// big; when one is big, so is the node, whatever its divisor says.
+LLVM_ATTRIBUTE_ALWAYS_INLINE Facts Combine(AffineExprKind kind, Facts lhs,
+                                           Facts rhs) {
+  const bool rhs_constant = IsConstant(rhs);
+  const int32_t rhs_value = ConstantOf(rhs);
+  const uint32_t lhs_divisor = DivisorOf(lhs), rhs_divisor = DivisorOf(rhs);
   uint64_t divisor = 1;
   switch (kind) {
     case AffineExprKind::Mul:
-      divisor = SaturatingMul(lhs.divisor, rhs.divisor);
+      divisor = uint64_t{lhs_divisor} * rhs_divisor;
       break;
     case AffineExprKind::Add:
     case AffineExprKind::Mod:
       // gcd(1, x) is 1: most operands are dims or sums with one.
-      if (lhs.divisor != 1 && rhs.divisor != 1) {
-        divisor = std::gcd(lhs.divisor, rhs.divisor);
+      if (lhs_divisor != 1 && rhs_divisor != 1) {
+        divisor = std::gcd(lhs_divisor, rhs_divisor);
       }
       break;
     default:  // floordiv, ceildiv: the quotient when it divides, else 1.
-      if (rhs_constant && rhs.constant != 0) {
-        const uint64_t k = Magnitude(rhs.constant);
-        if (lhs.divisor % k == 0) divisor = lhs.divisor / k;
+      if (rhs_constant && rhs_value != 0) {
+        const auto k = static_cast<uint32_t>(Magnitude(rhs_value));
+        if (lhs_divisor % k == 0) divisor = lhs_divisor / k;
       }
       break;
   }
-  Facts facts;
-  facts.bound = std::max(std::max(lhs.bound, rhs.bound), divisor);
-  facts.divisor = divisor;
-  facts.kind = kind;
-  facts.mod_shaped = (rhs_constant && rhs.constant == -1) ||
-                     (kind == AffineExprKind::Mul && lhs.odd_floordiv);
-  facts.odd_floordiv =
-      kind == AffineExprKind::FloorDiv && !(rhs_constant && rhs.constant >= 1);
-  return facts;
+  uint64_t bits = (divisor & 0xFFFF) |
+                  (static_cast<uint64_t>(kind) << kKindShift) |
+                  ((lhs.bits | rhs.bits) & kBig);
+  if (divisor > kFoldCannotWrap) bits |= kBig;
+  if ((rhs_constant && rhs_value == -1) ||
+      (kind == AffineExprKind::Mul && (lhs.bits & kOddFloorDiv) != 0)) {
+    bits |= kModShaped;
+  }
+  if (kind == AffineExprKind::FloorDiv && !(rhs_constant && rhs_value >= 1)) {
+    bits |= kOddFloorDiv;
+  }
+  return Facts{bits};
 }
 
 Facts LeafFacts(AffineExprKind kind) {
-  Facts facts;
-  facts.bound = 1;
-  facts.kind = kind;
-  return facts;
+  return Facts{1 | (static_cast<uint64_t>(kind) << kKindShift)};
 }
 
 Facts ConstantFacts(int64_t value) {
-  Facts facts;
-  facts.bound = facts.divisor = Magnitude(value);
-  facts.kind = AffineExprKind::Constant;
-  facts.constant = value;
-  return facts;
+  const uint64_t kind = static_cast<uint64_t>(AffineExprKind::Constant)
+                        << kKindShift;
+  const uint64_t magnitude = Magnitude(value);
+  if (magnitude > kFoldCannotWrap) return Facts{kind | kBig};
+  return Facts{magnitude |
+               (uint64_t{static_cast<uint32_t>(static_cast<int32_t>(value))}
+                << kConstantShift) |
+               kind};
 }
 
 // What one substitution computed for each binary node it met, by node
@@ -1039,15 +1072,6 @@ Facts FactsOf(AffineExpr e, NodeMemo<Facts>& memo) {
   return facts;
 }
 
-// Operands whose constants and known divisors are all at most 2^15: every
-// integer MLIR's folds compute while building one operation from them
-// (sums and products of two constants, a coefficient times a constant, a
-// product's known divisor, quotients, and the sums of a few of these that
-// the recursion over a sum's terms makes) is a product of at most three
-// such values, plus a sum of such products over the operands' terms, far
-// inside int64: MLIR's result is exact and is taken as it is.
-constexpr uint64_t kFoldCannotWrap = uint64_t{1} << 15;
-
 // Whether MLIR's own operation on these operands builds exactly what
 // CheckedAffineBinaryOp builds: no fold can wrap (kFoldCannotWrap), and the
 // operation is none of those CheckedAffineBinaryOp refuses or builds
@@ -1055,18 +1079,15 @@ constexpr uint64_t kFoldCannotWrap = uint64_t{1} << 15;
 // a division or mod by a constant below 1 or by an expression; a sum with
 // an operand shaped like the operands of MLIR's rewrites to a mod, which
 // CheckedAffineBinaryOp refuses or builds differently, see AddAsMod).
-bool MlirIsExact(AffineExprKind kind, const Facts& lhs, const Facts& rhs) {
-  if (lhs.bound > kFoldCannotWrap || rhs.bound > kFoldCannotWrap) {
-    return false;
-  }
+bool MlirIsExact(AffineExprKind kind, Facts lhs, Facts rhs) {
+  if (IsBig(lhs) || IsBig(rhs)) return false;
   switch (kind) {
     case AffineExprKind::Add:
-      return !lhs.mod_shaped && !rhs.mod_shaped;
+      return ((lhs.bits | rhs.bits) & kModShaped) == 0;
     case AffineExprKind::Mul:
-      return lhs.kind == AffineExprKind::Constant ||
-             rhs.kind == AffineExprKind::Constant;
+      return IsConstant(lhs) || IsConstant(rhs);
     default:
-      return rhs.kind == AffineExprKind::Constant && rhs.constant >= 1;
+      return IsConstant(rhs) && ConstantOf(rhs) >= 1;
   }
 }
 
