@@ -1072,6 +1072,26 @@ Facts FactsOf(AffineExpr e, NodeMemo<Facts>& memo) {
   return facts;
 }
 
+// FactsOf without a memo, for the replacements: a fusion's replacements
+// (one map's results) share a subtree or two, which the memo's clearing
+// and probes cost more than walking again (BM_Compose: 63.3M against 62.0M
+// instructions).
+Facts PlainFactsOf(AffineExpr e) {
+  const AffineExprKind kind = e.getKind();
+  switch (kind) {
+    case AffineExprKind::DimId:
+    case AffineExprKind::SymbolId:
+      return LeafFacts(kind);
+    case AffineExprKind::Constant:
+      return ConstantFacts(mlir::cast<AffineConstantExpr>(e).getValue());
+    default:
+      break;
+  }
+  auto binary = mlir::cast<AffineBinaryOpExpr>(e);
+  return Combine(kind, PlainFactsOf(binary.getLHS()),
+                 PlainFactsOf(binary.getRHS()));
+}
+
 // Whether MLIR's own operation on these operands builds exactly what
 // CheckedAffineBinaryOp builds: no fold can wrap (kFoldCannotWrap), and the
 // operation is none of those CheckedAffineBinaryOp refuses or builds
@@ -1186,11 +1206,10 @@ class Replacer {
 CheckedSubstitution::CheckedSubstitution(llvm::ArrayRef<AffineExpr> dims,
                                          llvm::ArrayRef<AffineExpr> symbols)
     : dims_(dims), symbols_(symbols) {
-  NodeMemo<Facts> memo;  // The replacements share subtrees too.
   dim_facts_.reserve(dims.size());
-  for (AffineExpr d : dims) dim_facts_.push_back(FactsOf(d, memo));
+  for (AffineExpr d : dims) dim_facts_.push_back(PlainFactsOf(d));
   symbol_facts_.reserve(symbols.size());
-  for (AffineExpr s : symbols) symbol_facts_.push_back(FactsOf(s, memo));
+  for (AffineExpr s : symbols) symbol_facts_.push_back(PlainFactsOf(s));
 }
 
 absl::StatusOr<AffineExpr> CheckedSubstitution::Apply(AffineExpr expr) const {
