@@ -220,7 +220,8 @@ class CheckedSubstitution {
                       llvm::ArrayRef<mlir::AffineExpr> symbols);
   absl::StatusOr<mlir::AffineExpr> Apply(mlir::AffineExpr expr) const;
   /// Every result of `map`; the new map has `num_dims` dims and
-  /// `num_symbols` symbols.
+  /// `num_symbols` symbols. A binary node shared by several results (or
+  /// met twice in one) is substituted once.
   absl::StatusOr<mlir::AffineMap> Apply(mlir::AffineMap map, unsigned num_dims,
                                         unsigned num_symbols) const;
 
