@@ -114,7 +114,12 @@ std::vector<HloInstruction*> HloComputation::PostOrder() const {
 }
 
 std::string HloComputation::ToString() const {
-  std::string out = absl::StrCat(is_entry_ ? "ENTRY " : "", name_, " {\n");
+  // XLA's lexer reads the stack-frame table names as keywords, so a
+  // computation of such a name is written as a '%' name to read back.
+  const bool keyword = name_ == "FileNames" || name_ == "FunctionNames" ||
+                       name_ == "FileLocations" || name_ == "StackFrames";
+  std::string out = absl::StrCat(is_entry_ ? "ENTRY " : "", keyword ? "%" : "",
+                                 name_, " {\n");
   for (const auto& instruction : instructions_) {
     absl::StrAppend(&out, "  ", instruction.get() == root_ ? "ROOT " : "",
                     instruction->ToString(), "\n");

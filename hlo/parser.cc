@@ -190,7 +190,7 @@ class Parser {
   absl::Status CheckModuleAttribute(absl::string_view name,
                                     absl::string_view value);
   absl::Status CheckNotSecondModule();
-  absl::Status SkipStackFrameSections();
+  absl::Status CheckNotStackFrameTable();
   bool AtWord(absl::string_view word);
   absl::Status ExpectWord(absl::string_view word);
   absl::Status ReadStackFrameIndex();
@@ -1289,11 +1289,22 @@ absl::Status Parser::ParseInstruction(HloComputation& computation,
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
   bool is_root = cursor_.TryConsumeWord("ROOT");
+  cursor_.SkipSpace();
+  const char* name_position = cursor_.pos();
   std::shared_ptr<const Shape> leading_shape;
   XI_ASSIGN_OR_RETURN(std::shared_ptr<const Shape> shape,
                       shapes_.ParseIfShape(cursor_));
   if (shape != nullptr && snippet_ && NamedDefinitionFollows()) {
     leading_shape = std::move(shape);
+  }
+  // HloParserImpl::ParseInstruction reads `name =` first ("expects
+  // name"); only a single-instruction text (ParseSingleInstruction) may
+  // leave it out, so unnamed instructions are a snippet's leniency.
+  if (shape != nullptr && leading_shape == nullptr && !snippet_) {
+    return cursor_.ErrorAt(
+        name_position,
+        "expected an instruction name: in a module every instruction is "
+        "written `name = shape opcode(...)`");
   }
   absl::string_view name;
   if (shape == nullptr) {
@@ -1881,19 +1892,40 @@ absl::Status Parser::ParseInstructionList(HloComputation& computation,
   return absl::OkStatus();
 }
 
+// XLA's ShapeUtil::Compatible: the same element types and sizes, tuple by
+// tuple, whatever the layouts and whether a size is a bound `<=n`.
+bool SameIgnoringLayoutAndDynamism(const Shape& a, const Shape& b) {
+  if (a.element_type() != b.element_type()) return false;
+  if (a.IsTuple()) {
+    if (a.tuple_shapes().size() != b.tuple_shapes().size()) return false;
+    for (size_t i = 0; i < a.tuple_shapes().size(); ++i) {
+      if (!SameIgnoringLayoutAndDynamism(a.tuple_shapes()[i],
+                                         b.tuple_shapes()[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+  return a.dimensions() == b.dimensions();
+}
+
 absl::Status Parser::ParseComputation(HloModule& module) {
   cursor_.SkipSpace();
   const char* start = cursor_.pos();
   bool is_entry = cursor_.TryConsumeWord("ENTRY");
   XI_ASSIGN_OR_RETURN(absl::string_view name, ParseName("a computation name"));
+  std::optional<Shape> signature_result;
+  const char* signature_at = nullptr;
   if (cursor_.Peek() == '(') {
     // XLA's signature `(p: f32[2]) -> f32[2]`; the parameters themselves
-    // carry the shapes, so it is skipped after a syntax check.
+    // carry the shapes, so they are skipped after a syntax check.
     XI_RETURN_IF_ERROR(SkipBalanced('(', ')'));
     if (!cursor_.TryConsume("->")) {
       return cursor_.Error("expected '->' after the computation's parameters");
     }
-    XI_ASSIGN_OR_RETURN(Shape result, ParseShapeAtCursor(cursor_, true));
+    cursor_.SkipSpace();
+    signature_at = cursor_.pos();
+    XI_ASSIGN_OR_RETURN(signature_result, ParseShapeAtCursor(cursor_, true));
   }
   XI_RETURN_IF_ERROR(
       cursor_.Expect('{', absl::StrCat("to open computation '", name, "'")));
@@ -1913,6 +1945,20 @@ absl::Status Parser::ParseComputation(HloModule& module) {
   }
   XI_RETURN_IF_ERROR(ParseInstructionList(*computation, '}'));
   cursor_.TryConsume('}');
+  // HloParserImpl::ParseComputation: the signature's result must be
+  // ShapeUtil::Compatible with the root's shape (layouts and dynamic-size
+  // marks aside).
+  if (signature_result.has_value() && computation->root() != nullptr &&
+      !SameIgnoringLayoutAndDynamism(*signature_result,
+                                     computation->root()->shape())) {
+    return cursor_.ErrorAt(
+        signature_at,
+        absl::StrCat("the signature of computation '", name, "' returns ",
+                     signature_result->ToString(false),
+                     ", which is not compatible with the shape ",
+                     computation->root()->shape().ToString(false),
+                     " of its root '", computation->root()->name(), "'"));
+  }
   // `}, execution_thread="main"` and similar trailing attributes.
   while (cursor_.TryConsume(',')) {
     absl::string_view attribute = cursor_.ParseWord();
@@ -1955,7 +2001,7 @@ absl::Status Parser::ResolveCalls(bool final_pass) {
   return absl::OkStatus();
 }
 
-// The names of the stack-frame tables JAX appends after the computations.
+// The names of the stack-frame tables (keywords of XLA's HloLexer).
 bool IsStackFrameSection(absl::string_view word) {
   return word == "FileNames" || word == "FunctionNames" ||
          word == "FileLocations" || word == "StackFrames";
@@ -1983,33 +2029,21 @@ absl::Status Parser::CheckNotSecondModule() {
   return absl::OkStatus();
 }
 
-// The stack-frame tables (`FileNames`, `FunctionNames`, `FileLocations`,
-// `StackFrames`), each a header then entries `<id> "text"` or
-// `<id> {key=value ...}`. No analysis reads source locations, so the
-// entries are checked for shape and dropped.
-absl::Status Parser::SkipStackFrameSections() {
-  while (AtStackFrameSection()) {
-    cursor_.ParseWord();
-    while (true) {
-      cursor_.SkipSpace();
-      char next = cursor_.PeekRaw();
-      if (cursor_.AtEnd() || next < '0' || next > '9') break;
-      XI_RETURN_IF_ERROR(cursor_.ParseInt("stack-frame table id").status());
-      cursor_.SkipSpace();
-      if (cursor_.PeekRaw() == '{') {
-        XI_RETURN_IF_ERROR(SkipBalanced('{', '}'));
-      } else {
-        XI_RETURN_IF_ERROR(ScanRawValue("stack-frame table entry").status());
-      }
-    }
-  }
-  if (!cursor_.AtEnd()) {
-    return cursor_.Error(
-        absl::StrCat("expected a stack-frame table or the "
-                     "end of the module, found ",
-                     DescribeNext(cursor_)));
-  }
-  return absl::OkStatus();
+// A stack-frame table where a computation should start: XLA's lexer reads
+// the four table names as keywords, which HloParserImpl::ParseName refuses
+// as a computation name ("expects name"), so the tables are read only
+// between the header and the first computation, FileNames first
+// (HloParserImpl::ParseStackFrameIndex).
+absl::Status Parser::CheckNotStackFrameTable() {
+  if (!AtStackFrameSection()) return absl::OkStatus();
+  const char* start = cursor_.pos();
+  absl::string_view table = cursor_.ParseWord();
+  cursor_.set_pos(start);
+  return cursor_.Error(absl::StrCat(
+      "expected a computation, found the stack-frame table '", table,
+      "': the tables (FileNames, FunctionNames, FileLocations, StackFrames, "
+      "in this order) come between the HloModule line and the first "
+      "computation"));
 }
 
 bool Parser::AtWord(absl::string_view word) {
@@ -2227,16 +2261,13 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::Run() {
     // (ParseStackFrameIndex) between the header and the computations,
     // where JAX writes it.
     if (AtWord("FileNames")) XI_RETURN_IF_ERROR(ReadStackFrameIndex());
-    while (!cursor_.AtEnd() && !AtStackFrameSection()) {
+    if (cursor_.AtEnd()) return cursor_.Error("module has no computations");
+    // ParseComputations then reads computations to the end of the text.
+    while (!cursor_.AtEnd()) {
       XI_RETURN_IF_ERROR(CheckNotSecondModule());
+      XI_RETURN_IF_ERROR(CheckNotStackFrameTable());
       XI_RETURN_IF_ERROR(ParseComputation(*module));
     }
-    // At the end, or at a stack-frame section after the computations (the
-    // place older XLA wrote them; still read).
-    if (module->computations().empty()) {
-      return cursor_.Error("module has no computations");
-    }
-    XI_RETURN_IF_ERROR(SkipStackFrameSections());
     if (module->entry_computation() == nullptr) {
       HloComputation* last = module->computations().back().get();
       last->set_is_entry(true);

@@ -17,12 +17,16 @@
 // Names may carry XLA's '%'. A compact tuple-element operand `%t#1#0`
 // reads element 0 of element 1 of t through get-tuple-elements named
 // `t_1`, `t_1_0`, added before the first user (as XLA HEAD reads it).
-// JAX's stack-frame tables may come between the header and the first
-// computation (where XLA HEAD reads them) or after the computations (where
-// older XLA wrote them). Operands may be written with their shapes
+// JAX's stack-frame tables come between the header and the first
+// computation, where XLA HEAD reads them (a table after the computations is
+// an error, as in XLA HEAD). Operands may be written with their shapes
 // (`add(f32[10] %a, f32[10] %b)`), which are then checked, or be unnamed
-// instructions nested in place (`add(f32[10] parameter(0), ...)`); an
-// instruction may be unnamed (`f32[2] negate(x)`), and gets `negate.N`. A
+// instructions nested in place (`add(f32[10] parameter(0), ...)`). In a
+// snippet (forms 2 and 3) an instruction may be unnamed (`f32[2]
+// negate(x)`), and gets `negate.N`; in a module every instruction is named,
+// as XLA HEAD's ParseInstruction requires. Unbounded dimensions `?` are
+// read (the analyses give no map for them), and a tuple keeps its written
+// shape when it has as many elements as operands (as XLA reads both). A
 // missing result shape (`ds = dynamic-slice(...)`) is inferred. A
 // computation may be written in place of its name (`to_apply={ ... }`).
 // Attributes the analysis does not need (metadata, backend_config,

@@ -22,7 +22,9 @@ std::unique_ptr<HloModule> ExpectAccepted(const std::string& text) {
   absl::StatusOr<std::unique_ptr<HloModule>> again =
       ParseAndVerifyHloModule(printed);
   EXPECT_TRUE(again.ok()) << again.status() << "\n" << printed;
-  if (again.ok()) EXPECT_EQ((*again)->ToString(), printed);
+  if (again.ok()) {
+    EXPECT_EQ((*again)->ToString(), printed);
+  }
   return *std::move(module);
 }
 

@@ -62,12 +62,46 @@ ENTRY run {
   EXPECT_EQ(module->entry_computation()->instruction_count(), 2);
 }
 
-// Older XLA wrote the tables after the computations; still read.
-TEST(StackFrameIndex, AfterTheComputationsStillRead) {
-  ExpectAccepted(
-      absl::StrCat("HloModule late\nENTRY run {\n"
-                   "  ROOT w = s8[3] parameter(0)\n}\n",
-                   kFrames));
+// HloParserImpl::ParseHloModule reads the index only before
+// ParseComputations, which then reads computations to the end of the text:
+// a table after them is where a computation name should be, and XLA's lexer
+// makes the table names keywords, which ParseName refuses ("expects name").
+TEST(StackFrameIndex, AfterTheComputationsRefused) {
+  ExpectRejected(absl::StrCat("HloModule late\nENTRY run {\n"
+                              "  ROOT w = s8[3] parameter(0)\n}\n",
+                              kFrames),
+                 "6:1", "found the stack-frame table 'FileNames'");
+}
+
+// The same for any table that does not start the index: only FileNames
+// opens it (ParseStackFrameIndex), so a lone StackFrames table right after
+// the header is read as a computation name, and refused.
+TEST(StackFrameIndex, TableOtherThanFileNamesFirstRefused) {
+  ExpectRejected(R"(HloModule framed
+StackFrames
+3 {file_location_id=1 parent_frame_id=0}
+ENTRY run {
+  ROOT w = s8[3] parameter(0)
+})",
+                 "2:1", "found the stack-frame table 'StackFrames'");
+}
+
+// A computation may still be called like a table when its name is written
+// with '%' (HloLexer reads `%FileNames` as a name, not the keyword); it is
+// printed so.
+TEST(StackFrameIndex, PercentNameIsAComputation) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule named
+%FileNames (v: u8[2]) -> u8[2] {
+  v = u8[2] parameter(0)
+  ROOT n = u8[2] not(v)
+}
+ENTRY run {
+  a = u8[2] parameter(0)
+  ROOT c = u8[2] call(a), to_apply=%FileNames
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->computations().size(), 2u);
+  EXPECT_THAT(module->ToString(), ::testing::HasSubstr("\n%FileNames {"));
 }
 
 // ParseStackFrameIndex: once FileNames starts the index, FunctionNames,
@@ -674,6 +708,10 @@ TEST(PerOpChecks, Refused) {
       {"ParseInstructionRhs kRecv: \"recv must have a non-empty tuple shape\"",
        "  t = token[] after-all()\n  ROOT r = u8[6] recv(t), channel_id=2",
        "4:3", "must have a non-empty tuple shape"},
+      {"ParseInstructionRhs kInfeed: \"infeed must have a non-empty tuple "
+       "shape\"",
+       "  t = token[] after-all()\n  ROOT r = s16[2,2] infeed(t)", "4:3",
+       "must have a non-empty tuple shape"},
       {"ParseInstructionRhs kConditional: \"requires at least one operand\"",
        "  ROOT c = u8[] conditional(), branch_computations={plus}", "3:3",
        "requires at least one operand"},
@@ -831,7 +869,10 @@ ENTRY run {
 }
 
 // ---- Mesh-axes replica groups: HloParserImpl::ParseCollectiveDeviceList-
-// Base reads `mesh[axes] {refs}` (ParseMesh, ParseAxisRefList). ----
+// Base reads `mesh[axes] {refs}` (ParseMesh, ParseAxisRefList) into a
+// MeshAxesReplicaGroupList, whose constructor validates the axes. Only the
+// group size is kept: XLA's parser computes no group count and does not
+// compare the mesh with the module's replica_count. ----
 
 constexpr char kMeshHeader[] = R"(HloModule meshes, replica_count=12
 plus {
@@ -848,6 +889,11 @@ TEST(MeshReplicaGroups, Accepted) {
            "mesh['rows'=3,'cols'=4, device_ids=([4,3]T(1,0))] {'rows'}",
            "mesh['rows'=3,'cols'=4] {'cols':(1)2}",
            "maximal_mesh[device_id=5] {}",
+           // Sub-axes of one axis that neither overlap nor join
+           // (ValidateSpanOfAxes), and listed ids that permute 0..11.
+           "mesh['rows'=3,'cols'=8] {'cols':(1)2, 'rows', 'cols':(4)2}",
+           "mesh['rows'=3,'cols'=4, device_ids=(11,10,9,8,7,6,5,4,3,2,1,0)] "
+           "{'cols'}",
        }) {
     SCOPED_TRACE(groups);
     ExpectAccepted(absl::StrCat(
@@ -867,6 +913,24 @@ TEST(MeshReplicaGroups, Refused) {
       // ParseMesh: "Expected N device_ids based on mesh axes".
       {"mesh['rows'=3,'cols'=4, device_ids=(0,1,2)] {'rows'}",
        "expected 12 device_ids based on mesh axes, but got 3"},
+      // XLA CHECKs these when it builds the groups (Mesh::Validate, the
+      // AxisRef constructor, AxisRef::Validate, ValidateSpanOfAxes), so it
+      // cannot read them; they are refused here with the reason.
+      {"mesh['rows'=3,'cols'=4, device_ids=(0,1,2,3,4,5,6,7,8,9,10,11)] "
+       "{'rows'}",
+       "0,1,2,... in order"},
+      {"mesh['rows'=3,'cols'=4, device_ids=(0,1,2,3,4,5,6,7,8,9,10,10)] "
+       "{'rows'}",
+       "must be a permutation of 0..11"},
+      {"mesh['rows'=3,'cols'=4] {'cols':(0)2}", "pre-size >= 1 and size > 1"},
+      {"mesh['rows'=3,'cols'=4] {'cols':(1)3}",
+       "does not fit in an axis of size 4"},
+      {"mesh['rows'=3,'cols'=4] {'cols':(1)4}",
+       "does not fit in an axis of size 4"},
+      {"mesh['rows'=3,'cols'=4] {'cols', 'cols'}", "overlap"},
+      {"mesh['rows'=3,'cols'=8] {'cols':(1)4, 'cols':(2)2}", "overlap"},
+      {"mesh['rows'=3,'cols'=8] {'cols':(1)2, 'cols':(2)2}",
+       "can be merged into one sub-axis"},
   };
   for (const auto& [groups, message] : cases) {
     SCOPED_TRACE(groups);
@@ -877,6 +941,166 @@ TEST(MeshReplicaGroups, Refused) {
                      groups, ", to_apply=plus\n}"),
         "9:34", message);
   }
+}
+
+// ---- Unbounded dynamic dimensions `?`: HloParserImpl::ParseShape reads
+// them, and ParseInstructionRhs (kReshape) skips its element-count check for
+// an unbounded operand (as HloInstruction::CreateReshape does). The analyses
+// give no map for them (xla_index/indexing_analysis_test.cc). ----
+
+TEST(Unbounded, ReshapeOfAnUnboundedOperand) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule unb
+ENTRY run {
+  v = s16[?] parameter(0)
+  ROOT r = s16[2,6] reshape(v)
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->entry_computation()->root()->operand(0)->shape().ToString(),
+            "s16[?]");
+}
+
+TEST(Unbounded, ResultDependsOnUnboundedShapes) {
+  ExpectAccepted(R"(HloModule unb
+ENTRY run {
+  v = u32[?,5] parameter(0)
+  n = u32[?,5] not(v)
+  ROOT t = u32[5,?]{0,1} transpose(n), dimensions={1,0}
+})");
+}
+
+// A bounded operand keeps the check (kReshape: "expects the same number of
+// elements").
+TEST(Unbounded, BoundedReshapeStillCountsElements) {
+  ExpectRejected(R"(HloModule unb
+ENTRY run {
+  v = s16[13] parameter(0)
+  ROOT r = s16[2,6] reshape(v)
+})",
+                 "4:3", "reshape must keep the element count");
+}
+
+// ---- Tuples: ParseInstructionRhs (kTuple) reads as many operands as the
+// written shape has elements (ParseOperands with expected_size) and keeps
+// the written shape (CreateVariadic, not CreateTuple, which would infer
+// it). An element that differs from its operand is read; the analyses give
+// it no map (xla_index/indexing_analysis_test.cc). ----
+
+TEST(TupleShape, WrittenElementsAreTakenAsWritten) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(R"(HloModule tup
+ENTRY run {
+  a = u8[3,4] parameter(0)
+  k = s32[] parameter(1)
+  ROOT t = ((u8[3,4]), u8[4,3], s32[]) tuple(a, a, k)
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->entry_computation()->root()->shape().ToString(),
+            "((u8[3,4]), u8[4,3], s32[])");
+}
+
+TEST(TupleShape, ElementCountMustMatchTheOperands) {
+  ExpectRejected(R"(HloModule tup
+ENTRY run {
+  a = u8[3,4] parameter(0)
+  ROOT t = (u8[3,4], u8[3,4]) tuple(a)
+})",
+                 "4:3", "differs from");
+}
+
+// The forms of XLA's AsyncDoneNoAsyncStart: a done (and an update) whose
+// operand is such a tuple, not a start; FindAsyncProducer finds no start,
+// so nothing is checked against one.
+TEST(TupleShape, DoneAndUpdateOfAHandBuiltTuple) {
+  ExpectAccepted(R"(HloModule lone
+ENTRY run {
+  x = s8[5,2] parameter(0)
+  c = s32[] parameter(1)
+  h = ((s8[5,2]), s8[5,2], s32[]) tuple(x, x, c)
+  u = ((s8[5,2]), s8[5,2], s32[]) custom-call-update(h)
+  ROOT d = s8[5,2] custom-call-done(h)
+})");
+}
+
+// The form of XLA's DesugarParsingTest_CallStart_LateBinding_WithLayout: the
+// inline callee's root tuple is written with an element its operand does
+// not have, and an update binds the buffer.
+TEST(TupleShape, LateBoundCallWithAWrittenRootTuple) {
+  ExpectAccepted(R"(HloModule late
+ENTRY run {
+  cs = ((), (), (u16[], u16[64])) call-start(), to_apply={
+    e = u16[] parameter(0)
+    ROOT w = (u16[64]) tuple(e)
+  }
+  buf = u16[64] custom-call(), custom_call_target="AllocateBuffer"
+  cu = ((u16[64]), (u16[64]), ()) call-update(cs, buf)
+  ROOT cd = (u16[64]) call-done(cu)
+})");
+}
+
+// ---- The computation's signature: HloParserImpl::ParseComputation checks
+// its result shape is ShapeUtil::Compatible with the root's (layouts and
+// bounds `<=n` aside). ----
+
+TEST(Signature, ResultMustBeCompatibleWithTheRoot) {
+  ExpectRejected(R"(HloModule sig
+ENTRY run (v: f16[3]) -> f16[3,1] {
+  v = f16[3] parameter(0)
+  ROOT n = f16[3] negate(v)
+})",
+                 "2:26", "not compatible with the shape f16[3]");
+}
+
+TEST(Signature, LayoutsAndBoundsAside) {
+  ExpectAccepted(R"(HloModule sig
+ENTRY run (v: f16[2,3]) -> (f16[<=2,3]{0,1}, f16[2,3]) {
+  v = f16[2,3]{1,0} parameter(0)
+  n = f16[2,3]{1,0} negate(v)
+  ROOT t = (f16[2,3], f16[2,3]) tuple(n, v)
+})");
+}
+
+// ---- Instruction names: HloParserImpl::ParseInstruction reads `name =`
+// before the shape ("expects name"); only a single-instruction text
+// (ParseSingleInstruction) may leave the name out. ----
+
+TEST(InstructionNames, UnnamedInAModuleRefused) {
+  ExpectRejected(R"(HloModule unnamed
+ENTRY run {
+  w = u16[3] parameter(0)
+  ROOT  u16[3] negate(w)
+})",
+                 "4:9", "expected an instruction name");
+  ExpectRejected(R"(HloModule unnamed
+sum {
+  a = u16[] parameter(0)
+  b = u16[] parameter(1)
+  u16[] add(a, b)
+}
+ENTRY run {
+  w = u16[3] parameter(0)
+  ROOT r = u16[] reduce(w, u16[] constant(0)), dimensions={0}, to_apply=sum
+})",
+                 "5:3", "expected an instruction name");
+}
+
+// Unnamed instructions nested as operands are read (ParseOperands reads an
+// instruction in place of a name).
+TEST(InstructionNames, NestedOperandNeedsNoName) {
+  ExpectAccepted(R"(HloModule nested
+ENTRY run {
+  w = u16[3] parameter(0)
+  ROOT r = u16[3] add(w, u16[3] negate(w))
+})");
+}
+
+// ---- Comments: HloLexer::LexToken ends a '//' comment at '\n' or '\r' (old
+// Mac line ends). ----
+
+TEST(Comments, SlashSlashEndsAtCarriageReturn) {
+  std::unique_ptr<HloModule> module = ExpectAccepted(
+      "HloModule cr\r// a note\rENTRY run {\r  // another\r"
+      "  ROOT k = u8[2] constant({7, 9}) // trailing\r}");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->entry_computation()->instruction_count(), 1);
 }
 
 }  // namespace

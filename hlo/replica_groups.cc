@@ -231,6 +231,26 @@ absl::StatusOr<std::string> ParseQuoted(TextCursor& c) {
   return std::string(open + 1, close);
 }
 
+// Listed mesh device ids (not the iota form) must be a permutation of
+// 0..n-1 other than the identity (Mesh::Validate, which XLA's Mesh
+// constructor CHECKs: XLA cannot build such a mesh).
+absl::Status CheckMeshDeviceIds(std::vector<int64_t> ids) {
+  if (std::is_sorted(ids.begin(), ids.end()) && !ids.empty() &&
+      ids.front() == 0 && ids.back() == static_cast<int64_t>(ids.size()) - 1 &&
+      std::adjacent_find(ids.begin(), ids.end()) == ids.end()) {
+    return Invalid(
+        "mesh device_ids 0,1,2,... in order: write the mesh without them");
+  }
+  std::sort(ids.begin(), ids.end());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] != static_cast<int64_t>(i)) {
+      return Invalid(absl::StrCat(
+          "mesh device_ids must be a permutation of 0..", ids.size() - 1));
+    }
+  }
+  return absl::OkStatus();
+}
+
 // `mesh['a'=2,'b'=4(, device_ids=(...))?]`: the axis names and sizes; the
 // device ids, when listed, must be as many as the mesh has devices
 // (HloParserImpl::ParseMesh).
@@ -238,6 +258,7 @@ absl::Status ParseMeshAxes(TextCursor& c, std::vector<std::string>& names,
                            std::vector<int64_t>& sizes) {
   if (!c.TryConsume('[')) return Invalid("expected '[' after mesh");
   if (c.TryConsume(']')) return absl::OkStatus();
+  std::vector<int64_t> ids;
   while (true) {
     c.SkipSpace();
     if (c.TryConsumeWord("device_ids")) {
@@ -268,9 +289,10 @@ absl::Status ParseMeshAxes(TextCursor& c, std::vector<std::string>& names,
         }
       } else if (!c.TryConsume(')')) {
         do {
-          XI_RETURN_IF_ERROR(c.ParseInt("device id").status());
-          ++listed;
+          XI_ASSIGN_OR_RETURN(int64_t id, c.ParseInt("device id"));
+          ids.push_back(id);
         } while (c.TryConsume(','));
+        listed = static_cast<int64_t>(ids.size());
       } else {
         c.set_pos(c.pos() - 1);
       }
@@ -280,6 +302,7 @@ absl::Status ParseMeshAxes(TextCursor& c, std::vector<std::string>& names,
                                     " device_ids based on mesh axes, but got ",
                                     listed));
       }
+      XI_RETURN_IF_ERROR(CheckMeshDeviceIds(std::move(ids)));
       break;
     }
     XI_ASSIGN_OR_RETURN(std::string name, ParseQuoted(c));
@@ -294,6 +317,69 @@ absl::Status ParseMeshAxes(TextCursor& c, std::vector<std::string>& names,
     if (!c.TryConsume(',')) break;
   }
   if (!c.TryConsume(']')) return Invalid("expected ']' to end mesh axes");
+  return absl::OkStatus();
+}
+
+// An axis reference `'x'` (the whole axis) or `'x':(pre)size`, the sub-axis
+// of `size` devices whose stride along the axis is `pre` (XLA's AxisRef).
+struct MeshAxisRef {
+  int64_t index;
+  int64_t pre_size;
+  int64_t size;
+  bool sub;
+  int64_t next_pre_size() const { return pre_size * size; }
+};
+
+// XLA's AxisRef constructor (pre-size >= 1, size > 1) and AxisRef::Validate
+// (pre-size x size divides the axis, size < the axis), which XLA CHECKs when
+// it builds the replica groups.
+absl::Status CheckSubAxis(const MeshAxisRef& axis, int64_t axis_size) {
+  if (axis.pre_size < 1 || axis.size < 2) {
+    return Invalid("a sub-axis needs pre-size >= 1 and size > 1");
+  }
+  std::optional<int64_t> next = CheckedMul(axis.pre_size, axis.size);
+  if (!next.has_value() || axis_size % *next != 0 || axis.size >= axis_size) {
+    return Invalid(absl::StrCat("sub-axis :(", axis.pre_size, ")", axis.size,
+                                " does not fit in an axis of size ", axis_size,
+                                " (pre-size x size must divide it, size must "
+                                "be smaller)"));
+  }
+  return absl::OkStatus();
+}
+
+// XLA's ValidateSpanOfAxes: no two references may overlap on one axis (a
+// whole axis overlaps any other reference to it), sub-axes of one axis must
+// coexist (the larger pre-size a multiple of the smaller next pre-size), and
+// neighbours that join into one sub-axis must be written as one.
+absl::Status CheckAxesApart(const std::vector<MeshAxisRef>& refs) {
+  for (size_t i = 0; i < refs.size(); ++i) {
+    for (size_t j = i + 1; j < refs.size(); ++j) {
+      const MeshAxisRef& a = refs[i];
+      const MeshAxisRef& b = refs[j];
+      if (a.index != b.index) continue;
+      const bool overlap =
+          !a.sub || !b.sub ||
+          (a.next_pre_size() > b.pre_size && b.next_pre_size() > a.pre_size);
+      if (overlap || std::max(a.pre_size, b.pre_size) %
+                             std::min(a.next_pre_size(), b.next_pre_size()) !=
+                         0) {
+        return Invalid(absl::StrCat("axes ", i, " and ", j,
+                                    " of the group overlap or cannot coexist "
+                                    "on mesh axis ",
+                                    a.index));
+      }
+    }
+  }
+  for (size_t i = 0; i + 1 < refs.size(); ++i) {
+    const MeshAxisRef& a = refs[i];
+    const MeshAxisRef& b = refs[i + 1];
+    if (a.index == b.index && a.sub && b.sub &&
+        a.next_pre_size() == b.pre_size) {
+      return Invalid(absl::StrCat("axes ", i, " and ", i + 1,
+                                  " of the group can be merged into one "
+                                  "sub-axis"));
+    }
+  }
   return absl::OkStatus();
 }
 
@@ -320,7 +406,7 @@ absl::StatusOr<int64_t> ParseMeshGroupSize(TextCursor& c) {
   std::vector<int64_t> sizes;
   XI_RETURN_IF_ERROR(ParseMeshAxes(c, names, sizes));
   if (!c.TryConsume('{')) return Invalid("expected '{' after the mesh");
-  int64_t group = 1;
+  std::vector<MeshAxisRef> refs;
   if (!c.TryConsume('}')) {
     do {
       XI_ASSIGN_OR_RETURN(std::string ref, ParseQuoted(c));
@@ -336,19 +422,27 @@ absl::StatusOr<int64_t> ParseMeshGroupSize(TextCursor& c) {
                                     " is out of bounds for mesh which has ",
                                     names.size(), " axes"));
       }
-      int64_t size = sizes[index];
+      MeshAxisRef axis{index, 1, sizes[index], false};
       if (c.TryConsume(':')) {
         if (!c.TryConsume('(')) return Invalid("expected '(' in a sub-axis");
-        XI_RETURN_IF_ERROR(c.ParseInt("sub-axis pre-size").status());
+        XI_ASSIGN_OR_RETURN(axis.pre_size, c.ParseInt("sub-axis pre-size"));
         if (!c.TryConsume(')')) return Invalid("expected ')' in a sub-axis");
-        XI_ASSIGN_OR_RETURN(size, c.ParseInt("sub-axis size"));
-        if (size < 1) return Invalid("sub-axis sizes must be positive");
+        XI_ASSIGN_OR_RETURN(axis.size, c.ParseInt("sub-axis size"));
+        axis.sub = true;
+        XI_RETURN_IF_ERROR(CheckSubAxis(axis, sizes[index]));
       }
-      std::optional<int64_t> product = CheckedMul(group, size);
-      if (!product.has_value()) return Invalid("group size overflows int64");
-      group = *product;
+      refs.push_back(axis);
     } while (c.TryConsume(','));
     if (!c.TryConsume('}')) return Invalid("expected '}' to end the axes");
+  }
+  XI_RETURN_IF_ERROR(CheckAxesApart(refs));
+  // Apart, the axes' sizes multiply (sub-axes of one axis divide it, so
+  // their product does too, and the group fits in the mesh).
+  int64_t group = 1;
+  for (const MeshAxisRef& axis : refs) {
+    std::optional<int64_t> product = CheckedMul(group, axis.size);
+    if (!product.has_value()) return Invalid("group size overflows int64");
+    group = *product;
   }
   return group;
 }

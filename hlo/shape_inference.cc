@@ -1139,6 +1139,14 @@ absl::StatusOr<Shape> InferSort(const HloInstruction& inst) {
 }
 
 absl::StatusOr<Shape> InferTuple(const HloInstruction& inst) {
+  // XLA's parser reads as many operands as the written tuple has elements
+  // and keeps the written shape (HloParserImpl::ParseInstructionRhs,
+  // kTuple: CreateVariadic, not CreateTuple); the analyses give no map for
+  // an element that differs from its operand.
+  if (inst.shape().IsTuple() && inst.shape().tuple_shapes().size() ==
+                                    static_cast<size_t>(inst.operand_count())) {
+    return inst.shape();
+  }
   std::vector<Shape> elements;
   elements.reserve(inst.operand_count());
   for (const HloInstruction* operand : inst.operands()) {
@@ -1363,8 +1371,10 @@ absl::Status CheckRepresentable(const Shape& shape) {
 
 absl::StatusOr<Shape> InferShape(const HloInstruction& inst) {
   // No rule computes with an unbounded `?` dimension (it has no size): such
-  // an instruction keeps its written shape, which the verifier refuses
-  // where the entry's result depends on it.
+  // an instruction keeps its written shape, as XLA's parser takes it
+  // (HloParserImpl::ParseInstructionRhs, e.g. kReshape skips its element
+  // count check for an unbounded operand); the indexing analyses say why
+  // they give no map for it.
   bool unbounded = inst.shape().HasUnboundedDimension();
   for (const HloInstruction* operand : inst.operands()) {
     unbounded = unbounded || operand->shape().HasUnboundedDimension();

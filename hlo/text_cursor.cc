@@ -20,7 +20,9 @@ void TextCursor::SkipSpaceAndComments() {
         c == '\v') {
       ++pos_;
     } else if (c == '/' && pos_ + 1 < end_ && pos_[1] == '/') {
-      while (pos_ < end_ && *pos_ != '\n') ++pos_;
+      // To the end of the line, which a '\r' also ends (HloLexer::LexToken
+      // stops a '//' comment at either, for old Mac line ends).
+      while (pos_ < end_ && *pos_ != '\n' && *pos_ != '\r') ++pos_;
     } else if (c == '/' && pos_ + 1 < end_ && pos_[1] == '*') {
       const char* p = pos_ + 2;
       while (p + 1 < end_ && !(p[0] == '*' && p[1] == '/')) ++p;

@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "hlo/shape_inference.h"
@@ -108,36 +107,6 @@ absl::Status VerifyInstruction(const HloInstruction& inst) {
   return absl::OkStatus();
 }
 
-// XLA's unbounded dimension `?` has no size, so nothing downstream can
-// index it: refused in every instruction the entry's result depends on
-// (through operands and called computations), accepted elsewhere.
-absl::Status CheckNoUnboundedDimensionReached(const HloModule& module) {
-  std::vector<const HloInstruction*> worklist = {
-      module.entry_computation()->root()};
-  absl::flat_hash_set<const HloInstruction*> seen(worklist.begin(),
-                                                  worklist.end());
-  while (!worklist.empty()) {
-    const HloInstruction* inst = worklist.back();
-    worklist.pop_back();
-    if (inst->shape().HasUnboundedDimension()) {
-      return InstructionError(
-          *inst, absl::StrCat("has the unbounded shape ",
-                              inst->shape().ToString(false),
-                              ", and the entry's result depends on it"));
-    }
-    auto visit = [&](const HloInstruction* next) {
-      if (next != nullptr && seen.insert(next).second) {
-        worklist.push_back(next);
-      }
-    };
-    for (const HloInstruction* operand : inst->operands()) visit(operand);
-    for (const CalledComputation& called : inst->called_computations()) {
-      if (called.computation != nullptr) visit(called.computation->root());
-    }
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 absl::Status VerifyModule(const HloModule& module) {
@@ -196,7 +165,7 @@ absl::Status VerifyModule(const HloModule& module) {
       }
     }
   }
-  return CheckNoUnboundedDimensionReached(module);
+  return absl::OkStatus();
 }
 
 }  // namespace xla_index

@@ -1,7 +1,7 @@
 #ifndef XLA_INDEX_HLO_VERIFIER_H_
 #define XLA_INDEX_HLO_VERIFIER_H_
 
-// Checks a parsed module against the operation-semantics seed: every
+// Checks a parsed module against XLA's operation semantics: every
 // instruction's written shape must be the one its operands and attributes
 // give (InferShape), called computations must fit their callers, and the
 // call graph must have no cycles.

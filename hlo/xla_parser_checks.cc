@@ -341,6 +341,10 @@ std::string CheckOperandsAsXlaParserDoes(const HloInstruction& inst,
       (!inst.shape().IsTuple() || inst.shape().tuple_shapes().empty())) {
     return Named(inst, "must have a non-empty tuple shape");
   }
+  // ParseInstructionRhs kInfeed: the result is the tuple (data, token).
+  if (op == "infeed" && !inst.shape().IsTuple()) {
+    return Named(inst, "must have a non-empty tuple shape (data, token)");
+  }
   if (op == "dynamic-reshape") return CheckDynamicReshape(inst);
   if (op == "custom-call") return CheckCustomCall(inst);
   return "";

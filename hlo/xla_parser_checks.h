@@ -6,10 +6,10 @@
 // for the ops and attributes this library otherwise keeps as text:
 // operand counts (conditional, rng-bit-generator, dynamic-reshape), a
 // conditional's branch index, all-gather/reduce-scatter dimensions, recv's
-// tuple shape, custom-call api_version and operand_layout_constraints,
-// result_accuracy, sharding and replica-group device counts, a
-// parameter's parameter_replication, and control-predecessors naming
-// instructions of the computation.
+// and infeed's tuple shapes, custom-call api_version and
+// operand_layout_constraints, result_accuracy, sharding and replica-group
+// device counts, a parameter's parameter_replication, and control-predecessors
+// naming instructions of the computation.
 
 #include <string>
 

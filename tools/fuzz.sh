@@ -13,6 +13,8 @@
 #   TARGET          hlo_parser indexing_map_text shape_layout sparse_encoding
 #                   simplifier exact_questions (default: all)
 #
+# A target's libFuzzer dictionary tests/fuzz/dict/<target>.dict, when it
+# exists, is passed with -dict=.
 # The starting corpus tests/fuzz/corpus/<target>/ is read, never written: new
 # inputs libFuzzer finds go to DIR/corpus/<target>/ (kept between runs, so a
 # campaign can be spread over several sessions), crashes to
@@ -38,7 +40,7 @@ for arg in "$@"; do
     --build-dir=*) build_dir="${arg#--build-dir=}" ;;
     --merge) merge=1 ;;
     -h | --help)
-      sed -n '2,20p' "$0"
+      sed -n '2,22p' "$0"
       exit 0
       ;;
     -*)
@@ -133,6 +135,10 @@ for t in "${targets[@]}"; do
   # time. Campaigns (--time) draw a fresh seed.
   if [[ -n "$runs" ]]; then limit+=("-runs=$runs" "-seed=1"); fi
   if [[ -n "$time_s" ]]; then limit+=("-max_total_time=$time_s"); fi
+  # A target's dictionary of keywords, when it has one.
+  if [[ -f "tests/fuzz/dict/$t.dict" ]]; then
+    limit+=("-dict=tests/fuzz/dict/$t.dict")
+  fi
   start=$(date +%s)
   "$bin" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
     -print_final_stats=1 -artifact_prefix="$artifacts/" \

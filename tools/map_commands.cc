@@ -1,5 +1,6 @@
 #include "tools/map_commands.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,11 +31,25 @@ absl::StatusOr<IndexingMap> ParseMapArgument(absl::string_view text,
   return map;
 }
 
+/// Whether --syntax asks for XLA HEAD's one-line form ("xla-head") rather
+/// than the documentation's text format ("documentation", the default).
+absl::StatusOr<bool> WantsXlaHeadSyntax(const CommandLine& command_line) {
+  std::optional<std::string> syntax = command_line.Get("syntax");
+  if (!syntax || *syntax == "documentation") return false;
+  if (*syntax == "xla-head") return true;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--syntax must be 'documentation' or 'xla-head', got '", *syntax, "'"));
+}
+
 /// The map as JSON or text; an UNDEFINED map with a reason prints it in
-/// text too ("UNDEFINED (REASON)", operator<<), as --json does.
-void PrintMap(const IndexingMap& map, bool json, std::ostream& out) {
+/// text too ("UNDEFINED (REASON)", operator<<), as --json does. `xla_head`
+/// prints the text as ToXlaHeadString (JSON is the same either way).
+void PrintMap(const IndexingMap& map, bool json, bool xla_head,
+              std::ostream& out) {
   if (json) {
     out << IndexingMapToJson(map) << "\n";
+  } else if (xla_head && !map.IsUndefined()) {
+    out << ToXlaHeadString(map) << "\n";
   } else {
     out << map << "\n";
   }
@@ -46,13 +61,14 @@ absl::Status RunSimplifyCommand(const CommandLine& command_line,
                                 std::ostream& out, std::ostream& err) {
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   XI_ASSIGN_OR_RETURN(int64_t max_bytes, MaxInputBytes(command_line));
+  XI_ASSIGN_OR_RETURN(bool xla_head, WantsXlaHeadSyntax(command_line));
   XI_ASSIGN_OR_RETURN(std::string text,
                       ArgumentOrStdin(command_line.positional[0], max_bytes));
   XI_ASSIGN_OR_RETURN(IndexingMap map, ParseMapArgument(text, "MAP", &context));
   IndexingMap simplified = map;
   simplified.Simplify();
   bool json = command_line.Has("json");
-  PrintMap(simplified, json, out);
+  PrintMap(simplified, json, xla_head, out);
 
   if (command_line.Has("timing")) {
     std::string printed;
@@ -76,6 +92,7 @@ absl::Status RunComposeCommand(const CommandLine& command_line,
                                std::ostream& out, std::ostream& err) {
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   XI_ASSIGN_OR_RETURN(int64_t max_bytes, MaxInputBytes(command_line));
+  XI_ASSIGN_OR_RETURN(bool xla_head, WantsXlaHeadSyntax(command_line));
   XI_ASSIGN_OR_RETURN(std::string first_text,
                       ArgumentOrStdin(command_line.positional[0], max_bytes));
   XI_ASSIGN_OR_RETURN(std::string second_text,
@@ -97,7 +114,7 @@ absl::Status RunComposeCommand(const CommandLine& command_line,
   };
   IndexingMap composed = compose();
   bool json = command_line.Has("json");
-  PrintMap(composed, json, out);
+  PrintMap(composed, json, xla_head, out);
 
   if (command_line.Has("timing")) {
     std::string printed;

@@ -39,11 +39,12 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
       root is composed back to the computation's parameters; in a module,
       --instruction=NAME gives NAME's own operand maps (as XLA's
       ComputeOutputToInputIndexing), unless --compose
-  simplify MAP|- [--json] [--timing]
+  simplify MAP|- [--json] [--timing] [--syntax=documentation|xla-head]
       the simplified indexing map (MAP in the text format of XLA's
-      indexing-analysis documentation or XLA's one-line form; - reads
-      standard input)
-  compose MAP1 MAP2 [--json] [--timing]
+      indexing-analysis documentation or XLA's one-line form, with XLA
+      HEAD's `/` too; - reads standard input); --syntax=xla-head prints
+      XLA HEAD's one-line form, which its ParseIndexingMap reads
+  compose MAP1 MAP2 [--json] [--timing] [--syntax=documentation|xla-head]
       MAP2 after MAP1: MAP1's results feed MAP2's dimensions
   layout SHAPE [--index=i,j,...] [--svg=FILE] [--json]
       element count, padded count, bytes, memory space and the
@@ -126,14 +127,16 @@ const std::vector<Subcommand>& Subcommands() {
        nullptr,
        RunAnalyzeCommand},
       {"simplify",
-       {"json", "timing", "max-input-bytes"},
+       {"json", "timing", "max-input-bytes", "syntax"},
        1,
-       "xla-index simplify MAP|- [--json] [--timing]",
+       "xla-index simplify MAP|- [--json] [--timing] "
+       "[--syntax=documentation|xla-head]",
        RunSimplifyCommand},
       {"compose",
-       {"json", "timing", "max-input-bytes"},
+       {"json", "timing", "max-input-bytes", "syntax"},
        2,
-       "xla-index compose MAP1 MAP2 [--json] [--timing] (MAP2 after MAP1)",
+       "xla-index compose MAP1 MAP2 [--json] [--timing] "
+       "[--syntax=documentation|xla-head] (MAP2 after MAP1)",
        RunComposeCommand},
       {"coalescing",
        {"json", "block", "unroll", "instruction", "max-input-bytes", "module",

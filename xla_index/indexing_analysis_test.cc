@@ -588,6 +588,50 @@ t = (f32[4], f32[4]) tuple(p0, p0)
               ElementsAre(ElementsAre("UNDEFINED"), ElementsAre("UNDEFINED")));
 }
 
+// XLA's parser reads unbounded `?` dimensions (HloParserImpl::ParseShape;
+// kReshape skips its element count for such an operand): they have no
+// size, so no rule runs; every map is UNDEFINED and says why.
+TEST_F(DispatchTest, UnboundedShapesAreUndefinedWithTheirReason) {
+  const HloInstruction* reshape = Parse(R"(HloModule m
+ENTRY e {
+  v = s16[?] parameter(0)
+  ROOT r = s16[2,6] reshape(v)
+})");
+  ASSERT_NE(reshape, nullptr);
+  for (const HloInstructionIndexing& indexing :
+       {ComputeOutputToInputIndexing(reshape, 0, &context_),
+        ComputeInputToOutputIndexing(reshape, 0, &context_)}) {
+    ASSERT_EQ(indexing.indexing_maps.size(), 1);
+    ASSERT_EQ(indexing.indexing_maps[0].size(), 1);
+    EXPECT_TRUE(indexing.indexing_maps[0][0].IsUndefined());
+    EXPECT_EQ(indexing.indexing_maps[0][0].undefined_reason(),
+              "'r' reads 'v' of the unbounded shape s16[?]: a '?' dimension "
+              "has no size to index");
+  }
+  const HloInstruction* negate = Parse(R"(HloModule m
+ENTRY e {
+  v = u32[?,5] parameter(0)
+  ROOT n = u32[?,5] negate(v)
+})");
+  ASSERT_NE(negate, nullptr);
+  HloInstructionIndexing own =
+      ComputeOutputToInputIndexing(negate, 0, &context_);
+  ASSERT_EQ(own.indexing_maps.size(), 1);
+  ASSERT_EQ(own.indexing_maps[0].size(), 1);
+  EXPECT_EQ(own.indexing_maps[0][0].undefined_reason(),
+            "'n' has the unbounded shape u32[?,5]: a '?' dimension has no "
+            "size to index");
+  // Composed to the parameters, the reason is kept.
+  AnalyzedIndexing composed =
+      AnalyzeIndexing(*negate, IndexingDirection::kOutputToInput, &context_);
+  ASSERT_EQ(composed.indexing.indexing_maps.size(), 1);
+  for (const IndexingMap& map : composed.indexing.indexing_maps[0]) {
+    EXPECT_TRUE(map.IsUndefined());
+    EXPECT_THAT(map.undefined_reason(),
+                ::testing::HasSubstr("unbounded shape u32[?,5]"));
+  }
+}
+
 TEST(IndexingMapSetTest, DeduplicatesEqualMaps) {
   mlir::MLIRContext context;
   IndexingMapSet set;

@@ -1,6 +1,7 @@
 #include "xla_index/input_to_output_indexing.h"
 
 #include <cstdint>
+#include <string>
 
 #include "hlo/instruction.h"
 #include "mlir/IR/MLIRContext.h"
@@ -23,6 +24,11 @@ HloInstructionIndexing ComputeInputToOutputIndexing(
     return UndefinedForEachOutput(
         instruction,
         IndexingIdOutOfRangeReason(instruction, "input", input_id, count));
+  }
+  // An unbounded `?` dimension has no size: no rule's map would be right.
+  if (std::string unbounded = UnboundedShapeReason(instruction);
+      !unbounded.empty()) {
+    return UndefinedForEachOutput(instruction, unbounded);
   }
   return rule(instruction, input_id, context);
 }

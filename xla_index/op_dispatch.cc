@@ -127,6 +127,25 @@ std::string NoIndexingRuleReason(const HloInstruction* instruction,
   return reason;
 }
 
+std::string UnboundedShapeReason(const HloInstruction* instruction) {
+  auto reason = [&](absl::string_view whose, const Shape& shape) {
+    return absl::StrCat(whose, " the unbounded shape ", shape.ToString(false),
+                        ": a '?' dimension has no size to index");
+  };
+  if (instruction->shape().HasUnboundedDimension()) {
+    return reason(absl::StrCat("'", instruction->name(), "' has"),
+                  instruction->shape());
+  }
+  for (const HloInstruction* operand : instruction->operands()) {
+    if (operand->shape().HasUnboundedDimension()) {
+      return reason(absl::StrCat("'", instruction->name(), "' reads '",
+                                 operand->name(), "' of"),
+                    operand->shape());
+    }
+  }
+  return "";
+}
+
 std::string IndexingIdOutOfRangeReason(const HloInstruction* instruction,
                                        absl::string_view what, int64_t id,
                                        int64_t count) {

@@ -43,6 +43,12 @@ OpIndexingRules FindOpIndexingRules(HloOpcode opcode);
 std::string NoIndexingRuleReason(const HloInstruction* instruction,
                                  bool output_to_input);
 
+/// Empty when neither `instruction`'s shape nor an operand's has an
+/// unbounded dynamic dimension `?` (XLA's parser reads them); else why no
+/// map can be given: "'r' reads 'a' of the unbounded shape f32[?]: a '?'
+/// dimension has no size to index". No rule runs on such an instruction.
+std::string UnboundedShapeReason(const HloInstruction* instruction);
+
 /// Why an output or input id cannot be used: "output id 2 of 'add.1' is
 /// outside [0, 1)" (`what` is "output" or "input").
 std::string IndexingIdOutOfRangeReason(const HloInstruction* instruction,

@@ -1,6 +1,7 @@
 #include "xla_index/output_to_input_indexing.h"
 
 #include <cstdint>
+#include <string>
 
 #include "hlo/instruction.h"
 #include "mlir/IR/MLIRContext.h"
@@ -23,6 +24,11 @@ HloInstructionIndexing ComputeOutputToInputIndexing(
     return UndefinedForEachOperand(
         instruction,
         IndexingIdOutOfRangeReason(instruction, "output", output_id, count));
+  }
+  // An unbounded `?` dimension has no size: no rule's map would be right.
+  if (std::string unbounded = UnboundedShapeReason(instruction);
+      !unbounded.empty()) {
+    return UndefinedForEachOperand(instruction, unbounded);
   }
   return rule(instruction, output_id, context);
 }

@@ -31,6 +31,11 @@ absl::StatusOr<LayoutMaps> LayoutMapsOf(const Shape& shape,
         absl::StrCat("--physical-layout: ", what, " has the non-array shape ",
                      shape.ToString(), "; physical layouts are of arrays"));
   }
+  if (shape.HasUnboundedDimension()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--physical-layout: ", what, " has the unbounded shape ",
+        shape.ToString(), ": a '?' dimension has no size to lay out"));
+  }
   absl::StatusOr<TiledLayout> layout = TiledLayoutOf(shape);
   if (!layout.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("--physical-layout: ", what,

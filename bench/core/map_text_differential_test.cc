@@ -5,7 +5,9 @@
 // enough that no fold leaves int64 (the baseline wraps, ParseIndexingMap
 // refuses) and positive divisors (the baseline predates floordiv by a
 // negative constant). Results, constraints and runtime variables' access
-// maps repeat subexpressions, which the parser builds once per parse.
+// maps repeat subexpressions, which the parser builds once per parse. A
+// second run writes floordiv and ceildiv in XLA HEAD's spellings (`/`,
+// `floorDiv`, `ceilDiv`) for the parser, the baseline reading the original.
 
 #include <algorithm>
 #include <random>
@@ -158,6 +160,60 @@ TEST(MapTextDifferentialTest, SameMapAsTheBaselineParser) {
   }
   EXPECT_GT(compared, 19000);
   EXPECT_LT(refused, 200);
+}
+
+// `text` with XLA HEAD's spellings of floordiv and ceildiv
+// (SymbolicExprParserImpl::ParseTerm in XLA's
+// symbolic_map_serialization.cc reads `/`, `floorDiv` and `ceilDiv`), one
+// picked at random per occurrence; the baseline, which predates them, reads
+// the original text.
+std::string InXlaHeadSpelling(const std::string& text, std::mt19937& rng) {
+  static const char* kFloor[] = {" / ", " floorDiv ", " floordiv "};
+  static const char* kCeil[] = {" ceilDiv ", " ceildiv "};
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    const int pick = std::uniform_int_distribution<int>(0, 5)(rng);
+    if (text.compare(i, 10, " floordiv ") == 0) {
+      out += kFloor[pick % 3];
+      i += 10;
+    } else if (text.compare(i, 9, " ceildiv ") == 0) {
+      out += kCeil[pick % 2];
+      i += 9;
+    } else {
+      out += text[i++];
+    }
+  }
+  return out;
+}
+
+TEST(MapTextDifferentialTest, XlaHeadSpellingGivesTheBaselinesMap) {
+  mlir::MLIRContext context;
+  MapGenerator generator(4242);
+  std::mt19937 rng(99);
+  int compared = 0, respelled = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const std::string text = generator.Map();
+    const std::string xla_text = InXlaHeadSpelling(text, rng);
+    if (xla_text != text) ++respelled;
+    absl::StatusOr<IndexingMap> baseline =
+        baseline::ParseIndexingMap(text, &context);
+    absl::StatusOr<IndexingMap> parsed = ParseIndexingMap(xla_text, &context);
+    ASSERT_TRUE(baseline.ok()) << baseline.status() << "\n" << text;
+    if (!parsed.ok()) {
+      // As above: only a fold the checked builder cannot check.
+      ASSERT_NE(parsed.status().message().find("cannot check for int64"),
+                absl::string_view::npos)
+          << parsed.status() << "\n"
+          << xla_text;
+      continue;
+    }
+    ASSERT_TRUE(*parsed == *baseline) << xla_text << "\nbaseline read:\n"
+                                      << text;
+    ++compared;
+  }
+  EXPECT_GT(compared, 3800);
+  EXPECT_GT(respelled, 2000);
 }
 
 }  // namespace

@@ -131,6 +131,49 @@ TEST(AnalyzeFusionOperandsTest, OperandsTimesOutputsIsBounded) {
       << refused.status();
 }
 
+// XLA's parser reads unbounded `?` dimensions; the analyses count
+// elements, so a read operand or an output of such a shape is refused by
+// name, and an unbounded parameter nothing reads is no obstacle.
+TEST(AnalyzeFusionOperandsTest, UnboundedShapesAreRefusedWhereRead) {
+  mlir::MLIRContext context;
+  auto read = Parse(R"(HloModule m
+ENTRY e {
+  v = s16[?] parameter(0)
+  ROOT r = s16[2,6] reshape(v)
+})");
+  ASSERT_NE(read, nullptr);
+  absl::StatusOr<AnalyzedFusion> refused =
+      AnalyzeFusionOperands(*read, &context);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(absl::StrContains(refused.status().message(),
+                                "operand 0 'v' of 'r' (line 4) has the "
+                                "unbounded shape s16[?]"))
+      << refused.status();
+  auto output = Parse(R"(HloModule m
+ENTRY e {
+  v = u32[?,5] parameter(0)
+  ROOT n = u32[?,5] negate(v)
+})");
+  ASSERT_NE(output, nullptr);
+  refused = AnalyzeFusionOperands(*output, &context);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(absl::StrContains(refused.status().message(),
+                                "'n' (line 4) has the unbounded shape"))
+      << refused.status();
+  auto unread = Parse(R"(HloModule m
+ENTRY e {
+  q = u32[?,5] parameter(1)
+  p = u32[6] parameter(0)
+  ROOT n = u32[6] negate(p)
+})");
+  ASSERT_NE(unread, nullptr);
+  absl::StatusOr<AnalyzedFusion> analyzed =
+      AnalyzeFusionOperands(*unread, &context);
+  ASSERT_TRUE(analyzed.ok()) << analyzed.status();
+  ASSERT_EQ(analyzed->operands.size(), 2);
+  EXPECT_EQ(analyzed->operands[1].maps.size(), 0);
+}
+
 TEST(AnalyzeFusionOperandsTest, InstructionInsideAComputation) {
   auto module = Parse(kTwoOutputs);
   ASSERT_NE(module, nullptr);

@@ -49,6 +49,13 @@ absl::StatusOr<std::vector<Shape>> OutputShapes(const HloInstruction& root) {
           shape.IsTuple() ? absl::StrCat(" output ", j) : "",
           " does not produce an array: ", shape.ToString()));
     }
+    if (outputs[j].HasUnboundedDimension()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "instruction '", root.name(), "' (line ", root.source_line(), ")",
+          shape.IsTuple() ? absl::StrCat(" output ", j) : "",
+          " has the unbounded shape ", outputs[j].ToString(),
+          ": a '?' dimension has no size to count or index"));
+    }
     // Every analysis counts output elements; they must fit.
     if (!CheckedProduct(outputs[j].dimensions())) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -162,6 +169,22 @@ absl::Status CheckParametersNumbered(const HloComputation& computation) {
   return absl::OkStatus();
 }
 
+// An operand that is read (some map, even an UNDEFINED one) must have
+// sizes: the analyses count its elements and bytes. XLA's parser reads an
+// unbounded `?` dimension; the analyses of it are refused here, by name.
+absl::Status CheckReadOperandsBounded(const AnalyzedFusion& fusion) {
+  for (const FusionOperand& operand : fusion.operands) {
+    if (!operand.maps.empty() && operand.shape.HasUnboundedDimension()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "operand ", operand.number, " '", operand.name, "' of '",
+          fusion.root->name(), "' (line ", fusion.root->source_line(),
+          ") has the unbounded shape ", operand.shape.ToString(false),
+          ": a '?' dimension has no size to count or index"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
@@ -178,6 +201,7 @@ absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
         instruction, instruction.operand_count(), outputs_count));
     fusion.computation = fused;
     AddFusionOperands(fusion, context);
+    XI_RETURN_IF_ERROR(CheckReadOperandsBounded(fusion));
     return fusion;
   }
   fusion.computation = instruction.parent();
@@ -189,6 +213,7 @@ absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
       instruction, fusion.computation->parameters().size(), outputs_count));
   XI_RETURN_IF_ERROR(CheckParametersNumbered(*fusion.computation));
   AddParameterOperands(fusion, context);
+  XI_RETURN_IF_ERROR(CheckReadOperandsBounded(fusion));
   return fusion;
 }
 
@@ -206,6 +231,7 @@ absl::StatusOr<AnalyzedFusion> AnalyzeInstructionOperands(
   XI_RETURN_IF_ERROR(CheckOperandOutputPairs(
       instruction, instruction.operand_count(), fusion.output_shapes.size()));
   AddFusionOperands(fusion, context);
+  XI_RETURN_IF_ERROR(CheckReadOperandsBounded(fusion));
   return fusion;
 }
 

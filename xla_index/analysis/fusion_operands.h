@@ -68,7 +68,8 @@ struct AnalyzedFusion {
 /// The analyzed fusion of `instruction` (see the file comment).
 /// InvalidArgument naming the instruction when it is not in a computation,
 /// has no outputs, or an output is not an array or has more than INT64_MAX
-/// elements; ResourceExhausted when operands x outputs exceeds 2^20 (each
+/// elements, or an output or a read operand has an unbounded dynamic
+/// dimension `?` (no size to count); ResourceExhausted when operands x outputs exceeds 2^20 (each
 /// operand keeps a map set per output).
 absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
     const HloInstruction& instruction, mlir::MLIRContext* context);

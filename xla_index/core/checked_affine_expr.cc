@@ -4,9 +4,12 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <new>
 #include <numeric>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -882,53 +885,6 @@ namespace {
 
 using Facts = CheckedSubstitution::Facts;
 
-uint64_t SaturatingMul(uint64_t a, uint64_t b) {
-  uint64_t product;
-  return __builtin_mul_overflow(a, b, &product) ? ~uint64_t{0} : product;
-}
-
-// The facts of `kind lhs rhs` from its operands' (getLargestKnownDivisor's
-// recursion, one node at a time).
-LLVM_ATTRIBUTE_ALWAYS_INLINE Facts Combine(AffineExprKind kind,
-                                           const Facts& lhs, const Facts& rhs,
-                                           AffineExpr rhs_expr) {
-  uint64_t divisor = 1;
-  switch (kind) {
-    case AffineExprKind::Mul:
-      divisor = SaturatingMul(lhs.divisor, rhs.divisor);
-      break;
-    case AffineExprKind::Add:
-    case AffineExprKind::Mod:
-      divisor = std::gcd(lhs.divisor, rhs.divisor);
-      break;
-    default:  // floordiv, ceildiv: the quotient when it divides, else 1.
-      if (std::optional<int64_t> c = ConstantValue(rhs_expr); c && *c != 0) {
-        const uint64_t k = Magnitude(*c);
-        if (lhs.divisor % k == 0) divisor = lhs.divisor / k;
-      }
-      break;
-  }
-  return {std::max({lhs.bound, rhs.bound, divisor}), divisor};
-}
-
-Facts FactsOf(AffineExpr e) {
-  switch (e.getKind()) {
-    case AffineExprKind::DimId:
-    case AffineExprKind::SymbolId:
-      return {1, 1};
-    case AffineExprKind::Constant: {
-      const uint64_t m =
-          Magnitude(mlir::cast<AffineConstantExpr>(e).getValue());
-      return {m, m};
-    }
-    default:
-      break;
-  }
-  auto binary = mlir::cast<AffineBinaryOpExpr>(e);
-  return Combine(e.getKind(), FactsOf(binary.getLHS()),
-                 FactsOf(binary.getRHS()), binary.getRHS());
-}
-
 // Operands whose constants and known divisors are all at most 2^15: every
 // integer MLIR's folds compute while building one operation from them
 // (sums and products of two constants, a coefficient times a constant, a
@@ -938,41 +894,220 @@ Facts FactsOf(AffineExpr e) {
 // inside int64: MLIR's result is exact and is taken as it is.
 constexpr uint64_t kFoldCannotWrap = uint64_t{1} << 15;
 
-// `e` is a binary node whose right operand is the constant -1, or a product
-// of a floordiv by a constant below 1: the operands of MLIR's rewrite to a
-// mod that CheckedAffineBinaryOp refuses or builds differently (AddAsMod).
-bool MayBeModPattern(AffineExpr e) {
-  if (e.getKind() > AffineExprKind::LAST_AFFINE_BINARY_OP) return false;
+// The fields of Facts, packed in one word so that a Facts (and a Replaced,
+// with its node) is built and returned in registers: built field by field
+// in memory and read back whole, it stalled on store forwarding (a third
+// of FactsOf's time under perf).
+//   bits  0-15: the known divisor (at most 2^15 when not big);
+//   bits 16-47: the value of a constant (as int32; |value| <= 2^15);
+//   bits 48-51: the AffineExprKind;
+//   bit 52: big; bit 53: mod_shaped; bit 54: odd_floordiv.
+constexpr int kConstantShift = 16, kKindShift = 48;
+constexpr uint64_t kBig = uint64_t{1} << 52, kModShaped = uint64_t{1} << 53,
+                   kOddFloorDiv = uint64_t{1} << 54;
+
+uint32_t DivisorOf(Facts f) { return static_cast<uint16_t>(f.bits); }
+int32_t ConstantOf(Facts f) {
+  return static_cast<int32_t>(static_cast<uint32_t>(f.bits >> kConstantShift));
+}
+bool IsConstant(Facts f) {
+  return ((f.bits >> kKindShift) & 0xF) ==
+         static_cast<uint64_t>(AffineExprKind::Constant);
+}
+bool IsBig(Facts f) { return (f.bits & kBig) != 0; }
+
+// The facts of `kind lhs rhs` from its operands' (getLargestKnownDivisor's
+// recursion, one node at a time; the shape flags from the operands' kinds).
+// An operand's divisor and constant mean something only when it is not
+// big; when one is big, so is the node, whatever its divisor says.
+LLVM_ATTRIBUTE_ALWAYS_INLINE Facts Combine(AffineExprKind kind, Facts lhs,
+                                           Facts rhs) {
+  const bool rhs_constant = IsConstant(rhs);
+  const int32_t rhs_value = ConstantOf(rhs);
+  const uint32_t lhs_divisor = DivisorOf(lhs), rhs_divisor = DivisorOf(rhs);
+  uint64_t divisor = 1;
+  switch (kind) {
+    case AffineExprKind::Mul:
+      divisor = uint64_t{lhs_divisor} * rhs_divisor;
+      break;
+    case AffineExprKind::Add:
+    case AffineExprKind::Mod:
+      // gcd(1, x) is 1: most operands are dims or sums with one.
+      if (lhs_divisor != 1 && rhs_divisor != 1) {
+        divisor = std::gcd(lhs_divisor, rhs_divisor);
+      }
+      break;
+    default:  // floordiv, ceildiv: the quotient when it divides, else 1.
+      if (rhs_constant && rhs_value != 0) {
+        const auto k = static_cast<uint32_t>(Magnitude(rhs_value));
+        if (lhs_divisor % k == 0) divisor = lhs_divisor / k;
+      }
+      break;
+  }
+  uint64_t bits = (divisor & 0xFFFF) |
+                  (static_cast<uint64_t>(kind) << kKindShift) |
+                  ((lhs.bits | rhs.bits) & kBig);
+  if (divisor > kFoldCannotWrap) bits |= kBig;
+  if ((rhs_constant && rhs_value == -1) ||
+      (kind == AffineExprKind::Mul && (lhs.bits & kOddFloorDiv) != 0)) {
+    bits |= kModShaped;
+  }
+  if (kind == AffineExprKind::FloorDiv && !(rhs_constant && rhs_value >= 1)) {
+    bits |= kOddFloorDiv;
+  }
+  return Facts{bits};
+}
+
+Facts LeafFacts(AffineExprKind kind) {
+  return Facts{1 | (static_cast<uint64_t>(kind) << kKindShift)};
+}
+
+Facts ConstantFacts(int64_t value) {
+  const uint64_t kind = static_cast<uint64_t>(AffineExprKind::Constant)
+                        << kKindShift;
+  const uint64_t magnitude = Magnitude(value);
+  if (magnitude > kFoldCannotWrap) return Facts{kind | kBig};
+  return Facts{magnitude |
+               (uint64_t{static_cast<uint32_t>(static_cast<int32_t>(value))}
+                << kConstantShift) |
+               kind};
+}
+
+// What one substitution computed for each binary node it met, by node
+// (MLIR uniques nodes, so a subtree shared by several results, or several
+// times by one, is one pointer): open addressing with linear probing, in
+// an inline array for small maps, doubled when half full. The keys are
+// cleared on the first insertion only (a lookup before it reads nothing).
+template <typename Value>
+class NodeMemo {
+ public:
+  NodeMemo() = default;
+  NodeMemo(const NodeMemo&) = delete;
+  NodeMemo& operator=(const NodeMemo&) = delete;
+
+  const Value* Find(AffineExpr node) const {
+    if (count_ == 0) return nullptr;
+    const size_t i = Slot(node.getAsOpaquePointer());
+    return keys_[i] != nullptr ? &values_[i] : nullptr;
+  }
+  void Insert(AffineExpr node, const Value& value) {
+    if (count_ == 0 && keys_ == inline_keys_) {
+      // 64-byte pieces compile to vector stores (see Remember above).
+      static_assert(sizeof(inline_keys_) % 64 == 0, "64-byte pieces");
+      for (size_t i = 0; i < sizeof(inline_keys_); i += 64) {
+        std::memset(reinterpret_cast<char*>(inline_keys_) + i, 0, 64);
+      }
+    }
+    if (2 * (count_ + 1) > mask_ + 1) Grow();
+    const void* key = node.getAsOpaquePointer();
+    const size_t i = Slot(key);
+    if (keys_[i] == nullptr) ++count_;
+    keys_[i] = key;
+    new (&values_[i]) Value(value);
+  }
+
+ private:
+  static constexpr size_t kInline = 32;
+
+  size_t Slot(const void* key) const {
+    // Nodes are aligned: the product's high bits carry the pointer's.
+    const uint64_t h =
+        (reinterpret_cast<uintptr_t>(key) * 0x9E3779B97F4A7C15ull) >> 40;
+    size_t i = h & mask_;
+    while (keys_[i] != nullptr && keys_[i] != key) i = (i + 1) & mask_;
+    return i;
+  }
+  void Grow() {
+    const void* const* old_keys = keys_;
+    const Value* old_values = values_;
+    const size_t old_size = mask_ + 1;
+    auto keys = std::make_unique<const void*[]>(2 * old_size);  // Null.
+    auto values = std::make_unique<Value[]>(2 * old_size);
+    keys_ = keys.get();
+    values_ = values.get();
+    mask_ = 2 * old_size - 1;
+    for (size_t i = 0; i < old_size; ++i) {
+      if (old_keys[i] == nullptr) continue;
+      const size_t j = Slot(old_keys[i]);
+      keys_[j] = old_keys[i];
+      values_[j] = old_values[i];
+    }
+    // Frees the old arrays when they were on the heap.
+    heap_keys_ = std::move(keys);
+    heap_values_ = std::move(values);
+  }
+
+  // Values are written before they are read (their key is set with them):
+  // the inline ones are left uninitialized, not constructed per memo.
+  static_assert(std::is_trivially_copyable_v<Value> &&
+                    std::is_trivially_destructible_v<Value>,
+                "values live in raw storage");
+  const void* inline_keys_[kInline];
+  alignas(Value) unsigned char inline_values_[kInline * sizeof(Value)];
+  std::unique_ptr<const void*[]> heap_keys_;
+  std::unique_ptr<Value[]> heap_values_;
+  const void** keys_ = inline_keys_;
+  Value* values_ = reinterpret_cast<Value*>(inline_values_);
+  size_t mask_ = kInline - 1;
+  size_t count_ = 0;
+};
+
+// The facts of `e`, each binary node's computed once per `memo`.
+Facts FactsOf(AffineExpr e, NodeMemo<Facts>& memo) {
+  const AffineExprKind kind = e.getKind();
+  switch (kind) {
+    case AffineExprKind::DimId:
+    case AffineExprKind::SymbolId:
+      return LeafFacts(kind);
+    case AffineExprKind::Constant:
+      return ConstantFacts(mlir::cast<AffineConstantExpr>(e).getValue());
+    default:
+      break;
+  }
+  if (const Facts* known = memo.Find(e)) return *known;
   auto binary = mlir::cast<AffineBinaryOpExpr>(e);
-  if (ConstantValue(binary.getRHS()) == -1) return true;
-  if (e.getKind() != AffineExprKind::Mul) return false;
-  AffineBinaryOpExpr div = AsBinary(binary.getLHS(), AffineExprKind::FloorDiv);
-  if (!div) return false;
-  std::optional<int64_t> q = ConstantValue(div.getRHS());
-  return !q || *q < 1;
+  const Facts facts = Combine(kind, FactsOf(binary.getLHS(), memo),
+                              FactsOf(binary.getRHS(), memo));
+  memo.Insert(e, facts);
+  return facts;
+}
+
+// FactsOf without a memo, for the replacements: a fusion's replacements
+// (one map's results) share a subtree or two, which the memo's clearing
+// and probes cost more than walking again (BM_Compose: 63.3M against 62.0M
+// instructions).
+Facts PlainFactsOf(AffineExpr e) {
+  const AffineExprKind kind = e.getKind();
+  switch (kind) {
+    case AffineExprKind::DimId:
+    case AffineExprKind::SymbolId:
+      return LeafFacts(kind);
+    case AffineExprKind::Constant:
+      return ConstantFacts(mlir::cast<AffineConstantExpr>(e).getValue());
+    default:
+      break;
+  }
+  auto binary = mlir::cast<AffineBinaryOpExpr>(e);
+  return Combine(kind, PlainFactsOf(binary.getLHS()),
+                 PlainFactsOf(binary.getRHS()));
 }
 
 // Whether MLIR's own operation on these operands builds exactly what
 // CheckedAffineBinaryOp builds: no fold can wrap (kFoldCannotWrap), and the
 // operation is none of those CheckedAffineBinaryOp refuses or builds
 // otherwise (a product without a constant factor, which may not be affine;
-// a division or mod by a constant below 1 or by an expression; MLIR's mod
-// rewrites of a sum).
-bool MlirIsExact(AffineExprKind kind, AffineExpr lhs, AffineExpr rhs,
-                 const Facts& lhs_facts, const Facts& rhs_facts) {
-  if (lhs_facts.bound > kFoldCannotWrap || rhs_facts.bound > kFoldCannotWrap) {
-    return false;
-  }
+// a division or mod by a constant below 1 or by an expression; a sum with
+// an operand shaped like the operands of MLIR's rewrites to a mod, which
+// CheckedAffineBinaryOp refuses or builds differently, see AddAsMod).
+bool MlirIsExact(AffineExprKind kind, Facts lhs, Facts rhs) {
+  if (IsBig(lhs) || IsBig(rhs)) return false;
   switch (kind) {
     case AffineExprKind::Add:
-      return !MayBeModPattern(lhs) && !MayBeModPattern(rhs);
+      return ((lhs.bits | rhs.bits) & kModShaped) == 0;
     case AffineExprKind::Mul:
-      return lhs.getKind() == AffineExprKind::Constant ||
-             rhs.getKind() == AffineExprKind::Constant;
-    default: {
-      std::optional<int64_t> k = ConstantValue(rhs);
-      return k && *k >= 1;
-    }
+      return IsConstant(lhs) || IsConstant(rhs);
+    default:
+      return IsConstant(rhs) && ConstantOf(rhs) >= 1;
   }
 }
 
@@ -995,27 +1130,40 @@ class Replacer {
         dim_facts_(dim_facts),
         symbol_facts_(symbol_facts) {}
 
+  // Each binary node is substituted once per Replacer: its replacement is
+  // a function of the node alone, and the results of a map share subtrees
+  // (each of a reshape's results divides the same linear index).
   Replaced Run(AffineExpr expr) {
     const AffineExprKind kind = expr.getKind();
+    if (kind > AffineExprKind::LAST_AFFINE_BINARY_OP) return Leaf(kind, expr);
+    if (const Replaced* known = done_.Find(expr)) return *known;
+    const Replaced replaced = Substitute(kind, expr);
+    if (error.ok()) done_.Insert(expr, replaced);
+    return replaced;
+  }
+
+  absl::Status error;
+
+ private:
+  Replaced Leaf(AffineExprKind kind, AffineExpr expr) {
     switch (kind) {
-      case AffineExprKind::Constant: {
-        const uint64_t m =
-            Magnitude(mlir::cast<AffineConstantExpr>(expr).getValue());
-        return {expr, Facts{m, m}};
-      }
+      case AffineExprKind::Constant:
+        return {expr,
+                ConstantFacts(mlir::cast<AffineConstantExpr>(expr).getValue())};
       case AffineExprKind::DimId: {
         unsigned pos = mlir::cast<mlir::AffineDimExpr>(expr).getPosition();
         if (pos < dims_.size()) return {dims_[pos], dim_facts_[pos]};
-        return {expr, Facts{1, 1}};
+        return {expr, LeafFacts(kind)};
       }
       case AffineExprKind::SymbolId: {
         unsigned pos = mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition();
         if (pos < symbols_.size()) return {symbols_[pos], symbol_facts_[pos]};
-        return {expr, Facts{1, 1}};
+        return {expr, LeafFacts(kind)};
       }
-      default:
-        break;
     }
+  }
+
+  Replaced Substitute(AffineExprKind kind, AffineExpr expr) {
     auto binary = mlir::cast<AffineBinaryOpExpr>(expr);
     const AffineExpr old_lhs = binary.getLHS(), old_rhs = binary.getRHS();
     const Replaced lhs = Run(old_lhs);
@@ -1024,10 +1172,10 @@ class Replacer {
     if (!error.ok()) return {};
     // As MLIR: an unchanged node is kept, not rebuilt.
     if (lhs.expr == old_lhs && rhs.expr == old_rhs) {
-      return {expr, Combine(kind, lhs.facts, rhs.facts, rhs.expr)};
+      return {expr, Combine(kind, lhs.facts, rhs.facts)};
     }
     AffineExpr built;
-    if (MlirIsExact(kind, lhs.expr, rhs.expr, lhs.facts, rhs.facts)) {
+    if (MlirIsExact(kind, lhs.facts, rhs.facts)) {
       built = mlir::getAffineBinaryOpExpr(kind, lhs.expr, rhs.expr);
     } else {
       absl::StatusOr<AffineExpr> checked =
@@ -1042,16 +1190,15 @@ class Replacer {
     // is walked.
     if (AffineBinaryOpExpr node = AsBinary(built, kind);
         node && node.getLHS() == lhs.expr && node.getRHS() == rhs.expr) {
-      return {built, Combine(kind, lhs.facts, rhs.facts, rhs.expr)};
+      return {built, Combine(kind, lhs.facts, rhs.facts)};
     }
-    return {built, FactsOf(built)};
+    return {built, FactsOf(built, facts_)};
   }
 
-  absl::Status error;
-
- private:
   llvm::ArrayRef<AffineExpr> dims_, symbols_;
   llvm::ArrayRef<Facts> dim_facts_, symbol_facts_;
+  NodeMemo<Replaced> done_;  // Each binary node substituted so far.
+  NodeMemo<Facts> facts_;    // The facts of the nodes folds built.
 };
 
 }  // namespace
@@ -1060,9 +1207,9 @@ CheckedSubstitution::CheckedSubstitution(llvm::ArrayRef<AffineExpr> dims,
                                          llvm::ArrayRef<AffineExpr> symbols)
     : dims_(dims), symbols_(symbols) {
   dim_facts_.reserve(dims.size());
-  for (AffineExpr d : dims) dim_facts_.push_back(FactsOf(d));
+  for (AffineExpr d : dims) dim_facts_.push_back(PlainFactsOf(d));
   symbol_facts_.reserve(symbols.size());
-  for (AffineExpr s : symbols) symbol_facts_.push_back(FactsOf(s));
+  for (AffineExpr s : symbols) symbol_facts_.push_back(PlainFactsOf(s));
 }
 
 absl::StatusOr<AffineExpr> CheckedSubstitution::Apply(AffineExpr expr) const {

@@ -220,17 +220,24 @@ class CheckedSubstitution {
                       llvm::ArrayRef<mlir::AffineExpr> symbols);
   absl::StatusOr<mlir::AffineExpr> Apply(mlir::AffineExpr expr) const;
   /// Every result of `map`; the new map has `num_dims` dims and
-  /// `num_symbols` symbols.
+  /// `num_symbols` symbols. A binary node shared by several results (or
+  /// met twice in one) is substituted once.
   absl::StatusOr<mlir::AffineMap> Apply(mlir::AffineMap map, unsigned num_dims,
                                         unsigned num_symbols) const;
 
-  /// Of an expression: `bound` is at least the magnitude of each of its
-  /// constants and of the known divisor (MLIR's getLargestKnownDivisor) of
-  /// each of its nodes; `divisor` is its own known divisor (both saturated
-  /// at 2^64 - 1).
+  /// What the check of each operation reads of an operand, kept so that it
+  /// asks MLIR nothing again (each AffineExpr accessor is a call into the
+  /// MLIR library), packed in one word (the fields are in
+  /// checked_affine_expr.cc). Whether one of the expression's constants, or
+  /// the known divisor (MLIR's getLargestKnownDivisor) of one of its nodes,
+  /// is above 2^15 in magnitude (`big`); and, meaningful only when it is
+  /// not: its own known divisor, its value when it is a constant, its
+  /// AffineExprKind, whether it is a binary node whose right operand is -1
+  /// or a product of a floordiv by anything but a constant >= 1 (the
+  /// operand shapes of MLIR's rewrites of a sum to a mod), and whether it
+  /// is such a floordiv.
   struct Facts {
-    uint64_t bound = 0;
-    uint64_t divisor = 1;
+    uint64_t bits = 0;
   };
 
  private:

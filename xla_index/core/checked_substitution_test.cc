@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <iterator>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/checked_affine_expr.h"
 #include "xla_index/core/exact_affine_eval.h"
@@ -150,6 +153,156 @@ TEST_F(CheckedSubstitutionTest, SameAsEveryFoldCheckedAndExact) {
   // The generator reaches both outcomes.
   EXPECT_GT(compared, 10000);
   EXPECT_GT(errors, 0);
+}
+
+// Whether `replaced` has, at random points over d0, d1 and s0, the value
+// `expr` has at the values of the replacements (exact_affine_eval.h); the
+// number of points compared is added to `compared`.
+::testing::AssertionResult ExactAtPoints(AffineExpr expr, AffineExpr replaced,
+                                         llvm::ArrayRef<AffineExpr> dims,
+                                         llvm::ArrayRef<AffineExpr> symbols,
+                                         std::mt19937_64& rng, int& compared) {
+  auto uniform = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  auto fits = [](const exact::Value& v) {
+    return v.kind == exact::Value::kValue && v.value >= INT64_MIN &&
+           v.value <= INT64_MAX;
+  };
+  for (int p = 0; p < 8; ++p) {
+    const std::vector<int64_t> point = {uniform(-50, 50), uniform(-50, 50)};
+    const std::vector<int64_t> symbol = {uniform(-50, 50)};
+    std::vector<int64_t> inner_dims, inner_symbols;
+    bool representable = true;
+    for (AffineExpr d : dims) {
+      const exact::Value v = exact::Evaluate(d, point, symbol);
+      representable &= fits(v);
+      inner_dims.push_back(static_cast<int64_t>(v.value));
+    }
+    for (AffineExpr s : symbols) {
+      const exact::Value v = exact::Evaluate(s, point, symbol);
+      representable &= fits(v);
+      inner_symbols.push_back(static_cast<int64_t>(v.value));
+    }
+    if (!representable) continue;
+    const exact::Value want = exact::Evaluate(expr, inner_dims, inner_symbols);
+    if (want.kind != exact::Value::kValue) continue;
+    const exact::Value got = exact::Evaluate(replaced, point, symbol);
+    if (got.kind != exact::Value::kValue || got.value != want.value) {
+      return ::testing::AssertionFailure()
+             << Text(expr) << " -> " << Text(replaced) << " at (" << point[0]
+             << ", " << point[1] << ")[" << symbol[0]
+             << "]: " << exact::ToString(got.value)
+             << " != " << exact::ToString(want.value);
+    }
+    ++compared;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// A map whose results share subtrees (as a reshape's results share its
+// linear index) is substituted once per node (CheckedSubstitution's memo):
+// each result must be what substituting it alone, every fold checked,
+// gives, and the map an error exactly when one of its results is one (the
+// first's). The replacements have constants at the edges: 2^15 (the
+// largest the fast path takes) and 2^15 + 1, and int64's own limits.
+TEST_F(CheckedSubstitutionTest, MapWithSharedSubtreesSameAsEachResultAlone) {
+  const int64_t edges[] = {1 << 15,   (1 << 15) + 1,    -(1 << 15), INT64_MAX,
+                           INT64_MIN, int64_t{1} << 62, -1,         3};
+  auto edge = [&] { return edges[Uniform(0, std::size(edges) - 1)]; };
+  int compared = 0, errors = 0, maps_ok = 0;
+  for (int iteration = 0; iteration < 1500; ++iteration) {
+    const AffineExpr shared = Random(3);
+    llvm::SmallVector<AffineExpr, 4> results;
+    for (int r = 0; r < 4; ++r) {
+      // Each result uses the shared subtree, once or twice.
+      AffineExpr result = shared * Constant() + Random(2);
+      if (Uniform(0, 1) == 0) result = result.floorDiv(7) + shared;
+      if (Uniform(0, 1) == 0) result = result % 5;
+      results.push_back(result);
+    }
+    const mlir::AffineMap map = mlir::AffineMap::get(2, 1, results, &context_);
+    // Replacements: random, or scaled by an edge constant.
+    auto replacement = [&] {
+      AffineExpr e = Random(2);
+      return Uniform(0, 2) == 0 ? e * edge() : e;
+    };
+    const llvm::SmallVector<AffineExpr, 2> dims = {replacement(),
+                                                   replacement()};
+    const llvm::SmallVector<AffineExpr, 1> symbols = {replacement()};
+    const absl::StatusOr<mlir::AffineMap> fast =
+        CheckedSubstitution(dims, symbols).Apply(map, 2, 1);
+    std::optional<absl::Status> first_error;
+    llvm::SmallVector<AffineExpr, 4> slow_results;
+    for (AffineExpr result : results) {
+      const absl::StatusOr<AffineExpr> slow =
+          SlowReplace(result, dims, symbols);
+      if (!slow.ok()) {
+        first_error = slow.status();
+        break;
+      }
+      slow_results.push_back(*slow);
+    }
+    if (first_error) {
+      ASSERT_FALSE(fast.ok()) << Text(results[slow_results.size()]);
+      EXPECT_EQ(fast.status().code(), first_error->code()) << fast.status();
+      ++errors;
+      continue;
+    }
+    ASSERT_TRUE(fast.ok()) << fast.status();
+    ++maps_ok;
+    for (size_t r = 0; r < results.size(); ++r) {
+      ASSERT_EQ(fast->getResult(r), slow_results[r])
+          << Text(results[r]) << "\n"
+          << Text(fast->getResult(r)) << "\n"
+          << Text(slow_results[r]);
+      ASSERT_TRUE(ExactAtPoints(results[r], fast->getResult(r), dims, symbols,
+                                rng_, compared));
+    }
+  }
+  // The generator reaches both outcomes.
+  EXPECT_GT(maps_ok, 100);
+  EXPECT_GT(errors, 100);
+  EXPECT_GT(compared, 5000);
+}
+
+// Operands shaped like those of MLIR's rewrites of a sum to a mod
+// (MLIR's simplifyAdd: e + (e floordiv q) * -q, and a right operand ending
+// in -1) must not take MLIR's own result even when every constant is
+// small: there CheckedAffineBinaryOp refuses, or builds something other
+// than MLIR builds.
+TEST_F(CheckedSubstitutionTest, ModShapedOperandsTakeTheCheckedPath) {
+  const AffineExpr d0 = mlir::getAffineDimExpr(0, &context_);
+  const AffineExpr d1 = mlir::getAffineDimExpr(1, &context_);
+  const AffineExpr s0 = mlir::getAffineSymbolExpr(0, &context_);
+  const AffineExpr sum = d0 + d1;
+  // (s0 floordiv -6) * 6: CheckedAffineBinaryOp refuses s0 + it (by the
+  // rule of MLIR's rewrite it would be `s0 mod -6`, which has no value),
+  // where MLIR 22 itself leaves the sum: taking MLIR's node would change
+  // today's answer.
+  {
+    const llvm::SmallVector<AffineExpr, 2> dims = {s0, s0.floorDiv(-6) * 6};
+    const absl::StatusOr<AffineExpr> fast =
+        CheckedSubstitution(dims, {}).Apply(sum);
+    EXPECT_FALSE(fast.ok()) << Text(*fast);
+    EXPECT_FALSE(SlowReplace(sum, dims, {}).ok());
+    EXPECT_EQ(sum.replaceDimsAndSymbols(dims, {}).getKind(),
+              mlir::AffineExprKind::Add);
+  }
+  // (s0 floordiv 4) * 4 - 1: MLIR makes s0 + it `s0 mod 4`, off by one.
+  {
+    const llvm::SmallVector<AffineExpr, 2> dims = {s0, s0.floorDiv(4) * 4 - 1};
+    const absl::StatusOr<AffineExpr> fast =
+        CheckedSubstitution(dims, {}).Apply(sum);
+    ASSERT_TRUE(fast.ok()) << fast.status();
+    const absl::StatusOr<AffineExpr> slow = SlowReplace(sum, dims, {});
+    ASSERT_TRUE(slow.ok()) << slow.status();
+    EXPECT_EQ(*fast, *slow) << Text(*fast) << " vs " << Text(*slow);
+    int compared = 0;
+    EXPECT_TRUE(ExactAtPoints(sum, *fast, dims, {}, rng_, compared));
+    EXPECT_GT(compared, 0);
+    EXPECT_NE(*fast, sum.replaceDimsAndSymbols(dims, {}));
+  }
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ using mlir::AffineMap;
 
 namespace {
 
-// A token's kind: a punctuation character (one of ( ) [ ] { } , : + - *)
+// A token's kind: a punctuation character (one of ( ) [ ] { } , : + - * /)
 // is its own code, 0-255; the other kinds follow. One code, so that testing
 // for a given punctuation is one comparison.
 enum TokenKind : int {
@@ -392,6 +392,11 @@ class MapParser {
   }
   bool ParseUnary(Value& out);
   bool ParsePrimary(Value& out);
+  /// The error at an undeclared identifier: XLA's SymbolicExpr `min(` and
+  /// `max(` (SymbolicExprParserImpl::ParseBinaryFunction) have no affine
+  /// counterpart; any other name is not declared.
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD absl::Status UndeclaredNameError()
+      const;
   /// Whether `v` is a constant (then v.number is its value).
   static bool IsConstant(Value& v) {
     if (v.state == Value::kNumber) return true;
@@ -846,6 +851,12 @@ bool MapParser::ParseSum(Value& out) {
   return Take(sum->Finish(), op_offset, out);
 }
 
+// The operators of a term, all of one precedence and left-associative:
+// MLIR's `*`, `floordiv`, `ceildiv`, `mod`, and XLA's SymbolicExpr spellings
+// (xla/hlo/analysis/symbolic_map_serialization.cc,
+// SymbolicExprParserImpl::ParseTerm): `/` and `floorDiv` for floordiv (floor
+// rounding, llvm::divideFloorSigned in SymbolicExpr::Evaluate, as MLIR's
+// floordiv), `ceilDiv` for ceildiv.
 bool MapParser::ParseTerm(Value& out) {
   Value& result = out;
   if (!ParseOperand(result)) return false;
@@ -854,6 +865,8 @@ bool MapParser::ParseTerm(Value& out) {
     mlir::AffineExprKind kind;
     if (AtPunct('*')) {
       kind = mlir::AffineExprKind::Mul;
+    } else if (AtPunct('/')) {
+      kind = mlir::AffineExprKind::FloorDiv;
     } else if (tok_.kind != kIdentifierToken) {
       return true;
     } else if (TokText() == "floordiv") {
@@ -862,6 +875,10 @@ bool MapParser::ParseTerm(Value& out) {
       kind = mlir::AffineExprKind::CeilDiv;
     } else if (TokText() == "mod") {
       kind = mlir::AffineExprKind::Mod;
+    } else if (TokText() == "floorDiv") {
+      kind = mlir::AffineExprKind::FloorDiv;
+    } else if (TokText() == "ceilDiv") {
+      kind = mlir::AffineExprKind::CeilDiv;
     } else {
       return true;
     }
@@ -945,7 +962,7 @@ bool MapParser::ParsePrimary(Value& out) {
   if (tok_.kind == kIdentifierToken) {
     Variable* v = names_->Find(TokText());
     if (v == nullptr) {
-      return Fail(ErrorHere("expected a declared variable, an integer or '('"));
+      return Fail(UndeclaredNameError());
     }
     TakeVariable(*v, out);
     return true;
@@ -961,6 +978,20 @@ bool MapParser::ParsePrimary(Value& out) {
     return true;
   }
   return Fail(ErrorHere("expected a variable, an integer or '('"));
+}
+
+absl::Status MapParser::UndeclaredNameError() const {
+  const absl::string_view word = TokText();
+  const char* const end = text_.data() + text_.size();
+  const char* next = SkipSpaces(text_.data() + pos_, end);
+  if ((word == "min" || word == "max") && next != end && *next == '(') {
+    return Error(tok_.offset,
+                 absl::StrCat("'", word,
+                              "(...)' (XLA's SymbolicExpr min/max) cannot be "
+                              "represented: an affine expression has no ",
+                              word));
+  }
+  return ErrorHere("expected a declared variable, an integer or '('");
 }
 
 absl::Status MapParser::ParseResults(ExprList& results) {

@@ -46,9 +46,17 @@ namespace {
 // the parentheses printing then parsing would not give back an equal map.
 // Left-deep sums, which the simplifier and XLA's indexing-analysis
 // documentation use, print as in MLIR.
+//
+// `floordiv` is the spelling of floordiv: MLIR's " floordiv ", or XLA HEAD's
+// " / " (its SymbolicExpr printer, GetBinaryOpString in
+// symbolic_map_serialization.cc). The other operators are spelled alike.
 enum class Binding { kWeak, kStrong };
 
-void PrintExpr(AffineExpr expr, Binding enclosing, std::string& out) {
+constexpr absl::string_view kMlirFloorDiv = " floordiv ";
+constexpr absl::string_view kXlaHeadFloorDiv = " / ";
+
+void PrintExpr(AffineExpr expr, Binding enclosing, std::string& out,
+               absl::string_view floordiv = kMlirFloorDiv) {
   switch (expr.getKind()) {
     case mlir::AffineExprKind::SymbolId:
       absl::StrAppend(&out, "s",
@@ -74,15 +82,15 @@ void PrintExpr(AffineExpr expr, Binding enclosing, std::string& out) {
     if (expr.getKind() == mlir::AffineExprKind::Mul && rhs_const &&
         rhs_const.getValue() == -1) {
       out += "-";
-      PrintExpr(lhs, Binding::kStrong, out);
+      PrintExpr(lhs, Binding::kStrong, out, floordiv);
     } else {
-      PrintExpr(lhs, Binding::kStrong, out);
+      PrintExpr(lhs, Binding::kStrong, out, floordiv);
       switch (expr.getKind()) {
         case mlir::AffineExprKind::Mul:
           out += " * ";
           break;
         case mlir::AffineExprKind::FloorDiv:
-          out += " floordiv ";
+          out.append(floordiv.data(), floordiv.size());
           break;
         case mlir::AffineExprKind::CeilDiv:
           out += " ceildiv ";
@@ -90,7 +98,7 @@ void PrintExpr(AffineExpr expr, Binding enclosing, std::string& out) {
         default:
           out += " mod ";
       }
-      PrintExpr(rhs, Binding::kStrong, out);
+      PrintExpr(rhs, Binding::kStrong, out, floordiv);
     }
     if (parens) out += ")";
     return;
@@ -102,20 +110,20 @@ void PrintExpr(AffineExpr expr, Binding enclosing, std::string& out) {
             mlir::dyn_cast<mlir::AffineConstantExpr>(product.getRHS())) {
       int64_t k = factor.getValue();
       if (k == -1) {
-        PrintExpr(lhs, Binding::kWeak, out);
+        PrintExpr(lhs, Binding::kWeak, out, floordiv);
         out += " - ";
         PrintExpr(product.getLHS(),
                   product.getLHS().getKind() == mlir::AffineExprKind::Add
                       ? Binding::kStrong
                       : Binding::kWeak,
-                  out);
+                  out, floordiv);
         if (parens) out += ")";
         return;
       }
       if (k < -1 && k != Interval::kMin) {
-        PrintExpr(lhs, Binding::kWeak, out);
+        PrintExpr(lhs, Binding::kWeak, out, floordiv);
         out += " - ";
-        PrintExpr(product.getLHS(), Binding::kStrong, out);
+        PrintExpr(product.getLHS(), Binding::kStrong, out, floordiv);
         absl::StrAppend(&out, " * ", -k);
         if (parens) out += ")";
         return;
@@ -125,17 +133,17 @@ void PrintExpr(AffineExpr expr, Binding enclosing, std::string& out) {
   if (auto constant = mlir::dyn_cast<mlir::AffineConstantExpr>(rhs);
       constant && constant.getValue() < 0 &&
       constant.getValue() != Interval::kMin) {
-    PrintExpr(lhs, Binding::kWeak, out);
+    PrintExpr(lhs, Binding::kWeak, out, floordiv);
     absl::StrAppend(&out, " - ", -constant.getValue());
     if (parens) out += ")";
     return;
   }
-  PrintExpr(lhs, Binding::kWeak, out);
+  PrintExpr(lhs, Binding::kWeak, out, floordiv);
   out += " + ";
   PrintExpr(rhs,
             rhs.getKind() == mlir::AffineExprKind::Add ? Binding::kStrong
                                                        : Binding::kWeak,
-            out);
+            out, floordiv);
   if (parens) out += ")";
 }
 
@@ -220,6 +228,60 @@ std::string ToString(const IndexingMap& map) {
   for (const auto& [expr, interval] : SortedConstraints(map)) {
     absl::StrAppend(&out, "\n", expr, " in ", interval.ToString());
   }
+  return out;
+}
+
+std::string ToXlaHeadString(const IndexingMap& map) {
+  if (map.IsUndefined()) return "UNDEFINED";
+  if (map.IsKnownEmpty()) return "KNOWN EMPTY";
+  auto expr_text = [](AffineExpr e) {
+    std::string text;
+    PrintExpr(e, Binding::kWeak, text, kXlaHeadFloorDiv);
+    return text;
+  };
+  const int64_t num_dims = map.GetDimensionCount();
+  const int64_t num_range = map.GetRangeVarsCount();
+  const int64_t num_symbols = map.GetSymbolCount();
+  std::string out = "(";
+  for (int64_t i = 0; i < num_dims; ++i) {
+    absl::StrAppend(&out, i == 0 ? "" : ", ", "d", i);
+  }
+  out += ")";
+  // Range variables in [...], runtime variables in {...}; both are symbols
+  // s<N>, numbered in that order, as XLA numbers them.
+  for (int64_t i = 0; i < num_symbols; ++i) {
+    const bool first_range = i == 0;
+    const bool first_runtime = i == num_range;
+    if (first_range && num_range > 0) out += "[";
+    if (first_runtime) out += num_range > 0 ? "]{" : "{";
+    if (!first_range && !first_runtime) out += ", ";
+    absl::StrAppend(&out, "s", i);
+  }
+  if (num_symbols > 0) out += num_symbols > num_range ? "}" : "]";
+  out += " -> (";
+  for (unsigned i = 0; i < map.GetAffineMap().getNumResults(); ++i) {
+    absl::StrAppend(&out, i == 0 ? "" : ", ",
+                    expr_text(map.GetAffineMap().getResult(i)));
+  }
+  out += ")";
+  if (num_dims + num_symbols == 0) return out;
+  out += ", domain: ";
+  for (int64_t i = 0; i < num_dims; ++i) {
+    absl::StrAppend(&out, i == 0 ? "" : ", ", "d", i, " in ",
+                    map.GetDimBound(i).ToString());
+  }
+  for (int64_t i = 0; i < num_symbols; ++i) {
+    absl::StrAppend(&out, num_dims + i == 0 ? "" : ", ", "s", i, " in ",
+                    map.GetSymbolBound(i).ToString());
+  }
+  // Constraints sorted by their text, as XLA's ToString(IndexingMap) sorts.
+  std::vector<std::string> constraints;
+  for (const IndexingConstraint& c : map.GetConstraints()) {
+    constraints.push_back(
+        absl::StrCat(expr_text(c.expr), " in ", c.interval.ToString()));
+  }
+  std::sort(constraints.begin(), constraints.end());
+  for (const std::string& c : constraints) absl::StrAppend(&out, ", ", c);
   return out;
 }
 

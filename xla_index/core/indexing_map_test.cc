@@ -5,6 +5,7 @@
 #include "xla_index/core/indexing_map.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -161,6 +162,47 @@ TEST_F(IndexingMapTest, ComposeOrdersSymbolsAndRewritesRuntimeAccess) {
   EXPECT_EQ(ToString(composed),
             "(d0)[s0] -> (s0)\ndomain:\nd0 in [0, 7]\ns0 in [0, 9]\n"
             "  hlo: idx = s32[8] parameter(1)\n  (d0) -> (-d0 + 7)");
+}
+
+// When `second` has no symbols, first's are not renamed and the renaming
+// is built only for first's runtime variables (ComposeDefinedMaps): their
+// access maps must still be rewritten to the composition's symbol count,
+// and the composition must be second(first(x)) at every point (checked by
+// evaluation, not by text).
+TEST_F(IndexingMapTest, ComposeKeepsFirstsRuntimeVariablesWithoutRenaming) {
+  IndexingMap first = Parse(
+      "(d0)[s0, s1] -> (d0 * 3 + s0 + s1)\ndomain:\nd0 in [0, 4]\n"
+      "s0 in [0, 2]\ns1 in [0, 3]\n  hlo: at = s32[] parameter(2)\n"
+      "  (d0) -> ()");
+  IndexingMap second = Parse(
+      "(d0) -> (d0 floordiv 2, d0 mod 2)\ndomain:\n"
+      "d0 in [0, 40]");
+  ASSERT_EQ(first.GetRuntimeVarsCount(), 1);
+  IndexingMap composed = ComposeIndexingMaps(first, second);
+  ASSERT_FALSE(composed.IsUndefined()) << ToString(composed);
+  ASSERT_EQ(composed.GetRuntimeVarsCount(), 1);
+  ASSERT_EQ(composed.GetSymbolCount(), 2);
+  EXPECT_EQ(composed.GetRuntimeVars()[0].access,
+            first.GetRuntimeVars()[0].access);
+  EXPECT_TRUE(composed.Verify().ok()) << composed.Verify();
+  int points = 0;
+  for (int64_t d0 = 0; d0 <= 4; ++d0) {
+    for (int64_t s0 = 0; s0 <= 2; ++s0) {
+      for (int64_t s1 = 0; s1 <= 3; ++s1) {
+        const std::optional<std::vector<int64_t>> inner =
+            first.Evaluate({d0}, {s0, s1});
+        ASSERT_TRUE(inner.has_value());
+        const std::optional<std::vector<int64_t>> want =
+            second.Evaluate(*inner, {});
+        const std::optional<std::vector<int64_t>> got =
+            composed.Evaluate({d0}, {s0, s1});
+        ASSERT_TRUE(want.has_value() && got.has_value());
+        EXPECT_EQ(*got, *want) << d0 << " " << s0 << " " << s1;
+        ++points;
+      }
+    }
+  }
+  EXPECT_EQ(points, 5 * 3 * 4);
 }
 
 TEST_F(IndexingMapTest, ComposeSpecialMaps) {

@@ -44,6 +44,17 @@ std::string AffineMapToString(mlir::AffineMap map);
 /// trailing newline. Special maps print as "UNDEFINED" and "KNOWN EMPTY".
 std::string ToString(const IndexingMap& map);
 
+/// The map in the one-line form XLA HEAD's ToString(IndexingMap) prints and
+/// its ParseIndexingMap reads (xla/hlo/analysis/indexing_map_serialization.cc):
+///   (d0, d1)[s0]{s1} -> (d0 / 4 + s1, d1 mod 3), domain: d0 in [0, 15],
+///   d1 in [0, 2], s0 in [0, 1], s1 in [0, 7], d0 + s0 in [0, 9]
+/// floordiv printed as `/`, range variables in [...], runtime variables in
+/// {...} (their "hlo:" text and access map have no place in that form and
+/// are left out), constraints sorted by their text. ParseIndexingMap reads
+/// it back; the map is equal unless a runtime variable had hlo text or an
+/// access map.
+std::string ToXlaHeadString(const IndexingMap& map);
+
 /// Streams ToString(map) (as XLA's `operator<<` for IndexingMap does). An
 /// Undefined map with a reason prints "UNDEFINED (REASON)", e.g.
 /// "UNDEFINED (no indexing rule for opcode 'sort')"; ParseIndexingMap does
@@ -58,6 +69,10 @@ std::ostream& operator<<(std::ostream& out, const IndexingMap& map);
 /// any identifiers work. "hlo:" lines set RuntimeVar::hlo_text ("NULL" means
 /// none) and the line after is the access map. Also accepts "UNDEFINED" and
 /// "KNOWN EMPTY". Errors name line:column and what was expected.
+///
+/// Expressions may also use XLA's SymbolicExpr spellings: `/` and `floorDiv`
+/// for floordiv, `ceilDiv` for ceildiv (same precedence as `*`). XLA's
+/// `min(a, b)` and `max(a, b)` have no affine counterpart: an error at them.
 ///
 /// ParseIndexingMap(ToString(m)) == m for every map m.
 absl::StatusOr<IndexingMap> ParseIndexingMap(absl::string_view text,

@@ -16,7 +16,9 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/MLIRContext.h"
+#include "xla_index/core/box_points.h"
 #include "xla_index/core/checked_affine_expr.h"
+#include "xla_index/core/exact_affine_eval.h"
 #include "xla_index/core/indexing_map.h"
 #include "xla_index/core/test_blocks.h"
 
@@ -686,6 +688,257 @@ TEST_F(IndexingMapTextTest, Json) {
             "\"symbols\": [], \"constraints\": [], \"undefined\": true, "
             "\"known_empty\": false}");
   EXPECT_EQ(JsonQuote("a\"b\\c\nd\x01"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+}
+// ---------------------------------------------------------------------------
+// XLA HEAD's spellings (xla/hlo/analysis/symbolic_map_serialization.cc and
+// indexing_map_serialization.cc): each reads as the map XLA gives it, checked
+// at every point of the domain against the arithmetic written out here
+// (floor rounding, as SymbolicExpr::Evaluate's llvm::divideFloorSigned),
+// evaluated exactly (exact_affine_eval.h), and equal to our spelling's map.
+
+int64_t TestFloorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+int64_t TestCeilDiv(int64_t a, int64_t b) { return -TestFloorDiv(-a, b); }
+int64_t TestMod(int64_t a, int64_t b) { return a - TestFloorDiv(a, b) * b; }
+
+// The results `expected(dims, symbols)` at every point of the map's box
+// (constraints ignored: the box is small and every point has a value).
+void ExpectResultsEverywhere(
+    const IndexingMap& map,
+    const std::function<std::vector<int64_t>(
+        const std::vector<int64_t>&, const std::vector<int64_t>&)>& expected) {
+  std::vector<Interval> box = map.GetDimBounds();
+  for (Interval b : map.GetSymbolBounds()) box.push_back(b);
+  const size_t num_dims = map.GetDimensionCount();
+  int points = 0;
+  ASSERT_TRUE(ForEachBoxPoint(box, 100000, [&](const std::vector<int64_t>& p) {
+    std::vector<int64_t> dims(p.begin(), p.begin() + num_dims);
+    std::vector<int64_t> symbols(p.begin() + num_dims, p.end());
+    std::vector<int64_t> want = expected(dims, symbols);
+    ASSERT_EQ(want.size(), map.GetAffineMap().getNumResults());
+    for (size_t r = 0; r < want.size(); ++r) {
+      exact::Value v =
+          exact::Evaluate(map.GetAffineMap().getResult(r), dims, symbols);
+      ASSERT_EQ(v.kind, exact::Value::kValue);
+      EXPECT_TRUE(v.value == want[r])
+          << "result " << r << " at " << exact::ToString(dims, {}) << ": "
+          << exact::ToString(v.value) << " != " << want[r];
+    }
+    ++points;
+  }));
+  EXPECT_GT(points, 0);
+}
+
+// `/`, `floorDiv` and `ceilDiv` are read by XLA's
+// SymbolicExprParserImpl::ParseTerm (and tokenized by
+// indexing_map_serialization.cc's Parser::GetNextTokenImpl): `/` and
+// `floorDiv` are floordiv, `ceilDiv` is ceildiv. Negative dividends and a
+// negative divisor round toward -inf (floordiv) / +inf (ceildiv).
+TEST_F(IndexingMapTextTest, XlaHeadDivisionSpellingsMeanFloorAndCeil) {
+  IndexingMap xla = Parse(
+      "(i, j)[k] -> (i / 6, j floorDiv 5, i ceilDiv 4, j / -3, k ceilDiv -2, "
+      "j mod 3), domain: i in [-13, 17], j in [-9, 11], k in [-5, 5]");
+  IndexingMap ours = Parse(
+      "(i, j)[k] -> (i floordiv 6, j floordiv 5, i ceildiv 4, j floordiv -3, "
+      "k ceildiv -2, j mod 3), domain: i in [-13, 17], j in [-9, 11], "
+      "k in [-5, 5]");
+  EXPECT_EQ(xla, ours);
+  ExpectResultsEverywhere(
+      xla, [](const std::vector<int64_t>& d, const std::vector<int64_t>& s) {
+        return std::vector<int64_t>{
+            TestFloorDiv(d[0], 6),  TestFloorDiv(d[1], 5), TestCeilDiv(d[0], 4),
+            TestFloorDiv(d[1], -3), TestCeilDiv(s[0], -2), TestMod(d[1], 3)};
+      });
+}
+
+// Precedence and associativity of XLA's SymbolicExprParserImpl: ParseTerm
+// reads `*`, `/`, `floordiv`, `ceildiv`, `mod` at one level, left to right;
+// ParseExpression reads `+` and `-` below it; ParseFactor reads a unary `-`
+// before the term's operators apply (so `-a / 3` is `(-a) / 3`).
+TEST_F(IndexingMapTextTest, XlaHeadPrecedenceAndAssociativity) {
+  struct Case {
+    const char* xla;
+    const char* ours;
+    std::function<int64_t(int64_t, int64_t)> value;
+  };
+  const Case cases[] = {
+      {"a + b / 3 * 2", "a + (b floordiv 3) * 2",
+       [](int64_t a, int64_t b) { return a + TestFloorDiv(b, 3) * 2; }},
+      {"a * 5 / 3", "(a * 5) floordiv 3",
+       [](int64_t a, int64_t) { return TestFloorDiv(a * 5, 3); }},
+      {"a / 3 mod 4", "(a floordiv 3) mod 4",
+       [](int64_t a, int64_t) { return TestMod(TestFloorDiv(a, 3), 4); }},
+      {"a / 4 / 2", "(a floordiv 4) floordiv 2",
+       [](int64_t a, int64_t) { return TestFloorDiv(TestFloorDiv(a, 4), 2); }},
+      {"-a / 3", "(a * -1) floordiv 3",
+       [](int64_t a, int64_t) { return TestFloorDiv(-a, 3); }},
+      {"a - b / 2 - 1", "a - (b floordiv 2) - 1",
+       [](int64_t a, int64_t b) { return a - TestFloorDiv(b, 2) - 1; }},
+      {"a mod 5 / 2", "(a mod 5) floordiv 2",
+       [](int64_t a, int64_t) { return TestFloorDiv(TestMod(a, 5), 2); }},
+      {"(a + b) / 4 * -3", "((a + b) floordiv 4) * -3",
+       [](int64_t a, int64_t b) { return TestFloorDiv(a + b, 4) * -3; }},
+      {"-7 / 2 + a", "-4 + a", [](int64_t a, int64_t) { return a - 4; }},
+      {"b ceilDiv 3 / 2", "(b ceildiv 3) floordiv 2",
+       [](int64_t, int64_t b) { return TestFloorDiv(TestCeilDiv(b, 3), 2); }},
+  };
+  const std::string domain = ", domain: a in [-11, 13], b in [-7, 9]";
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.xla);
+    IndexingMap xla = Parse(absl::StrCat("(a, b) -> (", c.xla, ")", domain));
+    IndexingMap ours = Parse(absl::StrCat("(a, b) -> (", c.ours, ")", domain));
+    EXPECT_EQ(xla, ours);
+    ExpectResultsEverywhere(
+        xla, [&](const std::vector<int64_t>& d, const std::vector<int64_t>&) {
+          return std::vector<int64_t>{c.value(d[0], d[1])};
+        });
+  }
+  // ParseAffineExpr reads the same spellings.
+  absl::StatusOr<mlir::AffineExpr> e =
+      ParseAffineExpr("x / 8 + y ceilDiv 2", {"x"}, {"y"}, &context_);
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(AffineExprToString(*e), "d0 floordiv 8 + s0 ceildiv 2");
+}
+
+// What XLA HEAD reads but an affine map cannot hold is refused at its place:
+// min/max (SymbolicExprParserImpl::ParseBinaryFunction), a divisor that is
+// not a constant (SymbolicExpr allows `s0 / s1`), and `%`, which neither XLA
+// parser accepts (Parser::GetNextTokenImpl has no token for it).
+TEST_F(IndexingMapTextTest, XlaHeadSpellingsWithoutAnAffineMeaningAreErrors) {
+  const ErrorCase cases[] = {
+      {"(d0, d1) -> (min(d0, 4), d1), domain: d0 in [0, 5], d1 in [0, 5]",
+       "1:14: 'min(...)' (XLA's SymbolicExpr min/max) cannot be represented: "
+       "an affine expression has no min"},
+      {"(d0, d1) -> (d1, d0 + max (d1, 2))\ndomain:\nd0 in [0, 5]\n"
+       "d1 in [0, 5]",
+       "1:23: 'max(...)' (XLA's SymbolicExpr min/max) cannot be represented"},
+      {"(d0) -> (d0)\ndomain:\nd0 in [0, 5]\nmax(d0, 3) in [3, 4]",
+       "4:1: 'max(...)'"},
+      {"()[p, q] -> (p / q), domain: p in [0, 3], q in [1, 4]",
+       "1:16: divisor of floordiv/ceildiv/mod must be a constant"},
+      {"(d0) -> (d0 % 4), domain: d0 in [0, 7]", "1:13: expected ','"},
+      {"(d0) -> (d0 / 0), domain: d0 in [0, 7]", "1:13: division by zero"},
+      {"(d0) -> (d0 ceilDiv 0), domain: d0 in [0, 7]",
+       "1:13: division by zero"},
+      {"(d0) -> (d0 floorDiv d0), domain: d0 in [1, 7]",
+       "1:13: divisor of floordiv/ceildiv/mod must be a constant"},
+  };
+  for (const ErrorCase& c : cases) {
+    absl::StatusOr<IndexingMap> map = ParseIndexingMap(c.text, &context_);
+    ASSERT_FALSE(map.ok()) << c.text;
+    EXPECT_THAT(std::string(map.status().message()), HasSubstr(c.message))
+        << c.text;
+  }
+  // `min` and `max` not followed by '(' are ordinary names.
+  IndexingMap named = Parse(
+      "(min, max) -> (max / 2 - min), domain: min in [0, 3], "
+      "max in [-4, 4]");
+  ExpectResultsEverywhere(
+      named, [](const std::vector<int64_t>& d, const std::vector<int64_t>&) {
+        return std::vector<int64_t>{TestFloorDiv(d[1], 2) - d[0]};
+      });
+}
+
+// Maps shaped as XLA's indexing_map_serialization_test cases (DimsAndRuntime,
+// DimRangesRuntimeAndConstraints, Int64Bounds, AffineExprsWithParens,
+// CustomNames), written here with other names, sizes and constants, in the
+// form XLA's ToString(IndexingMap) prints and ParseIndexingMap reads:
+// `, domain:` and commas between entries, runtime variables in `{...}`.
+TEST_F(IndexingMapTextTest, XlaHeadSerializedMapsParse) {
+  // Dims and runtime variables.
+  IndexingMap runtime = Parse(
+      "(p0){q0, q1} -> (p0 / 5 + q1),\ndomain:\np0 in [0, 11],\n"
+      "q0 in [2, 2],\nq1 in [0, 3]");
+  EXPECT_EQ(runtime.GetRuntimeVarsCount(), 2);
+  ExpectResultsEverywhere(runtime, [](const std::vector<int64_t>& d,
+                                      const std::vector<int64_t>& s) {
+    return std::vector<int64_t>{TestFloorDiv(d[0], 5) + s[1]};
+  });
+  // Range and runtime variables and constraints, one per line with commas.
+  IndexingMap constrained = Parse(
+      "(a, b)[x, y]{r} -> (y, a + b, x / 2, r),\ndomain:\na in [0, 5],\n"
+      "b in [0, 6],\nx in [0, 3],\ny in [0, 2],\nr in [0, 20],\n"
+      "(r + 2) mod 3 in [0, 0],\na mod 2 in [1, 1],\nb + x / 2 in [0, 7]");
+  IndexingMap constrained_ours = Parse(
+      "(a, b)[x, y]{r} -> (y, a + b, x floordiv 2, r), domain: a in [0, 5], "
+      "b in [0, 6], x in [0, 3], y in [0, 2], r in [0, 20], "
+      "(r + 2) mod 3 in [0, 0], a mod 2 in [1, 1], "
+      "b + x floordiv 2 in [0, 7]");
+  EXPECT_EQ(constrained, constrained_ours);
+  EXPECT_EQ(constrained.GetConstraints().size(), 3);
+  // The relations agree point by point.
+  exact::Enumeration xla_relation = exact::Enumerate(constrained, 100000);
+  exact::Enumeration our_relation = exact::Enumerate(constrained_ours, 100000);
+  ASSERT_EQ(xla_relation.kind, exact::Enumeration::kDone);
+  EXPECT_FALSE(xla_relation.relation.empty());
+  EXPECT_EQ(
+      exact::FirstDifference(xla_relation.relation, our_relation.relation), "");
+  // Bounds beyond int32 and a large divisor.
+  IndexingMap wide =
+      Parse("(blk) -> (blk / 50331648), domain: blk in [0, 3221225471]");
+  EXPECT_EQ(AffineMapToString(wide.GetAffineMap()),
+            "(d0) -> (d0 floordiv 50331648)");
+  EXPECT_EQ(wide.GetDimBounds()[0], (Interval{0, 3221225471}));
+  // Parenthesized sums and a multi-line result list.
+  IndexingMap parens = Parse(
+      "(d0, d1)[s0] -> ((d0 + d0 mod 4) / 4\n  + s0 + (s0 * 3) mod 5 + "
+      "(d1 + s0) mod 2),\ndomain:\nd0 in [0, 11],\nd1 in [0, 5],\n"
+      "s0 in [0, 6]");
+  ExpectResultsEverywhere(
+      parens, [](const std::vector<int64_t>& d, const std::vector<int64_t>& s) {
+        return std::vector<int64_t>{TestFloorDiv(d[0] + TestMod(d[0], 4), 4) +
+                                    s[0] + TestMod(s[0] * 3, 5) +
+                                    TestMod(d[1] + s[0], 2)};
+      });
+  // Custom names, XLA's printed `a - b * 2` for a negative term.
+  IndexingMap named = Parse(
+      "(tid, bid)[lane, vec]{dev} -> (vec, bid * 32 + tid, lane - dev * 4),"
+      " domain: tid in [0, 31], bid in [0, 2], lane in [0, 1], "
+      "vec in [0, 3], dev in [0, 1], (tid * 3) mod 4 in [0, 0], "
+      "bid + lane in [0, 2]");
+  EXPECT_EQ(AffineMapToString(named.GetAffineMap()),
+            "(d0, d1)[s0, s1, s2] -> (s1, d1 * 32 + d0, s0 - s2 * 4)");
+}
+// ToXlaHeadString writes the one-line form XLA HEAD's ToString(IndexingMap)
+// prints and ParseIndexingMap (indexing_map_serialization.cc) reads: `,
+// domain:` and commas, range variables in [...], runtime variables in {...},
+// and `/` for floordiv as SymbolicExpr's GetBinaryOpString spells it.
+TEST_F(IndexingMapTextTest, XlaHeadStringIsXlasOneLineForm) {
+  IndexingMap map = Parse(
+      "(d0, d1)[s0, s1]{s2} -> (d0 floordiv 4 + s2, (d1 - 3) mod 5, "
+      "-(d0 floordiv 3), d1 ceildiv 2 - s1 * 3), domain: d0 in [0, 15], "
+      "d1 in [-2, 7], s0 in [0, 1], s1 in [0, 2], s2 in [0, 3], "
+      "d0 floordiv 2 + s0 in [0, 6], d1 mod 2 in [1, 1]");
+  EXPECT_EQ(ToXlaHeadString(map),
+            "(d0, d1)[s0, s1]{s2} -> (d0 / 4 + s2, (d1 - 3) mod 5, "
+            "-(d0 / 3), d1 ceildiv 2 - s1 * 3), domain: d0 in [0, 15], "
+            "d1 in [-2, 7], s0 in [0, 1], s1 in [0, 2], s2 in [0, 3], "
+            "d0 / 2 + s0 in [0, 6], d1 mod 2 in [1, 1]");
+  EXPECT_EQ(Parse(ToXlaHeadString(map)), map);
+  EXPECT_EQ(ToXlaHeadString(Parse("() -> ()")), "() -> ()");
+  EXPECT_EQ(ToXlaHeadString(Parse("(){s0} -> (s0 * 2), domain: s0 in [0, 3]")),
+            "(){s0} -> (s0 * 2), domain: s0 in [0, 3]");
+  EXPECT_EQ(ToXlaHeadString(IndexingMap::Undefined()), "UNDEFINED");
+  // Every documentation map reads back with the same expressions, bounds and
+  // relation (its runtime variables' hlo text is not part of the form).
+  for (const std::string& text :
+       ReadBlocks("xla_index/core/testdata/seed_000_maps.txt")) {
+    IndexingMap original = Parse(text);
+    const std::string xla = ToXlaHeadString(original);
+    EXPECT_EQ(xla.find('\n'), std::string::npos) << xla;
+    EXPECT_EQ(xla.find("floordiv"), std::string::npos) << xla;
+    IndexingMap again = Parse(xla);
+    EXPECT_EQ(again.GetAffineMap(), original.GetAffineMap()) << xla;
+    EXPECT_EQ(again.GetDimBounds(), original.GetDimBounds()) << xla;
+    EXPECT_EQ(again.GetSymbolBounds(), original.GetSymbolBounds()) << xla;
+    EXPECT_EQ(again.GetRuntimeVarsCount(), original.GetRuntimeVarsCount());
+    exact::Enumeration a = exact::Enumerate(original, 20000);
+    exact::Enumeration b = exact::Enumerate(again, 20000);
+    EXPECT_EQ(a.kind, b.kind) << xla;
+    EXPECT_EQ(exact::FirstDifference(a.relation, b.relation), "") << xla;
+  }
 }
 
 // Random text, and random mutations of valid maps, never crash the parser;

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 
+#include "absl/strings/str_cat.h"
 #include "hlo/shape.h"
 #include "xla_index/ops/op_rules.h"
 #include "xla_index/ops/rule_helpers.h"
@@ -24,20 +25,31 @@ namespace xla_index {
 namespace {
 
 // The map between output k and operand k: the identity on their shape
-// (Undefined for a nested tuple).
-IndexingMap ElementMap(const Shape& element, mlir::MLIRContext* context) {
-  return element.IsArray()
-             ? CreateIdentityMap(element, context)
-             : IndexingMap::Undefined("nested tuples are not supported");
+// (Undefined for a nested tuple). XLA's parser takes a tuple's written
+// shape as written (HloParserImpl::ParseInstructionRhs, kTuple), so element
+// k may differ from operand k; then no map is right.
+IndexingMap ElementMap(const HloInstruction* tuple, int64_t k,
+                       mlir::MLIRContext* context) {
+  const Shape& operand = tuple->operand(k)->shape();
+  const Shape& element = tuple->shape().tuple_shapes()[k];
+  if (!operand.IsArray()) {
+    return IndexingMap::Undefined("nested tuples are not supported");
+  }
+  if (!element.IsArray() || element.dimensions() != operand.dimensions()) {
+    return IndexingMap::Undefined(absl::StrCat(
+        "element ", k, " of tuple '", tuple->name(), "' is written ",
+        element.ToString(false), " but its operand '",
+        tuple->operand(k)->name(), "' is ", operand.ToString(false)));
+  }
+  return CreateIdentityMap(operand, context);
 }
 
-// Only the set of `id` holds a map: ElementMap of `element`.
-HloInstructionIndexing OnlyEntry(int64_t count, int64_t id,
-                                 const Shape& element,
+// Only the set of `id` holds a map: ElementMap of element `id`.
+HloInstructionIndexing OnlyEntry(const HloInstruction* tuple, int64_t id,
                                  mlir::MLIRContext* context) {
   HloInstructionIndexing indexing;
-  indexing.indexing_maps.resize(count);
-  indexing.indexing_maps[id].Insert(ElementMap(element, context));
+  indexing.indexing_maps.resize(tuple->operand_count());
+  indexing.indexing_maps[id].Insert(ElementMap(tuple, id, context));
   return indexing;
 }
 
@@ -54,8 +66,7 @@ HloInstructionIndexing ComputeOutputToInputTupleIndexing(
     mlir::MLIRContext* context) {
   if (!IsValidTuple(instruction))
     return AttributesDoNotFitEachOperand(instruction);
-  return OnlyEntry(instruction->operand_count(), output_id,
-                   instruction->operand(output_id)->shape(), context);
+  return OnlyEntry(instruction, output_id, context);
 }
 
 HloInstructionIndexing ComputeInputToOutputTupleIndexing(
@@ -63,8 +74,7 @@ HloInstructionIndexing ComputeInputToOutputTupleIndexing(
     mlir::MLIRContext* context) {
   if (!IsValidTuple(instruction))
     return AttributesDoNotFitEachOutput(instruction);
-  return OnlyEntry(instruction->operand_count(), input_id,
-                   instruction->operand(input_id)->shape(), context);
+  return OnlyEntry(instruction, input_id, context);
 }
 
 HloInstructionIndexing ComputeTupleIndexingOfAllOutputs(
@@ -74,8 +84,7 @@ HloInstructionIndexing ComputeTupleIndexingOfAllOutputs(
   HloInstructionIndexing indexing;
   indexing.indexing_maps.resize(instruction->operand_count());
   for (int64_t k = 0; k < instruction->operand_count(); ++k) {
-    indexing.indexing_maps[k].Insert(
-        ElementMap(instruction->operand(k)->shape(), context));
+    indexing.indexing_maps[k].Insert(ElementMap(instruction, k, context));
   }
   return indexing;
 }

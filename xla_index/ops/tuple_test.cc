@@ -1,5 +1,6 @@
 // tuple and get-tuple-element: both directions, alone and in a fusion.
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "xla_index/ops/op_rules.h"
@@ -43,6 +44,40 @@ TEST_F(TupleIndexingTest, ShapeOfAnotherArityIsUndefined) {
                           {Parameter({4}), Parameter({4})});
   EXPECT_FALSE(IsValidTuple(t));
   ExpectUndefined(t);
+}
+
+// XLA's parser keeps a tuple's written shape (HloParserImpl::
+// ParseInstructionRhs, kTuple), so element k may differ from operand k:
+// no map for it, with the reason; the other elements keep theirs.
+TEST_F(TupleIndexingTest, ElementUnlikeItsOperandIsUndefinedWithAReason) {
+  const HloInstruction* t = Parse(R"(HloModule m
+ENTRY e {
+  a = u8[3,4] parameter(0)
+  k = s32[] parameter(1)
+  ROOT t = ((u8[3,4]), u8[4,3], s32[]) tuple(a, a, k)
+})");
+  ASSERT_NE(t, nullptr);
+  for (int64_t k : {0, 1}) {
+    for (const HloInstructionIndexing& indexing :
+         {ComputeOutputToInputIndexing(t, k, &context_),
+          ComputeInputToOutputIndexing(t, k, &context_)}) {
+      ASSERT_EQ(indexing.indexing_maps.size(), 3);
+      ASSERT_EQ(indexing.indexing_maps[k].size(), 1);
+      const IndexingMap& map = indexing.indexing_maps[k][0];
+      EXPECT_TRUE(map.IsUndefined());
+      EXPECT_THAT(map.undefined_reason(),
+                  ::testing::HasSubstr(
+                      absl::StrCat("element ", k, " of tuple 't' is written ",
+                                   k == 0 ? "(u8[3,4])" : "u8[4,3]",
+                                   " but its operand 'a' is u8[3,4]")));
+    }
+  }
+  // Element 2 matches its operand: the identity on s32[] (no dimensions).
+  HloInstructionIndexing scalar = ComputeOutputToInputIndexing(t, 2, &context_);
+  ASSERT_EQ(scalar.indexing_maps[2].size(), 1);
+  EXPECT_FALSE(scalar.indexing_maps[2][0].IsUndefined());
+  EXPECT_EQ(scalar.indexing_maps[2][0].GetDimensionCount(), 0);
+  EXPECT_THAT(scalar.indexing_maps[0], IsEmpty());
 }
 
 // Merges, per operand, the sets of the per-output rules: output-to-input
