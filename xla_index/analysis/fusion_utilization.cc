@@ -53,14 +53,15 @@ absl::StatusOr<UtilizationReport> AnalyzeUtilization(
     report.output_elements =
         SaturatingAdd(report.output_elements, output.ElementCount());
   }
+  int64_t operands_left = fusion.operands.size();
   for (const FusionOperand& operand : fusion.operands) {
     FusionOperandUtilization u;
     u.operand = operand.number;
     u.name = operand.name;
     u.shape = operand.shape;
     u.maps = operand.maps;
-    u.counts = ComputeFusionOperandUtilization(operand, max_points,
-                                               NextOperandTimeBudget(end));
+    u.counts = ComputeFusionOperandUtilization(
+        operand, max_points, NextOperandTimeBudget(end, operands_left--));
     report.operands.push_back(std::move(u));
   }
   return report;

@@ -826,9 +826,11 @@ double OperandUtilization::AverageReads() const {
   return elements_read == 0 ? 0.0 : static_cast<double>(reads) / elements_read;
 }
 
-absl::Duration NextOperandTimeBudget(absl::Time end) {
-  return std::max(absl::ZeroDuration(),
-                  std::min(kDefaultUtilizationTimeBudget, end - absl::Now()));
+absl::Duration NextOperandTimeBudget(absl::Time end, int64_t operands_left) {
+  const absl::Duration left = std::max(absl::ZeroDuration(), end - absl::Now());
+  absl::Duration share = kDefaultUtilizationTimeBudget;
+  if (operands_left > 0) share = std::max(share, left / operands_left);
+  return std::min(share, left);
 }
 
 OperandUtilization ComputeOperandUtilization(
@@ -901,7 +903,8 @@ std::vector<OperandUtilization> ComputeOperandUtilization(
       continue;
     }
     result.push_back(ComputeOperandUtilization(
-        maps[k], operand.dimensions(), max_points, NextOperandTimeBudget(end)));
+        maps[k], operand.dimensions(), max_points,
+        NextOperandTimeBudget(end, instruction.operand_count() - k)));
   }
   return result;
 }

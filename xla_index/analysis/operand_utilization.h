@@ -137,11 +137,14 @@ struct OperandUtilization {
 };
 
 /// The budget of the next operand's count when every count must end by
-/// `end`: kDefaultUtilizationTimeBudget, or what is left before `end` when
-/// that is less (zero once `end` has passed: then only the closed forms and
-/// enumerations of fewer than 4096 points answer exactly, the rest is
-/// bounded).
-absl::Duration NextOperandTimeBudget(absl::Time end);
+/// `end` and `operands_left` counts (this one included) remain: an even
+/// share of what is left, but at least kDefaultUtilizationTimeBudget, and
+/// at most what is left (zero once `end` has passed: then only the closed
+/// forms and enumerations of fewer than 4096 points answer exactly, the
+/// rest is bounded). So one hard operand of a kernel may take the whole
+/// total, and many take 2 s each until it runs out. With `operands_left`
+/// 0 (not known, as for a module's kernels): 2 s, or what is left.
+absl::Duration NextOperandTimeBudget(absl::Time end, int64_t operands_left = 0);
 
 /// The utilization of an operand of dims `operand_dims` read through `maps`
 /// (all from the same output domain); `max_points` bounds the point-by-point

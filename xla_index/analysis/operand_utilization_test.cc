@@ -441,3 +441,31 @@ TEST(RandomUtilizationTest, MatchesBruteForce) {
 
 }  // namespace
 }  // namespace xla_index
+
+namespace xla_index {
+namespace {
+
+// The share of a total budget an operand's count gets: at least the
+// per-operand budget, an even share when larger, never more than is left.
+TEST(UtilizationBudgetTest, NextOperandTimeBudgetSharesWhatIsLeft) {
+  const absl::Time now = absl::Now();
+  EXPECT_EQ(NextOperandTimeBudget(now - absl::Seconds(1), 3),
+            absl::ZeroDuration());
+  EXPECT_EQ(NextOperandTimeBudget(now - absl::Seconds(1)),
+            absl::ZeroDuration());
+  // Far from the end: 2 s each when many remain or the count is unknown.
+  EXPECT_EQ(NextOperandTimeBudget(now + absl::Hours(1), 10000),
+            kDefaultUtilizationTimeBudget);
+  EXPECT_EQ(NextOperandTimeBudget(now + absl::Hours(1)),
+            kDefaultUtilizationTimeBudget);
+  // One operand left: all that is left (a little less, time passes).
+  const absl::Duration alone = NextOperandTimeBudget(now + absl::Hours(1), 1);
+  EXPECT_GT(alone, absl::Minutes(59));
+  EXPECT_LE(alone, absl::Hours(1));
+  // Less left than 2 s: what is left.
+  EXPECT_LE(NextOperandTimeBudget(absl::Now() + absl::Seconds(1), 5),
+            absl::Seconds(1));
+}
+
+}  // namespace
+}  // namespace xla_index
