@@ -136,6 +136,9 @@ struct AffineSimplifier::Rules {
   // a, merged = z*a + (a - 1 - y). False when x has no such term or merged
   // may leave int64.
   static bool MergeFloorDivTerm(Self& s, const Lin& x, Lin& merged, int64_t& a);
+  // Whether x has a floordiv term of coefficient 1 or -1 (one that
+  // MergeFloorDivTerm can merge).
+  static bool HasUnitFloorDivTerm(LinearForms& f, const Lin& x);
 
   // --- mod rules ------------------------------------------------------------
   XI_RULE bool ModByOne(Self& s, const DivMod& p, Lin& out);
@@ -785,19 +788,39 @@ bool AffineSimplifier::Rules::ModOfFloorDivSum(Self& s, const DivMod& p,
   if (merged.constant / a != 0) return false;
   const Lin digit = s.DivModTerm(AtomKind::kFloorDiv, merged, a, AffineExpr());
   if (!f.IsAtom(digit)) return false;
+  // What the next Simplify does with the digit: the floordiv rules rewrite
+  // it. When the rewriting still has a floordiv term of coefficient +-1 (the
+  // digit's own z + y floordiv a, split again), this rule merges it back
+  // and the digit is a fixed point; else (with d0 in [5, 6],
+  // `(d0 + d1 * 2 + 1) floordiv 2` is d1 + 3) the mod applies to the
+  // rewriting now.
+  const Lin rewritten = s.FloorDivBy(merged, a, p.depth + 1, AffineExpr());
+  if (!f.IsAtom(rewritten, f.TermAt(digit, 0).atom) &&
+      !HasUnitFloorDivTerm(f, rewritten)) {
+    return Set(out, s.ModBy(rewritten, p.c, p.depth + 1, AffineExpr()));
+  }
   // Through the mod rules: the digit may fit in one period of c.
   Lin result = s.ModBy(digit, p.c, p.depth + 1, AffineExpr());
   // Then the mod is gone (digit + k) and the digit stands alone, where
   // nothing pairs with it: the next Simplify applies the floordiv rules to
   // it (`(d1 * 5 - s0 * 4 + 4) floordiv 5` splits off d1), so apply them
   // now.
-  const int32_t digit_atom = f.TermAt(digit, 0).atom;
   if (result.size == 1 && f.TermAt(result, 0).coeff == 1 &&
-      f.TermAt(result, 0).atom == digit_atom) {
-    result = s.Sum(s.FloorDivBy(merged, a, p.depth + 1, AffineExpr()),
-                   f.Constant(result.constant));
+      f.TermAt(result, 0).atom == f.TermAt(digit, 0).atom) {
+    result = s.Sum(rewritten, f.Constant(result.constant));
   }
   return Set(out, result);
+}
+
+bool AffineSimplifier::Rules::HasUnitFloorDivTerm(LinearForms& f,
+                                                  const Lin& x) {
+  for (size_t i = 0; i < x.size; ++i) {
+    const int64_t coeff = f.TermAt(x, i).coeff;
+    if (f.KindAt(x, i) == AtomKind::kFloorDiv && (coeff == 1 || coeff == -1)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 bool AffineSimplifier::Rules::SplitSmallPart(Self& s, const Lin& x, int64_t c,
