@@ -452,9 +452,12 @@ TEST(CoalescingTest, TextAndJson) {
       json, "\"coalesced\": false, \"verdict\": \"not coalesced\", "))
       << json;
   // XLA's rule on the same 32 one-element intervals: 32 transactions of
-  // 128 bytes against a lower bound of ceil(128 / 128) = 1.
+  // 128 bytes against a lower bound of ceil(128 / 128) = 1, decided from
+  // one evaluation per thread.
   EXPECT_TRUE(absl::StrContains(json,
-                                "\"xla_rule\": {\"intervals\": 32, "
+                                "\"xla_rule\": {\"decided\": true, "
+                                "\"points_evaluated\": 32, "
+                                "\"intervals\": 32, "
                                 "\"transactions\": 32, \"lower_bound\": 1, "
                                 "\"coalesced\": false}"))
       << json;
