@@ -1,6 +1,7 @@
 #include "xla_index/analysis/coalescing.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -274,18 +275,25 @@ absl::StatusOr<OperandCoalescing> AnalyzeRead(
           report.last_thread, report.options.block,
           report.options.max_sample_points);
     } else {
-      xla_sample.runs = RunsOf(offsets);
+      for (const Interval& run : RunsOf(offsets)) {
+        ++xla_sample.run_lengths[run.upper - run.lower + 1];
+      }
+      if (!offsets.empty()) {
+        xla_sample.span = {*std::min_element(offsets.begin(), offsets.end()),
+                           *std::max_element(offsets.begin(), offsets.end())};
+      }
       xla_sample.points_evaluated = static_cast<int64_t>(offsets.size());
     }
   }
   XI_RETURN_IF_ERROR(CheckByteOffsets(offsets, read));
-  for (const Interval& run : xla_sample.runs) {
-    XI_RETURN_IF_ERROR(CheckByteOffsets({run.lower, run.upper}, read));
+  if (xla_sample.span.IsFeasible()) {
+    XI_RETURN_IF_ERROR(
+        CheckByteOffsets({xla_sample.span.lower, xla_sample.span.upper}, read));
   }
   read.access = SummarizeWarpAccess(offsets, read.bits_per_element);
   if (xla_sample.decided) {
-    read.xla_rule = SummarizeXlaTransactionRuleOfRuns(xla_sample.runs,
-                                                      read.bits_per_element);
+    read.xla_rule = SummarizeXlaTransactionRuleOfRunLengths(
+        xla_sample.run_lengths, read.bits_per_element);
   } else {
     read.xla_rule.decided = false;
     read.xla_rule.coalesced = false;
@@ -515,24 +523,27 @@ WarpMemoryAccess SummarizeWarpAccess(absl::Span<const int64_t> offsets,
 
 XlaTransactionRule SummarizeXlaTransactionRule(
     absl::Span<const int64_t> offsets, int64_t bits_per_element) {
-  return SummarizeXlaTransactionRuleOfRuns(RunsOf(offsets), bits_per_element);
+  std::map<int64_t, int64_t> run_lengths;
+  for (const Interval& run : RunsOf(offsets)) {
+    ++run_lengths[SaturatingAdd(SaturatingSub(run.upper, run.lower), 1)];
+  }
+  return SummarizeXlaTransactionRuleOfRunLengths(run_lengths, bits_per_element);
 }
 
-XlaTransactionRule SummarizeXlaTransactionRuleOfRuns(
-    absl::Span<const Interval> runs, int64_t bits_per_element) {
+XlaTransactionRule SummarizeXlaTransactionRuleOfRunLengths(
+    const std::map<int64_t, int64_t>& run_lengths, int64_t bits_per_element) {
   constexpr int64_t kBytesPerTransaction = 128;
   constexpr double kIsCoalescedThreshold = 0.9;
   const int64_t bytes = std::max<int64_t>(1, CeilDiv(bits_per_element, 8));
   XlaTransactionRule rule;
   int64_t total = 0;
-  for (const Interval& run : runs) {
-    const int64_t length =
-        SaturatingAdd(SaturatingSub(run.upper, run.lower), 1);
-    ++rule.intervals;
-    rule.transactions = SaturatingAdd(
-        rule.transactions,
-        CeilDiv(SaturatingMul(length, bytes), kBytesPerTransaction));
-    total = SaturatingAdd(total, length);
+  for (const auto& [length, count] : run_lengths) {
+    rule.intervals = SaturatingAdd(rule.intervals, count);
+    rule.transactions =
+        SaturatingAdd(rule.transactions,
+                      SaturatingMul(count, CeilDiv(SaturatingMul(length, bytes),
+                                                   kBytesPerTransaction)));
+    total = SaturatingAdd(total, SaturatingMul(length, count));
   }
   rule.lower_bound = CeilDiv(SaturatingMul(total, bytes), kBytesPerTransaction);
   rule.coalesced = rule.transactions == 0 ||

@@ -68,6 +68,7 @@
 // coalesced.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -140,10 +141,11 @@ struct XlaTransactionRule {
 XlaTransactionRule SummarizeXlaTransactionRule(
     absl::Span<const int64_t> offsets, int64_t bits_per_element);
 
-/// The same for distinct offsets given as sorted, disjoint, non-adjacent
-/// runs [lower, upper] (each run one of XLA's contiguous intervals).
-XlaTransactionRule SummarizeXlaTransactionRuleOfRuns(
-    absl::Span<const Interval> runs, int64_t bits_per_element);
+/// The same for distinct offsets given as their maximal runs of
+/// consecutive offsets (XLA's contiguous intervals): run length -> how many
+/// runs have it.
+XlaTransactionRule SummarizeXlaTransactionRuleOfRunLengths(
+    const std::map<int64_t, int64_t>& run_lengths, int64_t bits_per_element);
 
 /// The bytes [begin, end).
 struct ByteRange {

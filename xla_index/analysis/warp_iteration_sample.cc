@@ -1,8 +1,12 @@
 #include "xla_index/analysis/warp_iteration_sample.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <optional>
+#include <set>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -148,38 +152,180 @@ struct Progression {
   int64_t count = 1;
 };
 
-// The progressions as sorted maximal runs; false past `max_points` listed
-// points.
-bool ProgressionsToRuns(const std::vector<Progression>& progressions,
-                        int64_t max_points, WarpIterationSample& sample) {
+// Adds `count` runs of `length` consecutive offsets.
+void AddRuns(int128 length, int128 count, WarpIterationSample& sample) {
+  if (length <= 0 || count <= 0) return;
+  int64_t& runs = sample.run_lengths[static_cast<int64_t>(length)];
+  runs = SaturatingAdd(runs, static_cast<int64_t>(count));
+}
+
+// Progressions of step 0 or +-1 (points and intervals): merged into
+// maximal runs.
+void PointAndIntervalRuns(const std::vector<Progression>& progressions,
+                          WarpIterationSample& sample) {
   std::vector<Interval> pieces;
   for (const Progression& p : progressions) {
     const int64_t end = p.start + (p.count - 1) * p.step;
-    if (p.count == 1 || p.step == 0) {
-      pieces.push_back(Interval::Point(p.start));
-    } else if (p.step == 1 || p.step == -1) {
-      pieces.push_back({std::min(p.start, end), std::max(p.start, end)});
-    } else {
-      sample.points_evaluated = SaturatingAdd(sample.points_evaluated, p.count);
-      if (sample.points_evaluated > max_points) return false;
-      for (int64_t i = 0; i < p.count; ++i) {
-        pieces.push_back(Interval::Point(p.start + i * p.step));
-      }
-    }
+    pieces.push_back({std::min(p.start, end), std::max(p.start, end)});
   }
   std::sort(pieces.begin(), pieces.end(), [](Interval a, Interval b) {
     return a.lower < b.lower || (a.lower == b.lower && a.upper < b.upper);
   });
+  std::optional<Interval> run;
   for (Interval piece : pieces) {
-    if (!sample.runs.empty() &&
-        SaturatingAdd(sample.runs.back().upper, 1) >= piece.lower) {
-      sample.runs.back().upper =
-          std::max(sample.runs.back().upper, piece.upper);
-    } else {
-      sample.runs.push_back(piece);
+    if (run && SaturatingAdd(run->upper, 1) >= piece.lower) {
+      run->upper = std::max(run->upper, piece.upper);
+      continue;
     }
+    if (run) AddRuns(int128{run->upper} - run->lower + 1, 1, sample);
+    run = piece;
   }
+  if (run) AddRuns(int128{run->upper} - run->lower + 1, 1, sample);
+}
+
+// The run that may continue into the next block: it ends at `end`.
+struct OpenRun {
+  bool open = false;
+  int128 end = 0;
+  int128 length = 0;
+};
+
+// One stretch of `n` consecutive blocks m1 .. m1 + n - 1 of `step`
+// integers each, where block m holds m * step + r for r in `segments`
+// (maximal runs of residues, ascending). Runs ending inside the stretch
+// are added; the one touching its end stays in `open`.
+void AddStretch(int128 m1, int128 n, int64_t step,
+                const std::vector<std::pair<int64_t, int64_t>>& segments,
+                OpenRun& open, WarpIterationSample& sample) {
+  const bool adjacent = open.open && open.end + 1 == m1 * step;
+  const int128 stretch_end = (m1 + n) * step - 1;
+  auto close = [&] {
+    if (open.open) AddRuns(open.length, 1, sample);
+    open.open = false;
+  };
+  auto length = [&](size_t i) {
+    return int128{segments[i].second} - segments[i].first + 1;
+  };
+  const size_t q = segments.size();
+  const bool starts = segments[0].first == 0;
+  const bool ends = segments[q - 1].second == step - 1;
+  if (q == 1 && starts && ends) {  // every residue: one run throughout
+    if (!adjacent) {
+      close();
+      open = {true, 0, 0};
+    }
+    open.length += n * step;
+    open.end = stretch_end;
+    return;
+  }
+  // Block m1's first segment continues a run from the block before.
+  const bool joined = starts && adjacent;
+  if (joined) {
+    AddRuns(open.length + length(0), 1, sample);
+    open.open = false;
+  } else {
+    close();
+  }
+  for (size_t i = 0; i < q; ++i) {
+    int128 count = n;
+    if (i == 0 && joined) --count;
+    // With both ends present, the last segment of block m and the first of
+    // block m + 1 form one run: n - 1 such runs, block m1's first segment
+    // alone (unless joined) and block m1 + n - 1's last left open.
+    if (starts && ends && i == 0) count = joined ? 0 : 1;
+    if (ends && i == q - 1) {
+      count = 0;
+      if (starts)
+        AddRuns(length(q - 1) + length(0), n - 1, sample);
+      else
+        AddRuns(length(i), n - 1, sample);
+      open = {true, stretch_end, length(q - 1)};
+    }
+    AddRuns(length(i), count, sample);
+  }
+}
+
+// Progressions of one step |step| >= 2: offsets x = m * step + r. Per
+// residue r the block indices m form intervals; between two consecutive
+// interval ends the residues present are fixed, so blocks repeat and each
+// stretch is added in closed form. False past `max_points` of work.
+bool ResidueRuns(const std::vector<Progression>& progressions, int64_t step,
+                 int64_t max_points, WarpIterationSample& sample) {
+  std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> by_residue;
+  for (const Progression& p : progressions) {
+    const int64_t low = p.step < 0 ? p.start + (p.count - 1) * p.step : p.start;
+    by_residue[FloorMod(low, step)].push_back(
+        {FloorDiv(low, step), FloorDiv(low, step) + p.count - 1});
+  }
+  // (block, +1 / -1, residue), after merging each residue's intervals.
+  std::vector<std::tuple<int64_t, int, int64_t>> events;
+  for (auto& [residue, blocks] : by_residue) {
+    std::sort(blocks.begin(), blocks.end());
+    std::optional<std::pair<int64_t, int64_t>> run;
+    for (const auto& b : blocks) {
+      if (run && b.first <= run->second + 1) {
+        run->second = std::max(run->second, b.second);
+        continue;
+      }
+      if (run) {
+        events.push_back({run->first, 1, residue});
+        events.push_back({run->second + 1, -1, residue});
+      }
+      run = b;
+    }
+    events.push_back({run->first, 1, residue});
+    events.push_back({run->second + 1, -1, residue});
+  }
+  std::sort(events.begin(), events.end());
+  std::set<int64_t> active;
+  OpenRun open;
+  for (size_t e = 0; e < events.size();) {
+    const int64_t block = std::get<0>(events[e]);
+    for (; e < events.size() && std::get<0>(events[e]) == block; ++e) {
+      if (std::get<1>(events[e]) > 0) {
+        active.insert(std::get<2>(events[e]));
+      } else {
+        active.erase(std::get<2>(events[e]));
+      }
+    }
+    if (active.empty() || e == events.size()) continue;
+    sample.points_evaluated = SaturatingAdd(
+        sample.points_evaluated, static_cast<int64_t>(active.size()));
+    if (sample.points_evaluated > max_points) return false;
+    std::vector<std::pair<int64_t, int64_t>> segments;
+    for (int64_t r : active) {
+      if (!segments.empty() && segments.back().second + 1 == r) {
+        segments.back().second = r;
+      } else {
+        segments.push_back({r, r});
+      }
+    }
+    AddStretch(block, int128{std::get<0>(events[e])} - block, step, segments,
+               open, sample);
+  }
+  if (open.open) AddRuns(open.length, 1, sample);
   return true;
+}
+
+// The distinct offsets of the progressions (all of one step, the offset's
+// shift) as run lengths and span; false past `max_points` of work.
+bool ProgressionsToRuns(const std::vector<Progression>& progressions,
+                        int64_t max_points, WarpIterationSample& sample) {
+  if (progressions.empty()) return true;
+  int64_t step = 0;
+  int64_t lowest = Interval::kMax, highest = Interval::kMin;
+  for (const Progression& p : progressions) {
+    const int64_t end = p.start + (p.count - 1) * p.step;
+    lowest = std::min({lowest, p.start, end});
+    highest = std::max({highest, p.start, end});
+    if (p.count > 1) step = p.step < 0 ? -p.step : p.step;
+  }
+  sample.span = {lowest, highest};
+  if (step <= 1) {
+    PointAndIntervalRuns(progressions, sample);
+    return true;
+  }
+  return ResidueRuns(progressions, step, max_points, sample);
 }
 
 // True when every dimension and symbol value lies in its bounds.
@@ -326,7 +472,10 @@ WarpIterationSample SampleWarpOverIterations(
     }
   }
   sample.decided = ProgressionsToRuns(progressions, max_points, sample);
-  if (!sample.decided) sample.runs.clear();
+  if (!sample.decided) {
+    sample.run_lengths.clear();
+    sample.span = {0, -1};
+  }
   return sample;
 }
 

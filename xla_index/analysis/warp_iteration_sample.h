@@ -20,17 +20,23 @@
 // iterations v = r + kP read f(t, r) + k D_f, and the constraints hold
 // exactly for an interval of k (each g_i(t, r) + k D_i in its bounds): an
 // arithmetic progression of offsets, from one evaluation per (t, r).
-// With D_f = 0 it is one offset, with |D_f| = 1 an interval; with
-// |D_f| >= 2 its points are listed while they fit in the budget.
+// With D_f = 0 it is one offset, with |D_f| = 1 an interval. With
+// |D_f| = D >= 2 every offset is m D + r: per residue r the blocks m read
+// form intervals, and between two ends of such intervals the residues
+// present are fixed, so the blocks repeat and the runs of consecutive
+// offsets of a whole stretch of blocks are counted in closed form (a run
+// may join the last residue of one block to residue 0 of the next).
 //
 // The argument holds for exact integer arithmetic: it is used only when a
 // magnitude bound of every subexpression over the sampled box stays below
 // 2^62 (so IndexingMap::Evaluate's saturating arithmetic never saturates);
 // otherwise, and when P is not below v's extent, every iteration is
 // evaluated as IndexingMap::Evaluate does. More than `max_points`
-// evaluations (or listed points) gives `decided = false`, never a guess.
+// evaluations (or residues visited) gives `decided = false`, never a guess.
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <vector>
 
 #include "xla_index/core/indexing_map.h"
@@ -41,10 +47,13 @@ namespace xla_index {
 struct WarpIterationSample {
   /// False when deciding the offsets needed more than the budget.
   bool decided = true;
-  /// The distinct offsets read, as maximal runs of consecutive integers,
-  /// ascending (unset when !decided).
-  std::vector<Interval> runs;
-  /// Map evaluations (and listed progression points) spent.
+  /// The distinct offsets read, as maximal runs of consecutive integers:
+  /// run length -> how many runs have it (empty when !decided).
+  std::map<int64_t, int64_t> run_lengths;
+  /// The smallest and largest offset read ({0, -1} when none or !decided).
+  Interval span{0, -1};
+  /// Map evaluations spent, plus the residues visited per stretch when
+  /// progressions of step >= 2 are merged.
   int64_t points_evaluated = 0;
   /// The period P used (v's extent when no shorter period applies).
   int64_t period = 0;
