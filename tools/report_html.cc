@@ -211,11 +211,15 @@ void AppendOperand(const OperandReport& operand, std::string& html) {
       absl::StrAppend(&html, ", efficiency ", Number(read.access.efficiency),
                       ", ", read.access.bytes_touched, " bytes in ",
                       read.access.byte_ranges.size(), " ranges",
-                      "; <span class=\"xla-rule\">XLA's 128-byte rule: ",
-                      read.xla_rule.coalesced ? "coalesced" : "not coalesced",
-                      " (", read.xla_rule.transactions,
-                      " transactions, lower bound ", read.xla_rule.lower_bound,
-                      ")</span>");
+                      "; <span class=\"xla-rule\">XLA's 128-byte rule: ");
+      if (read.xla_rule.decided) {
+        absl::StrAppend(
+            &html, read.xla_rule.coalesced ? "coalesced" : "not coalesced",
+            " (", read.xla_rule.transactions, " transactions, lower bound ",
+            read.xla_rule.lower_bound, ")</span>");
+      } else {
+        html += "not decided (sample too large)</span>";
+      }
     }
     html += "</li>\n";
   }

@@ -417,6 +417,9 @@ absl::StatusOr<HloInstructionIndexing> ParametersOutputToInput(
     const HloComputation& computation, const HloInstruction* target,
     std::optional<int64_t> output_id, const CompositionBound& bound,
     mlir::MLIRContext* context) {
+  // Slot k holds parameter number k: a gap would drop a parameter's maps.
+  absl::Status numbered = CheckParametersNumbered(computation);
+  if (!numbered.ok()) return numbered;
   const int64_t parameter_count =
       static_cast<int64_t>(computation.parameters().size());
   HloInstructionIndexing indexing;
@@ -434,6 +437,23 @@ absl::StatusOr<HloInstructionIndexing> ParametersOutputToInput(
 }
 
 }  // namespace
+
+absl::Status CheckParametersNumbered(const HloComputation& computation) {
+  const std::vector<HloInstruction*> parameters = computation.parameters();
+  for (size_t k = 0; k < parameters.size(); ++k) {
+    // parameters() is sorted by number, so the first k whose parameter is
+    // not numbered k shows a gap (or a number used twice) before it.
+    if (parameters[k]->parameter_number() != static_cast<int64_t>(k)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "parameter '", parameters[k]->name(), "' of '", computation.name(),
+          "' is numbered ", parameters[k]->parameter_number(), ", so ", k,
+          " is missing: the analysis numbers operands by parameter, which "
+          "must be numbered 0 to ",
+          parameters.size() - 1));
+    }
+  }
+  return absl::OkStatus();
+}
 
 GroupedIndexingMaps ComputeGroupedOutputToInputIndexing(
     const HloComputation& computation, const HloInstruction* target,
@@ -467,9 +487,19 @@ ComputeComputationAllOutputsToInputIndexing(const HloComputation& computation,
 HloInstructionIndexing ComputeComputationOutputToInputIndexing(
     const HloComputation& computation, const HloInstruction* target,
     int64_t output_id, mlir::MLIRContext* context) {
-  // The default bound collapses instead of failing.
-  return *ComputeComputationOutputToInputIndexing(
-      computation, target, output_id, CompositionBound{}, context);
+  // The default bound collapses instead of failing; only parameters not
+  // numbered 0..n-1 fail, and then no parameter gets a map it can trust.
+  absl::StatusOr<HloInstructionIndexing> indexing =
+      ComputeComputationOutputToInputIndexing(computation, target, output_id,
+                                              CompositionBound{}, context);
+  if (indexing.ok()) return *std::move(indexing);
+  HloInstructionIndexing undefined;
+  undefined.indexing_maps.resize(computation.parameters().size());
+  for (IndexingMapSet& maps : undefined.indexing_maps) {
+    maps.Insert(
+        IndexingMap::Undefined(std::string(indexing.status().message())));
+  }
+  return undefined;
 }
 
 HloInstructionIndexing ComputeOutputToInputFusionIndexing(
@@ -570,6 +600,9 @@ HloInstructionIndexing ComputeInputToOutputIndexingThroughComputation(
 absl::StatusOr<std::vector<IndexingMapSet>> ComputeParametersToOutputIndexing(
     const HloComputation& computation, const HloInstruction* target,
     const CompositionBound& bound, mlir::MLIRContext* context) {
+  // Slot k holds parameter number k: a gap would drop a parameter's maps.
+  absl::Status numbered = CheckParametersNumbered(computation);
+  if (!numbered.ok()) return numbered;
   std::vector<HloInstruction*> parameters = computation.parameters();
   std::vector<const HloInstruction*> sources(parameters.size(), nullptr);
   for (const HloInstruction* parameter : parameters) {
@@ -577,7 +610,6 @@ absl::StatusOr<std::vector<IndexingMapSet>> ComputeParametersToOutputIndexing(
     if (number < 0 || number >= static_cast<int64_t>(sources.size())) continue;
     sources[number] = parameter;
   }
-  // A gap in the numbering (a snippet) leaves that parameter without maps.
   std::vector<const HloInstruction*> present;
   std::vector<int64_t> numbers;
   for (int64_t k = 0; k < static_cast<int64_t>(sources.size()); ++k) {

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "hlo/instruction.h"
 #include "hlo/module.h"
@@ -67,14 +68,24 @@ GroupedIndexingMaps ComputeGroupedOutputToInputIndexing(
     const HloComputation& computation, const HloInstruction* target,
     int64_t output_id, mlir::MLIRContext* context);
 
+/// OK when the parameters of `computation` are numbered 0..n-1, each once
+/// (a module's always are, as XLA's HloParserImpl checks; a parsed snippet
+/// such as a lone `p = f32[8] parameter(1)` may not be); else
+/// InvalidArgument naming the first parameter out of place.
+absl::Status CheckParametersNumbered(const HloComputation& computation);
+
 /// The same, grouped per parameter of `computation`: indexing_maps[k] are
 /// the maps to parameter number k (empty when the target does not read it).
+/// Parameters not numbered 0..n-1 (CheckParametersNumbered) give every
+/// parameter one UNDEFINED map whose reason is that error, never a parameter
+/// silently without maps.
 HloInstructionIndexing ComputeComputationOutputToInputIndexing(
     const HloComputation& computation, const HloInstruction* target,
     int64_t output_id, mlir::MLIRContext* context);
 
-/// The same under `bound`: fails only when bound.fail and one instruction's
-/// maps outgrow bound.max_maps.
+/// The same under `bound`: fails when bound.fail and one instruction's
+/// maps outgrow bound.max_maps, and when the parameters are not numbered
+/// 0..n-1 (CheckParametersNumbered's error, naming the parameter).
 absl::StatusOr<HloInstructionIndexing> ComputeComputationOutputToInputIndexing(
     const HloComputation& computation, const HloInstruction* target,
     int64_t output_id, const CompositionBound& bound,
@@ -84,7 +95,7 @@ absl::StatusOr<HloInstructionIndexing> ComputeComputationOutputToInputIndexing(
 /// its operand k) in ONE walk: each producer is composed once with the
 /// deduplicated maps all outputs bring to it. Per parameter, the same maps
 /// as the union of the per-output calls above (the order within a set may
-/// differ).
+/// differ); the same errors.
 absl::StatusOr<HloInstructionIndexing>
 ComputeComputationAllOutputsToInputIndexing(const HloComputation& computation,
                                             const HloInstruction* target,

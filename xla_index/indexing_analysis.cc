@@ -141,9 +141,23 @@ absl::StatusOr<AnalyzedIndexing> AnalyzeIndexing(
 AnalyzedIndexing AnalyzeIndexing(const HloInstruction& instruction,
                                  IndexingDirection direction,
                                  mlir::MLIRContext* context) {
-  // The default bound collapses to UNDEFINED instead of failing.
-  return *Analyze(instruction, direction, /*compose=*/true, CompositionBound{},
-                  context);
+  // The default bound collapses to UNDEFINED instead of failing; only a
+  // computation whose parameters are not numbered 0..n-1 fails, and then
+  // every parameter gets one UNDEFINED map saying why.
+  absl::StatusOr<AnalyzedIndexing> analyzed = Analyze(
+      instruction, direction, /*compose=*/true, CompositionBound{}, context);
+  if (analyzed.ok()) return *std::move(analyzed);
+  AnalyzedIndexing undefined;
+  undefined.operand_kind = AnalyzedIndexing::OperandKind::kComputationParameter;
+  undefined.indexing.indexing_maps.resize(
+      instruction.parent() == nullptr
+          ? 0
+          : instruction.parent()->parameters().size());
+  for (IndexingMapSet& maps : undefined.indexing.indexing_maps) {
+    maps.Insert(
+        IndexingMap::Undefined(std::string(analyzed.status().message())));
+  }
+  return undefined;
 }
 
 }  // namespace xla_index

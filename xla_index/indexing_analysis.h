@@ -87,14 +87,18 @@ struct AnalyzeOptions {
 /// --compose; for `--instruction=NAME` in a full `HloModule` it reports the
 /// instruction's own operand maps. Ops without a rule give UNDEFINED maps.
 /// Fails only while composing, when one instruction collects more than
-/// options.max_maps distinct maps.
+/// options.max_maps distinct maps, and when it composes through a computation
+/// whose parameters are not numbered 0..n-1 (CheckParametersNumbered in
+/// fusion_indexing.h, naming the parameter).
 absl::StatusOr<AnalyzedIndexing> AnalyzeIndexing(
     const HloInstruction& instruction, IndexingDirection direction,
     const AnalyzeOptions& options, mlir::MLIRContext* context);
 
 /// AnalyzeIndexing with options.compose and no failure: a value whose maps
 /// outgrow 512 distinct maps gets UNDEFINED instead (fusion_indexing.h).
-/// This never fails on a parsed module.
+/// This never fails on a parsed module; a snippet whose parameters are not
+/// numbered 0..n-1 gives every parameter one UNDEFINED map naming the
+/// parameter out of place (CheckParametersNumbered).
 AnalyzedIndexing AnalyzeIndexing(const HloInstruction& instruction,
                                  IndexingDirection direction,
                                  mlir::MLIRContext* context);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "gmock/gmock.h"
@@ -23,6 +24,7 @@
 #include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/indexing_map_text.h"
+#include "xla_index/fusion_indexing.h"
 #include "xla_index/op_dispatch.h"
 #include "xla_index/ops/op_test_util.h"
 
@@ -488,6 +490,84 @@ TEST_F(FusionIndexingTest, ExponentiallyManyAccessPatternsBecomeUndefined) {
   HloInstructionIndexing exact = ComputeComputationOutputToInputIndexing(
       *root->parent(), v8, 0, &context_);
   EXPECT_EQ(exact.indexing_maps[0].size(), 256);
+}
+
+// Every computation-wide entry refuses parameters not numbered 0..n-1
+// (slot k of their result is parameter number k), naming the parameter;
+// the no-failure overloads give each parameter an UNDEFINED map saying so.
+// A module cannot have the gap: XLA's HloParserImpl::ParseComputation
+// requires the numbers 0..n-1, as hlo/parser.cc does; a snippet may.
+TEST_F(FusionIndexingTest, ParameterNumbersWithAGapAreRefused) {
+  // Two steps, so that AnalyzeIndexing composes (a root reading only
+  // parameters gets its own rule, operand by operand, which is right).
+  const HloInstruction* root = Parse(R"(
+    w = f32[6] parameter(1)
+    n = f32[6] negate(w)
+    ROOT r = f32[6] reverse(n), dimensions={0}
+  )");
+  ASSERT_NE(root, nullptr);
+  const HloComputation& computation = *root->parent();
+  auto expect_named = [](const absl::Status& status) {
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+    EXPECT_TRUE(absl::StrContains(status.message(), "parameter 'w' of"))
+        << status;
+    EXPECT_TRUE(absl::StrContains(status.message(), "0 is missing")) << status;
+  };
+  expect_named(CheckParametersNumbered(computation));
+  expect_named(ComputeComputationOutputToInputIndexing(
+                   computation, root, 0, CompositionBound{}, &context_)
+                   .status());
+  expect_named(ComputeComputationAllOutputsToInputIndexing(
+                   computation, root, CompositionBound{}, &context_)
+                   .status());
+  expect_named(ComputeParametersToOutputIndexing(computation, root,
+                                                 CompositionBound{}, &context_)
+                   .status());
+  AnalyzeOptions options;
+  expect_named(AnalyzeIndexing(*root, IndexingDirection::kOutputToInput,
+                               options, &context_)
+                   .status());
+  expect_named(AnalyzeIndexing(*root, IndexingDirection::kInputToOutput,
+                               options, &context_)
+                   .status());
+  // Before, the one parameter (number 1, past a vector of one slot) was
+  // dropped: no map at all, read as "not read".
+  HloInstructionIndexing lenient =
+      ComputeComputationOutputToInputIndexing(computation, root, 0, &context_);
+  ASSERT_EQ(lenient.indexing_maps.size(), 1);
+  ASSERT_EQ(lenient.indexing_maps[0].size(), 1);
+  EXPECT_TRUE(lenient.indexing_maps[0][0].IsUndefined());
+  EXPECT_TRUE(absl::StrContains(lenient.indexing_maps[0][0].undefined_reason(),
+                                "parameter 'w'"));
+  AnalyzedIndexing analyzed =
+      AnalyzeIndexing(*root, IndexingDirection::kOutputToInput, &context_);
+  ASSERT_EQ(analyzed.indexing.indexing_maps.size(), 1);
+  ASSERT_EQ(analyzed.indexing.indexing_maps[0].size(), 1);
+  EXPECT_TRUE(analyzed.indexing.indexing_maps[0][0].IsUndefined());
+}
+
+TEST_F(FusionIndexingTest, ParametersWrittenOutOfOrderAreIndexedByNumber) {
+  // Numbers 0..n-1 in any textual order: slot k is parameter number k. The
+  // root reads only parameter 1 (reversed: element i of the output is
+  // element 5 - i of it), parameter 0 not at all.
+  const HloInstruction* root = Parse(R"(
+    w = f32[6] parameter(1)
+    v = f32[6] parameter(0)
+    ROOT r = f32[6] reverse(w), dimensions={0}
+  )");
+  ASSERT_NE(root, nullptr);
+  EXPECT_TRUE(CheckParametersNumbered(*root->parent()).ok());
+  HloInstructionIndexing indexing = ComputeComputationOutputToInputIndexing(
+      *root->parent(), root, 0, &context_);
+  ASSERT_EQ(indexing.indexing_maps.size(), 2);
+  EXPECT_TRUE(indexing.indexing_maps[0].empty());
+  ASSERT_EQ(indexing.indexing_maps[1].size(), 1);
+  const IndexingMap& map = indexing.indexing_maps[1][0];
+  for (int64_t i = 0; i < 6; ++i) {
+    std::optional<std::vector<int64_t>> element = map.Evaluate({i}, {});
+    ASSERT_TRUE(element.has_value());
+    EXPECT_EQ(*element, std::vector<int64_t>{5 - i});
+  }
 }
 
 TEST_F(FusionIndexingTest, FusionWithoutComputation) {

@@ -1,6 +1,7 @@
 #include "xla_index/analysis/coalescing.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "xla_index/analysis/emitter_choice.h"
 #include "xla_index/analysis/emitter_indexing.h"
 #include "xla_index/analysis/fusion_operands.h"
+#include "xla_index/analysis/warp_iteration_sample.h"
 #include "xla_index/core/indexing_map_text.h"
 
 namespace xla_index {
@@ -58,6 +60,22 @@ std::pair<std::vector<int64_t>, int64_t> WarpOffsets(
     if (reads) ++active;
   }
   return {offsets, active};
+}
+
+// The distinct values of `offsets` as sorted maximal runs of consecutive
+// integers.
+std::vector<Interval> RunsOf(absl::Span<const int64_t> offsets) {
+  std::vector<int64_t> sorted(offsets.begin(), offsets.end());
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<Interval> runs;
+  for (int64_t o : sorted) {
+    if (!runs.empty() && runs.back().upper >= SaturatingSub(o, 1)) {
+      runs.back().upper = std::max(runs.back().upper, o);
+    } else {
+      runs.push_back(Interval::Point(o));
+    }
+  }
+  return runs;
 }
 
 // The last range variable with more than one value, or -1.
@@ -232,7 +250,9 @@ absl::StatusOr<OperandCoalescing> AnalyzeRead(
     return read;
   }
   read.thread_to_offset = *std::move(thread_to_offset);
-  std::vector<int64_t> offsets, xla_offsets;
+  std::vector<int64_t> offsets;
+  // XLA's sample, as runs of consecutive distinct offsets.
+  WarpIterationSample xla_sample;
   if (!read.thread_to_offset.IsKnownEmpty()) {
     // Symbols (ComposeIndexingMaps' order): the layout map's range
     // variables (none today), the operand map's, then the thread map's
@@ -247,22 +267,38 @@ absl::StatusOr<OperandCoalescing> AnalyzeRead(
     // XLA's sample folds range variables of one value away first
     // (Simplify, RemoveUnusedSymbols), so the one it varies is the
     // innermost with more than one value (e.g. the reduced dimension read
-    // by a loop emitter without unrolling).
+    // by a loop emitter without unrolling), over its whole range.
     const int64_t varied = InnermostVaryingRangeVar(read.thread_to_offset);
     if (varied != innermost && varied >= 0) {
-      xla_offsets =
-          WarpOffsets(read.thread_to_offset, varied, report.first_thread,
-                      report.last_thread, report.options.block)
-              .first;
+      xla_sample = SampleWarpOverIterations(
+          read.thread_to_offset, varied, report.first_thread,
+          report.last_thread, report.options.block,
+          report.options.max_sample_points);
     } else {
-      xla_offsets = offsets;
+      for (const Interval& run : RunsOf(offsets)) {
+        ++xla_sample.run_lengths[run.upper - run.lower + 1];
+      }
+      if (!offsets.empty()) {
+        xla_sample.span = {*std::min_element(offsets.begin(), offsets.end()),
+                           *std::max_element(offsets.begin(), offsets.end())};
+      }
+      xla_sample.points_evaluated = static_cast<int64_t>(offsets.size());
     }
   }
   XI_RETURN_IF_ERROR(CheckByteOffsets(offsets, read));
-  XI_RETURN_IF_ERROR(CheckByteOffsets(xla_offsets, read));
+  if (xla_sample.span.IsFeasible()) {
+    XI_RETURN_IF_ERROR(
+        CheckByteOffsets({xla_sample.span.lower, xla_sample.span.upper}, read));
+  }
   read.access = SummarizeWarpAccess(offsets, read.bits_per_element);
-  read.xla_rule =
-      SummarizeXlaTransactionRule(xla_offsets, read.bits_per_element);
+  if (xla_sample.decided) {
+    read.xla_rule = SummarizeXlaTransactionRuleOfRunLengths(
+        xla_sample.run_lengths, read.bits_per_element);
+  } else {
+    read.xla_rule.decided = false;
+    read.xla_rule.coalesced = false;
+  }
+  read.xla_rule.points_evaluated = xla_sample.points_evaluated;
   return read;
 }
 
@@ -487,22 +523,27 @@ WarpMemoryAccess SummarizeWarpAccess(absl::Span<const int64_t> offsets,
 
 XlaTransactionRule SummarizeXlaTransactionRule(
     absl::Span<const int64_t> offsets, int64_t bits_per_element) {
+  std::map<int64_t, int64_t> run_lengths;
+  for (const Interval& run : RunsOf(offsets)) {
+    ++run_lengths[SaturatingAdd(SaturatingSub(run.upper, run.lower), 1)];
+  }
+  return SummarizeXlaTransactionRuleOfRunLengths(run_lengths, bits_per_element);
+}
+
+XlaTransactionRule SummarizeXlaTransactionRuleOfRunLengths(
+    const std::map<int64_t, int64_t>& run_lengths, int64_t bits_per_element) {
   constexpr int64_t kBytesPerTransaction = 128;
   constexpr double kIsCoalescedThreshold = 0.9;
   const int64_t bytes = std::max<int64_t>(1, CeilDiv(bits_per_element, 8));
-  const std::vector<int64_t> elements = SortedDistinct(offsets);
   XlaTransactionRule rule;
   int64_t total = 0;
-  for (size_t i = 0; i < elements.size();) {
-    size_t j = i + 1;
-    while (j < elements.size() && elements[j] == elements[j - 1] + 1) ++j;
-    const int64_t length = static_cast<int64_t>(j - i);
-    ++rule.intervals;
-    rule.transactions = SaturatingAdd(
-        rule.transactions,
-        CeilDiv(SaturatingMul(length, bytes), kBytesPerTransaction));
-    total = SaturatingAdd(total, length);
-    i = j;
+  for (const auto& [length, count] : run_lengths) {
+    rule.intervals = SaturatingAdd(rule.intervals, count);
+    rule.transactions =
+        SaturatingAdd(rule.transactions,
+                      SaturatingMul(count, CeilDiv(SaturatingMul(length, bytes),
+                                                   kBytesPerTransaction)));
+    total = SaturatingAdd(total, SaturatingMul(length, count));
   }
   rule.lower_bound = CeilDiv(SaturatingMul(total, bytes), kBytesPerTransaction);
   rule.coalesced = rule.transactions == 0 ||
@@ -633,9 +674,14 @@ std::string CoalescingReportToText(const CoalescingReport& report) {
     const XlaTransactionRule& x = read.xla_rule;
     absl::StrAppend(&text, "\n  efficiency: ", FormatEfficiency(a.efficiency),
                     "\n  verdict: ", CoalescingVerdict(read),
-                    "\n  xla 128-byte rule: ", x.intervals, " interval(s), ",
-                    x.transactions, " transaction(s), lower bound ",
-                    x.lower_bound, ": ",
+                    "\n  xla 128-byte rule: ");
+    if (!x.decided) {
+      absl::StrAppend(&text, "not decided (the sample needs more than ",
+                      report.options.max_sample_points, " evaluations)\n");
+      continue;
+    }
+    absl::StrAppend(&text, x.intervals, " interval(s), ", x.transactions,
+                    " transaction(s), lower bound ", x.lower_bound, ": ",
                     x.coalesced ? "coalesced" : "not coalesced", "\n");
   }
   return text;
@@ -700,7 +746,10 @@ std::string CoalescingReportToJson(const CoalescingReport& report) {
         &json, "], \"efficiency\": ", FormatEfficiency(a.efficiency),
         ", \"coalesced\": ", a.coalesced ? "true" : "false",
         ", \"verdict\": ", JsonQuote(CoalescingVerdict(read)),
-        ", \"xla_rule\": {\"intervals\": ", read.xla_rule.intervals,
+        ", \"xla_rule\": {\"decided\": ",
+        read.xla_rule.decided ? "true" : "false",
+        ", \"points_evaluated\": ", read.xla_rule.points_evaluated,
+        ", \"intervals\": ", read.xla_rule.intervals,
         ", \"transactions\": ", read.xla_rule.transactions,
         ", \"lower_bound\": ", read.xla_rule.lower_bound,
         ", \"coalesced\": ", read.xla_rule.coalesced ? "true" : "false", "}}");

@@ -51,10 +51,13 @@
 // EstimateCoalescingViaMemoryTransactionsCount) on XLA's sample of the
 // warp: the innermost range variable with more than one value varies (XLA
 // folds single-value symbols away first), the others sit at their lower
-// bound. The touched elements as
-// maximal contiguous intervals; transactions = the sum over intervals of
-// ceil(length x bytes / 128), lower bound = ceil(total x bytes / 128);
-// coalesced when lower bound > 0.9 x transactions. The intervals here are
+// bound. That variable may be a reduced dimension of millions of
+// iterations: its offsets come from one period of the map in it
+// (warp_iteration_sample.h), and a sample that needs more than
+// max_sample_points evaluations is reported as not decided. The touched
+// elements as maximal contiguous intervals; transactions = the sum over
+// intervals of ceil(length x bytes / 128), lower bound = ceil(total x bytes /
+// 128); coalesced when lower bound > 0.9 x transactions. The intervals here are
 // exact (every point evaluated) where XLA's Partition/FindContiguousIntervals
 // approximates them from the map's expression.
 //
@@ -65,6 +68,7 @@
 // coalesced.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -109,11 +113,22 @@ struct CoalescingOptions {
   std::optional<GpuDeviceDescription> device;
   bool block_given = false;
   bool unroll_given = false;
+  /// Most points XLA's sample of one read may evaluate (warp threads x
+  /// iterations of one period of the varied range variable, see
+  /// warp_iteration_sample.h); past it the rule is not decided.
+  int64_t max_sample_points = int64_t{1} << 20;
 };
 
 /// XLA's 128-byte transaction rule over a warp's touched elements (see the
 /// file comment).
 struct XlaTransactionRule {
+  /// False when the sample's offsets could not be decided within
+  /// CoalescingOptions::max_sample_points; the numbers below are then 0 and
+  /// `coalesced` is false but means nothing.
+  bool decided = true;
+  /// Map evaluations spent on the sample (one per thread and iteration of
+  /// one period of the varied variable, plus listed progression points).
+  int64_t points_evaluated = 0;
   int64_t intervals = 0;
   int64_t transactions = 0;
   int64_t lower_bound = 0;
@@ -125,6 +140,12 @@ struct XlaTransactionRule {
 /// ByteSizeOfPrimitiveType).
 XlaTransactionRule SummarizeXlaTransactionRule(
     absl::Span<const int64_t> offsets, int64_t bits_per_element);
+
+/// The same for distinct offsets given as their maximal runs of
+/// consecutive offsets (XLA's contiguous intervals): run length -> how many
+/// runs have it.
+XlaTransactionRule SummarizeXlaTransactionRuleOfRunLengths(
+    const std::map<int64_t, int64_t>& run_lengths, int64_t bits_per_element);
 
 /// The bytes [begin, end).
 struct ByteRange {
@@ -260,8 +281,8 @@ std::string CoalescingVerdict(const OperandCoalescing& read);
 ///      "byte_ranges": [[0, 128]], "transactions": [{"size": 32,
 ///      "count": 4, "minimum": 4}, ...], "efficiency": 1,
 ///      "coalesced": true, "verdict": "coalesced",
-///      "xla_rule": {"intervals": 1, "transactions": 1, "lower_bound": 1,
-///      "coalesced": true}}, ...]}
+///      "xla_rule": {"decided": true, "points_evaluated": 32, "intervals": 1,
+///      "transactions": 1, "lower_bound": 1, "coalesced": true}}, ...]}
 /// MAP in IndexingMapToJson's shape; byte ranges are half-open [begin, end).
 std::string CoalescingReportToJson(const CoalescingReport& report);
 

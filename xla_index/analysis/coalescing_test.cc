@@ -2,11 +2,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "hlo/evaluator.h"
 #include "hlo/literal.h"
@@ -312,6 +314,172 @@ TEST(CoalescingTest, RowReductionInputIsNotCoalescedByTheLoopEmitter) {
   EXPECT_FALSE(read.access.coalesced);
 }
 
+// A loop fusion whose reduce covers `rows` x 48 elements of a broadcast
+// of 60 permuted values: the reduced dimension is long, the values few.
+std::string WideReduceModule(int64_t rows) {
+  const int64_t m = rows * 48 / 12;
+  return absl::StrCat(R"(
+HloModule wide_reduce
+plus {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+fused_wide {
+  q = f32[3,5,4] parameter(0)
+  t = f32[4,3,5] transpose(q), dimensions={2,0,1}
+  flat = f32[60] reshape(t)
+  wide = f32[)",
+                      rows, R"(,60] broadcast(flat), dimensions={1}
+  cut = f32[)",
+                      rows, R"(,48] slice(wide), slice={[0:)", rows,
+                      R"(], [7:55]}
+  r3 = f32[2,)",
+                      m, R"(,6] reshape(cut)
+  z = f32[] constant(0)
+  red = f32[6] reduce(r3, z), dimensions={0,1}, to_apply=plus
+  ROOT out = f32[6] copy(red)
+}
+ENTRY main {
+  x = f32[3,5,4] parameter(0)
+  ROOT f = f32[6] fusion(x), kind=kLoop, calls=fused_wide
+})");
+}
+
+// The XLA rule of `read` by brute force: every warp thread and every value
+// of the varied range variable (the innermost with more than one value),
+// the others at their lower bound, through the read's own map.
+XlaTransactionRule BruteForceXlaRule(const OperandCoalescing& read,
+                                     const CoalescingReport& report) {
+  const IndexingMap& map = read.thread_to_offset;
+  std::vector<Interval> bounds = map.GetSymbolBounds();
+  int64_t varied = -1;
+  for (int64_t s = 0; s < map.GetRangeVarsCount(); ++s) {
+    if (bounds[s].upper > bounds[s].lower) varied = s;
+  }
+  std::vector<int64_t> symbols;
+  for (Interval b : bounds) symbols.push_back(b.lower);
+  std::vector<int64_t> offsets;
+  for (int64_t t = report.first_thread; t <= report.last_thread; ++t) {
+    const std::vector<int64_t> dims = {t, 0, 0, report.options.block, 0, 0};
+    for (int64_t v = bounds[varied].lower; v <= bounds[varied].upper; ++v) {
+      symbols[varied] = v;
+      if (!map.ConstraintsSatisfied(dims, symbols)) continue;
+      std::optional<std::vector<int64_t>> r = map.Evaluate(dims, symbols);
+      if (r) offsets.push_back((*r)[0]);
+    }
+  }
+  return SummarizeXlaTransactionRule(offsets, read.bits_per_element);
+}
+
+TEST(CoalescingTest, LongReductionSampleWalksOnePeriod) {
+  // The reduced dimension of r3 (m iterations) moves the column
+  // (d0 + 6 s) mod 48, which repeats every 8 iterations: XLA's sample of
+  // the 6 threads costs 6 x 8 evaluations at any length (the walk of every
+  // iteration cost 6 x 400,000 at 100,000 rows). At 200 rows (m = 800) the
+  // rule is checked against a brute-force walk of every iteration; at
+  // 100,000 rows the offsets read are the same 48 columns' sources, so the
+  // rule is the same.
+  mlir::MLIRContext context;
+  std::optional<XlaTransactionRule> small_rule;
+  for (int64_t rows : {200, 100000}) {
+    auto module = Parse(WideReduceModule(rows));
+    ASSERT_NE(module, nullptr);
+    absl::StatusOr<CoalescingReport> report =
+        AnalyzeCoalescing(*module, CoalescingOptions{}, &context);
+    ASSERT_TRUE(report.ok()) << report.status();
+    ASSERT_EQ(report->operands.size(), 1);
+    const OperandCoalescing& read = report->operands[0];
+    ASSERT_TRUE(read.xla_rule.decided);
+    EXPECT_EQ(read.xla_rule.points_evaluated, 6 * 8);
+    if (rows == 200) {
+      const XlaTransactionRule truth = BruteForceXlaRule(read, *report);
+      EXPECT_EQ(read.xla_rule.intervals, truth.intervals);
+      EXPECT_EQ(read.xla_rule.transactions, truth.transactions);
+      EXPECT_EQ(read.xla_rule.lower_bound, truth.lower_bound);
+      EXPECT_EQ(read.xla_rule.coalesced, truth.coalesced);
+      small_rule = read.xla_rule;
+    } else {
+      ASSERT_TRUE(small_rule.has_value());
+      EXPECT_EQ(read.xla_rule.intervals, small_rule->intervals);
+      EXPECT_EQ(read.xla_rule.transactions, small_rule->transactions);
+      EXPECT_EQ(read.xla_rule.coalesced, small_rule->coalesced);
+    }
+  }
+}
+
+// A column reduction of f32[2, rows, 6] over dimensions 0 and 1.
+std::string TallColumnsModule(int64_t rows) {
+  return absl::StrCat(R"(
+HloModule tall_columns
+plus {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+ENTRY main {
+  p = f32[2,)",
+                      rows, R"(,6] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[6] reduce(p, z), dimensions={0,1}, to_apply=plus
+})");
+}
+
+TEST(CoalescingTest, ColumnReductionSampleIsCountedPerResidue) {
+  // Thread t reads offsets 6 s + t (s the row, the first slab): a step of
+  // 6 per iteration. The 6 threads' offsets are the 6 residues of every
+  // block of 6, so at 300,000 rows XLA's sample is the one interval
+  // [0, 1,800,000): 56,250 transactions of 128 bytes, lower bound 56,250,
+  // coalesced; decided from 6 evaluations and 6 residues, not 1.8 million.
+  // At 500 rows the same rule is checked against a brute-force walk.
+  mlir::MLIRContext context;
+  for (int64_t rows : {500, 300000}) {
+    auto module = Parse(TallColumnsModule(rows));
+    ASSERT_NE(module, nullptr);
+    absl::StatusOr<CoalescingReport> report =
+        AnalyzeCoalescing(*module, CoalescingOptions{}, &context);
+    ASSERT_TRUE(report.ok()) << report.status();
+    ASSERT_EQ(report->operands.size(), 1);
+    const OperandCoalescing& read = report->operands[0];
+    ASSERT_TRUE(read.xla_rule.decided);
+    EXPECT_EQ(read.xla_rule.points_evaluated, 6 + 6);
+    if (rows == 500) {
+      const XlaTransactionRule truth = BruteForceXlaRule(read, *report);
+      EXPECT_EQ(read.xla_rule.intervals, truth.intervals);
+      EXPECT_EQ(read.xla_rule.transactions, truth.transactions);
+      EXPECT_EQ(read.xla_rule.lower_bound, truth.lower_bound);
+      EXPECT_EQ(read.xla_rule.coalesced, truth.coalesced);
+    } else {
+      EXPECT_EQ(read.xla_rule.intervals, 1);
+      EXPECT_EQ(read.xla_rule.transactions, 1800000 * 4 / 128);
+      EXPECT_EQ(read.xla_rule.lower_bound, 1800000 * 4 / 128);
+      EXPECT_TRUE(read.xla_rule.coalesced);
+    }
+  }
+}
+
+TEST(CoalescingTest, SampleBeyondTheBudgetIsNotDecided) {
+  // With a budget of 4 evaluations the 6 threads cannot be sampled: the rule
+  // says it is not decided (never a guessed verdict), in the text and the
+  // JSON.
+  mlir::MLIRContext context;
+  auto module = Parse(TallColumnsModule(300000));
+  ASSERT_NE(module, nullptr);
+  CoalescingOptions options;
+  options.max_sample_points = 4;
+  absl::StatusOr<CoalescingReport> report =
+      AnalyzeCoalescing(*module, options, &context);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_EQ(report->operands.size(), 1);
+  const OperandCoalescing& read = report->operands[0];
+  EXPECT_FALSE(read.xla_rule.decided);
+  EXPECT_EQ(read.xla_rule.points_evaluated, 0);
+  EXPECT_TRUE(absl::StrContains(CoalescingReportToText(*report),
+                                "xla 128-byte rule: not decided"));
+  EXPECT_TRUE(absl::StrContains(CoalescingReportToJson(*report),
+                                "\"xla_rule\": {\"decided\": false"));
+}
+
 TEST(CoalescingTest, StridedSliceStride2IsHalfEfficient) {
   // out[i, j] = p0[i, 2 j]: warp 0 reads p0[0, 0], p0[0, 2], ..., p0[0, 62]:
   // offsets 0, 2, ..., 62, bytes [8k, 8k + 4) for k = 0..31, 128 bytes
@@ -452,9 +620,12 @@ TEST(CoalescingTest, TextAndJson) {
       json, "\"coalesced\": false, \"verdict\": \"not coalesced\", "))
       << json;
   // XLA's rule on the same 32 one-element intervals: 32 transactions of
-  // 128 bytes against a lower bound of ceil(128 / 128) = 1.
+  // 128 bytes against a lower bound of ceil(128 / 128) = 1, decided from
+  // one evaluation per thread.
   EXPECT_TRUE(absl::StrContains(json,
-                                "\"xla_rule\": {\"intervals\": 32, "
+                                "\"xla_rule\": {\"decided\": true, "
+                                "\"points_evaluated\": 32, "
+                                "\"intervals\": 32, "
                                 "\"transactions\": 32, \"lower_bound\": 1, "
                                 "\"coalesced\": false}"))
       << json;

@@ -145,30 +145,6 @@ absl::Status CheckOperandOutputPairs(const HloInstruction& instruction,
       " sets (the limit is ", kMaxOperandOutputPairs, ")"));
 }
 
-// Operand K of a computation's analysis is its parameter numbered K (the
-// maps come by number from ComputeComputationOutputToInputIndexing), so
-// the numbers must be 0..n-1. A module's are (the parser checks, as XLA's
-// HloParserImpl does); a snippet's may not be (hlo/parser.h reads
-// `p = f32[8] parameter(1)` alone), and a gap would leave a parameter
-// without maps, reported as not read. The commands and the Python module
-// refuse such a snippet when loading it (tools/hlo_input.h); this refuses
-// it for any other caller.
-absl::Status CheckParametersNumbered(const HloComputation& computation) {
-  const std::vector<HloInstruction*> parameters = computation.parameters();
-  for (size_t k = 0; k < parameters.size(); ++k) {
-    // parameters() is sorted by number.
-    if (parameters[k]->parameter_number() != static_cast<int64_t>(k)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "parameter '", parameters[k]->name(), "' of '", computation.name(),
-          "' is numbered ", parameters[k]->parameter_number(), ", so ", k,
-          " is missing: the analysis numbers operands by parameter, which "
-          "must be numbered 0 to ",
-          parameters.size() - 1));
-    }
-  }
-  return absl::OkStatus();
-}
-
 // An operand that is read (some map, even an UNDEFINED one) must have
 // sizes: the analyses count its elements and bytes. XLA's parser reads an
 // unbounded `?` dimension; the analyses of it are refused here, by name.
@@ -211,6 +187,10 @@ absl::StatusOr<AnalyzedFusion> AnalyzeFusionOperands(
   }
   XI_RETURN_IF_ERROR(CheckOperandOutputPairs(
       instruction, fusion.computation->parameters().size(), outputs_count));
+  // Operand K is the parameter numbered K (the maps come by number from
+  // ComputeComputationOutputToInputIndexing): a snippet's gap (hlo/parser.h
+  // reads `p = f32[8] parameter(1)` alone) is refused, naming the
+  // parameter, as the commands refuse it when loading (tools/hlo_input.h).
   XI_RETURN_IF_ERROR(CheckParametersNumbered(*fusion.computation));
   AddParameterOperands(fusion, context);
   XI_RETURN_IF_ERROR(CheckReadOperandsBounded(fusion));

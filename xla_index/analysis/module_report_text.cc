@@ -50,14 +50,18 @@ std::string ReadText(const OperandCoalescing& read) {
   if (!read.analyzed) return absl::StrCat(text, " (", read.reason, ")");
   if (read.active_threads == 0) return text;
   const TransactionCount& sectors = read.access.transactions[0];
-  absl::StrAppend(
-      &text, ", efficiency ", FormatDouble(read.access.efficiency), " (",
-      sectors.count, " sectors of 32 bytes, minimum ", sectors.minimum, "), ",
-      read.access.bytes_touched, " bytes in ", read.access.byte_ranges.size(),
-      " ranges",
-      "; xla rule: ", read.xla_rule.coalesced ? "coalesced" : "not coalesced",
-      " (", read.xla_rule.transactions, " x 128 B, lower bound ",
-      read.xla_rule.lower_bound, ")");
+  absl::StrAppend(&text, ", efficiency ", FormatDouble(read.access.efficiency),
+                  " (", sectors.count, " sectors of 32 bytes, minimum ",
+                  sectors.minimum, "), ", read.access.bytes_touched,
+                  " bytes in ", read.access.byte_ranges.size(),
+                  " ranges; xla rule: ");
+  if (!read.xla_rule.decided) {
+    return absl::StrCat(text, "not decided (sample too large)");
+  }
+  absl::StrAppend(&text,
+                  read.xla_rule.coalesced ? "coalesced" : "not coalesced", " (",
+                  read.xla_rule.transactions, " x 128 B, lower bound ",
+                  read.xla_rule.lower_bound, ")");
   return text;
 }
 
@@ -130,8 +134,9 @@ void AppendReadJson(const OperandCoalescing& read, std::string& json) {
         ", \"bytes_touched\": ", read.access.bytes_touched,
         ", \"sectors\": ", sectors.count,
         ", \"minimum_sectors\": ", sectors.minimum,
-        ", \"xla_rule\": {\"coalesced\": ",
-        read.xla_rule.coalesced ? "true" : "false",
+        ", \"xla_rule\": {\"decided\": ",
+        read.xla_rule.decided ? "true" : "false",
+        ", \"coalesced\": ", read.xla_rule.coalesced ? "true" : "false",
         ", \"transactions\": ", read.xla_rule.transactions,
         ", \"lower_bound\": ", read.xla_rule.lower_bound,
         ", \"intervals\": ", read.xla_rule.intervals, "}",
