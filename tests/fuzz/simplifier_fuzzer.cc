@@ -764,18 +764,21 @@ int64_t LargestBound(const IndexingMap& map) {
 }
 
 // Whether FindDifference(a, b) is expected to be quick: few divisions, none
-// of a symbol, no constant beyond 2^16 and no bound beyond 2^40. Maps with
-// a symbol inside a division, or larger numbers, took from 10 s to minutes
-// (docs/RELIABILITY.md, finding P2); they are covered by enumeration on
-// small boxes only.
+// of a symbol, no constant beyond 2^16, no bound beyond 2^40, and none
+// beyond 2^32 when there is a division. Maps with a symbol inside a
+// division, or larger numbers, took from 10 s to minutes (docs/RELIABILITY.md,
+// finding P2); a single division of a dim beside a 2^40 range took 6 to
+// over 15 s in MLIR's integer sampling (its numbers outgrow 64 bits). They
+// are covered by enumeration on small boxes only.
 bool ExactCheckIsCheap(const IndexingMap& a, const IndexingMap& b) {
   constexpr int64_t kMaxExactConstant = int64_t{1} << 16;
-  constexpr int64_t kMaxExactBound = int64_t{1} << 40;
-  return CountDivisions(a) + CountDivisions(b) <= kMaxExactDivisions &&
-         !DividesSymbols(a) && !DividesSymbols(b) &&
-         LargestConstant(a) <= kMaxExactConstant &&
+  const int divisions = CountDivisions(a) + CountDivisions(b);
+  const int64_t max_bound =
+      divisions == 0 ? int64_t{1} << 40 : int64_t{1} << 32;
+  return divisions <= kMaxExactDivisions && !DividesSymbols(a) &&
+         !DividesSymbols(b) && LargestConstant(a) <= kMaxExactConstant &&
          LargestConstant(b) <= kMaxExactConstant &&
-         LargestBound(a) <= kMaxExactBound && LargestBound(b) <= kMaxExactBound;
+         LargestBound(a) <= max_bound && LargestBound(b) <= max_bound;
 }
 
 // The checks of a map whose box is too large to enumerate: Presburger
