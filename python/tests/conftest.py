@@ -11,7 +11,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 # A module as `jax.jit(f).lower(x).compile().as_text()` prints one: fusions,
 # layouts, metadata.
-FUSED_MODULE = """HloModule jit_scaled_softmax_like, entry_computation_layout={(f32[16,64]{1,0}, f32[64]{0})->f32[64,16]{1,0}}
+FUSED_MODULE = """HloModule jit_scaled_softmax_like, entry_computation_layout={(f32[16,64]{1,0}, f32[64]{0})->(f32[64,16]{1,0}, f32[64]{0}, f32[64,96]{1,0})}
 
 %fused_transpose (param_0.1: f32[16,64], param_1.2: f32[64]) -> f32[64,16] {
   %param_0.1 = f32[16,64]{1,0} parameter(0)
@@ -33,7 +33,7 @@ FUSED_MODULE = """HloModule jit_scaled_softmax_like, entry_computation_layout={(
   ROOT %reduce.11 = f32[64]{0} reduce(f32[64,16]{1,0} %param_0.9, f32[] %constant.10), dimensions={1}, to_apply=%add_f32
 }
 
-ENTRY %main.12 (Arg_0.13: f32[16,64], Arg_1.14: f32[64]) -> f32[64,16] {
+ENTRY %main.12 (Arg_0.13: f32[16,64], Arg_1.14: f32[64]) -> (f32[64,16], f32[64], f32[64,96]) {
   %Arg_0.13 = f32[16,64]{1,0} parameter(0)
   %Arg_1.14 = f32[64]{0} parameter(1)
   %scaled = f32[64,16]{1,0} fusion(f32[16,64]{1,0} %Arg_0.13, f32[64]{0} %Arg_1.14), kind=kLoop, calls=%fused_transpose
