@@ -57,16 +57,12 @@ class CountDeadline {
 template <typename Visit>
 bool ForEachBoxPointBefore(absl::Span<const Interval> box, int64_t limit,
                            CountDeadline& deadline, Visit&& visit) {
-  std::optional<int64_t> count = CountBoxPoints(box);
-  if (!count.has_value() || *count > limit) return false;
-  if (*count == 0) return true;
-  std::vector<int64_t> point(box.size());
-  for (size_t i = 0; i < box.size(); ++i) point[i] = box[i].lower;
-  do {
-    if (deadline.PassedAfterPoint()) return false;
-    visit(static_cast<const std::vector<int64_t>&>(point));
-  } while (NextBoxPoint(box, point));
-  return true;
+  return ForEachBoxPointWhile(box, limit,
+                              [&](const std::vector<int64_t>& point) {
+                                if (deadline.PassedAfterPoint()) return false;
+                                visit(point);
+                                return true;
+                              });
 }
 
 // The dims and symbols `expr` uses, each once, ascending.

@@ -48,22 +48,35 @@ inline bool NextBoxPoint(absl::Span<const Interval> box,
   return false;
 }
 
-/// Calls `visit(point)` (a `const std::vector<int64_t>&`) for every point of
-/// `box` in row-major order (the last coordinate varies fastest). Visits
-/// nothing and returns false when the box has more than `limit` points;
-/// returns true otherwise (also for an empty box).
+/// Calls `visit(point)` (a `const std::vector<int64_t>&`, returning whether
+/// to go on) for every point of `box` in row-major order (the last
+/// coordinate varies fastest), until it returns false. Visits nothing and
+/// returns false when the box has more than `limit` points; returns false
+/// when `visit` stopped the walk, true otherwise (also for an empty box).
 template <typename Visit>
-bool ForEachBoxPoint(absl::Span<const Interval> box, int64_t limit,
-                     Visit&& visit) {
+bool ForEachBoxPointWhile(absl::Span<const Interval> box, int64_t limit,
+                          Visit&& visit) {
   std::optional<int64_t> count = CountBoxPoints(box);
   if (!count.has_value() || *count > limit) return false;
   if (*count == 0) return true;
   std::vector<int64_t> point(box.size());
   for (size_t i = 0; i < box.size(); ++i) point[i] = box[i].lower;
   do {
-    visit(static_cast<const std::vector<int64_t>&>(point));
+    if (!visit(static_cast<const std::vector<int64_t>&>(point))) return false;
   } while (NextBoxPoint(box, point));
   return true;
+}
+
+/// ForEachBoxPointWhile with a `visit` that never stops the walk: false only
+/// when the box has more than `limit` points.
+template <typename Visit>
+bool ForEachBoxPoint(absl::Span<const Interval> box, int64_t limit,
+                     Visit&& visit) {
+  return ForEachBoxPointWhile(box, limit,
+                              [&visit](const std::vector<int64_t>& point) {
+                                visit(point);
+                                return true;
+                              });
 }
 
 /// The box [0, sizes[0] - 1] x ... x [0, sizes[n-1] - 1] of a shape.
