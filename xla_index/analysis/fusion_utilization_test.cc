@@ -17,8 +17,7 @@
 #include "hlo/module.h"
 #include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
-#include "xla_index/core/box_points.h"
-#include "xla_index/core/interval.h"
+#include "xla_index/analysis/utilization_brute_force.h"
 
 namespace xla_index {
 namespace {
@@ -360,38 +359,6 @@ TEST(FusionUtilizationTest, TextAndJson) {
       << json;
 }
 
-// By brute force over every point of each map's dims x range variables
-// box: the distinct in-bounds elements of all maps (E) and the (output
-// element, operand element) pairs of each map summed over the maps (R).
-std::pair<int64_t, int64_t> BruteForceCounts(
-    const IndexingMapSet& maps, absl::Span<const int64_t> operand_dims) {
-  std::set<std::vector<int64_t>> all;
-  int64_t pairs = 0;
-  for (const IndexingMap& map : maps) {
-    if (map.IsKnownEmpty()) continue;
-    std::vector<Interval> dims = map.GetDimBounds();
-    std::vector<Interval> symbols = map.GetSymbolBounds();
-    std::vector<int64_t> d(dims.size()), s(symbols.size());
-    for (size_t i = 0; i < dims.size(); ++i) d[i] = dims[i].lower;
-    do {
-      std::set<std::vector<int64_t>> read;
-      for (size_t i = 0; i < symbols.size(); ++i) s[i] = symbols[i].lower;
-      do {
-        if (!map.ConstraintsSatisfied(d, s)) continue;
-        std::vector<int64_t> r = *map.Evaluate(d, s);
-        bool inside = true;
-        for (size_t k = 0; k < r.size(); ++k) {
-          inside &= r[k] >= 0 && r[k] < operand_dims[k];
-        }
-        if (inside) read.insert(r);
-      } while (NextBoxPoint(symbols, s));
-      pairs += read.size();
-      all.insert(read.begin(), read.end());
-    } while (NextBoxPoint(dims, d));
-  }
-  return {static_cast<int64_t>(all.size()), pairs};
-}
-
 // Fusions of transpose, reshape, broadcast, two slices (offset, strided)
 // added, reshape and reduce, some broadcast again after the reduce, made
 // by a generator of such chains. One parameter read through two maps whose
@@ -441,7 +408,8 @@ TEST_P(ChainedFusionTest, CountedFromTheImagesExactly) {
   EXPECT_EQ(u.maps.size(), 2);
   EXPECT_TRUE(u.counts.exact);
   EXPECT_EQ(u.counts.method, UtilizationMethod::kEnumeration);
-  auto [elements, reads] = BruteForceCounts(u.maps, u.shape.dimensions());
+  const auto [elements, reads] =
+      CountByBruteForce(u.maps, u.shape.dimensions());
   EXPECT_EQ(u.counts.elements_read, elements);
   EXPECT_EQ(u.counts.reads, reads);
   if (GetParam().trace) {

@@ -16,7 +16,7 @@
 #include "hlo/module.h"
 #include "hlo/parser.h"
 #include "mlir/IR/MLIRContext.h"
-#include "xla_index/core/box_points.h"
+#include "xla_index/analysis/utilization_brute_force.h"
 #include "xla_index/core/indexing_map_text.h"
 #include "xla_index/core/interval.h"
 
@@ -307,40 +307,6 @@ TEST(GroupedUtilizationTest, UnitLinearResultsMatchBruteForce) {
 namespace xla_index {
 namespace {
 
-// Per map, per output point: the distinct in-bounds elements over the range
-// variables, summed (R), by brute force.
-int64_t BruteForcePairs(const IndexingMapSet& maps,
-                        const std::vector<int64_t>& operand_dims) {
-  int64_t pairs = 0;
-  for (const IndexingMap& map : maps) {
-    std::vector<Interval> dims = map.GetDimBounds();
-    std::vector<Interval> symbols = map.GetSymbolBounds();
-    std::optional<int64_t> dim_points = CountBoxPoints(dims);
-    std::optional<int64_t> symbol_points = CountBoxPoints(symbols);
-    if (!dim_points || !symbol_points || *dim_points == 0 ||
-        *symbol_points == 0) {
-      continue;
-    }
-    std::vector<int64_t> d(dims.size()), s(symbols.size());
-    for (size_t i = 0; i < dims.size(); ++i) d[i] = dims[i].lower;
-    do {
-      std::set<std::vector<int64_t>> read;
-      for (size_t i = 0; i < symbols.size(); ++i) s[i] = symbols[i].lower;
-      do {
-        if (!map.ConstraintsSatisfied(d, s)) continue;
-        std::vector<int64_t> r = *map.Evaluate(d, s);
-        bool inside = true;
-        for (size_t k = 0; k < r.size(); ++k) {
-          inside &= r[k] >= 0 && r[k] < operand_dims[k];
-        }
-        if (inside) read.insert(r);
-      } while (NextBoxPoint(symbols, s));
-      pairs += read.size();
-    } while (NextBoxPoint(dims, d));
-  }
-  return pairs;
-}
-
 // A random affine expression over `vars` in the forms the HLO rules make:
 // a variable, an offset or stride, a sum or difference, a reshape's
 // floordiv and mod, a constant.
@@ -419,7 +385,7 @@ TEST(RandomUtilizationTest, MatchesBruteForce) {
     }
     SCOPED_TRACE(texts);
     const int64_t elements = BruteForceElementsRead(maps, operand_dims);
-    const int64_t pairs = BruteForcePairs(maps, operand_dims);
+    const int64_t pairs = CountByBruteForce(maps, operand_dims).pairs;
     OperandUtilization roomy = ComputeOperandUtilization(maps, operand_dims);
     EXPECT_TRUE(roomy.exact);
     EXPECT_EQ(roomy.elements_read, elements);
