@@ -65,6 +65,36 @@ struct SimplifierCaches {
   /// Constants already uniqued by MLIR (they do not depend on the box).
   llvm::SmallVector<std::pair<int64_t, mlir::AffineExpr>, 8> constants;
 
+  /// Constants met as right operands of the visited input (`x * 8`,
+  /// `x floordiv 8`): a result mostly reuses the input's divisors and
+  /// coefficients, and finding one here saves MLIR's uniquing (a hash and
+  /// a locked table lookup, ~300 instructions). A fixed array without
+  /// deduplication but for the previous entry: a visit only appends.
+  // (Left uninitialized: only the first num_seen_constants are read.)
+  static constexpr int kSeenConstants = 16;
+  struct SeenConstant {
+    int64_t value;
+    const void* expr;
+  };
+  SeenConstant seen_constants[kSeenConstants];
+  int num_seen_constants = 0;
+  void SeeConstant(int64_t value, mlir::AffineExpr expr) {
+    const int n = num_seen_constants;
+    if (n < kSeenConstants &&
+        (n == 0 || seen_constants[n - 1].value != value)) {
+      seen_constants[n] = {value, expr.getAsOpaquePointer()};
+      num_seen_constants = n + 1;
+    }
+  }
+  mlir::AffineExpr FindSeenConstant(int64_t value) const {
+    for (int i = 0; i < num_seen_constants; ++i) {
+      if (seen_constants[i].value == value) {
+        return mlir::AffineExpr::getFromOpaquePointer(seen_constants[i].expr);
+      }
+    }
+    return mlir::AffineExpr();
+  }
+
   void ClearVisited() {
     visited.clear();
     visited_stale = false;
