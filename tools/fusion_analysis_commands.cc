@@ -60,6 +60,11 @@ absl::StatusOr<CoalescingOptions> CoalescingOptionsFromFlags(
       options.unroll,
       command_line.GetIntegerInRange("unroll", options.unroll, 1,
                                      kMaxWarpEvaluations / options.warp_size));
+  // The sample's evaluations: its time, and one offset each in memory.
+  XI_ASSIGN_OR_RETURN(
+      options.max_sample_points,
+      command_line.GetIntegerInRange("sample-points", options.max_sample_points,
+                                     1, int64_t{1} << 32));
   options.block_given = command_line.Has("block");
   options.unroll_given = command_line.Has("unroll");
   if (std::optional<std::string> name = command_line.Get("device")) {
