@@ -51,12 +51,13 @@ AffineSimplifier::Lin AffineSimplifier::DivideInChain(AtomKind kind,
 
 AffineSimplifier::Lin AffineSimplifier::VisitCached(AffineExpr expr,
                                                     AffineExprKind kind) {
-  auto it = caches_.visited.find(expr.getAsOpaquePointer());
-  if (it != caches_.visited.end()) return it->second;
+  if (const Lin* known = caches_.FindVisited(expr.getAsOpaquePointer())) {
+    return *known;
+  }
   const LinearForms::Flags flags_before = forms_.flags();
   forms_.set_overflow(false);
   Lin lin = VisitNode(expr, kind);
-  if (!forms_.overflow()) caches_.visited[expr.getAsOpaquePointer()] = lin;
+  if (!forms_.overflow()) caches_.AddVisited(expr.getAsOpaquePointer(), lin);
   forms_.MergeFlags(flags_before);
   return lin;
 }

@@ -239,9 +239,11 @@ bool IndexingMapSimplifier::MergeModConstraints(bool& merged) {
 bool IndexingMapSimplifier::Run() {
   if (map_.IsUndefined() || map_.IsKnownEmpty()) return false;
   dims_.assign(map_.dim_bounds_.begin(), map_.dim_bounds_.end());
-  symbols_.clear();  // Inline storage: not GetSymbolBounds(), which allocates.
-  for (int64_t i = 0; i < map_.GetSymbolCount(); ++i) {
-    symbols_.push_back(map_.GetSymbolBound(i));
+  // Inline storage: not GetSymbolBounds(), which allocates; the members
+  // directly, not GetSymbolBound (an out-of-line call per symbol).
+  symbols_.assign(map_.range_bounds_.begin(), map_.range_bounds_.end());
+  for (const RuntimeVar& rt : map_.runtime_vars_) {
+    symbols_.push_back(rt.feasible_values);
   }
   for (Interval b : dims_) {
     if (b.IsEmpty()) {
@@ -309,9 +311,13 @@ bool IndexingMapSimplifier::Run() {
     map_.dim_bounds_.assign(dims_.begin(), dims_.end());
     changed = true;
   }
-  for (int64_t i = 0; i < map_.GetSymbolCount(); ++i) {
-    if (map_.GetSymbolBound(i) != symbols_[i]) {
-      map_.GetMutableSymbolBound(i) = symbols_[i];
+  const size_t num_range = map_.range_bounds_.size();
+  for (size_t i = 0; i < symbols_.size(); ++i) {
+    Interval& bound = i < num_range
+                          ? map_.range_bounds_[i]
+                          : map_.runtime_vars_[i - num_range].feasible_values;
+    if (bound != symbols_[i]) {
+      bound = symbols_[i];
       changed = true;
     }
   }

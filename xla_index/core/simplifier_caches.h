@@ -21,7 +21,20 @@ namespace xla_index {
 struct SimplifierCaches {
   /// Linear forms of visited division numerators, by MLIR node: a composed
   /// map divides the same linear index by each stride.
-  llvm::SmallDenseMap<const void*, LinearForm, 8> visited;
+  /// Made on the first insertion: most small maps visit no numerator
+  /// twice, and the inline buckets' initialization and destruction would
+  /// cost more than their whole use.
+  using VisitedMap = llvm::SmallDenseMap<const void*, LinearForm, 8>;
+  std::optional<VisitedMap> visited;
+  const LinearForm* FindVisited(const void* node) const {
+    if (!visited) return nullptr;
+    auto it = visited->find(node);
+    return it == visited->end() ? nullptr : &it->second;
+  }
+  void AddVisited(const void* node, const LinearForm& lin) {
+    if (!visited) visited.emplace();
+    (*visited)[node] = lin;
+  }
   /// Set when an atom's range changed since the `visited` entries were
   /// made: a simplification must not use them (their bounds are looser),
   /// an atom lookup may (SetAtomRange).
@@ -96,7 +109,7 @@ struct SimplifierCaches {
   }
 
   void ClearVisited() {
-    visited.clear();
+    if (visited) visited->clear();
     visited_stale = false;
   }
   void ForgetStaleVisits() {
