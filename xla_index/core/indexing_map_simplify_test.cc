@@ -612,6 +612,30 @@ TEST_F(SimplifyTest, DigitsOfOneLinearIndexReassemble) {
       "d1 in [0, 3071]");
 }
 
+// Past SimplifierCaches::kVisitedScan distinct division numerators the
+// visited forms are found through a hash table instead of a scan: 40
+// results, each the digits (x floordiv 8) * 8 + x mod 8 of its own
+// numerator x = d0 * 8 + d1 + k (the mod finds the floordiv's form), must
+// each reassemble to x, as the same result does alone in a map (where the
+// scan serves it), and agree with the input at every point.
+TEST_F(SimplifyTest, ManyNumeratorsReassembleAsEachDoesAlone) {
+  const std::string domain = "\ndomain:\nd0 in [0, 3]\nd1 in [0, 7]";
+  std::string results, expected;
+  for (int k = 0; k < 40; ++k) {
+    const std::string x =
+        "d0 * 8 + d1" + (k == 0 ? "" : " + " + std::to_string(k));
+    const std::string digits =
+        "((" + x + ") floordiv 8) * 8 + (" + x + ") mod 8";
+    const std::string sep = k == 0 ? "" : ", ";
+    results += sep + digits;
+    expected += sep + x;
+    EXPECT_EQ(Simplified("(d0, d1) -> (" + digits + ")" + domain),
+              "(d0, d1) -> (" + x + ")" + domain);
+  }
+  ExpectSimplifiesTo("(d0, d1) -> (" + results + ")" + domain,
+                     "(d0, d1) -> (" + expected + ")" + domain);
+}
+
 // mod-of-floordiv-sum merges d1 - s0 + (s0 + 4) floordiv 5 into the digit
 // (d1 * 5 - s0 * 4 + 4) floordiv 5, in [-8, -3]: one period of 8, so the
 // mod goes and the digit stands alone, where the floordiv rules split off

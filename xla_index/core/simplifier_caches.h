@@ -21,19 +21,39 @@ namespace xla_index {
 struct SimplifierCaches {
   /// Linear forms of visited division numerators, by MLIR node: a composed
   /// map divides the same linear index by each stride.
-  /// Made on the first insertion: most small maps visit no numerator
-  /// twice, and the inline buckets' initialization and destruction would
-  /// cost more than their whole use.
-  using VisitedMap = llvm::SmallDenseMap<const void*, LinearForm, 8>;
-  std::optional<VisitedMap> visited;
+  /// A map has a few numerators: they are scanned in a list (no hash table
+  /// to initialize, hash and destroy per Simplify), indexed by a hash table
+  /// only past kVisitedScan entries (a map built in code may have
+  /// thousands).
+  static constexpr size_t kVisitedScan = 32;
+  llvm::SmallVector<const void*, 16> visited_nodes;
+  llvm::SmallVector<LinearForm, 16> visited_forms;
+  llvm::DenseMap<const void*, uint32_t> visited_index;  // Past the scan.
   const LinearForm* FindVisited(const void* node) const {
-    if (!visited) return nullptr;
-    auto it = visited->find(node);
-    return it == visited->end() ? nullptr : &it->second;
+    if (visited_nodes.size() > kVisitedScan) {
+      auto it = visited_index.find(node);
+      return it == visited_index.end() ? nullptr : &visited_forms[it->second];
+    }
+    for (size_t i = 0; i < visited_nodes.size(); ++i) {
+      if (visited_nodes[i] == node) return &visited_forms[i];
+    }
+    return nullptr;
   }
+  /// Records `lin` for `node`, replacing an earlier form of it.
   void AddVisited(const void* node, const LinearForm& lin) {
-    if (!visited) visited.emplace();
-    (*visited)[node] = lin;
+    if (const LinearForm* known = FindVisited(node)) {
+      visited_forms[known - visited_forms.data()] = lin;
+      return;
+    }
+    visited_nodes.push_back(node);
+    visited_forms.push_back(lin);
+    if (visited_nodes.size() == kVisitedScan + 1) {
+      for (size_t i = 0; i < visited_nodes.size(); ++i) {
+        visited_index[visited_nodes[i]] = i;
+      }
+    } else if (visited_nodes.size() > kVisitedScan + 1) {
+      visited_index[node] = visited_nodes.size() - 1;
+    }
   }
   /// Set when an atom's range changed since the `visited` entries were
   /// made: a simplification must not use them (their bounds are looser),
@@ -109,7 +129,9 @@ struct SimplifierCaches {
   }
 
   void ClearVisited() {
-    if (visited) visited->clear();
+    visited_nodes.clear();
+    visited_forms.clear();
+    visited_index.clear();
     visited_stale = false;
   }
   void ForgetStaleVisits() {
