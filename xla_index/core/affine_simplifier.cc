@@ -482,6 +482,14 @@ AffineExpr AffineSimplifier::BuildConstant(int64_t value) {
 AffineExpr AffineSimplifier::Simplify(AffineExpr expr) {
   forms_.set_overflow(false);
   caches_.ForgetStaleVisits();
+  // A result that is also a constraint's expression (`d0 * 4 + s0` in
+  // [0, 99]) was visited when the constraint was normalized, under the
+  // same bounds (the entries of a stale visit are gone): its form is
+  // looked up, not recomputed. (Only looked up: a result is rarely visited
+  // again, and an entry per result would cost more than it saves.)
+  if (const Lin* known = caches_.FindVisited(expr.getAsOpaquePointer())) {
+    return Build(*known);
+  }
   Lin lin = Visit(expr, /*cache=*/false);
   if (forms_.overflow()) return expr;
   return Build(lin);
