@@ -201,9 +201,6 @@ AffineSimplifier::Lin AffineSimplifier::VisitBinary(AffineExpr expr,
   Lin rhs = rhs_kind == AffineExprKind::Constant
                 ? VisitConstant(rhs_expr)
                 : VisitNode(rhs_expr, rhs_kind);
-  if (rhs_kind == AffineExprKind::Constant) {
-    caches_.SeeConstant(rhs.constant, rhs_expr);
-  }
   sum_depth_ -= is_sum;
   // `expr` is reused when its operands came back unchanged; an operand that
   // simplified to another expression (whose source is that expression) must
@@ -473,7 +470,6 @@ AffineExpr AffineSimplifier::BuildConstant(int64_t value) {
   for (const auto& [known, expr] : caches_.constants) {
     if (known == value) return expr;
   }
-  if (AffineExpr seen = caches_.FindSeenConstant(value)) return seen;
   AffineExpr expr = mlir::getAffineConstantExpr(value, context_);
   caches_.constants.push_back({value, expr});
   return expr;

@@ -241,7 +241,8 @@ bool IndexingMapSimplifier::Run() {
   dims_.assign(map_.dim_bounds_.begin(), map_.dim_bounds_.end());
   // Inline storage: not GetSymbolBounds(), which allocates; the members
   // directly, not GetSymbolBound (an out-of-line call per symbol).
-  symbols_.assign(map_.range_bounds_.begin(), map_.range_bounds_.end());
+  symbols_.clear();
+  for (Interval b : map_.range_bounds_) symbols_.push_back(b);
   for (const RuntimeVar& rt : map_.runtime_vars_) {
     symbols_.push_back(rt.feasible_values);
   }

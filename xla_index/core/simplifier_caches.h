@@ -7,6 +7,7 @@
 // with it; those that depend on atom ranges are cleared (or marked stale)
 // when a constraint tightens a range.
 
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -39,12 +40,11 @@ struct SimplifierCaches {
     }
     return nullptr;
   }
-  /// Records `lin` for `node`, replacing an earlier form of it.
+  /// Records `lin` for `node`, which FindVisited did not find. (No node is
+  /// visited within its own visit: an expression is no subexpression of
+  /// itself, so nothing adds `node` in between.)
   void AddVisited(const void* node, const LinearForm& lin) {
-    if (const LinearForm* known = FindVisited(node)) {
-      visited_forms[known - visited_forms.data()] = lin;
-      return;
-    }
+    assert(FindVisited(node) == nullptr && "visited twice");
     visited_nodes.push_back(node);
     visited_forms.push_back(lin);
     if (visited_nodes.size() == kVisitedScan + 1) {
@@ -97,36 +97,6 @@ struct SimplifierCaches {
 
   /// Constants already uniqued by MLIR (they do not depend on the box).
   llvm::SmallVector<std::pair<int64_t, mlir::AffineExpr>, 8> constants;
-
-  /// Constants met as right operands of the visited input (`x * 8`,
-  /// `x floordiv 8`): a result mostly reuses the input's divisors and
-  /// coefficients, and finding one here saves MLIR's uniquing (a hash and
-  /// a locked table lookup, ~300 instructions). A fixed array without
-  /// deduplication but for the previous entry: a visit only appends.
-  // (Left uninitialized: only the first num_seen_constants are read.)
-  static constexpr int kSeenConstants = 16;
-  struct SeenConstant {
-    int64_t value;
-    const void* expr;
-  };
-  SeenConstant seen_constants[kSeenConstants];
-  int num_seen_constants = 0;
-  void SeeConstant(int64_t value, mlir::AffineExpr expr) {
-    const int n = num_seen_constants;
-    if (n < kSeenConstants &&
-        (n == 0 || seen_constants[n - 1].value != value)) {
-      seen_constants[n] = {value, expr.getAsOpaquePointer()};
-      num_seen_constants = n + 1;
-    }
-  }
-  mlir::AffineExpr FindSeenConstant(int64_t value) const {
-    for (int i = 0; i < num_seen_constants; ++i) {
-      if (seen_constants[i].value == value) {
-        return mlir::AffineExpr::getFromOpaquePointer(seen_constants[i].expr);
-      }
-    }
-    return mlir::AffineExpr();
-  }
 
   void ClearVisited() {
     visited_nodes.clear();
