@@ -990,6 +990,33 @@ class NodeMemo {
     const size_t i = Slot(node.getAsOpaquePointer());
     return keys_[i] != nullptr ? &values_[i] : nullptr;
   }
+  // Find, and where `node` would go: `miss` is set for Insert to reuse.
+  struct Miss {
+    const void* const* keys = nullptr;  // The table probed; null: none.
+    size_t slot = 0;                    // Its first empty slot on the chain.
+  };
+  const Value* Find(AffineExpr node, Miss& miss) const {
+    if (count_ == 0) return nullptr;
+    const size_t i = Slot(node.getAsOpaquePointer());
+    if (keys_[i] != nullptr) return &values_[i];
+    miss = {keys_, i};
+    return nullptr;
+  }
+  // Insert of a node that Find(node, miss) did not find, with no probe
+  // when it can be put where Find saw its chain end: keys are never
+  // removed, so while the table is the same (not grown) and that slot is
+  // still empty, every slot before it on the chain still holds another
+  // key, and it is where a probe would put `node`.
+  void Insert(AffineExpr node, const Value& value, const Miss& miss) {
+    if (miss.keys == keys_ && keys_[miss.slot] == nullptr &&
+        2 * (count_ + 1) <= mask_ + 1) {
+      keys_[miss.slot] = node.getAsOpaquePointer();
+      new (&values_[miss.slot]) Value(value);
+      ++count_;
+      return;
+    }
+    Insert(node, value);
+  }
   void Insert(AffineExpr node, const Value& value) {
     if (count_ == 0 && keys_ == inline_keys_) {
       // 64-byte pieces compile to vector stores (see Remember above).
@@ -1153,9 +1180,10 @@ class Replacer {
   // (each of a reshape's results divides the same linear index).
   LLVM_ATTRIBUTE_NOINLINE Replaced Binary(AffineExprKind kind,
                                           AffineExpr expr) {
-    if (const Replaced* known = done_.Find(expr)) return *known;
+    NodeMemo<Replaced>::Miss miss;
+    if (const Replaced* known = done_.Find(expr, miss)) return *known;
     const Replaced replaced = Substitute(kind, expr);
-    if (error.ok()) done_.Insert(expr, replaced);
+    if (error.ok()) done_.Insert(expr, replaced, miss);
     return replaced;
   }
 
