@@ -56,6 +56,22 @@ std::string FormatDouble(double value, bool as_float = false) {
   return buffer;
 }
 
+// XLA prints a zero-element array as its nested empty braces
+// (`DenseArrayPrintHelper`); past this many sub-arrays the text is `{...}`.
+constexpr int64_t kMaxPrintedEmptySubArrays = int64_t{1} << 16;
+
+// The number of `{` the nested form of an array of `dims` prints:
+// 1 + d0 + d0*d1 + ... over all dimensions but the last (saturating).
+int64_t NestedSubArrayCount(absl::Span<const int64_t> dims) {
+  int64_t count = 1;
+  int64_t level = 1;
+  for (size_t d = 0; d + 1 < dims.size() && level > 0; ++d) {
+    level = SaturatingMul(level, dims[d]);
+    count = SaturatingAdd(count, level);
+  }
+  return count;
+}
+
 }  // namespace
 
 double RoundToFloatFormat(double value, int64_t exponent_bits,
@@ -223,6 +239,14 @@ std::string Literal::ToString() const {
                         type == PrimitiveType::kF32 || BitWidth(type) < 32);
   };
   if (shape_.rank() == 0) return element(0);
+  // A zero-element array has no values, so `{...}` (which XLA's parser
+  // reads for any array shape) says all it holds; print it that way when
+  // the nested braces would not fit in memory: `f32[10^11,0]` has 10^11
+  // empty sub-arrays.
+  if (element_count() == 0 &&
+      NestedSubArrayCount(shape_.dimensions()) > kMaxPrintedEmptySubArrays) {
+    return "{...}";
+  }
   // One brace level per dimension; `first` is the linear index of the
   // sub-array's first element and `stride` its element count.
   absl::Span<const int64_t> dims = shape_.dimensions();
@@ -629,6 +653,9 @@ absl::StatusOr<Literal> ParseLiteralImpl(TextCursor& cursor, const Shape& shape,
     const char* start = cursor.pos();
     if (cursor.TryConsume('{') && cursor.TryConsume("...")) {
       XI_RETURN_IF_ERROR(cursor.Expect('}', "after '...'"));
+      // A zero-element array elides nothing: it is printed this way when
+      // its nested braces would be too many (ToString).
+      if (shape.ElementCount() == 0) return Literal(shape);
       return Literal::MakeElided(shape);
     }
     cursor.set_pos(start);

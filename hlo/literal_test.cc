@@ -1,5 +1,6 @@
 #include "hlo/literal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -49,6 +50,32 @@ TEST(LiteralTest, RoundTripsThroughText) {
     ASSERT_TRUE(again.ok());
     EXPECT_EQ(*again, *literal) << c.shape;
   }
+}
+
+// XLA's DenseArrayPrintHelper prints a zero-element array as nested empty
+// braces, one `{}` per sub-array; its parser (ParseDenseLiteral) also reads
+// `{...}` for any array shape. A zero-element array whose braces would
+// not fit in memory prints as `{...}`, and reads back as the same (empty)
+// literal; a small one keeps XLA's nested form.
+TEST(LiteralTest, ZeroElementArraysPrintInBoundedText) {
+  Literal small = *Parse("f32[3,2,0]", "0");
+  std::string nested = small.ToString();
+  // 1 + 3 + 3*2 sub-arrays, each opened once.
+  EXPECT_EQ(std::count(nested.begin(), nested.end(), '{'), 10) << nested;
+  EXPECT_EQ(*Parse("f32[3,2,0]", nested), small);
+  for (const char* shape :
+       {"f32[100000000000,0]", "s8[211,50602,0]", "f32[9223372036854775807,0]",
+        "pred[65536,2,0,7]"}) {
+    Literal huge = *Parse(shape, "0");
+    EXPECT_EQ(huge.ToString(), "{...}") << shape;
+    absl::StatusOr<Literal> again = Parse(shape, huge.ToString());
+    ASSERT_TRUE(again.ok()) << shape << ": " << again.status();
+    EXPECT_TRUE(again->has_values()) << shape;
+    EXPECT_EQ(*again, huge) << shape;
+  }
+  // Just under the limit: 1 + 2^16 - 1 sub-arrays keep the nested form.
+  std::string under = Parse("f32[65535,0]", "0")->ToString();
+  EXPECT_EQ(std::count(under.begin(), under.end(), '{'), 65536);
 }
 
 TEST(LiteralTest, ValuesAndAccessors) {

@@ -156,13 +156,15 @@ std::string ReportPage(const LoadedHlo& loaded, CommandLine command_line) {
   return page;
 }
 
-// --block, --unroll and --device, when given.
+// --block, --unroll, --device and --sample-points, when given.
 CommandLine LaunchFlags(std::optional<int64_t> block,
                         std::optional<int64_t> unroll,
-                        std::optional<std::string> device) {
+                        std::optional<std::string> device,
+                        std::optional<int64_t> sample_points) {
   CommandLine command_line;
   SetInteger(command_line, "block", block);
   SetInteger(command_line, "unroll", unroll);
+  SetInteger(command_line, "sample-points", sample_points);
   if (device) command_line.flags["device"] = *device;
   return command_line;
 }
@@ -171,14 +173,17 @@ void DefineFusionAnalyses(py::module_& m) {
   m.def(
       "coalescing",
       [](const py::object& target, std::optional<int64_t> block,
-         std::optional<int64_t> unroll, std::optional<std::string> device) {
+         std::optional<int64_t> unroll, std::optional<std::string> device,
+         std::optional<int64_t> sample_points) {
         return RunJson(RunCoalescingCommand, TargetOf(target),
-                       LaunchFlags(block, unroll, device));
+                       LaunchFlags(block, unroll, device, sample_points));
       },
       py::arg("target"), py::arg("block") = py::none(),
       py::arg("unroll") = py::none(), py::arg("device") = py::none(),
-      "`xla-index coalescing --json [--block] [--unroll] [--device]` of a "
-      "Module (its entry root) or an Instruction, as a dict.");
+      py::arg("sample_points") = py::none(),
+      "`xla-index coalescing --json [--block] [--unroll] [--device] "
+      "[--sample-points]` of a Module (its entry root) or an Instruction, as "
+      "a dict.");
   m.def(
       "utilization",
       [](const py::object& target) {
@@ -198,8 +203,10 @@ void DefineFusionAnalyses(py::module_& m) {
   m.def(
       "report",
       [](const PyModule& module, int64_t worst, std::optional<int64_t> block,
-         std::optional<int64_t> unroll, std::optional<std::string> device) {
-        CommandLine command_line = LaunchFlags(block, unroll, device);
+         std::optional<int64_t> unroll, std::optional<std::string> device,
+         std::optional<int64_t> sample_points) {
+        CommandLine command_line =
+            LaunchFlags(block, unroll, device, sample_points);
         SetInteger(command_line, "worst", worst);
         py::object data =
             RunJson(RunReportCommand, Target{module.loaded}, command_line);
@@ -211,6 +218,7 @@ void DefineFusionAnalyses(py::module_& m) {
       },
       py::arg("module"), py::arg("worst") = 10, py::arg("block") = py::none(),
       py::arg("unroll") = py::none(), py::arg("device") = py::none(),
+      py::arg("sample_points") = py::none(),
       "`xla-index report --json` of a Module, as a Report (a dict whose "
       "_repr_html_ is the page of `report --html`).");
 }

@@ -105,6 +105,19 @@ void DefineIndexingMap(py::module_& m) {
                   "Parses the text format (str(map)); ValueError "
                   "'line:column: ...' on bad text.")
       .def("__str__", [](const IndexingMap& map) { return ToString(map); })
+      .def(
+          "to_string",
+          [](const IndexingMap& map, const std::string& syntax) {
+            if (syntax == "documentation") return ToString(map);
+            if (syntax == "xla-head") return ToXlaHeadString(map);
+            throw py::value_error(
+                "syntax must be 'documentation' or 'xla-head', got '" + syntax +
+                "'");
+          },
+          py::arg("syntax") = "documentation",
+          "The text in the documentation's format (str(map)) or, with "
+          "syntax='xla-head', in the one-line form XLA HEAD's "
+          "ParseIndexingMap reads (as `--syntax=xla-head`).")
       .def("__repr__",
            [](const IndexingMap& map) {
              return std::string(py::repr(py::str(ToString(map))))

@@ -21,12 +21,14 @@ namespace xla_index {
 // fusion.
 
 /// The coalescing options of --device=NAME (RTX A6000 when absent),
-/// --block=N and --unroll=N (overrides of the loop emitter's launch).
+/// --block=N and --unroll=N (overrides of the loop emitter's launch) and
+/// --sample-points=N (max_sample_points, in [1, 2^24]).
 absl::StatusOr<CoalescingOptions> CoalescingOptionsFromFlags(
     const CommandLine& command_line);
 
 /// `xla-index coalescing FILE.hlo [--instruction=NAME] [--device=NAME]
-/// [--block=N] [--unroll=N] [--json]`: the kernel's emitter and, for each
+/// [--block=N] [--unroll=N] [--sample-points=N] [--json]`: the kernel's
+/// emitter and, for each
 /// operand read, whether one warp's reads are coalesced, with bytes
 /// touched, transactions, efficiency and XLA's 128-byte rule. With
 /// --producer=NAME [--consumer=NAME]: XLA's IsReadCoalescedHeuristic.

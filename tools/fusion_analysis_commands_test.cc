@@ -183,5 +183,53 @@ TEST(UtilizationTimeLimitTest, RefusesALimitOutOfRange) {
   }
 }
 
+// --sample-points=N bounds the evaluations of XLA's 128-byte rule sample
+// (CoalescingOptions::max_sample_points) when the sample walks the
+// iterations of a loop: here each of 5 threads sums a column over 3 x 4000
+// rows, a sample of at least one evaluation per thread. Four leave it
+// undecided; the default decides it.
+TEST(CoalescingSamplePointsTest, TheBudgetDecidesWhetherTheRuleIsDecided) {
+  constexpr char kColumnSums[] = R"(HloModule columns
+sum {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+ENTRY e {
+  p = f32[3,4000,5] parameter(0)
+  zero = f32[] constant(0)
+  ROOT r = f32[5] reduce(p, zero), dimensions={0,1}, to_apply=sum
+}
+)";
+  auto run = [&](const char* sample_points) {
+    CommandLine command_line;
+    command_line.positional = {WriteTemp("columns.hlo", kColumnSums)};
+    if (sample_points != nullptr) {
+      command_line.flags["sample-points"] = sample_points;
+    }
+    std::ostringstream out, err;
+    absl::Status status =
+        RunOnHloModules("test", command_line, RunCoalescingCommand, out, err);
+    EXPECT_TRUE(status.ok()) << status;
+    return out.str();
+  };
+  const std::string decided = run(nullptr);
+  const std::string starved = run("4");
+  EXPECT_EQ(decided.find("not decided"), std::string::npos) << decided;
+  EXPECT_NE(decided.find(" interval(s), "), std::string::npos) << decided;
+  EXPECT_NE(starved.find("xla 128-byte rule: not decided"), std::string::npos)
+      << starved;
+  for (const char* bad : {"0", "16777217", "many"}) {
+    CommandLine command_line;
+    command_line.flags["sample-points"] = bad;
+    absl::StatusOr<CoalescingOptions> options =
+        CoalescingOptionsFromFlags(command_line);
+    ASSERT_FALSE(options.ok()) << bad;
+    EXPECT_NE(options.status().message().find("--sample-points"),
+              std::string::npos)
+        << options.status();
+  }
+}
+
 }  // namespace
 }  // namespace xla_index

@@ -13,11 +13,12 @@
 namespace xla_index {
 
 /// `xla-index report FILE.hlo [--json] [--html=FILE] [--block=N]
-/// [--unroll=N] [--worst=N] [--timing]`: every fusion of the module (every
-/// instruction with a non-identity map when there are none) analyzed on its
-/// own: maps, coalescing on the default launch grid, utilization, exact
-/// emptiness of unused operands and the time each took, under a summary
-/// with the worst uncoalesced reads first (xla_index/analysis/module_report.h).
+/// [--unroll=N] [--sample-points=N] [--worst=N] [--timing]`: every fusion of
+/// the module (every instruction with a non-identity map when there are none)
+/// analyzed on its own: maps, coalescing on the default launch grid,
+/// utilization, exact emptiness of unused operands and the time each took,
+/// under a summary with the worst uncoalesced reads first
+/// (xla_index/analysis/module_report.h).
 /// --html also writes the self-contained page (tools/report_html.h).
 /// --timing prints the analysis time on `err`.
 absl::Status RunReportCommand(const CommandLine& command_line,

@@ -54,11 +54,13 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
       canonical '#sparse_tensor.encoding<{...}>', level types, maps,
       storage sizes; --coo (lines "i j ... value") assembles the storage
   coalescing FILE.hlo [--instruction=NAME] [--device=NAME] [--block=N]
-                      [--unroll=N] [--json]
+                      [--unroll=N] [--sample-points=N] [--json]
       the emitter XLA runs the root or NAME on (--device: 'RTX A6000', the
       default, or 'H100') and per operand read one warp's byte ranges,
       transactions, efficiency, verdict and XLA's 128-byte rule; --block
-      and --unroll override the loop emitter's launch
+      and --unroll override the loop emitter's launch; a rule whose sample
+      needs more than --sample-points evaluations (default 2^20, at most
+      2^24) is not decided
   coalescing FILE.hlo --producer=NAME [--consumer=NAME] [--device=NAME]
       XLA's IsReadCoalescedHeuristic: does fusing keep reads coalesced
   utilization FILE.hlo [--instruction=NAME] [--json] [--time-limit=SECONDS]
@@ -71,7 +73,8 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
       indexing map (text, a file or -); --tile= tiles a rank-0 output;
       --strict refuses tiles that run past a pad or concatenate edge
   report FILE.hlo [--json] [--html=FILE] [--device=NAME] [--block=N]
-                  [--unroll=N] [--worst=N] [--timing] [--time-limit=SECONDS]
+                  [--unroll=N] [--sample-points=N] [--worst=N] [--timing]
+                  [--time-limit=SECONDS]
       every fusion (every instruction with a non-identity map when there
       are none), each on its own: maps, coalescing, utilization, unused
       operands (exact) and time, under a summary with the worst reads
@@ -140,10 +143,11 @@ const std::vector<Subcommand>& Subcommands() {
        RunComposeCommand},
       {"coalescing",
        {"json", "block", "unroll", "instruction", "max-input-bytes", "module",
-        "device", "producer", "consumer"},
+        "device", "producer", "consumer", "sample-points"},
        1,
        "xla-index coalescing FILE.hlo [--instruction=NAME] [--device=NAME] "
-       "[--block=N] [--unroll=N] [--json] | --producer=NAME "
+       "[--block=N] [--unroll=N] [--sample-points=N] [--json] | "
+       "--producer=NAME "
        "[--consumer=NAME]",
        nullptr,
        RunCoalescingCommand},
@@ -162,11 +166,11 @@ const std::vector<Subcommand>& Subcommands() {
        RunTileCommand},
       {"report",
        {"json", "html", "block", "unroll", "worst", "timing", "max-input-bytes",
-        "module", "device", "time-limit"},
+        "module", "device", "time-limit", "sample-points"},
        1,
        "xla-index report FILE.hlo [--json] [--html=FILE] [--device=NAME] "
-       "[--block=N] [--unroll=N] [--worst=N] [--timing] "
-       "[--time-limit=SECONDS]",
+       "[--block=N] [--unroll=N] [--sample-points=N] [--worst=N] "
+       "[--timing] [--time-limit=SECONDS]",
        nullptr,
        RunReportCommand},
       {"layout",

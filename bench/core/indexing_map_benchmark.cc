@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "bench/core/mlir_node_floor.h"
 #include "benchmark/benchmark.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
@@ -392,6 +394,33 @@ void BM_MlirUncheckedCompose(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * pairs.size());
 }
 
+// FLOOR, not a composition: the MLIR calls any composition of the 11 pairs
+// into mlir::AffineMap must make (see mlir_node_floor.h): the nodes of each
+// composed map, results and constraints, that are not already nodes of
+// the first map's results (which a composition receives), and the
+// composed AffineMap::get.
+void BM_MlirNodeFloorOfCompose(benchmark::State& state) {
+  MlirNodeFloor floor;
+  for (const auto& [first, second] : ComposePairs()) {
+    llvm::DenseSet<mlir::AffineExpr> inputs;
+    for (mlir::AffineExpr r : first.GetAffineMap().getResults()) {
+      r.walk([&](mlir::AffineExpr node) { inputs.insert(node); });
+    }
+    const IndexingMap composed = ComposeIndexingMaps(first, second);
+    std::vector<mlir::AffineExpr> constraints;
+    for (const IndexingConstraint& c : composed.GetConstraints()) {
+      constraints.push_back(c.expr);
+    }
+    floor.AddMap(composed.GetAffineMap(), constraints, inputs);
+  }
+  if (floor.Replay() != 0) {
+    state.SkipWithError("the replay does not rebuild the composed maps");
+    return;
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(floor.Replay());
+  state.counters["nodes"] = floor.node_count();
+}
+
 // A fusion of `state.range(0)` reshapes: compose the output-to-input maps
 // from the root down, simplifying after each step
 // (ComposeAndSimplifyIndexingMaps). The result must be the map of one
@@ -552,6 +581,10 @@ BENCHMARK(BM_MlirUncheckedCompose);
 BENCHMARK(BM_Compose)->Name("BM_Compose/fixed")->Iterations(500);
 BENCHMARK(BM_MlirUncheckedCompose)
     ->Name("BM_MlirUncheckedCompose/fixed")
+    ->Iterations(500);
+BENCHMARK(BM_MlirNodeFloorOfCompose);
+BENCHMARK(BM_MlirNodeFloorOfCompose)
+    ->Name("BM_MlirNodeFloorOfCompose/fixed")
     ->Iterations(500);
 BENCHMARK(BM_ComposeAndSimplifyReshapeChain)
     ->Args({4, 0})

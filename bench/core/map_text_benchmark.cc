@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "bench/core/baseline_map_text_parser.h"
+#include "bench/core/mlir_node_floor.h"
 #include "benchmark/benchmark.h"
 #include "mlir/IR/MLIRContext.h"
 #include "xla_index/core/indexing_map_text.h"
@@ -150,6 +151,45 @@ void BM_BaselineParseXlaCases(benchmark::State& state) {
   ParseAll(state, XlaCaseTexts(), baseline::ParseIndexingMap);
 }
 
+// FLOOR, not a parser: the MLIR calls any parser producing the 38 maps of
+// xla_simplifier_cases.h as mlir::AffineMap must make (each map's distinct
+// nodes, results and constraints, and its AffineMap::get; see
+// mlir_node_floor.h), replayed on nodes that exist. The parse of the same
+// 38 texts (all of them, unlike BM_ParseXlaCases) is BM_ParseAllXlaCases.
+const MlirNodeFloor& XlaCasesFloor() {
+  static const auto* floor = [] {
+    auto* out = new MlirNodeFloor;
+    for (const xla_simplifier_cases::Case& c : xla_simplifier_cases::kCases) {
+      absl::StatusOr<IndexingMap> map = ParseIndexingMap(c.input, Context());
+      if (!map.ok()) continue;  // BM_ParseAllXlaCases reports it.
+      std::vector<mlir::AffineExpr> constraints;
+      for (const IndexingConstraint& k : map->GetConstraints()) {
+        constraints.push_back(k.expr);
+      }
+      out->AddMap(map->GetAffineMap(), constraints, {});
+    }
+    return out;
+  }();
+  return *floor;
+}
+void BM_MlirNodeFloorOfXlaCases(benchmark::State& state) {
+  const MlirNodeFloor& floor = XlaCasesFloor();
+  if (floor.Replay() != 0) {
+    state.SkipWithError("the replay does not rebuild the parsed maps");
+    return;
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(floor.Replay());
+  state.counters["nodes"] = floor.node_count();
+  state.counters["maps"] = floor.map_count();
+}
+void BM_ParseAllXlaCases(benchmark::State& state) {
+  std::vector<std::string> texts;
+  for (const xla_simplifier_cases::Case& c : xla_simplifier_cases::kCases) {
+    texts.push_back(c.input);
+  }
+  ParseAll(state, texts, ParseIndexingMap);
+}
+
 BENCHMARK(BM_ParseDocumentationMaps);
 BENCHMARK(BM_BaselineParseDocumentationMaps);
 BENCHMARK(BM_ParseLargeMaps);
@@ -160,6 +200,14 @@ BENCHMARK(BM_BaselineParseXlaCases);
 BENCHMARK(BM_ParseXlaCases)->Name("BM_ParseXlaCases/fixed")->Iterations(200);
 BENCHMARK(BM_BaselineParseXlaCases)
     ->Name("BM_BaselineParseXlaCases/fixed")
+    ->Iterations(200);
+BENCHMARK(BM_ParseAllXlaCases);
+BENCHMARK(BM_MlirNodeFloorOfXlaCases);
+BENCHMARK(BM_ParseAllXlaCases)
+    ->Name("BM_ParseAllXlaCases/fixed")
+    ->Iterations(200);
+BENCHMARK(BM_MlirNodeFloorOfXlaCases)
+    ->Name("BM_MlirNodeFloorOfXlaCases/fixed")
     ->Iterations(200);
 
 }  // namespace

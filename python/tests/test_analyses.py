@@ -60,12 +60,16 @@ def test_module_analyses_match_the_cli(run_cli, name, text):
                      block=64, unroll=2)
     answered += same(run_cli, path, xi.coalescing, m,
                      ["coalescing", "--device=h100"], device="h100")
+    answered += same(run_cli, path, xi.coalescing, m,
+                     ["coalescing", "--sample-points=4"], sample_points=4)
     answered += same(run_cli, path, xi.report, m,
                      ["report", "--device=h100", "--block=64"],
                      device="h100", block=64)
     answered += same(run_cli, path, xi.utilization, m, ["utilization"])
     answered += same(run_cli, path, xi.report, m, ["report", "--worst=3"],
                      worst=3)
+    answered += same(run_cli, path, xi.report, m,
+                     ["report", "--sample-points=1"], sample_points=1)
     root = m.entry.root
     rank = root.shape.count(",") + 1 if "[]" not in root.shape else 0
     if not root.shape.startswith("(") and rank > 0:

@@ -61,6 +61,18 @@ def test_simplify_as_the_cli(run_cli, text):
     assert image(s) == image(m)
 
 
+@pytest.mark.parametrize("text", MAPS)
+def test_xla_head_syntax_as_the_cli(run_cli, text):
+    m = xi.IndexingMap.parse(text)
+    printed = run_cli.run("simplify", text, "--syntax=xla-head").stdout
+    assert m.simplify().to_string(syntax="xla-head") + "\n" == printed
+    assert m.to_string() == str(m)
+    # The one-line form reads back as the same map.
+    assert xi.IndexingMap.parse(m.to_string(syntax="xla-head")) == m
+    with pytest.raises(ValueError, match="syntax must be"):
+        m.to_string(syntax="mlir")
+
+
 def test_domain_tuples():
     m = xi.IndexingMap.parse(MAPS[1])
     assert m.dims == (("d0", 0, 1),)
