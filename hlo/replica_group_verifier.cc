@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
@@ -147,9 +148,93 @@ absl::Status CheckGeneratedGroups(const HloInstruction& inst,
   return CheckIdCount(inst, mode, groups.id_count);
 }
 
+// How many times an id may be a source (and a target) of a
+// collective-permute (CheckDuplicatedSourceOrTarget): once, or for the
+// in-place form (slice_sizes=, operands input, output and their offsets) as
+// many times as there are offsets: the elements of operand 2 (of its first
+// element when the buffers are tuples). 0 when the in-place operands do not
+// have that form (XLA's CheckInplaceCollectivePermute refuses them; that
+// check is not made here, so the pairs are left unchecked).
+int64_t AllowedUsesOfAnId(const HloInstruction& inst) {
+  if (!inst.attribute("slice_sizes").has_value()) return 1;
+  if (inst.operand_count() != 4) return 0;
+  const Shape& offsets = inst.operand(2)->shape();
+  if (!offsets.IsTuple()) return 0;
+  if (!inst.operand(0)->shape().IsTuple()) {
+    return static_cast<int64_t>(offsets.tuple_shapes().size());
+  }
+  if (offsets.tuple_shapes().empty() || !offsets.tuple_shapes(0).IsTuple()) {
+    return 0;
+  }
+  return static_cast<int64_t>(offsets.tuple_shapes(0).tuple_shapes().size());
+}
+
+// collective-permute(-start)'s source_target_pairs, as XLA's
+// CheckDuplicatedSourceOrTarget reads them: pairs of two ids, each id in
+// [0, limit) with limit the replica_count (no channel_id) or num_partitions
+// (channel_id), or, when that count is 1, one more than the largest id;
+// no source and no target used more than AllowedUsesOfAnId times. The
+// counts are kept per id written (not in an array of `limit` entries: the
+// count is user-given).
+absl::Status CheckSourceTargetPairs(const HloInstruction& inst) {
+  std::optional<absl::string_view> text = inst.attribute("source_target_pairs");
+  if (!text.has_value()) return absl::OkStatus();
+  absl::StatusOr<WrittenReplicaGroups> parsed =
+      ParseWrittenReplicaGroups(*text);
+  if (!parsed.ok()) {
+    return Invalid(
+        absl::StrCat("source_target_pairs: ", parsed.status().message()));
+  }
+  if (parsed->generated.has_value()) {
+    return Invalid("source_target_pairs must be {{source,target},...}");
+  }
+  const std::vector<std::vector<int64_t>>& pairs = parsed->listed;
+  for (const std::vector<int64_t>& pair : pairs) {
+    if (pair.size() != 2) {
+      return Invalid("source_target_pairs must be a list of pairs");
+    }
+  }
+  const int64_t allowed = AllowedUsesOfAnId(inst);
+  if (allowed == 0) return absl::OkStatus();
+  const HloModule* module =
+      inst.parent() != nullptr ? inst.parent()->parent() : nullptr;
+  const bool partitions = inst.attribute("channel_id").has_value();
+  int64_t limit = 1;
+  if (module != nullptr) {
+    limit = (partitions ? module->num_partitions() : module->replica_count())
+                .value_or(1);
+  }
+  // A count of 1 makes XLA's limit one past the largest id, which every id
+  // is under: only the sign is checked then.
+  const bool bounded = limit != 1;
+  absl::flat_hash_map<int64_t, int64_t> uses[2];
+  for (const std::vector<int64_t>& pair : pairs) {
+    for (int end = 0; end < 2; ++end) {
+      const char* what = end == 0 ? "source" : "target";
+      const int64_t id = pair[end];
+      if (id < 0 || (bounded && id >= limit)) {
+        return Invalid(absl::StrCat(
+            what, " ", id, " in source_target_pairs must be ",
+            bounded ? absl::StrCat("in [0, ", limit, ")") : ">= 0"));
+      }
+      if (++uses[end][id] > allowed) {
+        return Invalid(absl::StrCat(
+            what, " ", id, " appears more than ",
+            allowed == 1 ? "once" : absl::StrCat(allowed, " times"),
+            " in source_target_pairs"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status CheckReplicaGroupsAsXlaVerifierDoes(const HloInstruction& inst) {
+  absl::string_view op = inst.opcode_name();
+  if (op == "collective-permute" || op == "collective-permute-start") {
+    return CheckSourceTargetPairs(inst);
+  }
   const CheckedCollective kind = Classify(inst);
   if (!kind.checked) return absl::OkStatus();
   XI_ASSIGN_OR_RETURN(CollectiveGroupMode mode, GetCollectiveGroupMode(inst));

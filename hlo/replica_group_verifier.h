@@ -6,8 +6,14 @@
 // check_replica_groups = true), on the collectives XLA checks them on:
 // all-reduce, all-reduce-start, collective-reduce (groups may differ in
 // size), all-gather, all-gather-start, reduce-scatter, all-to-all and
-// ragged-all-to-all (groups of one size). collective-broadcast and
-// collective-permute carry no replica groups XLA checks.
+// ragged-all-to-all (groups of one size). collective-broadcast's replica
+// groups are not checked (HandleCollectiveBroadcast). collective-permute
+// and collective-permute-start have source_target_pairs instead, checked as
+// XLA's CheckDuplicatedSourceOrTarget does (always, not only with
+// check_replica_groups): pairs of two ids, no id negative, each below the
+// replica_count (no channel_id) or num_partitions (channel_id) unless that
+// count is 1, no source and no target repeated (an in-place permute may
+// use one as often as it has offsets).
 //
 // With n the number of ids written in the groups:
 //   - no group is empty;
@@ -29,8 +35,9 @@
 namespace xla_index {
 
 /// OK for an instruction that is not such a collective, or whose replica
-/// groups pass; else InvalidArgument saying what is wrong (the caller adds
-/// where: VerifyModule names the instruction and its line:column).
+/// groups (source_target_pairs) pass; else InvalidArgument saying what is wrong
+/// (the caller adds where: VerifyModule names the instruction and its
+/// line:column).
 absl::Status CheckReplicaGroupsAsXlaVerifierDoes(const HloInstruction& inst);
 
 }  // namespace xla_index

@@ -188,6 +188,59 @@ TEST(ReplicaGroupVerifierTest, OpsXlaDoesNotCheckAreLeftAlone) {
                   .ok());
 }
 
+// A collective-permute of x over `pairs`, with `extra` attributes.
+std::string Permute(absl::string_view pairs, absl::string_view extra = "") {
+  return absl::StrCat(
+      "f32[12,6] collective-permute(x), source_target_pairs=", pairs, extra);
+}
+
+TEST(ReplicaGroupVerifierTest, PermutePairsAsCheckDuplicatedSourceOrTarget) {
+  // XLA accepts a cycle over replica_count=3, and any ids when the count is
+  // 1 (its limit becomes one past the largest id).
+  EXPECT_TRUE(
+      Verify(Module(", replica_count=3", Permute("{{0,1},{1,2},{2,0}}"))).ok());
+  EXPECT_TRUE(Verify(Module("", Permute("{{0,9},{9,40}}"))).ok());
+  // CheckDuplicatedSourceOrTarget: "Source 3 ... must be < 3" (no
+  // channel_id: the replica count), "Target 2 ... must be < 2" (channel_id:
+  // the partition count).
+  ExpectRefused(Module(", replica_count=3", Permute("{{3,0}}")),
+                "source 3 in source_target_pairs must be in [0, 3)");
+  ExpectRefused(Module(", replica_count=3, num_partitions=2",
+                       Permute("{{0,2}}", ", channel_id=5")),
+                "target 2 in source_target_pairs must be in [0, 2)");
+  ExpectRefused(Module("", Permute("{{0,-1}}")),
+                "target -1 in source_target_pairs must be >= 0");
+  // "Source 1 appears more than once", "Target 0 appears more than once".
+  ExpectRefused(Module("", Permute("{{1,0},{1,2}}")),
+                "source 1 appears more than once");
+  ExpectRefused(Module("", Permute("{{1,0},{2,0}}")),
+                "target 0 appears more than once");
+  // HloParserImpl: "expects 'source_target_pairs=' to be a list of pairs".
+  ExpectRefused(Module("", Permute("{{0,1,2}}")), "a list of pairs");
+}
+
+TEST(ReplicaGroupVerifierTest, InPlacePermuteMayReuseAnIdPerOffset) {
+  // The in-place form with two offsets per buffer: XLA allows each source
+  // and target twice (allowed_seen_count = 2), not three times.
+  auto text = [](absl::string_view pairs) {
+    return absl::StrCat(R"(HloModule inplace_perm, replica_count=4
+
+ENTRY body {
+  src = f32[16,8] parameter(0)
+  dst = f32[16,8] parameter(1)
+  from = ((s32[], s32[]), (s32[], s32[])) parameter(2)
+  to = ((s32[], s32[]), (s32[], s32[])) parameter(3)
+  ROOT coll = f32[16,8] collective-permute(src, dst, from, to), source_target_pairs=)",
+                        pairs, R"(, slice_sizes={{8,8},{8,8}}
+}
+)");
+  };
+  EXPECT_TRUE(Verify(text("{{0,1},{0,1}}")).ok())
+      << Verify(text("{{0,1},{0,1}}"));
+  ExpectRefused(text("{{0,1},{0,2},{0,3}}"),
+                "source 0 appears more than 2 times");
+}
+
 // The iota and mesh forms are checked from their description; the verdict
 // must be the one on their groups written out (ParseReplicaGroups expands
 // the iota form independently of the check).
