@@ -237,7 +237,14 @@ absl::Status CheckReplicaGroupsAsXlaVerifierDoes(const HloInstruction& inst) {
   }
   const CheckedCollective kind = Classify(inst);
   if (!kind.checked) return absl::OkStatus();
-  XI_ASSIGN_OR_RETURN(CollectiveGroupMode mode, GetCollectiveGroupMode(inst));
+  // GetCollectiveGroupMode's one error (XLA's GetCollectiveOpGroupMode:
+  // "Cannot have use_global_device_ids=true without channel_id"), said
+  // without naming the instruction again.
+  absl::StatusOr<CollectiveGroupMode> group_mode = GetCollectiveGroupMode(inst);
+  if (!group_mode.ok()) {
+    return Invalid("use_global_device_ids=true needs a channel_id");
+  }
+  const CollectiveGroupMode mode = *group_mode;
   WrittenReplicaGroups written;
   if (std::optional<absl::string_view> text =
           inst.attribute("replica_groups")) {

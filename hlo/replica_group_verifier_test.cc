@@ -179,6 +179,18 @@ TEST(ReplicaGroupVerifierTest, FlattenedIdModeNeedsGroups) {
       "replica groups must be specified in flattened-id mode");
 }
 
+TEST(ReplicaGroupVerifierTest, GlobalDeviceIdsNeedAChannel) {
+  // GetCollectiveOpGroupMode: "Cannot have use_global_device_ids=true
+  // without channel_id" (XLA's parser for all-reduce, its verifier through
+  // CheckCommonAllGatherInvariants for all-gather).
+  ExpectRefused(Module("", AllReduce("{{0}}", ", use_global_device_ids=true")),
+                "use_global_device_ids=true needs a channel_id");
+  ExpectRefused(Module("",
+                       "f32[12,6] all-gather(x), replica_groups={{0}}, "
+                       "use_global_device_ids=true, dimensions={0}"),
+                "use_global_device_ids=true needs a channel_id");
+}
+
 TEST(ReplicaGroupVerifierTest, OpsXlaDoesNotCheckAreLeftAlone) {
   // collective-broadcast has replica groups HandleCollectiveBroadcast does
   // not check; XLA accepts these.
