@@ -60,11 +60,12 @@ absl::StatusOr<CoalescingOptions> CoalescingOptionsFromFlags(
       options.unroll,
       command_line.GetIntegerInRange("unroll", options.unroll, 1,
                                      kMaxWarpEvaluations / options.warp_size));
-  // The sample's evaluations: its time, and one offset each in memory.
+  // The sample keeps a progression (24 bytes) per evaluation: 2^24 of
+  // them take 400 MB, a bound the command line may not pass.
   XI_ASSIGN_OR_RETURN(
       options.max_sample_points,
       command_line.GetIntegerInRange("sample-points", options.max_sample_points,
-                                     1, int64_t{1} << 32));
+                                     1, int64_t{1} << 24));
   options.block_given = command_line.Has("block");
   options.unroll_given = command_line.Has("unroll");
   if (std::optional<std::string> name = command_line.Get("device")) {

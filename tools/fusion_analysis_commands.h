@@ -22,7 +22,7 @@ namespace xla_index {
 
 /// The coalescing options of --device=NAME (RTX A6000 when absent),
 /// --block=N and --unroll=N (overrides of the loop emitter's launch) and
-/// --sample-points=N (max_sample_points, in [1, 2^32]).
+/// --sample-points=N (max_sample_points, in [1, 2^24]).
 absl::StatusOr<CoalescingOptions> CoalescingOptionsFromFlags(
     const CommandLine& command_line);
 

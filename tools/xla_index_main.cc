@@ -59,8 +59,8 @@ constexpr char kUsage[] = R"(usage: xla-index SUBCOMMAND ...
       default, or 'H100') and per operand read one warp's byte ranges,
       transactions, efficiency, verdict and XLA's 128-byte rule; --block
       and --unroll override the loop emitter's launch; a rule whose sample
-      needs more than --sample-points evaluations (default 2^20) is not
-      decided
+      needs more than --sample-points evaluations (default 2^20, at most
+      2^24) is not decided
   coalescing FILE.hlo --producer=NAME [--consumer=NAME] [--device=NAME]
       XLA's IsReadCoalescedHeuristic: does fusing keep reads coalesced
   utilization FILE.hlo [--instruction=NAME] [--json] [--time-limit=SECONDS]

@@ -203,6 +203,7 @@ CASES = {
         "tail_padding_int64_max": f"f32[8]{{0:L({I64_MAX})}}",
         "element_bits_negative": "f32[8]{0:E(-1)}",
         "element_bits_huge": f"f32[8]{{0:E({I64_MAX})}}",
+        "element_bits_huge_bytes_overflow": f"f32[16]{{0:E({I64_MAX})}}",
         "memory_space_beyond_int64": f"f32[8]{{0:S({BIG})}}",
         "nested_tuple_10000": nest("f32[1]"),
         "unclosed_tuple_10000": "(" * NEST + "f32[1]",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "xla_index/core/affine_simplifier.h"
 #include "xla_index/core/checked_affine_expr.h"
+#include "xla_index/core/exact_expr_value.h"
 #include "xla_index/core/wide_substitution.h"
 
 namespace xla_index {
@@ -556,9 +558,16 @@ IndexingMap IndexingMap::GetSubMap(int64_t result_index) const {
   return sub;
 }
 
-std::optional<int64_t> EvaluateAffineExpr(AffineExpr expr,
-                                          absl::Span<const int64_t> dims,
-                                          absl::Span<const int64_t> symbols) {
+namespace {
+
+// The value of `expr` at the point in int64 arithmetic: saturating when
+// `overflow` is null, else stopping at the first intermediate value beyond
+// int64 with *overflow set. Nullopt also on a division by zero, a modulo
+// by a value < 1 or a variable the point does not have.
+std::optional<int64_t> EvaluateInInt64(AffineExpr expr,
+                                       absl::Span<const int64_t> dims,
+                                       absl::Span<const int64_t> symbols,
+                                       bool* overflow) {
   switch (expr.getKind()) {
     case mlir::AffineExprKind::Constant:
       return mlir::cast<mlir::AffineConstantExpr>(expr).getValue();
@@ -576,27 +585,49 @@ std::optional<int64_t> EvaluateAffineExpr(AffineExpr expr,
       break;
   }
   auto bin = mlir::cast<mlir::AffineBinaryOpExpr>(expr);
-  std::optional<int64_t> lhs = EvaluateAffineExpr(bin.getLHS(), dims, symbols);
+  std::optional<int64_t> lhs =
+      EvaluateInInt64(bin.getLHS(), dims, symbols, overflow);
   if (!lhs) return std::nullopt;
-  std::optional<int64_t> rhs = EvaluateAffineExpr(bin.getRHS(), dims, symbols);
+  std::optional<int64_t> rhs =
+      EvaluateInInt64(bin.getRHS(), dims, symbols, overflow);
   if (!rhs) return std::nullopt;
+  int64_t out;
   switch (expr.getKind()) {
     case mlir::AffineExprKind::Add:
-      return SaturatingAdd(*lhs, *rhs);
+      if (overflow == nullptr) return SaturatingAdd(*lhs, *rhs);
+      if (!__builtin_add_overflow(*lhs, *rhs, &out)) return out;
+      break;
     case mlir::AffineExprKind::Mul:
-      return SaturatingMul(*lhs, *rhs);
+      if (overflow == nullptr) return SaturatingMul(*lhs, *rhs);
+      if (!__builtin_mul_overflow(*lhs, *rhs, &out)) return out;
+      break;
     case mlir::AffineExprKind::FloorDiv:
-      if (*rhs == 0) return std::nullopt;
-      return FloorDiv(*lhs, *rhs);
     case mlir::AffineExprKind::CeilDiv:
       if (*rhs == 0) return std::nullopt;
-      return CeilDiv(*lhs, *rhs);
+      // Only INT64_MIN / -1 leaves int64 (FloorDiv saturates it).
+      if (overflow == nullptr || *rhs != -1 ||
+          *lhs != std::numeric_limits<int64_t>::min()) {
+        return expr.getKind() == mlir::AffineExprKind::FloorDiv
+                   ? FloorDiv(*lhs, *rhs)
+                   : CeilDiv(*lhs, *rhs);
+      }
+      break;
     case mlir::AffineExprKind::Mod:
       if (*rhs < 1) return std::nullopt;
       return FloorMod(*lhs, *rhs);
     default:
       return std::nullopt;
   }
+  *overflow = true;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<int64_t> EvaluateAffineExpr(AffineExpr expr,
+                                          absl::Span<const int64_t> dims,
+                                          absl::Span<const int64_t> symbols) {
+  return EvaluateInInt64(expr, dims, symbols, /*overflow=*/nullptr);
 }
 
 bool IndexingMap::ConstraintsSatisfied(
@@ -613,7 +644,19 @@ bool IndexingMap::ConstraintsSatisfied(
     if (!GetSymbolBound(i).Contains(symbols[i])) return false;
   }
   for (const IndexingConstraint& c : constraints_) {
-    std::optional<int64_t> v = EvaluateAffineExpr(c.expr, dims, symbols);
+    bool overflow = false;
+    std::optional<int64_t> v =
+        EvaluateInInt64(c.expr, dims, symbols, &overflow);
+    if (overflow) {
+      // A saturated value could fall inside the interval (d0 * 2^62 at
+      // d0 = 2 is not in [INT64_MIN, INT64_MAX]); the exact value decides.
+      const exact::Value e = exact::Evaluate(c.expr, dims, symbols);
+      if (e.kind != exact::Value::kValue || e.value < c.interval.lower ||
+          e.value > c.interval.upper) {
+        return false;
+      }
+      continue;
+    }
     if (!v || !c.interval.Contains(*v)) return false;
   }
   return true;

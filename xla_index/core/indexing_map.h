@@ -204,7 +204,8 @@ class IndexingMap {
   IndexingMap GetSubMap(int64_t result_index) const;
 
   /// True when every dim and symbol value is in its interval and every
-  /// constraint holds at the point.
+  /// constraint holds at the point, by the constraint's exact value (int64
+  /// arithmetic, and __int128 when some intermediate value leaves int64).
   bool ConstraintsSatisfied(absl::Span<const int64_t> dims,
                             absl::Span<const int64_t> symbols) const;
   /// The results at the point (no domain check); nullopt when a division or

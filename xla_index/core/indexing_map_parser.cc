@@ -19,6 +19,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/checked_arithmetic.h"
@@ -552,8 +553,8 @@ absl::Status MapParser::ExpectError(char punct) const {
 
 std::string MapParser::Describe() const {
   if (tok_.kind == kEndToken) return "end of input";
-  std::string shown(TokText().substr(0, 20));
-  return absl::StrCat("'", shown, "'");
+  // Control bytes (a NUL, say) are shown escaped, as hlo/'s errors do.
+  return absl::StrCat("'", absl::CHexEscape(TokText().substr(0, 20)), "'");
 }
 
 absl::Status MapParser::ExpectArrow() {

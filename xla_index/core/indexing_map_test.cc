@@ -384,6 +384,32 @@ TEST_F(IndexingMapTest, EvaluateAndConstraints) {
   EXPECT_EQ(EvaluateAffineExpr(d(0).ceilDiv(4), {-5}, {}), -1);
 }
 
+// A constraint is decided by its exact value even where int64 arithmetic
+// saturates. d0 * 2^62 at d0 = 2 is 2^63, beyond int64, so it is not in
+// [INT64_MIN, INT64_MAX] (saturated, it was INT64_MAX, inside). And
+// (d0 * 2^62) mod 7 at d0 = 2 is 2^63 mod 7 = 8^21 mod 7 = 1, while the
+// saturated INT64_MAX = 2^63 - 1 gives 0.
+TEST_F(IndexingMapTest, ConstraintsAreDecidedByTheirExactValue) {
+  IndexingMap whole_range = Parse(
+      "(d0) -> (d0)\ndomain:\nd0 in [0, 9]\n"
+      "d0 * 4611686018427387904 in "
+      "[-9223372036854775808, 9223372036854775807]");
+  ASSERT_EQ(whole_range.GetConstraintsCount(), 1);
+  EXPECT_TRUE(whole_range.ConstraintsSatisfied({1}, {}));
+  EXPECT_FALSE(whole_range.ConstraintsSatisfied({2}, {}));
+  EXPECT_FALSE(whole_range.ConstraintsSatisfied({9}, {}));
+
+  IndexingMap residue = Parse(
+      "(d0) -> (d0)\ndomain:\nd0 in [0, 9]\n"
+      "(d0 * 4611686018427387904) mod 7 in [1, 1]");
+  ASSERT_EQ(residue.GetConstraintsCount(), 1);
+  EXPECT_TRUE(residue.ConstraintsSatisfied({2}, {}));
+  // 2^62 = 4^31, and 4^3 = 64 = 1 (mod 7): 2^62 mod 7 = 4, not 1.
+  EXPECT_FALSE(residue.ConstraintsSatisfied({1}, {}));
+  // The saturating evaluation of the same expression stays as documented.
+  EXPECT_EQ(EvaluateAffineExpr(residue.GetConstraints()[0].expr, {2}, {}), 0);
+}
+
 TEST_F(IndexingMapTest, AddConstraintsIsAddConstraintOfEach) {
   // Enough constraints for the indexed path, with repeated expressions
   // (intersected), lone variables (bounds) and existing constraints.

@@ -320,6 +320,20 @@ TEST_F(IndexingMapTextTest, ErrorsNameLineColumnAndWhat) {
   }
 }
 
+// A control byte in the text is named escaped in the error, never written
+// as it is (a NUL would cut the message short where it is printed).
+TEST_F(IndexingMapTextTest, ErrorsShowControlBytesEscaped) {
+  const std::string text =
+      std::string("(d0) -> (d0") + '\0' + "\x7f)\ndomain:\nd0 in [0, 9]";
+  absl::StatusOr<IndexingMap> map = ParseIndexingMap(text, &context_);
+  ASSERT_FALSE(map.ok());
+  const std::string message(map.status().message());
+  EXPECT_THAT(message, HasSubstr("found '\\x00"));
+  for (char c : message) {
+    EXPECT_TRUE(c >= 0x20 && c < 0x7f) << static_cast<int>(c) << " " << message;
+  }
+}
+
 // Issue #18: MLIR's operators fold constants with wrapping int64
 // arithmetic, so these texts used to parse into different maps. Each is an
 // error at the operator whose folded constant does not fit.
