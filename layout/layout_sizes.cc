@@ -1,6 +1,7 @@
 #include "layout/layout_sizes.h"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 
 #include "absl/status/status.h"
@@ -35,13 +36,17 @@ absl::StatusOr<int64_t> PackedByteSize(int64_t elements,
     return absl::InvalidArgumentError(
         absl::StrCat("element size E(", bits_per_element, ") is negative"));
   }
-  std::optional<int64_t> bits = CheckedMul(elements, bits_per_element);
-  if (!bits) {
+  // The bit count may pass int64 where the byte count does not
+  // (pred[2^62] is 2^65 bits, 2^62 bytes): count in __int128, where the
+  // product of two int64 values always fits.
+  const __int128 bits = static_cast<__int128>(elements) * bits_per_element;
+  const __int128 bytes = bits / 8 + (bits % 8 != 0 ? 1 : 0);
+  if (bytes > std::numeric_limits<int64_t>::max()) {
     return absl::InvalidArgumentError(
         absl::StrCat(elements, " elements of ", bits_per_element,
-                     " bits overflow int64 when counted in bits"));
+                     " bits overflow int64 when counted in bytes"));
   }
-  return CeilOfRatio(*bits, 8);
+  return static_cast<int64_t>(bytes);
 }
 
 absl::StatusOr<LayoutSizes> ComputeLayoutSizes(const TiledLayout& layout,

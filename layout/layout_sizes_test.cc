@@ -1,6 +1,7 @@
 #include "layout/layout_sizes.h"
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -63,7 +64,17 @@ TEST(LayoutSizesTest, SubByteElementsArePacked) {
 
 TEST(LayoutSizesTest, ReportsOverflowAndBadParameters) {
   EXPECT_THAT(PackedByteSize(int64_t{1} << 62, 32).status().message(),
-              HasSubstr("overflow"));
+              HasSubstr("overflow int64 when counted in bytes"));
+  // Counted in bytes, not bits: 2^62 one-byte elements are 2^65 bits but
+  // 2^62 bytes, as XLA's ShapeUtil::ByteSizeOf counts them; 2^63 - 1
+  // elements of 4 bits are ceil((2^63 - 1) / 2) = 2^62 bytes, and
+  // 2^63 - 1 bytes is the largest size.
+  EXPECT_EQ(*PackedByteSize(int64_t{1} << 62, 8), int64_t{1} << 62);
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(*PackedByteSize(max, 4), int64_t{1} << 62);
+  EXPECT_EQ(*PackedByteSize(max, 8), max);
+  EXPECT_FALSE(PackedByteSize(max, 9).ok());
+  EXPECT_FALSE(PackedByteSize((int64_t{1} << 62) + 1, 16).ok());
   EXPECT_THAT(ApplyTailPadding((int64_t{1} << 62) + 1, int64_t{1} << 62)
                   .status()
                   .message(),
