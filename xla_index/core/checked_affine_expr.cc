@@ -49,29 +49,11 @@ AffineExpr Constant(int64_t value, AffineExpr like) {
   return mlir::getAffineConstantExpr(value, like.getContext());
 }
 
-// mlir::cast<AffineBinaryOpExpr>(e) without a call: MLIR defines the
-// constructor from a storage pointer out of line (a call into libMLIR per
-// cast, several per node of a substitution), and it only stores the
-// pointer. The view copies a null AffineBinaryOpExpr (the implicit copy
-// constructor, inline) and sets the pointer it inherits. `e` must be a
-// binary expression.
-class BinaryView : public AffineBinaryOpExpr {
- public:
-  explicit BinaryView(AffineExpr e) : AffineBinaryOpExpr(Null()) {
-    expr = e.getImpl();
-  }
-
- private:
-  static const AffineBinaryOpExpr& Null() {
-    static const AffineBinaryOpExpr null(nullptr);
-    return null;
-  }
-};
-
 // `e` if it is a binary expression of `kind` (one kind query: this and
 // IsSymbolicOrConstant run on every operand of every operation).
 AffineBinaryOpExpr AsBinary(AffineExpr e, AffineExprKind kind) {
-  return e.getKind() == kind ? BinaryView(e) : AffineBinaryOpExpr(nullptr);
+  return e.getKind() == kind ? mlir::cast<AffineBinaryOpExpr>(e)
+                             : AffineBinaryOpExpr(nullptr);
 }
 
 // `e` as (x, c) when it is x * c with a constant c.
@@ -1110,7 +1092,7 @@ Facts FactsOf(AffineExpr e, NodeMemo<Facts>& memo) {
       break;
   }
   if (const Facts* known = memo.Find(e)) return *known;
-  const BinaryView binary(e);
+  auto binary = mlir::cast<AffineBinaryOpExpr>(e);
   const Facts facts = Combine(kind, FactsOf(binary.getLHS(), memo),
                               FactsOf(binary.getRHS(), memo));
   memo.Insert(e, facts);
@@ -1139,7 +1121,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE Facts PlainFactsOf(AffineExpr e) {
 }
 LLVM_ATTRIBUTE_NOINLINE Facts PlainBinaryFactsOf(AffineExprKind kind,
                                                  AffineExpr e) {
-  const BinaryView binary(e);
+  auto binary = mlir::cast<AffineBinaryOpExpr>(e);
   const Facts lhs = PlainFactsOf(binary.getLHS());
   return Combine(kind, lhs, PlainFactsOf(binary.getRHS()));
 }
@@ -1223,7 +1205,7 @@ class Replacer {
 
   LLVM_ATTRIBUTE_ALWAYS_INLINE Replaced Substitute(AffineExprKind kind,
                                                    AffineExpr expr) {
-    const BinaryView binary(expr);
+    auto binary = mlir::cast<AffineBinaryOpExpr>(expr);
     const AffineExpr old_lhs = binary.getLHS(), old_rhs = binary.getRHS();
     const Replaced lhs = Run(old_lhs);
     if (!error.ok()) return {};
