@@ -67,6 +67,10 @@ absl::StatusOr<std::unique_ptr<HloModule>> ParseHloModule(
 /// ParseHloModule then VerifyModule (hlo/verifier.h): the entry point for
 /// user input, where a semantic error (a written shape that disagrees with
 /// the operands, bad dimension numbers) is reported at its line:column too.
+/// Like XLA's ParseAndReturnVerifiedModule (a VerifiedHloModule, whose
+/// HloVerifier has the default options: check_replica_groups is true), the
+/// replica groups of collectives are checked against the header's
+/// replica_count and num_partitions (1 when not written).
 absl::StatusOr<std::unique_ptr<HloModule>> ParseAndVerifyHloModule(
     absl::string_view text);
 

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "hlo/module.h"
@@ -883,21 +884,28 @@ plus {
 )";
 
 TEST(MeshReplicaGroups, Accepted) {
-  for (const char* groups : {
-           "mesh['rows'=3,'cols'=4] {'cols'}",
-           "mesh['rows'=3,'cols'=4]{'0', 'cols'}",
-           "mesh['rows'=3,'cols'=4, device_ids=([4,3]T(1,0))] {'rows'}",
-           "mesh['rows'=3,'cols'=4] {'cols':(1)2}",
-           "maximal_mesh[device_id=5] {}",
-           // Sub-axes of one axis that neither overlap nor join
-           // (ValidateSpanOfAxes), and listed ids that permute 0..11.
-           "mesh['rows'=3,'cols'=8] {'cols':(1)2, 'rows', 'cols':(4)2}",
-           "mesh['rows'=3,'cols'=4, device_ids=(11,10,9,8,7,6,5,4,3,2,1,0)] "
-           "{'cols'}",
-       }) {
+  // Each mesh with the replica_count its devices make: XLA's verifier
+  // (CheckReplicaGroups) wants the groups to hold replica_count ids, and
+  // maximal_mesh[device_id=N]'s one group {N} to hold id 0.
+  const std::pair<const char*, const char*> cases[] = {
+      {"mesh['rows'=3,'cols'=4] {'cols'}", "12"},
+      {"mesh['rows'=3,'cols'=4]{'0', 'cols'}", "12"},
+      {"mesh['rows'=3,'cols'=4, device_ids=([4,3]T(1,0))] {'rows'}", "12"},
+      {"mesh['rows'=3,'cols'=4] {'cols':(1)2}", "12"},
+      {"maximal_mesh[device_id=0] {}", "1"},
+      // Sub-axes of one axis that neither overlap nor join
+      // (ValidateSpanOfAxes), and listed ids that permute 0..11.
+      {"mesh['rows'=3,'cols'=8] {'cols':(1)2, 'rows', 'cols':(4)2}", "24"},
+      {"mesh['rows'=3,'cols'=4, device_ids=(11,10,9,8,7,6,5,4,3,2,1,0)] "
+       "{'cols'}",
+       "12"},
+  };
+  for (const auto& [groups, replicas] : cases) {
     SCOPED_TRACE(groups);
     ExpectAccepted(absl::StrCat(
-        kMeshHeader,
+        absl::StrReplaceAll(
+            kMeshHeader,
+            {{"replica_count=12", absl::StrCat("replica_count=", replicas)}}),
         "ENTRY run {\n  v = s32[6] parameter(0)\n  ROOT r = s32[6] "
         "all-reduce(v), replica_groups=",
         groups, ", to_apply=plus\n}"));

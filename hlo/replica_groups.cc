@@ -25,15 +25,19 @@ absl::Status Invalid(absl::string_view message) {
   return absl::InvalidArgumentError(message);
 }
 
-// `{a, b, ...}` (possibly `{}`), non-negative integers.
-absl::StatusOr<std::vector<int64_t>> ParseIdList(TextCursor& c) {
+// `{a, b, ...}` (possibly `{}`), non-negative integers unless
+// `allow_negative` (the verifier's reading reports them as out of range).
+absl::StatusOr<std::vector<int64_t>> ParseIdList(TextCursor& c,
+                                                 bool allow_negative = false) {
   XI_RETURN_IF_ERROR(c.Expect('{', "to open a list of replica ids"));
   std::vector<int64_t> ids;
   if (c.TryConsume('}')) return ids;
   do {
     const char* at = c.pos();
     XI_ASSIGN_OR_RETURN(int64_t id, c.ParseInt("a replica id"));
-    if (id < 0) return c.ErrorAt(at, "a replica id must be >= 0");
+    if (id < 0 && !allow_negative) {
+      return c.ErrorAt(at, "a replica id must be >= 0");
+    }
     ids.push_back(id);
   } while (c.TryConsume(','));
   XI_RETURN_IF_ERROR(c.Expect('}', "to close a list of replica ids"));
@@ -42,12 +46,13 @@ absl::StatusOr<std::vector<int64_t>> ParseIdList(TextCursor& c) {
 
 // `{{...}, {...}}`: a list of id lists.
 absl::StatusOr<std::vector<std::vector<int64_t>>> ParseNestedLists(
-    TextCursor& c) {
+    TextCursor& c, bool allow_negative = false) {
   XI_RETURN_IF_ERROR(c.Expect('{', "to open the list"));
   std::vector<std::vector<int64_t>> lists;
   if (c.TryConsume('}')) return lists;
   do {
-    XI_ASSIGN_OR_RETURN(std::vector<int64_t> ids, ParseIdList(c));
+    XI_ASSIGN_OR_RETURN(std::vector<int64_t> ids,
+                        ParseIdList(c, allow_negative));
     lists.push_back(std::move(ids));
   } while (c.TryConsume(','));
   XI_RETURN_IF_ERROR(c.Expect('}', "to close the list"));
@@ -387,24 +392,26 @@ absl::Status CheckAxesApart(const std::vector<MeshAxisRef>& refs) {
 // ParseMesh and ParseAxisRefList): `mesh[axes] {refs}`, each ref an axis
 // name or index, with `:(pre)size` for a sub-axis; the devices of a group
 // vary the referenced axes, so a group holds the product of their sizes.
-// `maximal_mesh[device_id=N] {}` is one device.
-absl::StatusOr<int64_t> ParseMeshGroupSize(TextCursor& c) {
+// `maximal_mesh[device_id=N] {}` is one device, N.
+absl::StatusOr<GeneratedReplicaGroups> ParseMeshForm(TextCursor& c) {
   if (c.TryConsumeWord("maximal_mesh")) {
     if (!c.TryConsume('[') || !c.TryConsumeWord("device_id") ||
         !c.TryConsume('=')) {
       return Invalid("expected maximal_mesh[device_id=N]");
     }
-    XI_RETURN_IF_ERROR(c.ParseInt("device id").status());
+    XI_ASSIGN_OR_RETURN(int64_t device, c.ParseInt("device id"));
     if (!c.TryConsume(']')) return Invalid("expected ']' to end maximal_mesh");
     if (!c.TryConsume('{') || !c.TryConsume('}')) {
       return Invalid("expected {} after maximal_mesh[...]");
     }
-    return 1;
+    return GeneratedReplicaGroups{1, 1, device};
   }
   if (!c.TryConsumeWord("mesh")) return Invalid("expected mesh[...]");
   std::vector<std::string> names;
   std::vector<int64_t> sizes;
   XI_RETURN_IF_ERROR(ParseMeshAxes(c, names, sizes));
+  std::optional<int64_t> devices = CheckedProduct(sizes);
+  if (!devices.has_value()) return Invalid("mesh size overflows int64");
   if (!c.TryConsume('{')) return Invalid("expected '{' after the mesh");
   std::vector<MeshAxisRef> refs;
   if (!c.TryConsume('}')) {
@@ -444,7 +451,9 @@ absl::StatusOr<int64_t> ParseMeshGroupSize(TextCursor& c) {
     if (!product.has_value()) return Invalid("group size overflows int64");
     group = *product;
   }
-  return group;
+  // The mesh's devices are 0..devices-1 (listed ids are checked to be a
+  // permutation of them), split into devices/group groups of `group`.
+  return GeneratedReplicaGroups{*devices, group, std::nullopt};
 }
 
 }  // namespace
@@ -453,9 +462,9 @@ absl::StatusOr<int64_t> ParseReplicaGroupSize(absl::string_view text) {
   TextCursor c(text);
   if (absl::StartsWith(text, "mesh") ||
       absl::StartsWith(text, "maximal_mesh")) {
-    XI_ASSIGN_OR_RETURN(int64_t size, ParseMeshGroupSize(c));
+    XI_ASSIGN_OR_RETURN(GeneratedReplicaGroups mesh, ParseMeshForm(c));
     XI_RETURN_IF_ERROR(ExpectEnd(c));
-    return size;
+    return mesh.group_size;
   }
   if (c.Peek() == '[') {
     XI_ASSIGN_OR_RETURN(IotaForm form, ParseIotaForm(c));
@@ -466,6 +475,29 @@ absl::StatusOr<int64_t> ParseReplicaGroupSize(absl::string_view text) {
   XI_ASSIGN_OR_RETURN(std::vector<std::vector<int64_t>> groups,
                       ParseExplicitGroups(c));
   return groups.empty() ? 0 : static_cast<int64_t>(groups[0].size());
+}
+
+absl::StatusOr<WrittenReplicaGroups> ParseWrittenReplicaGroups(
+    absl::string_view text) {
+  TextCursor c(text);
+  WrittenReplicaGroups result;
+  if (absl::StartsWith(text, "mesh") ||
+      absl::StartsWith(text, "maximal_mesh")) {
+    XI_ASSIGN_OR_RETURN(result.generated, ParseMeshForm(c));
+  } else if (c.Peek() == '[') {
+    XI_ASSIGN_OR_RETURN(IotaForm form, ParseIotaForm(c));
+    // ParseIotaForm checked that G*S fits in int64 and equals the product of
+    // the dims, so the ids are a permutation of 0..G*S-1.
+    result.generated = GeneratedReplicaGroups{
+        form.group_count * form.group_size, form.group_size, std::nullopt};
+  } else if (c.Peek() == '{') {
+    XI_ASSIGN_OR_RETURN(result.listed,
+                        ParseNestedLists(c, /*allow_negative=*/true));
+  } else {
+    return UnknownForm(text);
+  }
+  XI_RETURN_IF_ERROR(ExpectEnd(c));
+  return result;
 }
 
 absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> ParseSourceTargetPairs(
@@ -490,13 +522,15 @@ absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> ParseSourceTargetPairs(
 
 namespace {
 
-// all-reduce, all-gather and reduce-scatter (and their -start forms) carry
+// all-reduce, all-gather and reduce-scatter (and their -start forms) and
+// collective-reduce (XLA's HloAllReduceInstructionBase) carry
 // use_global_device_ids; all-to-all and collective-permute do not.
 bool HasGlobalDeviceIdsFlag(const HloInstruction& collective) {
   absl::string_view name = collective.opcode_name();
   return absl::StartsWith(name, "all-reduce") ||
          absl::StartsWith(name, "all-gather") ||
-         absl::StartsWith(name, "reduce-scatter");
+         absl::StartsWith(name, "reduce-scatter") ||
+         name == "collective-reduce";
 }
 
 absl::Status CollectiveError(const HloInstruction& collective,
@@ -505,7 +539,10 @@ absl::Status CollectiveError(const HloInstruction& collective,
                               "': ", message));
 }
 
-absl::StatusOr<CollectiveGroupMode> GetMode(const HloInstruction& collective) {
+}  // namespace
+
+absl::StatusOr<CollectiveGroupMode> GetCollectiveGroupMode(
+    const HloInstruction& collective) {
   const bool channel = collective.attribute("channel_id").has_value();
   const bool global =
       collective.attribute("use_global_device_ids").value_or("false") == "true";
@@ -523,12 +560,10 @@ absl::StatusOr<CollectiveGroupMode> GetMode(const HloInstruction& collective) {
                 : CollectiveGroupMode::kCrossReplicaAndPartition;
 }
 
-}  // namespace
-
 absl::StatusOr<CollectiveGroupSize> GetCollectiveGroupSize(
     const HloInstruction& collective) {
   CollectiveGroupSize result;
-  XI_ASSIGN_OR_RETURN(result.mode, GetMode(collective));
+  XI_ASSIGN_OR_RETURN(result.mode, GetCollectiveGroupMode(collective));
   int64_t size = 0;  // 0: replica_groups={} or none, every replica.
   if (std::optional<absl::string_view> text =
           collective.attribute("replica_groups")) {

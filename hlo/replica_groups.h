@@ -22,6 +22,7 @@
 //                                      size only (ParseReplicaGroupSize)
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,6 +64,29 @@ absl::StatusOr<ReplicaGroups> ParseReplicaGroups(absl::string_view text);
 /// kMaxReplicaIds limit.
 absl::StatusOr<int64_t> ParseReplicaGroupSize(absl::string_view text);
 
+/// The groups of the iota and mesh forms, described without listing them:
+/// the ids 0..id_count-1 each once, in groups of group_size; or, for
+/// `maximal_mesh[device_id=N] {}`, the one group {N} (id_count 1,
+/// group_size 1, sole_id N).
+struct GeneratedReplicaGroups {
+  int64_t id_count = 0;
+  int64_t group_size = 0;
+  std::optional<int64_t> sole_id;
+};
+
+/// A `replica_groups=` text as written: `listed` for the explicit form (the
+/// ids unchecked: negative, repeated or out-of-range ids, empty groups and
+/// groups of unequal sizes are kept, for the verifier to report as XLA's
+/// HloVerifier does), `generated` for the iota and mesh forms (read in time
+/// of their text, with the checks of ParseReplicaGroupSize). Errors:
+/// malformed text.
+struct WrittenReplicaGroups {
+  std::vector<std::vector<int64_t>> listed;
+  std::optional<GeneratedReplicaGroups> generated;
+};
+absl::StatusOr<WrittenReplicaGroups> ParseWrittenReplicaGroups(
+    absl::string_view text);
+
 /// Parses `{{s,t},...}` of a `source_target_pairs=` attribute. Errors:
 /// malformed text, a pair without two ids, a negative id, a repeated
 /// source or a repeated target.
@@ -71,7 +95,8 @@ absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> ParseSourceTargetPairs(
 
 /// How a collective forms its groups (XLA's CollectiveOpGroupMode), from
 /// `channel_id` and `use_global_device_ids` (an attribute of all-reduce,
-/// all-gather and reduce-scatter, and of their `-start` forms):
+/// all-gather and reduce-scatter, of their `-start` forms and of
+/// collective-reduce):
 ///   no channel_id                       kCrossReplica: groups of replicas
 ///   channel_id, op without the flag     kCrossPartition: groups of partitions
 ///   channel_id, use_global_device_ids=false
@@ -85,6 +110,11 @@ enum class CollectiveGroupMode {
   kCrossReplicaAndPartition,
   kFlattenedId,
 };
+
+/// The group mode of `collective` (XLA's GetCollectiveOpGroupMode). Error,
+/// naming the instruction: use_global_device_ids=true without channel_id.
+absl::StatusOr<CollectiveGroupMode> GetCollectiveGroupMode(
+    const HloInstruction& collective);
 
 /// The number of devices in each group of a collective, and why it is not
 /// known when it is not.

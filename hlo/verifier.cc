@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "hlo/replica_group_verifier.h"
 #include "hlo/shape_inference.h"
 
 namespace xla_index {
@@ -89,6 +90,11 @@ absl::Status VerifyInstruction(const HloInstruction& inst) {
   if (inst.opcode() == HloOpcode::kConstant &&
       !inst.literal().shape().CompatibleWith(inst.shape())) {
     return InstructionError(inst, "literal does not match the shape");
+  }
+  // Replica groups of collectives (XLA's CheckReplicaGroups).
+  if (absl::Status groups = CheckReplicaGroupsAsXlaVerifierDoes(inst);
+      !groups.ok()) {
+    return InstructionError(inst, groups.message());
   }
   switch (inst.opcode()) {
     case HloOpcode::kReduce:

@@ -3,8 +3,9 @@
 
 // Checks a parsed module against XLA's operation semantics: every
 // instruction's written shape must be the one its operands and attributes
-// give (InferShape), called computations must fit their callers, and the
-// call graph must have no cycles.
+// give (InferShape), called computations must fit their callers, the
+// replica groups of collectives must pass XLA's checks
+// (hlo/replica_group_verifier.h), and the call graph must have no cycles.
 
 #include "absl/status/status.h"
 #include "hlo/module.h"

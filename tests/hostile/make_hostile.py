@@ -262,6 +262,24 @@ CASES = {
             "ROOT c = f32[20] concatenate(a, b), dimensions={99999999999}",
         "transpose_dimension_negative":
             "p = f32[2,3] parameter(0)\nROOT t = f32[3,2] transpose(p), dimensions={-1,0}",
+        # Replica groups are checked from the iota form's description, the
+        # pairs' uses counted per written id: neither lists the ids nor
+        # allocates an array of the module's (user-given) count.
+        "replica_groups_iota_billion":
+            "HloModule m, replica_count=3\nadd {\n  a = f32[] parameter(0)\n"
+            "  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n"
+            "ENTRY e {\n  p = f32[8] parameter(0)\n  ROOT r = f32[8] "
+            "all-reduce(p), replica_groups=[1,1000000000]<=[1000000000], "
+            "to_apply=add\n}",
+        "replica_groups_iota_near_int64_max":
+            "HloModule m, replica_count=2\nENTRY e {\n  p = f32[8] parameter(0)\n"
+            "  ROOT r = f32[8] all-to-all(p), replica_groups="
+            "[3037000499,3037000499]<=[3037000499,3037000499]T(1,0), "
+            "dimensions={0}\n}",
+        "source_target_pairs_int64_max_count":
+            f"HloModule m, replica_count={I64_MAX}\nENTRY e {{\n"
+            "  p = f32[8] parameter(0)\n  ROOT r = f32[8] collective-permute(p), "
+            f"source_target_pairs={{{{0,{I64_MAX}}},{{{I64_MAX - 1},0}}}}\n}}",
         "iota_dimension_out_of_range":
             "ROOT i = s32[4] iota(), iota_dimension=7",
         "parameter_number_negative": "ROOT p = f32[2] parameter(-1)",

@@ -990,6 +990,33 @@ class NodeMemo {
     const size_t i = Slot(node.getAsOpaquePointer());
     return keys_[i] != nullptr ? &values_[i] : nullptr;
   }
+  // Find, and where `node` would go: `miss` is set for Insert to reuse.
+  struct Miss {
+    const void* const* keys = nullptr;  // The table probed; null: none.
+    size_t slot = 0;                    // Its first empty slot on the chain.
+  };
+  const Value* Find(AffineExpr node, Miss& miss) const {
+    if (count_ == 0) return nullptr;
+    const size_t i = Slot(node.getAsOpaquePointer());
+    if (keys_[i] != nullptr) return &values_[i];
+    miss = {keys_, i};
+    return nullptr;
+  }
+  // Insert of a node that Find(node, miss) did not find, with no probe
+  // when it can be put where Find saw its chain end: keys are never
+  // removed, so while the table is the same (not grown) and that slot is
+  // still empty, every slot before it on the chain still holds another
+  // key, and it is where a probe would put `node`.
+  void Insert(AffineExpr node, const Value& value, const Miss& miss) {
+    if (miss.keys == keys_ && keys_[miss.slot] == nullptr &&
+        2 * (count_ + 1) <= mask_ + 1) {
+      keys_[miss.slot] = node.getAsOpaquePointer();
+      new (&values_[miss.slot]) Value(value);
+      ++count_;
+      return;
+    }
+    Insert(node, value);
+  }
   void Insert(AffineExpr node, const Value& value) {
     if (count_ == 0 && keys_ == inline_keys_) {
       // 64-byte pieces compile to vector stores (see Remember above).
@@ -1072,24 +1099,31 @@ Facts FactsOf(AffineExpr e, NodeMemo<Facts>& memo) {
   return facts;
 }
 
+// The facts of a dimension, symbol or constant (`kind` is e's kind).
+LLVM_ATTRIBUTE_ALWAYS_INLINE Facts LeafFactsOf(AffineExprKind kind,
+                                               AffineExpr e) {
+  if (kind == AffineExprKind::Constant) {
+    return ConstantFacts(mlir::cast<AffineConstantExpr>(e).getValue());
+  }
+  return LeafFacts(kind);
+}
+
 // FactsOf without a memo, for the replacements: a fusion's replacements
 // (one map's results) share a subtree or two, which the memo's clearing
 // and probes cost more than walking again (BM_Compose: 63.3M against 62.0M
-// instructions).
-Facts PlainFactsOf(AffineExpr e) {
+// instructions). A leaf operand is handled by the caller, not by a call of
+// its own: a call per leaf (half the nodes) cost more than the leaf.
+Facts PlainBinaryFactsOf(AffineExprKind kind, AffineExpr e);
+LLVM_ATTRIBUTE_ALWAYS_INLINE Facts PlainFactsOf(AffineExpr e) {
   const AffineExprKind kind = e.getKind();
-  switch (kind) {
-    case AffineExprKind::DimId:
-    case AffineExprKind::SymbolId:
-      return LeafFacts(kind);
-    case AffineExprKind::Constant:
-      return ConstantFacts(mlir::cast<AffineConstantExpr>(e).getValue());
-    default:
-      break;
-  }
+  if (kind > AffineExprKind::LAST_AFFINE_BINARY_OP) return LeafFactsOf(kind, e);
+  return PlainBinaryFactsOf(kind, e);
+}
+LLVM_ATTRIBUTE_NOINLINE Facts PlainBinaryFactsOf(AffineExprKind kind,
+                                                 AffineExpr e) {
   auto binary = mlir::cast<AffineBinaryOpExpr>(e);
-  return Combine(kind, PlainFactsOf(binary.getLHS()),
-                 PlainFactsOf(binary.getRHS()));
+  const Facts lhs = PlainFactsOf(binary.getLHS());
+  return Combine(kind, lhs, PlainFactsOf(binary.getRHS()));
 }
 
 // Whether MLIR's own operation on these operands builds exactly what
@@ -1130,40 +1164,47 @@ class Replacer {
         dim_facts_(dim_facts),
         symbol_facts_(symbol_facts) {}
 
-  // Each binary node is substituted once per Replacer: its replacement is
-  // a function of the node alone, and the results of a map share subtrees
-  // (each of a reshape's results divides the same linear index).
-  Replaced Run(AffineExpr expr) {
+  // A leaf is replaced here, in the caller; a binary node by Binary (one
+  // call per binary node, none per leaf: the call cost more than a leaf).
+  LLVM_ATTRIBUTE_ALWAYS_INLINE Replaced Run(AffineExpr expr) {
     const AffineExprKind kind = expr.getKind();
     if (kind > AffineExprKind::LAST_AFFINE_BINARY_OP) return Leaf(kind, expr);
-    if (const Replaced* known = done_.Find(expr)) return *known;
-    const Replaced replaced = Substitute(kind, expr);
-    if (error.ok()) done_.Insert(expr, replaced);
-    return replaced;
+    return Binary(kind, expr);
   }
 
   absl::Status error;
 
  private:
-  Replaced Leaf(AffineExprKind kind, AffineExpr expr) {
-    switch (kind) {
-      case AffineExprKind::Constant:
-        return {expr,
-                ConstantFacts(mlir::cast<AffineConstantExpr>(expr).getValue())};
-      case AffineExprKind::DimId: {
-        unsigned pos = mlir::cast<mlir::AffineDimExpr>(expr).getPosition();
-        if (pos < dims_.size()) return {dims_[pos], dim_facts_[pos]};
-        return {expr, LeafFacts(kind)};
-      }
-      case AffineExprKind::SymbolId: {
-        unsigned pos = mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition();
-        if (pos < symbols_.size()) return {symbols_[pos], symbol_facts_[pos]};
-        return {expr, LeafFacts(kind)};
-      }
-    }
+  // Each binary node is substituted once per Replacer: its replacement is
+  // a function of the node alone, and the results of a map share subtrees
+  // (each of a reshape's results divides the same linear index).
+  LLVM_ATTRIBUTE_NOINLINE Replaced Binary(AffineExprKind kind,
+                                          AffineExpr expr) {
+    NodeMemo<Replaced>::Miss miss;
+    if (const Replaced* known = done_.Find(expr, miss)) return *known;
+    const Replaced replaced = Substitute(kind, expr);
+    if (error.ok()) done_.Insert(expr, replaced, miss);
+    return replaced;
   }
 
-  Replaced Substitute(AffineExprKind kind, AffineExpr expr) {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE Replaced Leaf(AffineExprKind kind,
+                                             AffineExpr expr) {
+    if (kind == AffineExprKind::Constant) {
+      return {expr,
+              ConstantFacts(mlir::cast<AffineConstantExpr>(expr).getValue())};
+    }
+    if (kind == AffineExprKind::DimId) {
+      unsigned pos = mlir::cast<mlir::AffineDimExpr>(expr).getPosition();
+      if (pos < dims_.size()) return {dims_[pos], dim_facts_[pos]};
+      return {expr, LeafFacts(kind)};
+    }
+    unsigned pos = mlir::cast<mlir::AffineSymbolExpr>(expr).getPosition();
+    if (pos < symbols_.size()) return {symbols_[pos], symbol_facts_[pos]};
+    return {expr, LeafFacts(kind)};
+  }
+
+  LLVM_ATTRIBUTE_ALWAYS_INLINE Replaced Substitute(AffineExprKind kind,
+                                                   AffineExpr expr) {
     auto binary = mlir::cast<AffineBinaryOpExpr>(expr);
     const AffineExpr old_lhs = binary.getLHS(), old_rhs = binary.getRHS();
     const Replaced lhs = Run(old_lhs);
