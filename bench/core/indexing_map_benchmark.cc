@@ -328,25 +328,9 @@ void BM_MlirNodeFloorOfSimplifyXlaCases(benchmark::State& state) {
         simplified.GetAffineMap() == map.GetAffineMap()) {
       continue;
     }
-    llvm::DenseSet<mlir::AffineExpr> inputs;
-    auto add_input = [&](mlir::AffineExpr e) {
-      e.walk([&](mlir::AffineExpr node) { inputs.insert(node); });
-    };
-    for (mlir::AffineExpr r : map.GetAffineMap().getResults()) add_input(r);
-    for (const IndexingConstraint& c : map.GetConstraints()) add_input(c.expr);
-    std::vector<mlir::AffineExpr> constraints;
-    for (const IndexingConstraint& c : simplified.GetConstraints()) {
-      constraints.push_back(c.expr);
-    }
-    floor.AddMap(simplified.GetAffineMap(), constraints, inputs);
+    floor.AddIndexingMap(simplified, NodesOf(map, /*with_constraints=*/true));
   }
-  if (floor.Replay() != 0) {
-    state.SkipWithError("the replay does not rebuild the simplified maps");
-    return;
-  }
-  for (auto _ : state) benchmark::DoNotOptimize(floor.Replay());
-  state.counters["nodes"] = floor.node_count();
-  state.counters["maps"] = floor.map_count();
+  TimeReplay(state, floor, "simplified maps");
 }
 
 // Fusion passes re-simplify maps that are already simple.
@@ -463,23 +447,10 @@ void BM_MlirUncheckedCompose(benchmark::State& state) {
 void BM_MlirNodeFloorOfCompose(benchmark::State& state) {
   MlirNodeFloor floor;
   for (const auto& [first, second] : ComposePairs()) {
-    llvm::DenseSet<mlir::AffineExpr> inputs;
-    for (mlir::AffineExpr r : first.GetAffineMap().getResults()) {
-      r.walk([&](mlir::AffineExpr node) { inputs.insert(node); });
-    }
-    const IndexingMap composed = ComposeIndexingMaps(first, second);
-    std::vector<mlir::AffineExpr> constraints;
-    for (const IndexingConstraint& c : composed.GetConstraints()) {
-      constraints.push_back(c.expr);
-    }
-    floor.AddMap(composed.GetAffineMap(), constraints, inputs);
+    floor.AddIndexingMap(ComposeIndexingMaps(first, second),
+                         NodesOf(first, /*with_constraints=*/false));
   }
-  if (floor.Replay() != 0) {
-    state.SkipWithError("the replay does not rebuild the composed maps");
-    return;
-  }
-  for (auto _ : state) benchmark::DoNotOptimize(floor.Replay());
-  state.counters["nodes"] = floor.node_count();
+  TimeReplay(state, floor, "composed maps");
 }
 
 // A fusion of `state.range(0)` reshapes: compose the output-to-input maps

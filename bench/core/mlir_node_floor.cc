@@ -1,5 +1,7 @@
 #include "bench/core/mlir_node_floor.h"
 
+#include <string>
+
 namespace xla_index {
 
 void MlirNodeFloor::AddMap(mlir::AffineMap map,
@@ -18,6 +20,15 @@ void MlirNodeFloor::AddMap(mlir::AffineMap map,
   for (mlir::AffineExpr expr : more) add(expr);
   maps_.push_back({map, std::vector<mlir::AffineExpr>(map.getResults().begin(),
                                                       map.getResults().end())});
+}
+
+void MlirNodeFloor::AddIndexingMap(
+    const IndexingMap& map, const llvm::DenseSet<mlir::AffineExpr>& inputs) {
+  std::vector<mlir::AffineExpr> constraints;
+  for (const IndexingConstraint& c : map.GetConstraints()) {
+    constraints.push_back(c.expr);
+  }
+  AddMap(map.GetAffineMap(), constraints, inputs);
 }
 
 int MlirNodeFloor::Replay() const {
@@ -45,6 +56,31 @@ int MlirNodeFloor::Replay() const {
     differing += rebuilt != call.map;
   }
   return differing;
+}
+
+llvm::DenseSet<mlir::AffineExpr> NodesOf(const IndexingMap& map,
+                                         bool with_constraints) {
+  llvm::DenseSet<mlir::AffineExpr> nodes;
+  auto add = [&](mlir::AffineExpr e) {
+    e.walk([&](mlir::AffineExpr node) { nodes.insert(node); });
+  };
+  for (mlir::AffineExpr r : map.GetAffineMap().getResults()) add(r);
+  if (with_constraints) {
+    for (const IndexingConstraint& c : map.GetConstraints()) add(c.expr);
+  }
+  return nodes;
+}
+
+void TimeReplay(benchmark::State& state, const MlirNodeFloor& floor,
+                const char* what) {
+  if (floor.Replay() != 0) {
+    state.SkipWithError(
+        (std::string("the replay does not rebuild the ") + what).c_str());
+    return;
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(floor.Replay());
+  state.counters["nodes"] = floor.node_count();
+  state.counters["maps"] = floor.map_count();
 }
 
 }  // namespace xla_index

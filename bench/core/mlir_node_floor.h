@@ -14,9 +14,11 @@
 
 #include <vector>
 
+#include "benchmark/benchmark.h"
 #include "llvm/ADT/DenseSet.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "xla_index/core/indexing_map.h"
 
 namespace xla_index {
 
@@ -28,6 +30,9 @@ class MlirNodeFloor {
   // calls stand for separate productions, each of which looks its nodes up.
   void AddMap(mlir::AffineMap map, llvm::ArrayRef<mlir::AffineExpr> more,
               const llvm::DenseSet<mlir::AffineExpr>& inputs);
+  // AddMap of `map`'s affine map with its constraints' expressions.
+  void AddIndexingMap(const IndexingMap& map,
+                      const llvm::DenseSet<mlir::AffineExpr>& inputs);
   // Makes every recorded call once; returns how many calls gave something
   // else than the node or map recorded (0: the replay rebuilds them all).
   int Replay() const;
@@ -44,6 +49,17 @@ class MlirNodeFloor {
   std::vector<mlir::AffineExpr> nodes_;
   std::vector<MapCall> maps_;
 };
+
+// Every node of `map`'s results and, with `with_constraints`, of its
+// constraints: what a producer given `map` has without asking MLIR.
+llvm::DenseSet<mlir::AffineExpr> NodesOf(const IndexingMap& map,
+                                         bool with_constraints);
+
+// Times floor.Replay() in `state`, once a first replay has rebuilt every
+// recorded node and map (else the benchmark is skipped with an error that
+// names `what`); counters: nodes, maps.
+void TimeReplay(benchmark::State& state, const MlirNodeFloor& floor,
+                const char* what);
 
 }  // namespace xla_index
 
