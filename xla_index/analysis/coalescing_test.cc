@@ -372,6 +372,16 @@ XlaTransactionRule BruteForceXlaRule(const OperandCoalescing& read,
   return SummarizeXlaTransactionRule(offsets, read.bits_per_element);
 }
 
+// The rule the analysis decided for `read` is BruteForceXlaRule's.
+void ExpectRuleOfBruteForce(const OperandCoalescing& read,
+                            const CoalescingReport& report) {
+  const XlaTransactionRule truth = BruteForceXlaRule(read, report);
+  EXPECT_EQ(read.xla_rule.intervals, truth.intervals);
+  EXPECT_EQ(read.xla_rule.transactions, truth.transactions);
+  EXPECT_EQ(read.xla_rule.lower_bound, truth.lower_bound);
+  EXPECT_EQ(read.xla_rule.coalesced, truth.coalesced);
+}
+
 TEST(CoalescingTest, LongReductionSampleWalksOnePeriod) {
   // The reduced dimension of r3 (m iterations) moves the column
   // (d0 + 6 s) mod 48, which repeats every 8 iterations: XLA's sample of
@@ -393,11 +403,7 @@ TEST(CoalescingTest, LongReductionSampleWalksOnePeriod) {
     ASSERT_TRUE(read.xla_rule.decided);
     EXPECT_EQ(read.xla_rule.points_evaluated, 6 * 8);
     if (rows == 200) {
-      const XlaTransactionRule truth = BruteForceXlaRule(read, *report);
-      EXPECT_EQ(read.xla_rule.intervals, truth.intervals);
-      EXPECT_EQ(read.xla_rule.transactions, truth.transactions);
-      EXPECT_EQ(read.xla_rule.lower_bound, truth.lower_bound);
-      EXPECT_EQ(read.xla_rule.coalesced, truth.coalesced);
+      ExpectRuleOfBruteForce(read, *report);
       small_rule = read.xla_rule;
     } else {
       ASSERT_TRUE(small_rule.has_value());
@@ -444,11 +450,7 @@ TEST(CoalescingTest, ColumnReductionSampleIsCountedPerResidue) {
     ASSERT_TRUE(read.xla_rule.decided);
     EXPECT_EQ(read.xla_rule.points_evaluated, 6 + 6);
     if (rows == 500) {
-      const XlaTransactionRule truth = BruteForceXlaRule(read, *report);
-      EXPECT_EQ(read.xla_rule.intervals, truth.intervals);
-      EXPECT_EQ(read.xla_rule.transactions, truth.transactions);
-      EXPECT_EQ(read.xla_rule.lower_bound, truth.lower_bound);
-      EXPECT_EQ(read.xla_rule.coalesced, truth.coalesced);
+      ExpectRuleOfBruteForce(read, *report);
     } else {
       EXPECT_EQ(read.xla_rule.intervals, 1);
       EXPECT_EQ(read.xla_rule.transactions, 1800000 * 4 / 128);
