@@ -9,11 +9,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -114,19 +116,29 @@ std::vector<PrintedCounts> ParseCounts(const std::string& json) {
   return counts;
 }
 
-// Runs `command` on kThreeHardOperands with --json and `time_limit` (none
-// when empty); the printed counts.
-std::vector<PrintedCounts> RunWithLimit(HloCommand command,
-                                        const std::string& time_limit) {
+// Runs `command` with `flags` on `text` (written to the file `name`), as
+// the command line would; what it prints.
+std::string RunOnText(HloCommand command, const std::string& name,
+                      const std::string& text,
+                      std::map<std::string, std::string> flags) {
   CommandLine command_line;
-  command_line.positional = {WriteTemp("budget.hlo", kThreeHardOperands)};
-  command_line.flags["json"] = "";
-  if (!time_limit.empty()) command_line.flags["time-limit"] = time_limit;
+  command_line.positional = {WriteTemp(name, text)};
+  command_line.flags = std::move(flags);
   std::ostringstream out, err;
   absl::Status status =
       RunOnHloModules("test", command_line, command, out, err);
   EXPECT_TRUE(status.ok()) << status;
-  return ParseCounts(out.str());
+  return out.str();
+}
+
+// Runs `command` on kThreeHardOperands with --json and `time_limit` (none
+// when empty); the printed counts.
+std::vector<PrintedCounts> RunWithLimit(HloCommand command,
+                                        const std::string& time_limit) {
+  std::map<std::string, std::string> flags = {{"json", ""}};
+  if (!time_limit.empty()) flags["time-limit"] = time_limit;
+  return ParseCounts(
+      RunOnText(command, "budget.hlo", kThreeHardOperands, std::move(flags)));
 }
 
 TEST(UtilizationTimeLimitTest, NoTimeLeftGivesSoundBoundsMarkedInexact) {
@@ -201,20 +213,10 @@ ENTRY e {
   ROOT r = f32[5] reduce(p, zero), dimensions={0,1}, to_apply=sum
 }
 )";
-  auto run = [&](const char* sample_points) {
-    CommandLine command_line;
-    command_line.positional = {WriteTemp("columns.hlo", kColumnSums)};
-    if (sample_points != nullptr) {
-      command_line.flags["sample-points"] = sample_points;
-    }
-    std::ostringstream out, err;
-    absl::Status status =
-        RunOnHloModules("test", command_line, RunCoalescingCommand, out, err);
-    EXPECT_TRUE(status.ok()) << status;
-    return out.str();
-  };
-  const std::string decided = run(nullptr);
-  const std::string starved = run("4");
+  const std::string decided =
+      RunOnText(RunCoalescingCommand, "columns.hlo", kColumnSums, {});
+  const std::string starved = RunOnText(RunCoalescingCommand, "columns.hlo",
+                                        kColumnSums, {{"sample-points", "4"}});
   EXPECT_EQ(decided.find("not decided"), std::string::npos) << decided;
   EXPECT_NE(decided.find(" interval(s), "), std::string::npos) << decided;
   EXPECT_NE(starved.find("xla 128-byte rule: not decided"), std::string::npos)
